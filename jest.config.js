@@ -1,0 +1,17 @@
+/** Three suites: pure unit tests (no Strapi), the emulator over HTTP, and integration/e2e against a real Strapi. */
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false }, isolatedModules: true }];
+
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.tsx?$': tsJest },
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+};
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
+    { ...base, displayName: 'emulator', testMatch: ['<rootDir>/tests/emulator/**/*.test.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
+  ],
+};
