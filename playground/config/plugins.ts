@@ -1,0 +1,38 @@
+import type { Core } from '@strapi/strapi';
+
+/**
+ * The speech plugin is loaded from the repository root (`resolve: '..'`), the same package that
+ * gets published, so the playground always runs the code under development.
+ * Every speech setting comes from the environment, so the app can be pointed at the emulator
+ * or at the real service without editing files.
+ */
+const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
+  const port = env.int('PORT', 1337);
+  const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  const baseUrl = env('SPEECH_BASE_URL', 'http://127.0.0.1:4010');
+  return {
+    speech: {
+      enabled: true,
+      resolve: '..',
+      config: {
+        apiKey: env('SPEECH_API_KEY', ''),
+        baseUrl,
+        webUrl: env('SPEECH_WEB_URL', baseUrl),
+        callbackUrl: env('SPEECH_CALLBACK_URL', `${publicUrl}/api/speech/callback`),
+        defaultVoiceId: env('SPEECH_DEFAULT_VOICE', 'en-female-1'),
+        preprocessType: env('SPEECH_PREPROCESS_TYPE', '0'),
+        mediaHosts: env.array('SPEECH_MEDIA_HOSTS', []),
+        maxInFlight: env.int('SPEECH_MAX_IN_FLIGHT', 3),
+        maxAttempts: env.int('SPEECH_MAX_ATTEMPTS', 3),
+        callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
+        pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
+        contentTypes: {
+          'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
+          'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },
+        },
+      },
+    },
+  };
+};
+
+export default config;

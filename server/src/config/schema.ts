@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * The plugin's configuration (`config/plugins.ts` -> `speech.config`).
+ * Parsed once at start: a bad value stops Strapi with a message that names the key,
+ * rather than failing later on the first publish.
+ */
+
+export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
+export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];
+
+export const contentTypeNarrationSchema = z
+  .object({
+    titleField: z.string().min(1).optional(),
+    textFields: z.array(z.string().min(1)).min(1, 'name at least one text field'),
+    trigger: z.enum(NARRATION_TRIGGERS).default('publish'),
+  })
+  .strict();
+export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
+
+const voiceSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  language: z.string().optional(),
+  gender: z.string().optional(),
+});
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+
+/** An allow-listed media origin: a bare host (https only) or an origin with an explicit scheme. */
+const mediaHost = z
+  .string()
+  .min(1)
+  .refine(
+    (value) => /^https?:\/\/[^/\s]+\/?$/i.test(value) || /^[a-z0-9.-]+(:\d+)?$/i.test(value),
+    'must be a host name ("cdn.example.com") or an origin ("http://127.0.0.1:4010")'
+  );
+
+export const pluginConfigSchema = z
+  .object({
+    /** Company API key. Empty means narration is paused with a configuration error; Strapi still starts. */
+    apiKey: z.string().default(''),
+    /** Host of the article endpoint (POST /process-text). */
+    baseUrl: httpUrl,
+    /** Host of the STT and TTS endpoints; a different host from baseUrl on the real service. */
+    webUrl: httpUrl,
+    /** Where the service POSTs results. Empty: the server's public URL + /api/speech/callback. */
+    callbackUrl: z.union([httpUrl, z.literal('')]).default(''),
+    contentTypes: z.record(z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i, 'must be a content-type uid such as api::article.article'), contentTypeNarrationSchema).default({}),
+    defaultVoiceId: z.string().default(''),
+    /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
+    preprocessType: z.enum(['0', '2']).default('0'),
+    /** Articles awaiting a callback at once, account-wide (spec section 8 recommends about three). */
+    maxInFlight: z.number().int().min(1).max(50).default(3),
+    /** Hosts the MP3 and SRT may be downloaded from. Empty: the origins of baseUrl and webUrl. */
+    mediaHosts: z.array(mediaHost).default([]),
+    maxAudioBytes: z.number().int().positive().default(200 * 1024 * 1024),
+    maxSubtitleBytes: z.number().int().positive().default(5 * 1024 * 1024),
+    downloadTimeoutMs: z.number().int().positive().default(120_000),
+    /** Without a callback after this long, resubmit with regenerate false (free re-delivery). */
+    callbackTimeoutMs: z.number().int().positive().default(15 * 60_000),
+    /** Submissions per article version before it is marked failed. */
+    maxAttempts: z.number().int().min(1).max(20).default(3),
+    /** How long a 402 pause lasts before the queue probes the balance again. */
+    creditsPauseMs: z.number().int().positive().default(10 * 60_000),
+    /** Worker tick. */
+    pollIntervalMs: z.number().int().min(50).default(2_000),
+    /** How long a claimed job is held by one instance before another may take it over. */
+    leaseMs: z.number().int().min(1_000).default(60_000),
+    /** Timeout of a single request to the speech service. */
+    requestTimeoutMs: z.number().int().positive().default(30_000),
+    /** Voice source: the service's voice endpoint, or the list below. */
+    voiceSource: z.enum(['service', 'config']).default('service'),
+    voicesPath: z.string().startsWith('/').default('/api/v1/voices'),
+    voices: z.array(voiceSchema).default([]),
+    /** Run the queue worker in this instance (turn off on instances that should only serve). */
+    worker: z.boolean().default(true),
+  })
+  .strict();
+
+export type PluginConfigInput = z.input<typeof pluginConfigSchema>;
+export type PluginConfig = z.output<typeof pluginConfigSchema>;
+
+/** Formats zod issues as "speech.config.<key>: <message>" lines, so the offending key is obvious. */
+export function describeConfigIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const key = issue.path.length ? issue.path.join('.') : '(root)';
+      const message = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.join(', ')}` : issue.message;
+      return `speech.config.${key}: ${message}`;
+    })
+    .join('\n');
+}
+
+export function parsePluginConfig(raw: unknown): PluginConfig {
+  const result = pluginConfigSchema.safeParse(raw);
+  if (!result.success) {
+    throw new Error(`Invalid configuration of the speech plugin:\n${describeConfigIssues(result.error)}`);
+  }
+  return result.data;
+}

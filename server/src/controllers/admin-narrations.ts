@@ -1,0 +1,107 @@
+import type { Core } from '@strapi/strapi';
+import { z } from 'zod';
+import type { NarrationRow } from '../narration/jobs.repository';
+import { narrationService } from '../services';
+
+/** Admin routes behind the admin JWT and the plugin's RBAC actions. */
+
+const contentTypeUid = z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i);
+const statusesQuery = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) });
+const documentTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional() });
+
+/** What the admin shows of a row; never the API key, never internal lease data. */
+export function adminNarrationView(row: NarrationRow) {
+  return {
+    articleId: row.articleId,
+    documentId: row.targetDocumentId,
+    locale: row.targetLocale,
+    contentType: row.contentType,
+    status: row.status,
+    title: row.title,
+    voiceId: row.voiceId,
+    preprocessType: row.preprocessType,
+    characters: row.characters,
+    credits: row.credits,
+    attempts: row.attempts,
+    regenerate: row.regenerate,
+    lastError: row.lastError,
+    lastErrorCode: row.lastErrorCode,
+    creditsMayBeLost: row.creditsMayBeLost,
+    nextAttemptAt: row.nextAttemptAt,
+    submittedAt: row.submittedAt,
+    completedAt: row.completedAt,
+    updatedAt: row.updatedAt,
+    audio: row.audio ? { id: row.audio.id, url: row.audio.url } : null,
+    subtitles: row.subtitles ? { id: row.subtitles.id, url: row.subtitles.url } : null,
+    subtitlesVtt: row.subtitlesVtt ? { id: row.subtitlesVtt.id, url: row.subtitlesVtt.url } : null,
+  };
+}
+
+function badRequest(ctx: any, error: z.ZodError) {
+  ctx.status = 400;
+  ctx.body = { error: { status: 400, name: 'ValidationError', message: 'Invalid request.', details: error.flatten().fieldErrors } };
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => ({
+  /** One request for a whole list page: statuses of many documents of one type. */
+  async statuses(ctx: any) {
+    const parsed = statusesQuery.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    const service = narrationService(strapi);
+    const rows = await service.repository.findForDocuments(parsed.data.contentType, parsed.data.documentIds);
+    const queue = await service.settings.queueState();
+    ctx.body = { data: rows.map(adminNarrationView), queue };
+  },
+
+  async forDocument(ctx: any) {
+    const parsed = documentTarget.safeParse({ contentType: ctx.query.contentType, documentId: ctx.params.documentId, locale: ctx.query.locale ?? null });
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    const service = narrationService(strapi);
+    const rows = await service.repository.findForDocument(parsed.data.contentType, parsed.data.documentId);
+    const selected = parsed.data.locale ? rows.filter((row) => row.targetLocale === parsed.data.locale || row.targetLocale === null) : rows;
+    ctx.body = { data: selected.map(adminNarrationView), queue: await service.settings.queueState() };
+  },
+
+  async narrateNow(ctx: any) {
+    const parsed = documentTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    const service = narrationService(strapi);
+    const result = await service.narrateNow(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
+    ctx.body = result;
+  },
+
+  async regenerate(ctx: any) {
+    const parsed = documentTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    const result = await narrationService(strapi).regenerate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
+    ctx.body = result;
+  },
+
+  async cancel(ctx: any) {
+    const parsed = documentTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    await narrationService(strapi).cancelDocument(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
+    ctx.body = { cancelled: true };
+  },
+
+  async resumeQueue(ctx: any) {
+    const service = narrationService(strapi);
+    const queue = await service.settings.updateQueueState({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
+    service.worker.wake();
+    ctx.body = { queue };
+  },
+
+  async overview(ctx: any) {
+    const service = narrationService(strapi);
+    const { config } = service;
+    ctx.body = {
+      apiKeyConfigured: Boolean(config.apiKey),
+      baseUrl: config.baseUrl,
+      webUrl: config.webUrl,
+      callbackUrl: service.callbackUrl(),
+      queue: await service.settings.queueState(),
+      counts: await service.repository.countByStatus(),
+      settings: await service.settings.get(),
+    };
+  },
+});

@@ -1,0 +1,74 @@
+import type { Core } from '@strapi/strapi';
+import type { NarrationService } from '../services/narration';
+
+/**
+ * Document Service middleware: publishing (and, for types configured `save`, creating or
+ * updating) records a new version for narration. It never waits on the network; the queue
+ * worker submits later. Inside an outer transaction (the Content Manager's bulk publish) the
+ * version is recorded once that transaction has committed, so a rollback narrates nothing.
+ */
+
+type DocumentActionContext = {
+  uid: string;
+  action: string;
+  params: Record<string, any>;
+};
+
+type Entry = { documentId: string; locale?: string | null };
+
+function entriesOf(result: unknown): Entry[] {
+  if (!result || typeof result !== 'object') return [];
+  const withEntries = result as { entries?: Entry[] };
+  if (Array.isArray(withEntries.entries)) return withEntries.entries;
+  const single = result as Entry;
+  return typeof single.documentId === 'string' ? [single] : [];
+}
+
+export function narrateOnPublish(strapi: Core.Strapi, narration: () => NarrationService) {
+  async function afterCommit(work: () => Promise<unknown>): Promise<void> {
+    const run = async () => {
+      try {
+        await work();
+      } catch (error) {
+        strapi.log.error(`[speech] could not record a narration: ${(error as Error).message}`);
+      }
+    };
+    if (strapi.db.inTransaction()) {
+      // Joining the outer transaction only to register a commit hook; nothing is written in it.
+      await strapi.db.transaction(async ({ onCommit }) => {
+        onCommit(() => void narration().track(run()));
+      });
+      return;
+    }
+    await run();
+  }
+
+  return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
+    const result = await next();
+    if (ctx.uid.startsWith('plugin::speech.')) return result;
+    const service = narration();
+    const trigger = await service.triggerFor(ctx.uid);
+    if (trigger === 'off' || trigger === null) return result;
+
+    const { action, params } = ctx;
+    const publishes =
+      (trigger === 'publish' && (action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published'))) ||
+      (trigger === 'save' && (action === 'create' || action === 'update'));
+
+    if (publishes) {
+      const entries = entriesOf(result);
+      await afterCommit(async () => {
+        for (const entry of entries) await service.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
+      });
+    } else if (action === 'unpublish' || action === 'delete') {
+      const documentId = params?.documentId as string | undefined;
+      const locale = typeof params?.locale === 'string' && params.locale !== '*' ? params.locale : null;
+      if (documentId) {
+        await afterCommit(() =>
+          action === 'delete' ? service.forgetDocument(ctx.uid, documentId, locale) : service.cancelDocument(ctx.uid, documentId, locale)
+        );
+      }
+    }
+    return result;
+  };
+}

@@ -1,0 +1,92 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import type { PluginConfig } from '../config/schema';
+import { DownloadRefusedError, downloadToTempFile } from './download';
+import type { MediaFileRef, NarrationRow } from './jobs.repository';
+import { srtToVtt } from './subtitles';
+
+/**
+ * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
+ * files: the MP3, the SRT and a WebVTT converted from it (so an HTML <audio> + <track> works).
+ * Uploads go through the upload plugin's service, so any upload provider works.
+ */
+
+export interface StoredMedia {
+  audio: MediaFileRef;
+  subtitles: MediaFileRef;
+  subtitlesVtt: MediaFileRef;
+}
+
+/** Allowed download origins: configured, or the origins of the service's own hosts. */
+export function mediaOrigins(config: Pick<PluginConfig, 'mediaHosts' | 'baseUrl' | 'webUrl'>): string[] {
+  if (config.mediaHosts.length > 0) return config.mediaHosts;
+  return [...new Set([new URL(config.baseUrl).origin, new URL(config.webUrl).origin])];
+}
+
+function safeFileStem(row: Pick<NarrationRow, 'articleId'>): string {
+  return `narration-${row.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}`;
+}
+
+export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
+  const upload = () => strapi.plugin('upload').service('upload');
+
+  async function uploadFile(filepath: string, name: string, mimetype: string, caption: string): Promise<MediaFileRef> {
+    const { size } = await fs.stat(filepath);
+    const [file] = await upload().upload({
+      data: { fileInfo: { name, caption, alternativeText: caption } },
+      files: { filepath, originalFilename: name, mimetype, size },
+    });
+    return file as MediaFileRef;
+  }
+
+  return {
+    /**
+     * Downloads and uploads the pending result. Throws DownloadRefusedError when a file may not or
+     * cannot be fetched; temporary files are removed on every path.
+     */
+    async store(row: NarrationRow): Promise<StoredMedia> {
+      const pending = row.pendingResult;
+      if (!pending) throw new Error(`narration ${row.articleId} has no pending result to store`);
+      const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
+      const uploaded: MediaFileRef[] = [];
+      try {
+        const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir };
+        const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
+        const srt = await downloadToTempFile(pending.srtFile, { ...common, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
+        const vttPath = path.join(workDir, 'subtitles.vtt');
+        await fs.writeFile(vttPath, srtToVtt(await fs.readFile(srt.path, 'utf8')), 'utf8');
+
+        const stem = safeFileStem(row);
+        const caption = `Narration of "${row.title ?? row.articleId}"`;
+        uploaded.push(await uploadFile(audio.path, `${stem}.mp3`, 'audio/mpeg', caption));
+        uploaded.push(await uploadFile(srt.path, `${stem}.srt`, 'application/x-subrip', caption));
+        uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
+        const [audioFile, srtFile, vttFile] = uploaded;
+        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile };
+      } catch (error) {
+        await this.remove(uploaded);
+        throw error;
+      } finally {
+        await fs.rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    /** Removes Media Library files (replaced or orphaned ones); missing files are not an error. */
+    async remove(files: Array<MediaFileRef | null | undefined>): Promise<void> {
+      for (const file of files) {
+        if (!file?.id) continue;
+        try {
+          const full = await upload().findOne(file.id);
+          if (full) await upload().remove(full);
+        } catch (error) {
+          strapi.log.warn(`[speech] could not remove media file ${file.id}: ${(error as Error).message}`);
+        }
+      }
+    },
+  };
+}
+
+export type MediaStore = ReturnType<typeof createMediaStore>;
+export { DownloadRefusedError };

@@ -1,0 +1,346 @@
+/**
+ * The narration job's state machine: every state change of a narration row is one of these
+ * transitions, so the rules of the spec's section 3.1 (as the client sees them) live in one place
+ * and can be tested without a database.
+ *
+ * A transition is pure: given the row's current fields and an event it returns the patch to write
+ * and the state it expects the row to be in. The repository applies the patch with a conditional
+ * update on that expected state, so two instances (or two duplicate callbacks) racing for the same
+ * row cannot both win.
+ */
+
+export const NARRATION_STATUSES = [
+  'queued',
+  'submitting',
+  'awaiting_callback',
+  'storing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
+
+/** States in which the service may be spending our credits on this article right now. */
+export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
+
+export interface ResultUrls {
+  audioFile: string;
+  srtFile: string;
+}
+
+/** The fields of a narration row the state machine reads. */
+export interface NarrationJobState {
+  status: NarrationStatus;
+  fingerprint: string | null;
+  submittedFingerprint: string | null;
+  narratedFingerprint: string | null;
+  regenerate: boolean;
+  attempts: number;
+  submissions: number;
+  seenResults: ResultUrls[] | null;
+}
+
+export interface NarrationJobPatch {
+  status?: NarrationStatus;
+  fingerprint?: string | null;
+  submittedFingerprint?: string | null;
+  narratedFingerprint?: string | null;
+  regenerate?: boolean;
+  attempts?: number;
+  submissions?: number;
+  nextAttemptAt?: Date | null;
+  leaseOwner?: string | null;
+  leaseExpiresAt?: Date | null;
+  submittedAt?: Date | null;
+  callbackDeadline?: Date | null;
+  pendingResult?: (ResultUrls & { receivedAt: string }) | null;
+  seenResults?: ResultUrls[];
+  lastError?: string | null;
+  lastErrorCode?: string | null;
+  creditsMayBeLost?: boolean;
+  completedAt?: Date | null;
+  voiceId?: string;
+  preprocessType?: string;
+  characters?: number;
+  credits?: number;
+  title?: string;
+}
+
+export type NarrationEvent =
+  /** Publish/save (or "narrate now") found new content for this article. */
+  | { type: 'contentChanged'; fingerprint: string; now: Date }
+  /** The worker takes the job for submission. */
+  | { type: 'claimed'; owner: string; leaseMs: number; now: Date }
+  /** POST /process-text answered 202. */
+  | { type: 'submitAccepted'; callbackTimeoutMs: number; now: Date }
+  /** 409 ALREADY_PROCESSING: the service is still generating; its callback will come. */
+  | { type: 'submitAlreadyProcessing'; callbackTimeoutMs: number; now: Date }
+  /** 429, 5xx, network: try again later; `countsAsAttempt` false for rate limits. */
+  | { type: 'submitDeferred'; retryAt: Date; reason: string; code: string; countsAsAttempt: boolean; maxAttempts: number }
+  /** 402/401/403: the whole queue pauses; this job goes back to the queue untouched. */
+  | { type: 'submitPaused'; reason: string; code: string }
+  /** 400/422: the service will not take this text as it is. */
+  | { type: 'submitRejected'; reason: string; code: string; creditsMayBeLost?: boolean }
+  /** A signed callback with both files. */
+  | { type: 'callbackWithFiles'; urls: ResultUrls; now: Date }
+  /** A signed callback with a null file: a failure, resent with regenerate true. */
+  | { type: 'callbackWithoutFiles'; maxAttempts: number; now: Date }
+  /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
+  | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
+  /** Both files are in the Media Library. */
+  | { type: 'stored'; now: Date }
+  /** Storing failed for good (download refused, bad content). */
+  | { type: 'storeFailed'; reason: string; code: string }
+  /** A worker held the job past its lease (crash): put it back without paying twice. */
+  | { type: 'leaseExpired'; now: Date }
+  | { type: 'cancelled' }
+  /** The editor asks for a fresh generation even though nothing changed. */
+  | { type: 'regenerateRequested'; now: Date };
+
+export type TransitionResult =
+  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch }
+  /** Nothing to do (an unchanged republish, a duplicate or replayed callback). */
+  | { kind: 'ignore'; reason: string };
+
+const CLEAR_LEASE = { leaseOwner: null, leaseExpiresAt: null } as const;
+
+function sameUrls(a: ResultUrls, b: ResultUrls): boolean {
+  return a.audioFile === b.audioFile && a.srtFile === b.srtFile;
+}
+
+export function hasSeenResult(state: Pick<NarrationJobState, 'seenResults'>, urls: ResultUrls): boolean {
+  return (state.seenResults ?? []).some((seen) => sameUrls(seen, urls));
+}
+
+/** Keeps the last few result URL pairs: enough to recognise a replayed callback. */
+const SEEN_RESULTS_KEPT = 20;
+
+function afterFailedAttempt(
+  state: NarrationJobState,
+  maxAttempts: number,
+  failure: { reason: string; code: string },
+  retry: NarrationJobPatch
+): TransitionResult {
+  if (state.attempts >= maxAttempts) {
+    return {
+      kind: 'apply',
+      from: [state.status],
+      patch: {
+        ...CLEAR_LEASE,
+        status: 'failed',
+        lastError: `${failure.reason} Gave up after ${state.attempts} attempt(s).`,
+        lastErrorCode: failure.code,
+        nextAttemptAt: null,
+        callbackDeadline: null,
+      },
+    };
+  }
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: { ...CLEAR_LEASE, status: 'queued', lastError: failure.reason, lastErrorCode: failure.code, callbackDeadline: null, ...retry },
+  };
+}
+
+export function transition(state: NarrationJobState, event: NarrationEvent): TransitionResult {
+  switch (event.type) {
+    case 'contentChanged': {
+      if (event.fingerprint === state.fingerprint && state.status !== 'cancelled' && state.status !== 'failed') {
+        return { kind: 'ignore', reason: 'unchanged: this text, voice and mode are already narrated or on their way' };
+      }
+      if (event.fingerprint === state.narratedFingerprint && state.status === 'completed') {
+        return { kind: 'ignore', reason: 'unchanged: this version is already narrated' };
+      }
+      // While the service generates an older version we cannot submit (409); remember the new
+      // version and submit it when the pending result is in.
+      if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
+        return { kind: 'apply', from: [state.status], patch: { fingerprint: event.fingerprint } };
+      }
+      const generatedBefore = state.narratedFingerprint !== null || state.submissions > 0;
+      return {
+        kind: 'apply',
+        from: [state.status],
+        patch: {
+          ...CLEAR_LEASE,
+          status: 'queued',
+          fingerprint: event.fingerprint,
+          // First time: regenerate false. Changed content: regenerate true (the service would
+          // otherwise re-deliver the old audio for this articleId).
+          regenerate: generatedBefore,
+          attempts: 0,
+          nextAttemptAt: event.now,
+          lastError: null,
+          lastErrorCode: null,
+          creditsMayBeLost: false,
+        },
+      };
+    }
+
+    case 'regenerateRequested':
+      if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
+        return { kind: 'ignore', reason: 'a narration is already under way for this article' };
+      }
+      return {
+        kind: 'apply',
+        from: [state.status],
+        patch: { ...CLEAR_LEASE, status: 'queued', regenerate: state.submissions > 0 || state.narratedFingerprint !== null, attempts: 0, nextAttemptAt: event.now, lastError: null, lastErrorCode: null },
+      };
+
+    case 'claimed':
+      if (state.status !== 'queued') return { kind: 'ignore', reason: `not queued (${state.status})` };
+      return {
+        kind: 'apply',
+        from: ['queued'],
+        patch: { status: 'submitting', leaseOwner: event.owner, leaseExpiresAt: new Date(event.now.getTime() + event.leaseMs) },
+      };
+
+    case 'submitAccepted':
+    case 'submitAlreadyProcessing':
+      return {
+        kind: 'apply',
+        from: ['submitting'],
+        patch: {
+          ...CLEAR_LEASE,
+          status: 'awaiting_callback',
+          submittedFingerprint: state.fingerprint,
+          attempts: state.attempts + (event.type === 'submitAccepted' ? 1 : 0),
+          submissions: state.submissions + (event.type === 'submitAccepted' ? 1 : 0),
+          submittedAt: event.now,
+          callbackDeadline: new Date(event.now.getTime() + event.callbackTimeoutMs),
+          nextAttemptAt: null,
+          lastError: null,
+          lastErrorCode: null,
+        },
+      };
+
+    case 'submitDeferred': {
+      const attempts = state.attempts + (event.countsAsAttempt ? 1 : 0);
+      return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, { attempts, nextAttemptAt: event.retryAt });
+    }
+
+    case 'submitPaused':
+      return {
+        kind: 'apply',
+        from: ['submitting'],
+        patch: { ...CLEAR_LEASE, status: 'queued', lastError: event.reason, lastErrorCode: event.code },
+      };
+
+    case 'submitRejected':
+      return {
+        kind: 'apply',
+        from: ['submitting'],
+        patch: {
+          ...CLEAR_LEASE,
+          status: 'failed',
+          lastError: event.reason,
+          lastErrorCode: event.code,
+          creditsMayBeLost: event.creditsMayBeLost ?? false,
+          nextAttemptAt: null,
+        },
+      };
+
+    case 'callbackWithFiles': {
+      if (state.status !== 'awaiting_callback') {
+        return { kind: 'ignore', reason: `no callback awaited (${state.status})` };
+      }
+      if (hasSeenResult(state, event.urls)) {
+        if (state.regenerate) {
+          // We asked for a new generation: a result we already had is a replay of an old callback.
+          return { kind: 'ignore', reason: 'replay of an earlier result' };
+        }
+        if (state.submittedFingerprint !== state.narratedFingerprint) {
+          // We asked without regenerate (lost callback or crash recovery) and got the old audio
+          // back: the new version was never generated. Ask for it explicitly.
+          return {
+            kind: 'apply',
+            from: ['awaiting_callback'],
+            patch: { status: 'queued', regenerate: true, callbackDeadline: null, nextAttemptAt: event.now },
+          };
+        }
+      }
+      const seen = [...(state.seenResults ?? []), event.urls].slice(-SEEN_RESULTS_KEPT);
+      return {
+        kind: 'apply',
+        from: ['awaiting_callback'],
+        patch: {
+          status: 'storing',
+          pendingResult: { ...event.urls, receivedAt: event.now.toISOString() },
+          seenResults: seen,
+          callbackDeadline: null,
+          nextAttemptAt: event.now,
+        },
+      };
+    }
+
+    case 'callbackWithoutFiles':
+      if (state.status !== 'awaiting_callback') {
+        return { kind: 'ignore', reason: `no callback awaited (${state.status})` };
+      }
+      return afterFailedAttempt(
+        state,
+        event.maxAttempts,
+        { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' },
+        { regenerate: true, nextAttemptAt: event.now }
+      );
+
+    case 'callbackTimedOut':
+      return afterFailedAttempt(
+        state,
+        event.maxAttempts,
+        { reason: 'No result arrived from the speech service in time; asking again.', code: 'CALLBACK_TIMEOUT' },
+        // regenerate false: a finished result is re-delivered for free, or 409 if still working.
+        { regenerate: false, nextAttemptAt: event.now }
+      );
+
+    case 'stored': {
+      const newerVersionWaiting = state.fingerprint !== state.submittedFingerprint;
+      return {
+        kind: 'apply',
+        from: ['storing'],
+        patch: {
+          ...CLEAR_LEASE,
+          status: newerVersionWaiting ? 'queued' : 'completed',
+          narratedFingerprint: state.submittedFingerprint,
+          pendingResult: null,
+          completedAt: event.now,
+          lastError: null,
+          lastErrorCode: null,
+          ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
+        },
+      };
+    }
+
+    case 'storeFailed':
+      return {
+        kind: 'apply',
+        from: ['storing'],
+        patch: { ...CLEAR_LEASE, status: 'failed', lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: null },
+      };
+
+    case 'leaseExpired':
+      if (state.status === 'submitting') {
+        // We cannot know whether the crashed submission reached the service. Asking again with
+        // regenerate false never pays twice: the service answers 409 (still generating),
+        // re-delivers a finished result for free, or re-delivers the old one (seen above).
+        return {
+          kind: 'apply',
+          from: ['submitting'],
+          patch: { ...CLEAR_LEASE, status: 'queued', regenerate: false, nextAttemptAt: event.now },
+        };
+      }
+      if (state.status === 'storing') {
+        return { kind: 'apply', from: ['storing'], patch: { ...CLEAR_LEASE, nextAttemptAt: event.now } };
+      }
+      return { kind: 'ignore', reason: `no lease to recover (${state.status})` };
+
+    case 'cancelled':
+      if (state.status === 'completed' || state.status === 'cancelled') {
+        return { kind: 'ignore', reason: `nothing to cancel (${state.status})` };
+      }
+      return {
+        kind: 'apply',
+        from: [state.status],
+        patch: { ...CLEAR_LEASE, status: 'cancelled', nextAttemptAt: null, callbackDeadline: null, pendingResult: null },
+      };
+  }
+}

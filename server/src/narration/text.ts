@@ -1,0 +1,409 @@
+/**
+ * Builds the text that is narrated for an article.
+ *
+ * The result is sent as-is to the service, charged per character (cost.ts) and hashed to decide
+ * whether the article must be narrated again (fingerprint.ts), so it must be deterministic: the
+ * same entry always yields the same string, byte for byte.
+ *
+ * Shape of the result:
+ * - paragraphs separated by exactly one blank line ("\n\n");
+ * - inside a paragraph, one line per list item or table row, separated by "\n";
+ * - inside a line, every run of whitespace is a single space; no leading or trailing spaces;
+ * - Unicode NFC, so that an editor round trip that recomposes characters changes nothing.
+ *
+ * Reading choices (what a listener wants, not what a reader sees):
+ * - the title and each heading become their own paragraph and end with a full stop when they
+ *   have no final punctuation, so the narrator pauses after them;
+ * - list items are one line each and, like headings, end with a full stop when unpunctuated
+ *   (a line break alone does not make every voice pause); ordered items keep their number
+ *   ("1. Preheat the oven."), unordered items get no bullet;
+ * - table rows are one line each, cells joined by ", ", ending with a full stop;
+ * - links are read as their text, never their URL; images are dropped with their alt text;
+ * - inline code is kept as text, code blocks are dropped (a listener cannot follow code read
+ *   symbol by symbol); horizontal rules, scripts, styles and embeds are dropped.
+ *
+ * All three sources (Strapi blocks, markdown, HTML) go through one HTML-to-text pass so these
+ * rules are written once: blocks are rendered to HTML here, markdown by `marked`, and the HTML
+ * is read by `html-to-text` with the narration formatters below.
+ *
+ * Pure: no Strapi, no I/O.
+ */
+import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import { Marked } from 'marked';
+
+// ---------------------------------------------------------------------------------------------
+// Punctuation and whitespace
+
+/** A line ending in one of these already makes the narrator stop (Latin, Arabic, Urdu, CJK). */
+const FINAL_PUNCTUATION = new Set(['.', '!', '?', ':', '…', '؟', '۔', '。', '！', '？', '‼', '⁉']);
+/**
+ * A line ending in one of these continues into the next line ("Ingredients: eggs,"), and a
+ * comma already makes the narrator pause, so no full stop is added after it.
+ */
+const PAUSE_PUNCTUATION = new Set([',', '،', ';', '؛']);
+/** Closing quotes and brackets are looked through: `He said "Stop."` is already punctuated. */
+const CLOSERS = new Set(['"', "'", '”', '’', '»', '›', ')', ']', '}', '」', '』']);
+
+/** Appends "." to a line that does not end in final or pause punctuation (after any closers). */
+export function ensureSentenceEnd(line: string): string {
+  const trimmed = line.replace(/\s+$/u, '');
+  const chars = [...trimmed];
+  let last = chars.length - 1;
+  while (last >= 0 && CLOSERS.has(chars[last])) last -= 1;
+  if (last < 0) return trimmed; // empty, or only quotes/brackets: nothing to punctuate
+  const final = chars[last];
+  if (FINAL_PUNCTUATION.has(final) || PAUSE_PUNCTUATION.has(final)) return trimmed;
+  return `${trimmed}.`;
+}
+
+function ensureSentenceEndPerLine(block: string): string {
+  return block
+    .split('\n')
+    .map((line) => (line.trim() === '' ? line : ensureSentenceEnd(line)))
+    .join('\n');
+}
+
+/**
+ * Invisible characters that carry no speech but would be charged as characters: soft hyphen,
+ * zero-width space, byte-order mark, and bidirectional marks/embeddings/isolates (the text is
+ * sent as logical-order Unicode, so direction marks are only a display concern).
+ * ZWNJ and ZWJ (U+200C, U+200D) are kept: they change how Persian/Arabic words and emoji read.
+ */
+const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
+/** Control characters other than tab and line feed (which the whitespace rules handle). */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu;
+
+/**
+ * Canonical layout: lines trimmed with inner whitespace collapsed, empty lines only as single
+ * paragraph separators, nothing before the first or after the last paragraph.
+ */
+export function normaliseNarrationText(text: string): string {
+  const lines = text
+    .normalize('NFC')
+    .replace(/\r\n?|[\u2028\u2029\u0085]/gu, '\n')
+    .replace(INVISIBLE, '')
+    .replace(CONTROL, ' ')
+    .split('\n')
+    .map((line) => line.replace(/[^\S\n]+/gu, ' ').trim());
+
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    if (line === '') {
+      if (current.length > 0) paragraphs.push(current.join('\n'));
+      current = [];
+    } else {
+      current.push(line);
+    }
+  }
+  if (current.length > 0) paragraphs.push(current.join('\n'));
+  return paragraphs.join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML
+
+function headingFormatter(): FormatCallback {
+  return (elem, walk, builder) => {
+    builder.openBlock({ leadingLineBreaks: 2 });
+    walk(elem.children, builder);
+    // A heading may contain <br>; every resulting line is its own spoken phrase.
+    builder.closeBlock({ trailingLineBreaks: 2, blockTransform: ensureSentenceEndPerLine });
+  };
+}
+
+/**
+ * A list item as a block of its own so it can be punctuated. html-to-text's list formatters
+ * (which add the "1. " prefix and start each item on a new line) call walk() on each <li>; a
+ * nested list inside the item is already punctuated by its own items, and punctuating is
+ * idempotent, so the per-line transform is safe for it.
+ */
+const listItemFormatter: FormatCallback = (elem, walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 1 });
+  walk(elem.children, builder);
+  builder.closeBlock({ trailingLineBreaks: 1, blockTransform: ensureSentenceEndPerLine });
+};
+
+/** Tables are read row by row: "Cell, cell, cell." (column layout means nothing when heard). */
+const tableFormatter: FormatCallback = (elem, walk, builder) => {
+  builder.openTable();
+  const walkTablePart = (node: (typeof elem.children)[number]): void => {
+    if (node.type !== 'tag') return;
+    switch (node.name) {
+      case 'thead':
+      case 'tbody':
+      case 'tfoot':
+        node.children.forEach(walkTablePart);
+        return;
+      case 'tr':
+        builder.openTableRow();
+        for (const cell of node.children) {
+          if (cell.type !== 'tag' || (cell.name !== 'td' && cell.name !== 'th')) continue;
+          builder.openTableCell();
+          walk(cell.children, builder);
+          builder.closeTableCell();
+        }
+        builder.closeTableRow();
+        return;
+      default:
+        return; // captions and colgroups are not read
+    }
+  };
+  elem.children.forEach(walkTablePart);
+  builder.closeTable({
+    leadingLineBreaks: 2,
+    trailingLineBreaks: 2,
+    tableToString: (rows) =>
+      rows
+        .map((row) =>
+          row
+            .map((cell) => cell.text.replace(/\s+/gu, ' ').trim())
+            .filter((text) => text !== '')
+            .join(', '),
+        )
+        .filter((line) => line !== '')
+        .map(ensureSentenceEnd)
+        .join('\n'),
+  });
+};
+
+const SKIPPED_ELEMENTS = [
+  'img', 'picture', 'svg', 'video', 'audio', 'iframe', 'object', 'embed', 'canvas', 'map',
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link',
+  'pre', // code blocks: see the file comment
+  'hr',
+  'button', 'input', 'select', 'textarea',
+];
+
+const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  decodeEntities: true,
+  formatters: {
+    narrationHeading: headingFormatter(),
+    narrationListItem: listItemFormatter,
+    narrationTable: tableFormatter,
+  },
+  selectors: [
+    // Links are read as their text: no URL, no brackets.
+    { selector: 'a', options: { ignoreHref: true, linkBrackets: false } },
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, format: 'narrationHeading' })),
+    // The unordered bullet is a single space (an empty prefix would fall back to " * "); trimmed later.
+    { selector: 'ul', options: { itemPrefix: ' ' } },
+    { selector: 'li', format: 'narrationListItem' },
+    // Loose lists (<li><p>) stay one line per paragraph, without blank lines inside the list.
+    { selector: 'li > p', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    { selector: 'table', format: 'narrationTable' },
+    // Quotes are read as ordinary paragraphs, without the "> " prefix.
+    { selector: 'blockquote', format: 'block', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+    { selector: 'figcaption', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    ...SKIPPED_ELEMENTS.map((selector) => ({ selector, format: 'skip' })),
+  ],
+};
+
+const convertHtml = compile(HTML_TO_TEXT_OPTIONS);
+
+/** HTML to narration text (see the file comment for what is kept and what is dropped). */
+export function htmlToText(html: string): string {
+  if (typeof html !== 'string' || html.trim() === '') return '';
+  return normaliseNarrationText(convertHtml(html));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+/**
+ * A private instance: `marked.use()` elsewhere in the process must not change what is narrated.
+ * GFM gives tables and strikethrough; raw HTML inside the markdown is passed through and then
+ * stripped by the HTML pass.
+ */
+const markdownParser = new Marked({ gfm: true, breaks: false, async: false });
+
+/** Markdown (Strapi 'richtext') to narration text. Plain text comes out unchanged in meaning. */
+export function markdownToText(markdown: string): string {
+  if (typeof markdown !== 'string' || markdown.trim() === '') return '';
+  const html = markdownParser.parse(markdown, { async: false });
+  return htmlToText(html);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strapi 5 blocks
+
+type BlockNode = Record<string, unknown>;
+
+function isNode(value: unknown): value is BlockNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function childrenOf(node: BlockNode): unknown[] {
+  return Array.isArray(node.children) ? node.children : [];
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Inline content: text (formatting flags such as bold or code do not change what is read), links as their text. */
+function renderInline(node: unknown): string {
+  if (!isNode(node)) return '';
+  if (node.type === 'image') return '';
+  // A soft line break (Shift+Enter) is stored as "\n" in the text; Strapi's renderer shows it as <br>.
+  if (typeof node.text === 'string') return escapeHtml(node.text).replace(/\r?\n/g, '<br>');
+  // 'link' and any unknown inline node: only the text of the children, never the URL.
+  return childrenOf(node).map(renderInline).join('');
+}
+
+function renderListItem(item: BlockNode): string {
+  // A list-item holds inline nodes, and in some documents a nested list of its own.
+  const content = childrenOf(item)
+    .map((child) => (isNode(child) && child.type === 'list' ? renderBlock(child) : renderInline(child)))
+    .join('');
+  return `<li>${content}</li>`;
+}
+
+/**
+ * Strapi's editor stores a nested list as a sibling `list` node among the `list-item`s of its
+ * parent list (with a larger indentLevel). It is moved into the preceding item, which is what
+ * the nesting means, so it reads as part of that item.
+ */
+function renderList(list: BlockNode): string {
+  const tag = list.format === 'ordered' ? 'ol' : 'ul';
+  const items: string[] = [];
+  for (const child of childrenOf(list)) {
+    if (!isNode(child)) continue;
+    if (child.type === 'list') {
+      const nested = renderList(child);
+      if (items.length > 0) items[items.length - 1] = items[items.length - 1].replace(/<\/li>$/, `${nested}</li>`);
+      else items.push(`<li>${nested}</li>`);
+    } else if (child.type === 'list-item') {
+      items.push(renderListItem(child));
+    } else {
+      items.push(`<li>${renderInline(child)}</li>`);
+    }
+  }
+  return `<${tag}>${items.join('')}</${tag}>`;
+}
+
+function renderBlock(node: unknown): string {
+  if (!isNode(node)) return '';
+  switch (node.type) {
+    case 'paragraph':
+      return `<p>${childrenOf(node).map(renderInline).join('')}</p>`;
+    case 'heading': {
+      const level = Math.min(6, Math.max(1, Math.trunc(Number(node.level)) || 2));
+      return `<h${level}>${childrenOf(node).map(renderInline).join('')}</h${level}>`;
+    }
+    case 'list':
+      return renderList(node);
+    case 'quote':
+      return `<blockquote>${childrenOf(node).map(renderInline).join('')}</blockquote>`;
+    case 'code': // code blocks are not narrated, see the file comment
+    case 'image': // images and their alt text are not narrated
+      return '';
+    default: {
+      // Unknown node types (plugins, future Strapi versions): read whatever text they contain.
+      if (typeof node.text === 'string') return `<p>${escapeHtml(node.text)}</p>`;
+      const inner = childrenOf(node)
+        .map((child) => (isInlineNode(child) ? renderInline(child) : renderBlock(child)))
+        .join('');
+      return `<div>${inner}</div>`;
+    }
+  }
+}
+
+/** Text and links, and any node that carries text itself, are inline; everything else is a block. */
+function isInlineNode(node: unknown): boolean {
+  return isNode(node) && (node.type === 'text' || node.type === 'link' || typeof node.text === 'string');
+}
+
+/** Strapi 5 blocks (the 'blocks' attribute type) to narration text. Anything but an array gives ''. */
+export function blocksToText(blocks: unknown): string {
+  if (!Array.isArray(blocks)) return '';
+  return htmlToText(blocks.map(renderBlock).join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain text
+
+/** A plain text attribute ('string', 'text', ...): kept as written, whitespace normalised. */
+export function plainToText(text: string): string {
+  if (typeof text !== 'string') return '';
+  return normaliseNarrationText(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entries
+
+/**
+ * Common HTML element names. Only these count as "HTML" when sniffing a string, so that prose
+ * such as "if a<b and c>d" is not mistaken for markup and lose its words.
+ */
+const HTML_TAG =
+  /<\/?(?:p|div|span|br|hr|a|b|i|u|s|em|strong|small|mark|sub|sup|del|ins|code|pre|blockquote|q|cite|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|caption|img|figure|figcaption|picture|video|audio|iframe|section|article|aside|header|footer|main|nav|script|style)(?:\s[^<>]*)?\/?>/i;
+
+export function looksLikeHtml(text: string): boolean {
+  return HTML_TAG.test(text);
+}
+
+export function looksLikeBlocks(value: unknown): value is BlockNode[] {
+  return Array.isArray(value) && value.length > 0 && value.every((node) => isNode(node) && typeof node.type === 'string');
+}
+
+/** Attribute types whose values are written as plain text in the admin (no markup is rendered). */
+const PLAIN_TEXT_TYPES = new Set(['string', 'text', 'email', 'uid', 'enumeration']);
+/** Attribute types never narrated, even when listed: secrets, and values that are not prose. */
+const NEVER_NARRATED_TYPES = new Set(['password']);
+
+/**
+ * One field's narration text, chosen by attribute type when known, otherwise by the value:
+ * - 'blocks' -> blocks; 'richtext' -> markdown;
+ * - plain types ('string', 'text', ...) -> as written, unless they contain HTML tags (some sites
+ *   store HTML in text fields; reading the tags aloud would be worse);
+ * - other or unknown types (custom fields such as HTML editors, 'json'): an array of blocks ->
+ *   blocks, a string with HTML tags -> HTML, any other string -> markdown;
+ * - anything else (numbers, media, relations, components, null) -> ''.
+ */
+export function fieldToText(value: unknown, attributeType?: string): string {
+  if (attributeType !== undefined && NEVER_NARRATED_TYPES.has(attributeType)) return '';
+  if (attributeType === 'blocks') return blocksToText(value);
+  if (typeof value !== 'string') return looksLikeBlocks(value) ? blocksToText(value) : '';
+  if (attributeType === 'richtext') return markdownToText(value);
+  if (looksLikeHtml(value)) return htmlToText(value);
+  if (attributeType !== undefined && PLAIN_TEXT_TYPES.has(attributeType)) return plainToText(value);
+  return markdownToText(value);
+}
+
+export interface NarrationFields {
+  titleField?: string;
+  textFields: string[];
+}
+
+/**
+ * The text to narrate for an entry: the title (one line, ending in punctuation) as the first
+ * paragraph, then each text field in the configured order. Fields that are missing, not text,
+ * or empty after conversion are skipped; a text field equal to the title field is not read
+ * twice. An entry with nothing to read gives ''.
+ */
+export function extractNarrationText(
+  entry: Record<string, unknown>,
+  fields: NarrationFields,
+  attributes?: Record<string, { type: string }>,
+): string {
+  const parts: string[] = [];
+
+  const title = fields.titleField !== undefined ? entry[fields.titleField] : undefined;
+  if (typeof title === 'string') {
+    const titleLine = normaliseNarrationText(title).replace(/\s+/gu, ' ');
+    if (titleLine !== '') parts.push(ensureSentenceEnd(titleLine));
+  }
+
+  const seen = new Set<string>(fields.titleField !== undefined ? [fields.titleField] : []);
+  for (const field of fields.textFields) {
+    if (seen.has(field)) continue;
+    seen.add(field);
+    if (!Object.prototype.hasOwnProperty.call(entry, field)) continue;
+    const text = fieldToText(entry[field], attributes?.[field]?.type);
+    if (text !== '') parts.push(text);
+  }
+
+  return normaliseNarrationText(parts.join('\n\n'));
+}

@@ -1,0 +1,9 @@
+import type { Core } from '@strapi/strapi';
+import { narrateOnPublish } from './middlewares/narrate-on-publish';
+import { narrationService } from './services';
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  // Document Service middleware: sees publish, REST auto-publish (create/update with
+  // status 'published') and saves of types without draft & publish.
+  strapi.documents.use(narrateOnPublish(strapi, () => narrationService(strapi)) as never);
+};

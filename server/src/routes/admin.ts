@@ -1,0 +1,19 @@
+import { action } from '../permissions';
+
+const guarded = (...actions: string[]) => ({
+  policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions } }],
+});
+
+/** Admin routes under /speech, for the admin panel (admin JWT + RBAC). */
+export default {
+  type: 'admin',
+  routes: [
+    { method: 'GET', path: '/overview', handler: 'admin-narrations.overview', config: guarded(action('settings.read')) },
+    { method: 'POST', path: '/narrations/statuses', handler: 'admin-narrations.statuses', config: guarded() },
+    { method: 'GET', path: '/narrations/document/:documentId', handler: 'admin-narrations.forDocument', config: guarded() },
+    { method: 'POST', path: '/narrations/narrate', handler: 'admin-narrations.narrateNow', config: guarded(action('narrate')) },
+    { method: 'POST', path: '/narrations/regenerate', handler: 'admin-narrations.regenerate', config: guarded(action('narrate')) },
+    { method: 'POST', path: '/narrations/cancel', handler: 'admin-narrations.cancel', config: guarded(action('narrate')) },
+    { method: 'POST', path: '/queue/resume', handler: 'admin-narrations.resumeQueue', config: guarded(action('narrate')) },
+  ],
+};

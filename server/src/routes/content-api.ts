@@ -1,0 +1,14 @@
+/**
+ * Public routes under /api/speech. The callback carries its own authentication (the HMAC
+ * signature); the narration routes expose only narrations of live content.
+ */
+export default {
+  type: 'content-api',
+  routes: [
+    { method: 'POST', path: '/callback', handler: 'callback.receive', config: { auth: false } },
+    { method: 'GET', path: '/narrations/:articleId', handler: 'narrations.findOne', config: { auth: false } },
+    { method: 'GET', path: '/narrations/:articleId/audio.mp3', handler: 'narrations.audio', config: { auth: false } },
+    { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: { auth: false } },
+    { method: 'GET', path: '/narrations/:articleId/subtitles.vtt', handler: 'narrations.vtt', config: { auth: false } },
+  ],
+};

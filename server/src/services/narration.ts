@@ -1,0 +1,169 @@
+import type { Core } from '@strapi/strapi';
+import { parsePluginConfig, type NarrationTrigger, type PluginConfig } from '../config/schema';
+import { articleKey } from '../narration/article';
+import { createContentReader } from '../narration/content';
+import { createJobsRepository, type NarrationRow } from '../narration/jobs.repository';
+import { createMediaStore } from '../narration/media';
+import { createWorker, type NarrationWorker } from '../narration/worker';
+import { createSpeechClient, verifyCallbackSignature, type SpeechClient } from '../speech-client';
+import { createSettingsService } from './settings';
+
+/**
+ * The narration feature as the rest of Strapi sees it: the document middleware, the controllers
+ * and the admin call this service; it wires the repository, the worker and the speech client.
+ */
+
+export interface CallbackInput {
+  articleId: string;
+  audioFile: string | null;
+  srtFile: string | null;
+  signature: string;
+}
+
+export type CallbackOutcome =
+  | { status: 'unauthorized' }
+  | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
+
+export function readPluginConfig(strapi: Core.Strapi): PluginConfig {
+  return parsePluginConfig(strapi.config.get('plugin::speech'));
+}
+
+export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
+  const config = readPluginConfig(strapi);
+  const repository = createJobsRepository(strapi);
+  const settings = createSettingsService(strapi, config);
+  const content = createContentReader(strapi);
+  const media = createMediaStore(strapi, config);
+  const pending = new Set<Promise<unknown>>();
+  let client: SpeechClient | null = null;
+
+  const speechClient = () =>
+    (client ??= createSpeechClient({
+      apiKey: config.apiKey,
+      baseUrl: config.baseUrl,
+      webUrl: config.webUrl,
+      timeoutMs: config.requestTimeoutMs,
+      voicesPath: config.voicesPath,
+    }));
+
+  const callbackUrl = () => {
+    if (config.callbackUrl) return config.callbackUrl;
+    const serverUrl = (strapi.config.get('server.url') as string | undefined) || `http://localhost:${strapi.config.get('server.port')}`;
+    return `${serverUrl.replace(/\/+$/, '')}/api/speech/callback`;
+  };
+
+  const worker: NarrationWorker = createWorker({ strapi, config, repository, settings, content, client: speechClient, media, callbackUrl });
+
+  return {
+    config,
+    settings,
+    repository,
+    worker,
+    speechClient,
+    callbackUrl,
+
+    /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
+    track<T>(promise: Promise<T>): Promise<T> {
+      pending.add(promise);
+      void promise.finally(() => pending.delete(promise));
+      return promise;
+    },
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+
+    async triggerFor(uid: string): Promise<NarrationTrigger | null> {
+      const narrated = (await settings.get()).contentTypes[uid];
+      return narrated ? narrated.trigger : null;
+    },
+
+    /** Reads the live version of a document and records it; no network, at most one write. */
+    async recordFromDocument(uid: string, documentId: string, locale: string | null): Promise<{ queued: boolean; reason?: string }> {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration) return { queued: false, reason: 'this content type is not narrated' };
+      const entry = await content.loadLive(uid, documentId, locale);
+      if (!entry) return { queued: false, reason: 'the content is not published' };
+      const version = content.describe(uid, entry, narration, current);
+      const outcome = await repository.recordContentVersion(version);
+      if (outcome.applied) worker.wake();
+      return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
+    },
+
+    /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
+    async narrateNow(uid: string, documentId: string, locale: string | null) {
+      const result = await this.recordFromDocument(uid, documentId, locale);
+      return { articleId: this.articleIdFor(uid, documentId, locale), ...result };
+    },
+
+    /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
+    async regenerate(uid: string, documentId: string, locale: string | null) {
+      const articleId = this.articleIdFor(uid, documentId, locale);
+      const row = await repository.findByArticleId(articleId);
+      if (!row) return { articleId, ...(await this.recordFromDocument(uid, documentId, locale)) };
+      const outcome = await repository.apply(row, { type: 'regenerateRequested', now: new Date() });
+      if (outcome.applied) worker.wake();
+      return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
+    },
+
+    async cancelDocument(uid: string, documentId: string, locale: string | null) {
+      for (const row of await repository.findForDocument(uid, documentId)) {
+        if (locale && row.targetLocale !== locale) continue;
+        await repository.apply(row, { type: 'cancelled' });
+      }
+    },
+
+    /** The document is gone: its narrations and their files go too. */
+    async forgetDocument(uid: string, documentId: string, locale: string | null) {
+      for (const row of await repository.findForDocument(uid, documentId)) {
+        if (locale && row.targetLocale !== locale) continue;
+        await repository.remove(row.id);
+        await media.remove([row.audio, row.subtitles, row.subtitlesVtt]);
+      }
+    },
+
+    /** Verifies and records a callback; storing the files happens after the response. */
+    async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
+      if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
+      const row = await repository.findByArticleId(input.articleId);
+      if (!row) return { status: 'ignored', reason: 'no narration awaits this article' };
+      const now = new Date();
+      if (input.audioFile && input.srtFile) {
+        const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
+        const outcome = await repository.apply(row, { type: 'callbackWithFiles', urls, now });
+        if (outcome.applied) {
+          worker.wake();
+          return { status: 'accepted' };
+        }
+        const latest = await repository.findByArticleId(input.articleId);
+        const known = latest?.pendingResult?.audioFile === urls.audioFile || (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
+        return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
+      }
+      const outcome = await repository.apply(row, { type: 'callbackWithoutFiles', maxAttempts: config.maxAttempts, now });
+      if (outcome.applied) worker.wake();
+      return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
+    },
+
+    /** A narration as front ends see it: only for content that is live (published, or saved). */
+    async findPublic(articleId: string): Promise<NarrationRow | null> {
+      const row = await repository.findByArticleId(articleId, true);
+      if (!row || !content.exists(row.contentType)) return null;
+      const live = await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale);
+      return live ? row : null;
+    },
+
+    articleIdFor(uid: string, documentId: string, locale: string | null) {
+      return articleKey(documentId, locale, content.isLocalized(uid));
+    },
+
+    async start() {
+      if (config.worker) worker.start();
+    },
+    async stop() {
+      await worker.stop();
+      await this.settled();
+    },
+  };
+}
+
+export type NarrationService = ReturnType<typeof createNarrationService>;

@@ -1,0 +1,69 @@
+/** Request and response shapes of the speech services contract (spec sections 2 and 4). */
+import { z } from 'zod';
+
+/** "0": narrate verbatim; "2": AI preprocessing at twice the character cost. Always sent as a JSON string. */
+export type PreprocessType = '0' | '2';
+
+export interface ProcessTextPostData {
+  /** Article title; becomes the title of the audio request. */
+  name: string;
+  /** Idempotency key per company, echoed in the callback. */
+  articleId: string;
+  voiceId: string;
+  callbackURL: string;
+  preprocessType?: PreprocessType;
+  /** Forces a fresh (charged) generation of an articleId generated before. */
+  regenerate?: boolean;
+}
+
+/** Body of POST {base_url}/process-text (2.1, 2.2). */
+export interface ProcessTextRequest {
+  text: string;
+  postData: ProcessTextPostData;
+}
+
+export interface NarrationCallbackResponse {
+  /** Null when generation failed or produced no audio. */
+  audioFile: string | null;
+  srtFile: string | null;
+  signature: string;
+}
+
+/** Body the service POSTs to the callback URL (2.3). */
+export interface NarrationCallbackPayload {
+  articleId: string;
+  response: NarrationCallbackResponse;
+}
+
+/**
+ * Parses a callback body. Unknown extra fields are allowed (the contract may grow); a missing
+ * audioFile/srtFile is read as null, which the consumer rule of section 6 treats as a failure.
+ */
+export const narrationCallbackPayloadSchema: z.ZodType<NarrationCallbackPayload, z.ZodTypeDef, unknown> = z.object({
+  articleId: z.string().min(1),
+  response: z.object({
+    audioFile: z.string().min(1).nullish().transform((value) => value ?? null),
+    srtFile: z.string().min(1).nullish().transform((value) => value ?? null),
+    signature: z.string(),
+  }),
+});
+
+/** queued and processing mean "poll again"; completed carries the result; anything else is a failure. */
+export type SttStatus = 'queued' | 'processing' | 'completed' | (string & {});
+
+export interface SttJob {
+  job_id: string;
+  status: SttStatus;
+  /** Present when status is completed. */
+  result?: { subtitles: unknown };
+}
+
+/** Voice fields are not in the contract; id and name are what the plugin needs. */
+export interface Voice {
+  id: string;
+  name: string;
+  language?: string;
+  gender?: string;
+}
+
+export type TranscriptionOutputFormat = 'json' | 'srt';

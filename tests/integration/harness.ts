@@ -1,0 +1,239 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulatorProcess, type EmulatorProcess } from '../emulator/spawn-emulator';
+
+/**
+ * Boots the real playground Strapi (as a child process, exactly as `npm run demo` does) with the
+ * plugin loaded from this repository, against a fresh emulator. Each test file gets its own
+ * database, uploads folder and ports, so files can run one after another without sharing state.
+ */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+export const EMULATOR_API_KEY = 'integration-test-key';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, { timeoutMs = 30_000, intervalMs = 150, what = 'condition' } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+}
+
+export interface StackOptions {
+  /** Extra environment for Strapi (plugin settings such as SPEECH_MAX_ATTEMPTS). */
+  env?: Record<string, string>;
+  /** Extra CLI arguments for the emulator. */
+  emulatorArgs?: string[];
+  /** Start no emulator (tests of the plugin with the service down). */
+  withoutEmulator?: boolean;
+}
+
+export interface Stack {
+  url: string;
+  emulator: EmulatorProcess;
+  adminToken: string;
+  workDir: string;
+  logs: () => string;
+  /** fetch against Strapi. */
+  request: (pathname: string, init?: RequestInit) => Promise<Response>;
+  /** JSON request to an admin route with the admin token. */
+  admin: <T = any>(method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: T }>;
+  /** JSON request to the emulator's control API. */
+  control: <T = any>(method: string, pathname: string, body?: unknown) => Promise<T>;
+  restartStrapi: (env?: Record<string, string>) => Promise<void>;
+  stopStrapi: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+async function jsonFetch(url: string, method: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: response.status, body: parsed as any };
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-it-'));
+  const publicDir = path.join(workDir, 'public');
+  mkdirSync(path.join(publicDir, 'uploads'), { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+
+  const emulator = options.withoutEmulator
+    ? ({ url: 'http://127.0.0.1:9', webUrl: 'http://127.0.0.1:9', stop: async () => {} } as EmulatorProcess)
+    : await startEmulatorProcess({ args: ['--api-keys', EMULATOR_API_KEY, '--delay', '300', ...(options.emulatorArgs ?? [])] });
+
+  let output = '';
+  let child: ChildProcess | null = null;
+  let extraEnv = options.env ?? {};
+
+  const baseEnv = () => ({
+    ...process.env,
+    NODE_ENV: 'production',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    PUBLIC_DIR: publicDir,
+    SERVE_ADMIN_PANEL: 'false',
+    DATABASE_CLIENT: process.env.DATABASE_CLIENT ?? 'sqlite',
+    DATABASE_FILENAME: path.join(workDir, 'data.db'),
+    APP_KEYS: 'test-key-1,test-key-2',
+    API_TOKEN_SALT: 'test-salt',
+    ADMIN_JWT_SECRET: 'test-admin-jwt-secret',
+    TRANSFER_TOKEN_SALT: 'test-transfer-salt',
+    JWT_SECRET: 'test-jwt-secret',
+    ENCRYPTION_KEY: 'test-encryption-key',
+    SPEECH_API_KEY: EMULATOR_API_KEY,
+    SPEECH_BASE_URL: emulator.url,
+    SPEECH_WEB_URL: emulator.webUrl,
+    SPEECH_POLL_INTERVAL_MS: '200',
+    ...extraEnv,
+  });
+
+  async function startStrapi() {
+    output = '';
+    const proc = spawn(process.execPath, [path.join(ROOT, 'scripts', 'playground.cjs'), 'start'], {
+      cwd: workDir, // no .env here: the test's environment is the whole configuration
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout!.on('data', (chunk) => (output += chunk.toString()));
+    proc.stderr!.on('data', (chunk) => (output += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Strapi did not start in 120 s:\n${output.slice(-4000)}`)), 120_000);
+      const onData = () => {
+        if (output.includes('"event":"strapi-ready"')) {
+          clearTimeout(timer);
+          proc.stdout!.off('data', onData);
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`Strapi exited with code ${code} before it was ready:\n${output.slice(-4000)}`));
+      });
+    });
+  }
+
+  async function stopStrapi() {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      proc.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      proc.kill('SIGTERM');
+    });
+  }
+
+  await startStrapi();
+
+  const registered = await jsonFetch(`${url}/admin/register-admin`, 'POST', {
+    firstname: 'Test',
+    lastname: 'Editor',
+    email: 'editor@example.com',
+    password: 'Editor-Passw0rd!',
+  });
+  if (registered.status !== 200 && registered.status !== 201) {
+    throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  }
+  const adminToken: string = registered.body.data.token;
+
+  const stack: Stack = {
+    url,
+    emulator,
+    adminToken,
+    workDir,
+    logs: () => output,
+    request: (pathname, init) => fetch(`${url}${pathname}`, init),
+    admin: (method, pathname, body) => jsonFetch(`${url}${pathname}`, method, body, { authorization: `Bearer ${stack.adminToken}` }),
+    control: async (method, pathname, body) => (await jsonFetch(`${emulator.url}/__control${pathname}`, method, body)).body,
+    async restartStrapi(env) {
+      await stopStrapi();
+      if (env) extraEnv = { ...extraEnv, ...env };
+      await startStrapi();
+      const login = await jsonFetch(`${url}/admin/login`, 'POST', { email: 'editor@example.com', password: 'Editor-Passw0rd!' });
+      stack.adminToken = login.body.data.token;
+    },
+    stopStrapi,
+    async stop() {
+      await stopStrapi();
+      await emulator.stop();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
+
+/** Content-manager helpers: the same calls the admin panel makes. */
+export function contentManager(stack: Stack, uid: string) {
+  const base = `/content-manager/collection-types/${uid}`;
+  return {
+    async create(data: Record<string, unknown>, locale?: string) {
+      const res = await stack.admin('POST', `${base}${locale ? `?locale=${locale}` : ''}`, data);
+      if (res.status >= 300) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data as { documentId: string; id: number };
+    },
+    async update(documentId: string, data: Record<string, unknown>, locale?: string) {
+      const res = await stack.admin('PUT', `${base}/${documentId}${locale ? `?locale=${locale}` : ''}`, data);
+      if (res.status >= 300) throw new Error(`update failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async publish(documentId: string, locale?: string) {
+      const res = await stack.admin('POST', `${base}/${documentId}/actions/publish${locale ? `?locale=${locale}` : ''}`, {});
+      if (res.status >= 300) throw new Error(`publish failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async unpublish(documentId: string, locale?: string) {
+      const res = await stack.admin('POST', `${base}/${documentId}/actions/unpublish${locale ? `?locale=${locale}` : ''}`, {});
+      if (res.status >= 300) throw new Error(`unpublish failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async remove(documentId: string, locale?: string) {
+      const res = await stack.admin('DELETE', `${base}/${documentId}${locale ? `?locale=${locale}` : ''}`);
+      if (res.status >= 300) throw new Error(`delete failed: ${res.status} ${JSON.stringify(res.body)}`);
+    },
+  };
+}
+
+/** A Strapi blocks body of a few paragraphs. */
+export function blocks(...paragraphs: string[]) {
+  return paragraphs.map((text) => ({ type: 'paragraph', children: [{ type: 'text', text }] }));
+}
