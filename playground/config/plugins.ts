@@ -1,11 +1,16 @@
+import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 
 /**
- * The speech plugin is loaded from the repository root (`resolve: '..'`), the same package that
+ * The speech plugin is loaded from the repository root (an absolute path: Strapi resolves a
+ * relative one from its own files first), the same package that
  * gets published, so the playground always runs the code under development.
  * Every speech setting comes from the environment, so the app can be pointed at the emulator
  * or at the real service without editing files.
  */
+// config/plugins.ts compiles to playground/dist/config/plugins.js
+const PLUGIN_ROOT = path.resolve(__dirname, '..', '..', '..');
+
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
   const port = env.int('PORT', 1337);
   const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
@@ -13,7 +18,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   return {
     speech: {
       enabled: true,
-      resolve: '..',
+      resolve: PLUGIN_ROOT,
       config: {
         apiKey: env('SPEECH_API_KEY', ''),
         baseUrl,

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../content-types';
+import type { PreprocessType } from './cost';
 import {
   IN_FLIGHT_STATUSES,
   transition,
@@ -60,7 +61,7 @@ export interface ContentVersion {
   title: string;
   fingerprint: string;
   voiceId: string;
-  preprocessType: string;
+  preprocessType: PreprocessType;
   characters: number;
   credits: number;
 }

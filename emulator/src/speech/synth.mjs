@@ -1,0 +1,110 @@
+/**
+ * Real speech: eSpeak NG (WASM, from npm) per sentence, then one MP3 (lamejs). Synthesizing
+ * sentence by sentence is what makes the SRT exact: every cue starts where its sentence's
+ * samples start in the concatenated PCM and lasts samples / sampleRate seconds.
+ */
+import { readFile } from 'node:fs/promises';
+import ESpeakNg from 'espeak-ng';
+import { decodePcm16Mono } from './wav.mjs';
+import { encodeMp3 } from './mp3.mjs';
+
+/** @type {Promise<WebAssembly.Module> | undefined} */
+let compiledWasm;
+/** The 18 MB module is compiled once; each synthesis only instantiates it. */
+function espeakWasm() {
+  compiledWasm ??= readFile(new URL('espeak-ng.wasm', import.meta.resolve('espeak-ng'))).then((bytes) => WebAssembly.compile(bytes));
+  return compiledWasm;
+}
+
+/** @type {Promise<unknown>} */
+let queue = Promise.resolve();
+/**
+ * One eSpeak instance at a time: each instance owns tens of MB of WASM memory and runs
+ * synchronously anyway, so parallel instances would only add memory pressure.
+ * @template T @param {() => Promise<T>} task @returns {Promise<T>}
+ */
+function serialized(task) {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Synthesizes one sentence. The text goes through a file in eSpeak's virtual FS, not argv,
+ * so a sentence starting with "-" is never taken for an option.
+ * @param {string} sentence @param {string} espeakVoice
+ * @returns {Promise<{ samples: Int16Array, sampleRate: number }>}
+ */
+export function synthesizeSentence(sentence, espeakVoice) {
+  return serialized(async () => {
+    const wasm = await espeakWasm();
+    /** @type {number | null} */
+    let exitStatus = null;
+    const instance = await new Promise((resolve, reject) => {
+      ESpeakNg({
+        arguments: ['-v', espeakVoice, '-w', 'out.wav', '-f', 'in.txt'],
+        print() {},
+        printErr() {},
+        preRun: [(/** @type {any} */ m) => m.FS.writeFile('in.txt', sentence)],
+        // Emscripten's default quit handler sets process.exitCode: keep the host process clean.
+        quit(/** @type {number} */ status, /** @type {unknown} */ toThrow) {
+          exitStatus = status;
+          throw toThrow;
+        },
+        instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ done) {
+          WebAssembly.instantiate(wasm, imports).then((inst) => done(inst, wasm)).catch(reject);
+          return {};
+        },
+      }).then(resolve, reject);
+    });
+    if (exitStatus !== 0) throw new Error(`espeak-ng exited with status ${exitStatus}`);
+    return decodePcm16Mono(instance.FS.readFile('out.wav'));
+  });
+}
+
+/**
+ * @typedef {object} SpeechResult
+ * @property {Buffer | null} mp3   null when the text produced no samples at all
+ * @property {import('./srt.mjs').Cue[]} cues  one per sentence that produced audio, in seconds
+ * @property {number} durationSec  PCM duration (the MP3 adds encoder padding of a few ms)
+ */
+
+/**
+ * Synthesizes sentences into one MP3 with a short silence between sentences.
+ * @param {string[]} sentences
+ * @param {string} espeakVoice
+ * @param {{ gapMs: number, signal?: AbortSignal }} options  signal stops work after an emulator reset
+ * @returns {Promise<SpeechResult>}
+ */
+export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, signal }) {
+  /** @type {Int16Array[]} */
+  const parts = [];
+  /** @type {import('./srt.mjs').Cue[]} */
+  const cues = [];
+  let sampleRate = 22050;
+  let position = 0; // in samples
+  for (const sentence of sentences) {
+    signal?.throwIfAborted();
+    const speech = await synthesizeSentence(sentence, espeakVoice);
+    if (speech.samples.length === 0) continue;
+    sampleRate = speech.sampleRate;
+    if (parts.length > 0) {
+      const gap = new Int16Array(Math.round((gapMs / 1000) * sampleRate));
+      parts.push(gap);
+      position += gap.length;
+    }
+    cues.push({ start: position / sampleRate, end: (position + speech.samples.length) / sampleRate, text: sentence });
+    parts.push(speech.samples);
+    position += speech.samples.length;
+  }
+  if (position === 0) return { mp3: null, cues: [], durationSec: 0 };
+
+  const pcm = new Int16Array(position);
+  let offset = 0;
+  for (const part of parts) {
+    pcm.set(part, offset);
+    offset += part.length;
+  }
+  signal?.throwIfAborted();
+  return { mp3: await encodeMp3(pcm, sampleRate), cues, durationSec: position / sampleRate };
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: builds what the tests run against (the plugin's dist, the compiled playground and,
+ * for the browser tests, its admin bundle), then runs every jest project. Extra arguments go to
+ * jest, e.g. `npm test -- --selectProjects unit`.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const onlyUnit = args.includes('unit') && args.includes('--selectProjects') && !args.some((a) => ['integration', 'e2e'].includes(a));
+
+function run(label, command, commandArgs, options = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' }, ...options });
+  console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (!onlyUnit) {
+  run('plugin build', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']);
+  run('playground compile', process.execPath, [path.join(root, 'scripts/playground.cjs'), 'compile']);
+}
+const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' });
+process.exit(jest.status ?? 1);

@@ -1,0 +1,177 @@
+import { transition, type NarrationJobState } from '../../server/src/narration/states';
+
+const now = new Date('2026-01-01T00:00:00Z');
+
+function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
+  return {
+    status: 'queued',
+    fingerprint: 'v1',
+    submittedFingerprint: null,
+    narratedFingerprint: null,
+    regenerate: false,
+    attempts: 0,
+    submissions: 0,
+    seenResults: [],
+    ...overrides,
+  };
+}
+
+const urls = { audioFile: 'https://cdn.test/a.mp3', srtFile: 'https://cdn.test/a.srt' };
+const newUrls = { audioFile: 'https://cdn.test/b.mp3', srtFile: 'https://cdn.test/b.srt' };
+
+function applied(result: ReturnType<typeof transition>) {
+  if (result.kind !== 'apply') throw new Error(`expected a transition, got ignore: ${result.reason}`);
+  return result;
+}
+
+describe('narration state machine (spec 3.1 as the client sees it)', () => {
+  describe('content changes', () => {
+    it('queues a first version with regenerate false', () => {
+      const fresh = job({ status: 'cancelled', fingerprint: null });
+      const { patch } = applied(transition(fresh, { type: 'contentChanged', fingerprint: 'v1', now }));
+      expect(patch).toMatchObject({ status: 'queued', fingerprint: 'v1', regenerate: false, attempts: 0 });
+    });
+
+    it('ignores an unchanged republish of a narrated article (no charge)', () => {
+      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1 });
+      expect(transition(done, { type: 'contentChanged', fingerprint: 'v1', now }).kind).toBe('ignore');
+    });
+
+    it('ignores an unchanged republish while the same version is queued or in flight', () => {
+      for (const status of ['queued', 'submitting', 'awaiting_callback', 'storing'] as const) {
+        expect(transition(job({ status, fingerprint: 'v1' }), { type: 'contentChanged', fingerprint: 'v1', now }).kind).toBe('ignore');
+      }
+    });
+
+    it('queues an edited version with regenerate true', () => {
+      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1 });
+      const { patch } = applied(transition(done, { type: 'contentChanged', fingerprint: 'v2', now }));
+      expect(patch).toMatchObject({ status: 'queued', fingerprint: 'v2', regenerate: true });
+    });
+
+    it('remembers a new version during generation instead of submitting (it would get 409)', () => {
+      const busy = job({ status: 'awaiting_callback', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      const result = applied(transition(busy, { type: 'contentChanged', fingerprint: 'v2', now }));
+      expect(result.patch).toEqual({ fingerprint: 'v2' });
+      expect(result.from).toEqual(['awaiting_callback']);
+    });
+
+    it('after storing an older version, queues the newer one with regenerate true', () => {
+      const storing = job({ status: 'storing', fingerprint: 'v2', submittedFingerprint: 'v1', submissions: 1 });
+      const { patch } = applied(transition(storing, { type: 'stored', now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: true, narratedFingerprint: 'v1' });
+    });
+  });
+
+  describe('submission', () => {
+    it('claims only a queued job', () => {
+      expect(applied(transition(job(), { type: 'claimed', owner: 'a', leaseMs: 1000, now })).patch.status).toBe('submitting');
+      expect(transition(job({ status: 'submitting' }), { type: 'claimed', owner: 'b', leaseMs: 1000, now }).kind).toBe('ignore');
+    });
+
+    it('202 moves to awaiting_callback with a deadline and counts the attempt', () => {
+      const { patch, from } = applied(transition(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now }));
+      expect(from).toEqual(['submitting']);
+      expect(patch).toMatchObject({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
+      expect((patch.callbackDeadline as Date).getTime()).toBe(now.getTime() + 60_000);
+    });
+
+    it('409 ALREADY_PROCESSING waits for the callback and does not count as a new paid submission', () => {
+      const { patch } = applied(transition(job({ status: 'submitting', attempts: 1, submissions: 1 }), { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now }));
+      expect(patch).toMatchObject({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
+    });
+
+    it('a deferred submission returns to the queue until the attempts run out', () => {
+      const retryAt = new Date(now.getTime() + 4000);
+      const first = applied(transition(job({ status: 'submitting', attempts: 0 }), { type: 'submitDeferred', retryAt, reason: 'down', code: 'INTERNAL_ERROR', countsAsAttempt: true, maxAttempts: 3 }));
+      expect(first.patch).toMatchObject({ status: 'queued', attempts: 1, nextAttemptAt: retryAt });
+      const last = applied(transition(job({ status: 'submitting', attempts: 2 }), { type: 'submitDeferred', retryAt, reason: 'down', code: 'INTERNAL_ERROR', countsAsAttempt: true, maxAttempts: 3 }));
+      expect(last.patch.status).toBe('failed');
+      expect(last.patch.lastError).toMatch(/Gave up after 3 attempt/);
+    });
+
+    it('rate limiting does not use up attempts', () => {
+      const retryAt = new Date(now.getTime() + 30_000);
+      const { patch } = applied(transition(job({ status: 'submitting', attempts: 2 }), { type: 'submitDeferred', retryAt, reason: 'slow down', code: 'RATE_LIMIT_EXCEEDED', countsAsAttempt: false, maxAttempts: 3 }));
+      expect(patch).toMatchObject({ status: 'queued', attempts: 2, nextAttemptAt: retryAt });
+    });
+
+    it('a rejection fails the job with its reason and flags lost credits on REFUND_FAILED', () => {
+      const { patch } = applied(transition(job({ status: 'submitting' }), { type: 'submitRejected', reason: 'Refund failed', code: 'REFUND_FAILED', creditsMayBeLost: true }));
+      expect(patch).toMatchObject({ status: 'failed', lastErrorCode: 'REFUND_FAILED', creditsMayBeLost: true });
+    });
+
+    it('a queue pause puts the job back untouched', () => {
+      const { patch } = applied(transition(job({ status: 'submitting', attempts: 1 }), { type: 'submitPaused', reason: 'no credits', code: 'INSUFFICIENT_CREDITS' }));
+      expect(patch.status).toBe('queued');
+      expect(patch.attempts).toBeUndefined();
+    });
+  });
+
+  describe('callbacks', () => {
+    const awaiting = job({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
+
+    it('accepts a result and persists it before storing', () => {
+      const { patch, from } = applied(transition(awaiting, { type: 'callbackWithFiles', urls, now }));
+      expect(from).toEqual(['awaiting_callback']);
+      expect(patch.status).toBe('storing');
+      expect(patch.pendingResult).toMatchObject(urls);
+      expect(patch.seenResults).toEqual([urls]);
+    });
+
+    it('ignores a callback when none is awaited', () => {
+      for (const status of ['queued', 'completed', 'storing', 'failed', 'cancelled'] as const) {
+        expect(transition(job({ status }), { type: 'callbackWithFiles', urls, now }).kind).toBe('ignore');
+      }
+    });
+
+    it('ignores a replay of an earlier result after a regenerate submission', () => {
+      const regenerating = { ...awaiting, regenerate: true, seenResults: [urls] };
+      expect(transition(regenerating, { type: 'callbackWithFiles', urls, now }).kind).toBe('ignore');
+      expect(applied(transition(regenerating, { type: 'callbackWithFiles', urls: newUrls, now })).patch.status).toBe('storing');
+    });
+
+    it('asks for a regeneration when a regenerate:false request re-delivered the old audio of a changed article', () => {
+      const stale = { ...awaiting, regenerate: false, fingerprint: 'v2', submittedFingerprint: 'v2', narratedFingerprint: 'v1', seenResults: [urls] };
+      const { patch } = applied(transition(stale, { type: 'callbackWithFiles', urls, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: true });
+    });
+
+    it('a null result is resubmitted with regenerate true, within the attempt budget', () => {
+      const { patch } = applied(transition(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: true, lastErrorCode: 'NO_AUDIO' });
+      const exhausted = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(exhausted.patch.status).toBe('failed');
+    });
+
+    it('a lost callback is asked for again with regenerate false (free re-delivery)', () => {
+      const { patch } = applied(transition({ ...awaiting, regenerate: true }, { type: 'callbackTimedOut', maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: false, lastErrorCode: 'CALLBACK_TIMEOUT' });
+    });
+  });
+
+  describe('crash recovery and cancellation', () => {
+    it('a submission whose worker died is retried with regenerate false, never paying twice', () => {
+      const { patch } = applied(transition(job({ status: 'submitting', regenerate: true }), { type: 'leaseExpired', now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: false, leaseOwner: null });
+    });
+
+    it('a store whose worker died is picked up again from the persisted result', () => {
+      const { patch, from } = applied(transition(job({ status: 'storing' }), { type: 'leaseExpired', now }));
+      expect(from).toEqual(['storing']);
+      expect(patch).toMatchObject({ leaseOwner: null });
+      expect(patch.status).toBeUndefined();
+    });
+
+    it('cancels unfinished work but not a completed narration', () => {
+      expect(applied(transition(job({ status: 'queued' }), { type: 'cancelled' })).patch.status).toBe('cancelled');
+      expect(transition(job({ status: 'completed' }), { type: 'cancelled' }).kind).toBe('ignore');
+    });
+
+    it('regenerate on request re-queues a completed article with regenerate true', () => {
+      const done = job({ status: 'completed', narratedFingerprint: 'v1', submissions: 1 });
+      expect(applied(transition(done, { type: 'regenerateRequested', now })).patch).toMatchObject({ status: 'queued', regenerate: true });
+      expect(transition(job({ status: 'awaiting_callback' }), { type: 'regenerateRequested', now }).kind).toBe('ignore');
+    });
+  });
+});
