@@ -7,6 +7,8 @@ import { narrationService } from '../services';
 
 const contentTypeUid = z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i);
 const statusesQuery = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) });
+const manyTarget = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).min(1).max(200), locale: z.string().min(1).max(20).nullable().optional() });
+const voiceTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional(), voiceId: z.string().min(1).max(200).nullable() });
 const documentTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional() });
 
 /** What the admin shows of a row; never the API key, never internal lease data. */
@@ -75,6 +77,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!parsed.success) return badRequest(ctx, parsed.error);
     const result = await narrationService(strapi).regenerate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     ctx.body = result;
+  },
+
+  async estimateMany(ctx: any) {
+    const parsed = manyTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    ctx.body = await narrationService(strapi).estimateMany(parsed.data.contentType, parsed.data.documentIds, parsed.data.locale ?? null);
+  },
+
+  async narrateMany(ctx: any) {
+    const parsed = manyTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    ctx.body = await narrationService(strapi).narrateMany(parsed.data.contentType, parsed.data.documentIds, parsed.data.locale ?? null);
+  },
+
+  async setVoice(ctx: any) {
+    const parsed = voiceTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    ctx.body = await narrationService(strapi).setVoice(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null, parsed.data.voiceId);
   },
 
   async cancel(ctx: any) {

@@ -89,7 +89,7 @@ export function createWorker(deps: WorkerDeps) {
       await repository.apply(job, { type: 'submitRejected', reason: 'The content is no longer published or no longer narrated.', code: 'NOT_PUBLISHED' });
       return;
     }
-    const version = content.describe(job.contentType, entry, narration, current, job.voiceId && job.voiceId !== current.defaultVoiceId ? job.voiceId : null);
+    const version = content.describe(job.contentType, entry, narration, current, await settings.voiceOverride(job.articleId));
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
       await repository.setFigures(job.id, { fingerprint: version.fingerprint, characters: version.characters, credits: version.credits, voiceId: version.voiceId, preprocessType: version.preprocessType, title: version.title.slice(0, 255) });
       job = { ...job, fingerprint: version.fingerprint };

@@ -5,7 +5,7 @@ import { createContentReader } from '../narration/content';
 import { createJobsRepository, type NarrationRow } from '../narration/jobs.repository';
 import { createMediaStore } from '../narration/media';
 import { createWorker, type NarrationWorker } from '../narration/worker';
-import { createSpeechClient, verifyCallbackSignature, type SpeechClient } from '../speech-client';
+import { createSpeechClient, verifyCallbackSignature, type SpeechClient, type Voice } from '../speech-client';
 import { createSettingsService } from './settings';
 
 /**
@@ -36,6 +36,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
   const media = createMediaStore(strapi, config);
   const pending = new Set<Promise<unknown>>();
   let client: SpeechClient | null = null;
+  let voiceCache: { voices: Voice[]; at: number } | null = null;
 
   const speechClient = () =>
     (client ??= createSpeechClient({
@@ -84,7 +85,8 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       if (!narration) return { queued: false, reason: 'this content type is not narrated' };
       const entry = await content.loadLive(uid, documentId, locale);
       if (!entry) return { queued: false, reason: 'the content is not published' };
-      const version = content.describe(uid, entry, narration, current);
+      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, entry.locale ?? locale));
+      const version = content.describe(uid, entry, narration, current, override);
       const outcome = await repository.recordContentVersion(version);
       if (outcome.applied) worker.wake();
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
@@ -94,6 +96,29 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     async narrateNow(uid: string, documentId: string, locale: string | null) {
       const result = await this.recordFromDocument(uid, documentId, locale);
       return { articleId: this.articleIdFor(uid, documentId, locale), ...result };
+    },
+
+    /** Estimates many documents at once (bulk action): what would be submitted, and its cost. */
+    async estimateMany(uid: string, documentIds: string[], locale: string | null) {
+      const items = [];
+      for (const documentId of documentIds) {
+        const estimate = await this.estimate(uid, documentId, locale);
+        if (estimate) items.push({ documentId, ...estimate });
+      }
+      const toSubmit = items.filter((item) => !item.unchanged);
+      return { items, toSubmit: toSubmit.length, skipped: items.length - toSubmit.length, totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0) };
+    },
+
+    async narrateMany(uid: string, documentIds: string[], locale: string | null) {
+      const results = [];
+      for (const documentId of documentIds) results.push(await this.narrateNow(uid, documentId, locale));
+      return { results, queued: results.filter((result) => result.queued).length };
+    },
+
+    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null) {
+      const articleId = this.articleIdFor(uid, documentId, locale);
+      await settings.setVoiceOverride(articleId, voiceId);
+      return { articleId, voiceId };
     },
 
     /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
@@ -154,6 +179,54 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
 
     articleIdFor(uid: string, documentId: string, locale: string | null) {
       return articleKey(documentId, locale, content.isLocalized(uid));
+    },
+
+    /** Voices from the configured source; the service's list is cached for ten minutes. */
+    async voices({ fresh = false } = {}): Promise<Voice[]> {
+      if (config.voiceSource === 'config') return config.voices;
+      if (!fresh && voiceCache && Date.now() - voiceCache.at < 10 * 60_000) return voiceCache.voices;
+      const voices = await speechClient().listVoices();
+      voiceCache = { voices, at: Date.now() };
+      return voices;
+    },
+
+    /** Average narrated characters per content type, for the settings page's cost preview. */
+    async averageCharacters(): Promise<Record<string, { articles: number; characters: number }>> {
+      const rows = await strapi.db.query('plugin::speech.narration').findMany({ select: ['contentType', 'characters'] });
+      const totals: Record<string, { articles: number; characters: number }> = {};
+      for (const row of rows as Array<{ contentType: string; characters: number | null }>) {
+        const total = (totals[row.contentType] ??= { articles: 0, characters: 0 });
+        total.articles += 1;
+        total.characters += row.characters ?? 0;
+      }
+      for (const total of Object.values(totals)) total.characters = Math.round(total.characters / total.articles);
+      return totals;
+    },
+
+    /**
+     * What narrating a document's current text would cost, before anything is submitted. The
+     * editor is looking at the draft, so that is the version estimated.
+     */
+    async estimate(uid: string, documentId: string, locale: string | null) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const params: Record<string, unknown> = { documentId };
+      if (locale && content.isLocalized(uid)) params.locale = locale;
+      if (content.hasDraftAndPublish(uid)) params.status = 'draft';
+      const entry = (await strapi.documents(uid as never).findOne(params as never)) as never;
+      if (!entry) return null;
+      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, locale));
+      const version = content.describe(uid, entry, narration, current, override);
+      const row = await repository.findByArticleId(version.articleId);
+      return {
+        articleId: version.articleId,
+        characters: version.characters,
+        credits: version.credits,
+        preprocessType: version.preprocessType,
+        voiceId: version.voiceId,
+        unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
+      };
     },
 
     async start() {

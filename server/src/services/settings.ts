@@ -81,6 +81,19 @@ export function createSettingsService(strapi: Core.Strapi, config: PluginConfig)
       return this.get();
     },
 
+    /** Per-article voice chosen by an editor, keyed by articleId; absent means the default voice. */
+    async voiceOverride(articleId: string): Promise<string | null> {
+      const overrides = ((await store().get({ key: 'voiceOverrides' })) ?? {}) as Record<string, string>;
+      return overrides[articleId] ?? null;
+    },
+
+    async setVoiceOverride(articleId: string, voiceId: string | null): Promise<void> {
+      const overrides = { ...(((await store().get({ key: 'voiceOverrides' })) ?? {}) as Record<string, string>) };
+      if (voiceId) overrides[articleId] = voiceId;
+      else delete overrides[articleId];
+      await store().set({ key: 'voiceOverrides', value: overrides });
+    },
+
     async queueState(): Promise<QueueState> {
       const raw = (await store().get({ key: 'queue' })) as Partial<QueueState> | null;
       return { ...EMPTY_QUEUE_STATE, ...(raw ?? {}) };

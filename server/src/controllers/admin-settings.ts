@@ -1,0 +1,137 @@
+import type { Core } from '@strapi/strapi';
+import { z } from 'zod';
+import { describeConfigIssues } from '../config/schema';
+import { narrationCost } from '../narration/cost';
+import { runtimeSettingsSchema } from '../services/settings';
+import { narrationService } from '../services';
+import { SpeechServiceError } from '../speech-client';
+
+/** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
+
+const FIELD_TYPES_WITH_TEXT = new Set(['string', 'text', 'richtext', 'blocks']);
+const estimateBody = z.object({
+  contentType: z.string().min(1).max(200),
+  documentId: z.string().min(1).max(64),
+  locale: z.string().min(1).max(20).nullable().optional(),
+  voiceId: z.string().min(1).max(200).optional(),
+});
+
+function sendServiceError(ctx: any, error: unknown) {
+  if (error instanceof SpeechServiceError) {
+    ctx.status = error.status && error.status >= 400 && error.status < 500 ? error.status : 502;
+    ctx.body = {
+      error: {
+        status: ctx.status,
+        name: 'SpeechServiceError',
+        message: error.message,
+        details: { code: error.code, creditsRemaining: error.creditsRemaining ?? null, creditsRequired: error.creditsRequired ?? null, retryAfterMs: error.retryAfterMs ?? null },
+      },
+    };
+    return;
+  }
+  throw error;
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => ({
+  async get(ctx: any) {
+    const service = narrationService(strapi);
+    const contentTypes = Object.values(strapi.contentTypes as Record<string, any>)
+      .filter((ct) => ct.uid.startsWith('api::'))
+      .map((ct) => ({
+        uid: ct.uid as string,
+        displayName: (ct.info?.displayName as string) ?? ct.uid,
+        draftAndPublish: Boolean(ct.options?.draftAndPublish),
+        localized: Boolean(ct.pluginOptions?.i18n?.localized),
+        fields: Object.entries(ct.attributes as Record<string, { type: string }>)
+          .filter(([, attribute]) => FIELD_TYPES_WITH_TEXT.has(attribute.type))
+          .map(([name, attribute]) => ({ name, type: attribute.type })),
+      }));
+    ctx.body = {
+      settings: await service.settings.get(),
+      contentTypes,
+      connection: {
+        apiKeyConfigured: Boolean(service.config.apiKey),
+        baseUrl: service.config.baseUrl,
+        webUrl: service.config.webUrl,
+        callbackUrl: service.callbackUrl(),
+        voiceSource: service.config.voiceSource,
+      },
+      queue: await service.settings.queueState(),
+      averages: await service.averageCharacters(),
+    };
+  },
+
+  async update(ctx: any) {
+    const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
+    if (!parsed.success) {
+      ctx.status = 400;
+      ctx.body = {
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''),
+          details: { errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
+        },
+      };
+      return;
+    }
+    const unknownTypes = Object.keys(parsed.data.contentTypes ?? {}).filter((uid) => !strapi.contentTypes[uid as never]);
+    if (unknownTypes.length) {
+      ctx.status = 400;
+      ctx.body = { error: { status: 400, name: 'ValidationError', message: `Unknown content type(s): ${unknownTypes.join(', ')}`, details: { errors: unknownTypes.map((uid) => ({ path: ['contentTypes', uid], message: 'unknown content type' })) } } };
+      return;
+    }
+    const settings = await narrationService(strapi).settings.update(parsed.data);
+    ctx.body = { settings };
+  },
+
+  async voices(ctx: any) {
+    try {
+      ctx.body = { voices: await narrationService(strapi).voices() };
+    } catch (error) {
+      sendServiceError(ctx, error);
+    }
+  },
+
+  /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */
+  async testConnection(ctx: any) {
+    try {
+      const voices = await narrationService(strapi).voices({ fresh: true });
+      ctx.body = { ok: true, voices: voices.length };
+    } catch (error) {
+      if (error instanceof SpeechServiceError) {
+        ctx.body = { ok: false, code: error.code, message: error.message };
+        return;
+      }
+      throw error;
+    }
+  },
+
+  /** Characters and credits of a document's current text with the current voice and mode. */
+  async estimate(ctx: any) {
+    const parsed = estimateBody.safeParse(ctx.request.body);
+    if (!parsed.success) {
+      ctx.status = 400;
+      ctx.body = { error: { status: 400, name: 'ValidationError', message: 'Invalid request.', details: parsed.error.flatten().fieldErrors } };
+      return;
+    }
+    const estimate = await narrationService(strapi).estimate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
+    if (!estimate) {
+      ctx.status = 404;
+      ctx.body = { error: { status: 404, name: 'NotFound', message: 'This content is not narrated or does not exist.' } };
+      return;
+    }
+    ctx.body = estimate;
+  },
+
+  /** Cost of any text in both modes (the settings page's preview). */
+  async cost(ctx: any) {
+    const parsed = z.object({ text: z.string().max(1_000_000) }).safeParse(ctx.request.body);
+    if (!parsed.success) {
+      ctx.status = 400;
+      ctx.body = { error: { status: 400, name: 'ValidationError', message: 'text is required' } };
+      return;
+    }
+    ctx.body = { verbatim: narrationCost(parsed.data.text, '0'), preprocessed: narrationCost(parsed.data.text, '2') };
+  },
+});
