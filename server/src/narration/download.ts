@@ -25,6 +25,7 @@ import os from 'os';
 import path from 'path';
 import { Transform, type TransformCallback } from 'stream';
 import { pipeline } from 'stream/promises';
+import { TextDecoder } from 'util';
 
 export type DownloadKind = 'mp3' | 'srt';
 

@@ -384,8 +384,10 @@ export function errorFromResponse(
   const creditsRequired =
     toNumber(details?.credits_required) ?? toNumber(headerValue(headers, 'service-credits-used'));
   if (creditsRemaining !== undefined) init.creditsRemaining = creditsRemaining;
-  if (creditsRequired !== undefined && status === 402) init.creditsRequired = creditsRequired;
-  if (creditsRequired !== undefined && parsed.code === 'INSUFFICIENT_CREDITS') init.creditsRequired = creditsRequired;
+  // Service-Credits-Used means "required" only on a 402; elsewhere it is what a request cost.
+  if (creditsRequired !== undefined && (status === 402 || parsed.code === 'INSUFFICIENT_CREDITS')) {
+    init.creditsRequired = creditsRequired;
+  }
 
   if (status === 429 || status >= 500 || parsed.code === 'RATE_LIMIT_EXCEEDED') {
     const retryAfterMs = retryAfterFrom(headers, details, now);
