@@ -102,14 +102,17 @@ export class InjectionQueue {
   /**
    * Consumes one use of the first matching injection (insertion order).
    * @param {string} kind
-   * @param {{ route?: string, articleId?: string }} [event]
+   * @param {{ route?: string, articleId?: string, matchesAny?: boolean }} [event]
+   *   matchesAny: false for routes that only explicit targets hit (media downloads), so a test's
+   *   "next request fails" injection is not eaten by a file download.
    * @returns {Injection | null}
    */
   take(kind, event = {}) {
+    const { matchesAny = true } = event;
     const index = this.items.findIndex(
       (i) =>
         i.kind === kind &&
-        (i.target === undefined || i.target === 'any' || i.target === event.route) &&
+        (i.target === undefined || (i.target === 'any' && matchesAny) || i.target === event.route) &&
         (i.articleId === undefined || i.articleId === event.articleId),
     );
     if (index === -1) return null;

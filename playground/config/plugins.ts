@@ -28,6 +28,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         preprocessType: env('SPEECH_PREPROCESS_TYPE', '0'),
         mediaHosts: env.array('SPEECH_MEDIA_HOSTS', []),
         maxInFlight: env.int('SPEECH_MAX_IN_FLIGHT', 3),
+        maxAudioBytes: env.int('SPEECH_MAX_AUDIO_BYTES', 200 * 1024 * 1024),
+        creditsPauseMs: env.int('SPEECH_CREDITS_PAUSE_MS', 10 * 60_000),
         maxAttempts: env.int('SPEECH_MAX_ATTEMPTS', 3),
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),

@@ -29,7 +29,7 @@ export class ApiError extends Error {
 
 /** Errors shared by several endpoints; endpoint-specific ones are built where they are raised. */
 export const errors = {
-  /** @param {string} message */
+  /** @param {string} message @param {Record<string, unknown>} [details] */
   notFound: (message, details) => new ApiError(404, 'NOT_FOUND', message, { details }),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'Unexpected server error.'),
   /**

@@ -1,0 +1,67 @@
+import { createHash, createHmac } from 'node:crypto';
+import { EMULATOR_API_KEY, waitFor, type Stack } from './harness';
+
+/** Test-side helpers for narration scenarios. Signatures are computed here from the spec's recipe. */
+
+export function signCallback(articleId: string, audioFile: string | null, srtFile: string | null, apiKey = EMULATOR_API_KEY): string {
+  const key = createHash('sha256').update(apiKey).digest('hex');
+  return createHmac('sha256', key).update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`).digest('hex');
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status?: number;
+  body?: any;
+  at?: string;
+  receivedAt?: string;
+  timestamp?: string;
+}
+
+export async function emulatorRequests(stack: Stack, path = '/process-text'): Promise<LoggedRequest[]> {
+  const log = await stack.control<any>('GET', '/requests');
+  const list: LoggedRequest[] = Array.isArray(log) ? log : (log.requests ?? []);
+  return list.filter((entry) => entry.path === path && entry.method === 'POST');
+}
+
+export async function submissionsFor(stack: Stack, articleId: string): Promise<LoggedRequest[]> {
+  return (await emulatorRequests(stack)).filter((entry) => entry.body?.postData?.articleId === articleId);
+}
+
+export async function publicNarration(stack: Stack, articleId: string) {
+  const response = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}`);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+export async function adminNarration(stack: Stack, contentType: string, documentId: string, locale?: string) {
+  const query = `contentType=${encodeURIComponent(contentType)}${locale ? `&locale=${locale}` : ''}`;
+  const response = await stack.admin('GET', `/speech/narrations/document/${documentId}?${query}`);
+  return response.body as { data: any[]; queue: any };
+}
+
+export async function narrationRow(stack: Stack, contentType: string, documentId: string, locale?: string) {
+  const { data } = await adminNarration(stack, contentType, documentId, locale);
+  return data.find((row) => (locale ? row.locale === locale : true)) ?? null;
+}
+
+export async function waitForStatus(stack: Stack, contentType: string, documentId: string, status: string | string[], locale?: string, timeoutMs = 45_000) {
+  const wanted = Array.isArray(status) ? status : [status];
+  return waitFor(
+    async () => {
+      const row = await narrationRow(stack, contentType, documentId, locale);
+      return row && wanted.includes(row.status) ? row : null;
+    },
+    { timeoutMs, what: `narration of ${documentId}${locale ? `-${locale}` : ''} to be ${wanted.join('|')}${''}` }
+  ).catch(async (error) => {
+    const row = await narrationRow(stack, contentType, documentId, locale);
+    throw new Error(`${error.message}; last row: ${JSON.stringify(row)}\n--- strapi log tail ---\n${stack.logs().slice(-3000)}`);
+  });
+}
+
+export async function mediaFiles(stack: Stack, nameContains: string) {
+  const response = await stack.admin('GET', `/upload/files?pageSize=100&filters[name][$contains]=${encodeURIComponent(nameContains)}`);
+  const body = response.body as any;
+  return (body.results ?? body) as Array<{ id: number; name: string; url: string; mime: string }>;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

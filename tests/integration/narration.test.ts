@@ -1,0 +1,277 @@
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import {
+  emulatorRequests,
+  mediaFiles,
+  narrationRow,
+  publicNarration,
+  signCallback,
+  sleep,
+  submissionsFor,
+  waitForStatus,
+} from './narration-helpers';
+
+/**
+ * The narration pipeline on a real Strapi against the emulator: publish -> one submission ->
+ * signed callback -> MP3, SRT and VTT in the Media Library and on the public routes.
+ */
+
+const ARTICLE = 'api::article.article';
+const PAGE = 'api::page.page';
+jest.setTimeout(180_000);
+
+let stack: Stack;
+let articles: ReturnType<typeof contentManager>;
+let pages: ReturnType<typeof contentManager>;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { SPEECH_MAX_ATTEMPTS: '2' } });
+  articles = contentManager(stack, ARTICLE);
+  pages = contentManager(stack, PAGE);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function publishArticle(title: string, text: string, locale = 'en') {
+  const created = await articles.create({ title, summary: 'A short summary.', body: blocks(text) }, locale);
+  await articles.publish(created.documentId, locale);
+  return created.documentId;
+}
+
+describe('narration on publish', () => {
+  let documentId: string;
+  let articleId: string;
+
+  it('submits a published article once, with the contract body, and stores the result', async () => {
+    documentId = await publishArticle('Narrated on publish', 'The first paragraph of a narrated article.');
+    articleId = `${documentId}-en`;
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect(row.articleId).toBe(articleId);
+
+    const submissions = await submissionsFor(stack, articleId);
+    expect(submissions).toHaveLength(1);
+    const { body } = submissions[0];
+    expect(body.text).toContain('Narrated on publish.');
+    expect(body.text).toContain('The first paragraph of a narrated article.');
+    expect(body.postData).toEqual({
+      name: 'Narrated on publish',
+      articleId,
+      voiceId: 'en-female-1',
+      callbackURL: `${stack.url}/api/speech/callback`,
+      preprocessType: '0',
+      regenerate: false,
+    });
+    expect(row.characters).toBe([...body.text].length);
+    expect(row.credits).toBe(row.characters);
+  });
+
+  it('serves the stored files on the public routes, with the right content types', async () => {
+    const narration = await publicNarration(stack, articleId);
+    expect(narration.status).toBe(200);
+    expect(narration.body).toMatchObject({ articleId, documentId, locale: 'en', contentType: ARTICLE, status: 'ready' });
+
+    const audio = await fetch(narration.body.audioUrl);
+    expect(audio.status).toBe(200);
+    expect(audio.headers.get('content-type')).toMatch(/audio\/mpeg/);
+    const bytes = Buffer.from(await audio.arrayBuffer());
+    const isMp3 = bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0);
+    expect(isMp3).toBe(true);
+    expect(bytes.length).toBeGreaterThan(1000);
+
+    const srt = await fetch(narration.body.srtUrl);
+    expect(srt.status).toBe(200);
+    const srtText = await srt.text();
+    expect(srtText).toMatch(/^\uFEFF?1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}/);
+
+    const vtt = await fetch(narration.body.vttUrl);
+    expect(vtt.status).toBe(200);
+    expect(vtt.headers.get('content-type')).toMatch(/text\/vtt/);
+    expect(await vtt.text()).toMatch(/^WEBVTT\n\n1\n\d\d:\d\d:\d\d\.\d{3} --> /);
+
+    const files = await mediaFiles(stack, `narration-${articleId}`);
+    expect(files.map((file) => file.name).sort()).toEqual([`narration-${articleId}.mp3`, `narration-${articleId}.srt`, `narration-${articleId}.vtt`]);
+  });
+
+  it('does not submit an unchanged republish (no charge)', async () => {
+    const before = (await emulatorRequests(stack)).length;
+    await articles.publish(documentId, 'en');
+    await sleep(1500);
+    expect((await emulatorRequests(stack)).length).toBe(before);
+    expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('completed');
+  });
+
+  it('resubmits an edited article with regenerate true and replaces the old files', async () => {
+    const oldFiles = await mediaFiles(stack, `narration-${articleId}`);
+    await articles.update(documentId, { title: 'Narrated on publish', summary: 'An edited summary.', body: blocks('The edited paragraph.') }, 'en');
+    await articles.publish(documentId, 'en');
+    await waitFor(async () => (await submissionsFor(stack, articleId)).length === 2, { what: 'a second submission' });
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const submissions = await submissionsFor(stack, articleId);
+    expect(submissions[1].body.postData.regenerate).toBe(true);
+    expect(submissions[1].body.text).toContain('The edited paragraph.');
+
+    const newFiles = await mediaFiles(stack, `narration-${articleId}`);
+    expect(newFiles).toHaveLength(3);
+    expect(newFiles.map((f) => f.id).some((id) => oldFiles.some((old) => old.id === id))).toBe(false);
+    expect(row.audio.id).toBe(newFiles.find((f) => f.name.endsWith('.mp3'))!.id);
+  });
+
+  it('narrates each locale separately, under its own articleId', async () => {
+    await articles.update(documentId, { title: 'مقال مسموع', summary: 'ملخص قصير.', body: blocks('هذه فقرة عربية للتجربة.') }, 'ar');
+    await articles.publish(documentId, 'ar');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar');
+    const arabic = await submissionsFor(stack, `${documentId}-ar`);
+    expect(arabic).toHaveLength(1);
+    expect(arabic[0].body.text).toContain('هذه فقرة عربية للتجربة.');
+    expect(arabic[0].body.postData.regenerate).toBe(false);
+    expect((await submissionsFor(stack, `${documentId}-en`)).length).toBe(2);
+  });
+
+  it('refuses forged, truncated and wrongly keyed signatures with 401 and changes nothing', async () => {
+    const before = await narrationRow(stack, ARTICLE, documentId, 'en');
+    const audioFile = 'http://127.0.0.1:1/forged.mp3';
+    const srtFile = 'http://127.0.0.1:1/forged.srt';
+    const valid = signCallback(articleId, audioFile, srtFile);
+    const attempts = [
+      'f'.repeat(64),
+      valid.slice(0, 40),
+      signCallback(articleId, audioFile, srtFile, 'another-company-key'),
+      valid.toUpperCase(),
+      '',
+    ];
+    for (const signature of attempts) {
+      const response = await stack.request('/api/speech/callback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ articleId, response: { audioFile, srtFile, signature } }),
+      });
+      expect([400, 401]).toContain(response.status);
+      if (signature) expect(response.status).toBe(401);
+    }
+    const after = await narrationRow(stack, ARTICLE, documentId, 'en');
+    expect(after).toEqual(before);
+  });
+
+  it('answers 400 to a malformed callback body', async () => {
+    for (const body of ['not json', JSON.stringify({ articleId: 5 }), JSON.stringify({ articleId: 'x', response: { audioFile: 'not a url', srtFile: null, signature: 'ab' } })]) {
+      const response = await stack.request('/api/speech/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+    }
+  });
+
+  it('accepts a validly signed callback for an unknown article without changing anything', async () => {
+    const response = await stack.request('/api/speech/callback', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ articleId: 'no-such-article', response: { audioFile: null, srtFile: null, signature: signCallback('no-such-article', null, null) } }),
+    });
+    expect(response.status).toBe(200);
+    expect((await publicNarration(stack, 'no-such-article')).status).toBe(404);
+  });
+
+  it('keeps unpublished content off the public routes', async () => {
+    await articles.unpublish(documentId, 'ar');
+    expect((await publicNarration(stack, `${documentId}-ar`)).status).toBe(404);
+    expect((await publicNarration(stack, `${documentId}-en`)).status).toBe(200);
+  });
+});
+
+describe('other triggers', () => {
+  it('narrates on REST auto-publish (POST /api/articles)', async () => {
+    const token = await stack.admin('POST', '/admin/api-tokens', { name: 'rest-test', type: 'full-access', lifespan: null });
+    expect(token.status).toBe(201);
+    const response = await stack.request('/api/articles', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.body.data.accessKey}` },
+      body: JSON.stringify({ data: { title: 'Created over REST', summary: 'Published at once by the REST API.' } }),
+    });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as any;
+    await waitForStatus(stack, ARTICLE, data.documentId, 'completed', 'en');
+    expect(await submissionsFor(stack, `${data.documentId}-en`)).toHaveLength(1);
+  });
+
+  it('narrates a type without draft & publish on save, and not again when saved unchanged', async () => {
+    const page = await pages.create({ title: 'About us', content: '## Who we are\n\nA *small* team that **narrates** articles.' });
+    await waitForStatus(stack, PAGE, page.documentId, 'completed');
+    const submissions = await submissionsFor(stack, page.documentId);
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0].body.text).toBe('About us.\n\nWho we are.\n\nA small team that narrates articles.');
+    await pages.update(page.documentId, { title: 'About us', content: '## Who we are\n\nA *small* team that **narrates** articles.' });
+    await sleep(1200);
+    expect(await submissionsFor(stack, page.documentId)).toHaveLength(1);
+  });
+
+  it('does not narrate a draft', async () => {
+    const draft = await articles.create({ title: 'Only a draft', summary: 'Never published.' }, 'en');
+    await sleep(1200);
+    expect(await submissionsFor(stack, `${draft.documentId}-en`)).toHaveLength(0);
+    expect(await narrationRow(stack, ARTICLE, draft.documentId, 'en')).toBeNull();
+  });
+
+  it('deleting a document removes its narration and files', async () => {
+    const documentId = await publishArticle('To be deleted', 'This article will be deleted.');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(3);
+    await articles.remove(documentId, 'en');
+    await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en')) === null, { what: 'the narration to be removed' });
+    expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(0);
+  });
+});
+
+describe('callbacks that are failures, duplicates or replays', () => {
+  it('resubmits a null result with regenerate true', async () => {
+    const documentId = (await articles.create({ title: 'Null once', summary: 'The first generation produces no audio.' }, 'en')).documentId;
+    await stack.control('POST', '/inject', { kind: 'noAudio', articleId: `${documentId}-en`, count: 1 });
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const submissions = await submissionsFor(stack, `${documentId}-en`);
+    expect(submissions.map((s) => s.body.postData.regenerate)).toEqual([false, true]);
+  });
+
+  it('gives up after maxAttempts null results, with a reason an editor can read', async () => {
+    const documentId = (await articles.create({ title: 'Never audio', summary: 'Every generation produces no audio.' }, 'en')).documentId;
+    await stack.control('POST', '/inject', { kind: 'noAudio', articleId: `${documentId}-en`, count: 5 });
+    await articles.publish(documentId, 'en');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
+    expect(row.lastErrorCode).toBe('NO_AUDIO');
+    expect(row.lastError).toMatch(/no audio/i);
+    await sleep(1000);
+    expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(2);
+  });
+
+  it('stores one set of files when the same callback arrives 10 times at once', async () => {
+    const documentId = (await articles.create({ title: 'Ten callbacks', summary: 'Delivered ten times concurrently.' }, 'en')).documentId;
+    await stack.control('POST', '/inject', { kind: 'duplicateCallback', articleId: `${documentId}-en`, times: 10, concurrent: true });
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    await sleep(1000);
+    expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(3);
+  });
+
+  it('ignores a replay of an older callback after a newer submission', async () => {
+    const documentId = await publishArticle('Replay target', 'The first version.');
+    const articleId = `${documentId}-en`;
+    const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const callbacks = await stack.control<any>('GET', '/callbacks');
+    const list: any[] = Array.isArray(callbacks) ? callbacks : callbacks.callbacks;
+    const old = list.filter((entry) => (entry.payload ?? entry.body)?.articleId === articleId).pop();
+    const oldPayload = old.payload ?? old.body;
+    expect(oldPayload.response.audioFile).toBeTruthy();
+
+    // The second version's callback is held back, so the replay lands while we await it.
+    await stack.control('POST', '/inject', { kind: 'slowCallback', articleId, delayMs: 3000 });
+    await articles.update(documentId, { title: 'Replay target', summary: 'A short summary.', body: blocks('The second version.') }, 'en');
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'awaiting_callback', 'en');
+    const replay = await stack.request('/api/speech/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(oldPayload) });
+    expect(replay.status).toBe(200);
+    expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('awaiting_callback');
+
+    const second = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect(second.audio.id).not.toBe(first.audio.id);
+    const audio = await fetch(`${stack.url}/api/speech/narrations/${articleId}/audio.mp3`, { redirect: 'manual' });
+    expect(audio.headers.get('location')).toBe(second.audio.url);
+  });
+});
