@@ -65,3 +65,11 @@ export async function mediaFiles(stack: Stack, nameContains: string) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When the emulator received a logged request, in ms since the epoch. */
+export function requestTime(entry: LoggedRequest & Record<string, any>): number {
+  const value = entry.at ?? entry.receivedAt ?? entry.timestamp ?? entry.time;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(`request log entry has no time: ${JSON.stringify(entry).slice(0, 200)}`);
+  return ms;
+}

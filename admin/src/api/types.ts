@@ -1,0 +1,154 @@
+/**
+ * Shapes of the plugin's admin routes (server/src/controllers/admin-*.ts). Kept by hand: the admin
+ * bundle must not import server code.
+ */
+
+export type PreprocessType = '0' | '2';
+export type NarrationTrigger = 'publish' | 'save' | 'off';
+
+export interface ContentTypeNarration {
+  titleField?: string;
+  textFields: string[];
+  trigger: NarrationTrigger;
+}
+
+export interface SpeechSettings {
+  defaultVoiceId: string;
+  preprocessType: PreprocessType;
+  contentTypes: Record<string, ContentTypeNarration>;
+}
+
+export interface ContentTypeDescription {
+  uid: string;
+  displayName: string;
+  draftAndPublish: boolean;
+  localized: boolean;
+  fields: Array<{ name: string; type: string }>;
+}
+
+export interface ConnectionInfo {
+  apiKeyConfigured: boolean;
+  baseUrl: string;
+  webUrl: string;
+  callbackUrl: string;
+  voiceSource: 'service' | 'config';
+}
+
+export interface QueueState {
+  paused: boolean;
+  pausedUntil: string | null;
+  pauseCode: string | null;
+  pauseReason: string | null;
+  creditsRemaining: number | null;
+  creditsRequired: number | null;
+  creditsSeenAt: string | null;
+}
+
+export interface SettingsResponse {
+  settings: SpeechSettings;
+  contentTypes: ContentTypeDescription[];
+  connection: ConnectionInfo;
+  queue: QueueState;
+  averages: Record<string, { articles: number; characters: number }>;
+  /** Optional capabilities announced by the server (absent means off). */
+  features?: { voicePreview?: boolean };
+}
+
+export interface Voice {
+  id: string;
+  name: string;
+  language?: string;
+  gender?: string;
+}
+
+export type ConnectionTestResult = { ok: true; voices: number } | { ok: false; code: string; message: string };
+
+export interface CostBreakdown {
+  characters: number;
+  multiplier: 1 | 2;
+  credits: number;
+}
+
+export interface CostResponse {
+  verbatim: CostBreakdown;
+  preprocessed: CostBreakdown;
+}
+
+export interface Estimate {
+  articleId: string;
+  characters: number;
+  credits: number;
+  preprocessType: PreprocessType;
+  voiceId: string;
+  unchanged: boolean;
+  /** The article's own voice when an editor chose one (newer servers); otherwise inferred. */
+  voiceOverride?: string | null;
+}
+
+export interface EstimateManyResponse {
+  items: Array<Estimate & { documentId: string }>;
+  toSubmit: number;
+  skipped: number;
+  totalCredits: number;
+}
+
+export interface NarrateResult {
+  articleId: string;
+  queued: boolean;
+  reason?: string;
+}
+
+export interface NarrateManyResponse {
+  results: NarrateResult[];
+  queued: number;
+}
+
+export type NarrationStatus = 'queued' | 'submitting' | 'awaiting_callback' | 'storing' | 'completed' | 'failed' | 'cancelled';
+
+export interface MediaRef {
+  id: number;
+  url: string;
+}
+
+export interface NarrationView {
+  articleId: string;
+  documentId: string;
+  locale: string | null;
+  contentType: string;
+  status: NarrationStatus;
+  title: string | null;
+  voiceId: string | null;
+  preprocessType: PreprocessType | null;
+  characters: number | null;
+  credits: number | null;
+  attempts: number;
+  regenerate: boolean;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  creditsMayBeLost: boolean;
+  nextAttemptAt: string | null;
+  submittedAt: string | null;
+  completedAt: string | null;
+  updatedAt: string | null;
+  audio: MediaRef | null;
+  subtitles: MediaRef | null;
+  subtitlesVtt: MediaRef | null;
+}
+
+export interface NarrationsResponse {
+  data: NarrationView[];
+  queue: QueueState;
+}
+
+/** Target of a per-document action. */
+export interface DocumentTarget {
+  contentType: string;
+  documentId: string;
+  locale?: string | null;
+}
+
+/** A settings validation error as the server reports it (400). */
+export interface FieldError {
+  path: string[];
+  message: string;
+}

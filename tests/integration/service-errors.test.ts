@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { mediaFiles, narrationRow, requestTime, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+
+/**
+ * How the plugin meets the service's errors (spec section 7) and unsafe results: rate limits,
+ * server errors, missing credits, a generation still running, and downloads it must refuse.
+ */
+
+const ARTICLE = 'api::article.article';
+jest.setTimeout(240_000);
+
+let stack: Stack;
+let articles: ReturnType<typeof contentManager>;
+let tmpDir: string;
+
+beforeAll(async () => {
+  tmpDir = path.join(require('node:os').tmpdir(), `speech-errors-tmp-${process.pid}`);
+  mkdirSync(tmpDir, { recursive: true });
+  stack = await startStack({ env: { SPEECH_CALLBACK_TIMEOUT_MS: '1500', SPEECH_CREDITS_PAUSE_MS: '600000', TMPDIR: tmpDir } });
+  articles = contentManager(stack, ARTICLE);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function publish(title: string) {
+  const created = await articles.create({ title, summary: 'Summary.', body: blocks(`Body of ${title}.`) }, 'en');
+  await articles.publish(created.documentId, 'en');
+  return created.documentId;
+}
+
+it('honours Retry-After on 429 before submitting again, without failing the article', async () => {
+  await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'process-text', retryAfter: 2, count: 1 });
+  const documentId = await publish('Rate limited');
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const submissions = await submissionsFor(stack, `${documentId}-en`);
+  expect(submissions.map((s) => s.status)).toEqual([429, 202]);
+  expect(requestTime(submissions[1]) - requestTime(submissions[0])).toBeGreaterThanOrEqual(1900);
+});
+
+it('backs off 1 s then 2 s after server errors, and succeeds on the third attempt', async () => {
+  await stack.control('POST', '/inject', { kind: 'http5xx', target: 'process-text', count: 2 });
+  const documentId = await publish('Server errors');
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const submissions = await submissionsFor(stack, `${documentId}-en`);
+  expect(submissions.map((s) => s.status)).toEqual([500, 500, 202]);
+  const firstGap = requestTime(submissions[1]) - requestTime(submissions[0]);
+  const secondGap = requestTime(submissions[2]) - requestTime(submissions[1]);
+  expect(firstGap).toBeGreaterThanOrEqual(750); // 1 s with up to 20 % jitter
+  expect(secondGap).toBeGreaterThanOrEqual(1550); // 2 s with up to 20 % jitter
+});
+
+it('pauses the whole queue on 402 with the balance shown, and resumes when credits are back', async () => {
+  await stack.control('PUT', '/credits', { credits: 5 });
+  const documentId = await publish('Not enough credits');
+  const overview = await waitFor(
+    async () => {
+      const { body } = await stack.admin('GET', '/speech/overview');
+      return body.queue?.paused ? body : null;
+    },
+    { what: 'the queue to pause' }
+  );
+  expect(overview.queue).toMatchObject({ paused: true, pauseCode: 'INSUFFICIENT_CREDITS', creditsRemaining: 5 });
+  expect(overview.queue.pauseReason).toMatch(/credits/i);
+  const row = await narrationRow(stack, ARTICLE, documentId, 'en');
+  expect(row.status).toBe('queued');
+  expect(row.lastErrorCode).toBe('INSUFFICIENT_CREDITS');
+
+  // While paused, nothing else is submitted.
+  const other = await publish('Waiting behind the pause');
+  await sleep(1000);
+  expect(await submissionsFor(stack, `${other}-en`)).toHaveLength(0);
+
+  await stack.control('PUT', '/credits', { credits: 100_000 });
+  const resumed = await stack.admin('POST', '/speech/queue/resume');
+  expect(resumed.status).toBe(200);
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  await waitForStatus(stack, ARTICLE, other, 'completed', 'en');
+});
+
+it('on a lost callback asks again with regenerate false; 409 keeps it waiting; it is charged once', async () => {
+  await stack.control('PUT', '/config', { generationDelayMs: 4000 });
+  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+  const documentId = await publish('Slow generation');
+  const articleId = `${documentId}-en`;
+  try {
+    await waitFor(async () => (await submissionsFor(stack, articleId)).some((s) => s.status === 409), { what: 'a 409 ALREADY_PROCESSING' });
+  } finally {
+    await stack.control('PUT', '/config', { generationDelayMs: 300 });
+  }
+  const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const submissions = await submissionsFor(stack, articleId);
+  expect(submissions[0].body.postData.regenerate).toBe(false);
+  expect(submissions[1]).toMatchObject({ status: 409 });
+  expect(submissions[1].body.postData.regenerate).toBe(false);
+  const creditsAfter = (await stack.control<any>('GET', '/credits')).credits;
+  expect(creditsBefore - creditsAfter).toBe(row.characters);
+});
+
+describe('downloads', () => {
+  it('refuses a result hosted outside the allow-list, keeping the reason', async () => {
+    await stack.restartStrapi({ SPEECH_MEDIA_HOSTS: 'https://media.example.com' });
+    const documentId = await publish('Wrong host');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
+    expect(row.lastErrorCode).toBe('HOST_NOT_ALLOWED');
+    expect(row.lastError).toMatch(/could not be downloaded/);
+    expect(await mediaFiles(stack, `narration-${documentId}`)).toHaveLength(0);
+  });
+
+  it('refuses plain http for a host listed without an explicit http:// scheme', async () => {
+    const emulatorHost = new URL(stack.emulator.url).host;
+    await stack.restartStrapi({ SPEECH_MEDIA_HOSTS: emulatorHost });
+    const documentId = await publish('Plain http');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
+    expect(row.lastErrorCode).toMatch(/SCHEME_NOT_ALLOWED|PRIVATE_ADDRESS/);
+  });
+
+  it('aborts an oversize download and removes its temporary file', async () => {
+    await stack.restartStrapi({ SPEECH_MEDIA_HOSTS: stack.emulator.url, SPEECH_MAX_AUDIO_BYTES: '2000' });
+    const documentId = await publish('Too large');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
+    expect(row.lastErrorCode).toBe('TOO_LARGE');
+    expect(await mediaFiles(stack, `narration-${documentId}`)).toHaveLength(0);
+    const leftovers = existsSync(tmpDir) ? readdirSync(tmpDir).filter((name) => name.startsWith('speech-')) : [];
+    expect(leftovers).toEqual([]);
+  });
+});
