@@ -92,7 +92,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const emulator = options.withoutEmulator
     ? ({ url: 'http://127.0.0.1:9', webUrl: 'http://127.0.0.1:9', stop: async () => {} } as EmulatorProcess)
-    : await startEmulatorProcess({ args: ['--api-keys', EMULATOR_API_KEY, '--delay', '300', ...(options.emulatorArgs ?? [])] });
+    : await startEmulatorProcess({ webPort: true, apiKeys: [EMULATOR_API_KEY], delayMs: 300, args: options.emulatorArgs ?? [] });
 
   let output = '';
   let child: ChildProcess | null = null;

@@ -1,0 +1,96 @@
+import type { NarrationStatus, NarrationView, QueueState } from '../api/types';
+
+/**
+ * How a narration is shown to editors. Pure, so the mapping is unit-tested without a browser.
+ */
+
+export type BadgeKind = 'none' | 'queued' | 'paused' | 'generating' | 'ready' | 'failed' | 'cancelled';
+export type BadgeVariant = 'neutral' | 'secondary' | 'warning' | 'primary' | 'success' | 'danger';
+
+export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus>(['queued', 'submitting', 'awaiting_callback', 'storing']);
+
+export const BADGE_VARIANT: Record<BadgeKind, BadgeVariant> = {
+  none: 'neutral',
+  queued: 'secondary',
+  paused: 'warning',
+  generating: 'primary',
+  ready: 'success',
+  failed: 'danger',
+  cancelled: 'neutral',
+};
+
+export const BADGE_LABEL: Record<BadgeKind, string> = {
+  none: 'Not narrated',
+  queued: 'Queued',
+  paused: 'Paused for credits',
+  generating: 'Generating',
+  ready: 'Ready',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export function isCreditsPause(queue: QueueState | null | undefined): boolean {
+  return Boolean(queue?.paused && queue.pauseCode === 'INSUFFICIENT_CREDITS');
+}
+
+export function badgeKind(row: Pick<NarrationView, 'status'> | null | undefined, queue?: QueueState | null): BadgeKind {
+  if (!row) return 'none';
+  switch (row.status) {
+    case 'queued':
+    case 'submitting':
+      return isCreditsPause(queue) ? 'paused' : 'queued';
+    case 'awaiting_callback':
+    case 'storing':
+      return 'generating';
+    case 'completed':
+      return 'ready';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'none';
+  }
+}
+
+export function isInProgress(row: Pick<NarrationView, 'status'> | null | undefined): boolean {
+  return Boolean(row && IN_PROGRESS.has(row.status));
+}
+
+/**
+ * The row for one document in the current locale. A document of a non-localized type has one
+ * row with locale null; a localized one has a row per locale.
+ */
+export function rowForLocale<T extends Pick<NarrationView, 'locale'>>(rows: T[], locale: string | null | undefined): T | null {
+  if (!rows.length) return null;
+  if (locale) return rows.find((row) => row.locale === locale) ?? rows.find((row) => row.locale === null) ?? null;
+  return rows.find((row) => row.locale === null) ?? rows[0] ?? null;
+}
+
+/** Error codes the panel explains in the editor's language; anything else shows the server's text. */
+export const KNOWN_ERROR_CODES = [
+  'NO_AUDIO',
+  'CALLBACK_TIMEOUT',
+  'NOT_PUBLISHED',
+  'EMPTY_TEXT',
+  'INSUFFICIENT_CREDITS',
+  'AUTH_FAILED',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'INVALID_VOICE_ID',
+  'NOT_FOUND',
+  'VALIDATION_ERROR',
+  'INVALID_REQUEST',
+  'PROCESSING_ERROR',
+  'REFUND_FAILED',
+  'RATE_LIMIT_EXCEEDED',
+  'CONCURRENT_REQUEST',
+  'ALREADY_PROCESSING',
+  'PAYLOAD_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export function knownErrorCode(code: string | null | undefined): (typeof KNOWN_ERROR_CODES)[number] | null {
+  return code && (KNOWN_ERROR_CODES as readonly string[]).includes(code) ? (code as (typeof KNOWN_ERROR_CODES)[number]) : null;
+}
