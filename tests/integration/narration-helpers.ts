@@ -73,3 +73,17 @@ export function requestTime(entry: LoggedRequest & Record<string, any>): number 
   if (!Number.isFinite(ms)) throw new Error(`request log entry has no time: ${JSON.stringify(entry).slice(0, 200)}`);
   return ms;
 }
+
+/** Id of the newest request the emulator logged, to look only at what comes after it. */
+export async function lastRequestId(stack: Stack): Promise<number> {
+  const { requests } = await stack.control<{ requests: Array<{ id: number }> }>('GET', '/requests');
+  return requests.length ? requests[requests.length - 1].id : 0;
+}
+
+/**
+ * Every POST /process-text after a given request id. Requests the emulator refuses before reading
+ * the body (an injected 5xx or 429) carry no articleId, so they are matched by time, not by body.
+ */
+export async function processTextSince(stack: Stack, afterId: number): Promise<Array<LoggedRequest & { id: number }>> {
+  return (await emulatorRequests(stack)).filter((entry: any) => entry.id > afterId) as any;
+}

@@ -246,7 +246,14 @@ describe('callbacks that are failures, duplicates or replays', () => {
     await stack.control('POST', '/inject', { kind: 'duplicateCallback', articleId: `${documentId}-en`, times: 10, concurrent: true });
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-    await sleep(1000);
+    const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
+    await waitFor(async () => {
+      const { callbacks: all } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
+      return all.length >= 10 && all.every((c: any) => c.outcome !== 'pending');
+    }, { what: 'all ten deliveries' });
+    expect(callbacks.length).toBeGreaterThanOrEqual(10);
+    const { callbacks: delivered } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
+    expect(delivered.every((c: any) => c.statusCode === 200)).toBe(true);
     expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(3);
   });
 
@@ -254,10 +261,8 @@ describe('callbacks that are failures, duplicates or replays', () => {
     const documentId = await publishArticle('Replay target', 'The first version.');
     const articleId = `${documentId}-en`;
     const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-    const callbacks = await stack.control<any>('GET', '/callbacks');
-    const list: any[] = Array.isArray(callbacks) ? callbacks : callbacks.callbacks;
-    const old = list.filter((entry) => (entry.payload ?? entry.body)?.articleId === articleId).pop();
-    const oldPayload = old.payload ?? old.body;
+    const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${articleId}`);
+    const oldPayload = callbacks[callbacks.length - 1].payload;
     expect(oldPayload.response.audioFile).toBeTruthy();
 
     // The second version's callback is held back, so the replay lands while we await it.

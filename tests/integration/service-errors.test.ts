@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { mediaFiles, narrationRow, requestTime, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { lastRequestId, mediaFiles, narrationRow, processTextSince, requestTime, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * How the plugin meets the service's errors (spec section 7) and unsafe results: rate limits,
@@ -34,18 +34,20 @@ async function publish(title: string) {
 
 it('honours Retry-After on 429 before submitting again, without failing the article', async () => {
   await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'process-text', retryAfter: 2, count: 1 });
+  const since = await lastRequestId(stack);
   const documentId = await publish('Rate limited');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  const submissions = await submissionsFor(stack, `${documentId}-en`);
+  const submissions = await processTextSince(stack, since);
   expect(submissions.map((s) => s.status)).toEqual([429, 202]);
   expect(requestTime(submissions[1]) - requestTime(submissions[0])).toBeGreaterThanOrEqual(1900);
 });
 
 it('backs off 1 s then 2 s after server errors, and succeeds on the third attempt', async () => {
   await stack.control('POST', '/inject', { kind: 'http5xx', target: 'process-text', count: 2 });
+  const since = await lastRequestId(stack);
   const documentId = await publish('Server errors');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  const submissions = await submissionsFor(stack, `${documentId}-en`);
+  const submissions = await processTextSince(stack, since);
   expect(submissions.map((s) => s.status)).toEqual([500, 500, 202]);
   const firstGap = requestTime(submissions[1]) - requestTime(submissions[0]);
   const secondGap = requestTime(submissions[2]) - requestTime(submissions[1]);

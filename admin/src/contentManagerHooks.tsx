@@ -1,0 +1,46 @@
+import { narratedTypes } from './api/narratedTypes';
+import { NarrationListCell } from './components/NarrationListCell';
+import { getTranslation } from './utils/getTranslation';
+
+/**
+ * `Admin/CM/pages/ListView/inject-column-in-table`: adds the "Narration" column to the list view
+ * of narrated collection types. The hook receives the list layout but not the model, so the
+ * model comes from the list view's URL (/content-manager/collection-types/<uid>).
+ */
+
+export const NARRATION_COLUMN = 'speech-narration';
+
+export function modelFromPath(pathname: string): string | null {
+  const match = /\/content-manager\/collection-types\/([^/?#]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+interface HookArgs {
+  displayedHeaders: any[];
+  layout: unknown;
+}
+
+export function addNarrationColumn({ displayedHeaders, layout }: HookArgs) {
+  const model = typeof window === 'undefined' ? null : modelFromPath(window.location.pathname);
+  const snapshot = narratedTypes.get();
+  const unknown = snapshot.status === 'idle' || snapshot.status === 'loading';
+  if (!model || snapshot.status === 'error' || (!unknown && !narratedTypes.isNarrated(model))) {
+    return { displayedHeaders, layout };
+  }
+  return {
+    displayedHeaders: [
+      ...displayedHeaders,
+      {
+        attribute: { type: 'string' },
+        label: { id: getTranslation('list.column'), defaultMessage: 'Narration' },
+        searchable: false,
+        sortable: false,
+        name: NARRATION_COLUMN,
+        cellFormatter: (row: { documentId: string; locale?: string | null }, _header: unknown, meta: { model: string }) => (
+          <NarrationListCell model={meta.model} documentId={row.documentId} locale={row.locale ?? null} />
+        ),
+      },
+    ],
+    layout,
+  };
+}

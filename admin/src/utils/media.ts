@@ -1,0 +1,41 @@
+/** Media Library URLs are relative to the server ("/uploads/x.mp3") unless a provider made them absolute. */
+export function mediaUrl(url: string, backendURL: string | undefined = typeof window !== 'undefined' ? (window as any).strapi?.backendURL : undefined): string {
+  if (/^(?:[a-z+]+:)?\/\//i.test(url) || url.startsWith('blob:') || url.startsWith('data:')) return url;
+  const base = (backendURL ?? '').replace(/\/+$/, '');
+  return `${base}${url.startsWith('/') ? '' : '/'}${url}`;
+}
+
+/** True when the URL is served by another origin than the admin page (then <audio> needs crossOrigin for its <track>). */
+export function isCrossOrigin(url: string, origin: string | undefined = typeof window !== 'undefined' ? window.location.origin : undefined): boolean {
+  try {
+    return Boolean(origin) && new URL(url, origin).origin !== origin;
+  } catch {
+    return false;
+  }
+}
+
+/** SRT to WebVTT, for narrations stored before a VTT copy existed. */
+export function srtToVtt(srt: string): string {
+  const body = srt
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.length && /^\d+$/.test(lines[0].trim())) lines.shift();
+      if (lines.length) lines[0] = lines[0].replace(/(\d{2}:\d{2}:\d{2}),(\d{3})/g, '$1.$2');
+      return lines.join('\n');
+    })
+    .filter((block) => block.includes('-->'))
+    .join('\n\n');
+  return `WEBVTT\n\n${body}\n`;
+}
+
+/** Human duration: 75.4 -> "1:15". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '0:00';
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
+}
