@@ -94,7 +94,8 @@ export class InjectionQueue {
 
   /** @param {unknown} body @returns {Injection} */
   add(body) {
-    const injection = { id: this.nextId++, ...parseInjection(body), createdAt: new Date().toISOString() };
+    /** @type {Injection} */
+    const injection = /** @type {Injection} */ ({ id: this.nextId++, ...parseInjection(body), createdAt: new Date().toISOString() });
     this.items.push(injection);
     return { ...injection };
   }

@@ -33,6 +33,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         maxAttempts: env.int('SPEECH_MAX_ATTEMPTS', 3),
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
+        leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
         contentTypes: {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
           'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },

@@ -42,8 +42,8 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 export interface StackOptions {
-  /** Extra environment for Strapi (plugin settings such as SPEECH_MAX_ATTEMPTS). */
-  env?: Record<string, string>;
+  /** Extra environment for Strapi (plugin settings such as SPEECH_MAX_ATTEMPTS); a function sees the emulator's URLs. */
+  env?: Record<string, string> | ((emulator: EmulatorProcess) => Record<string, string>);
   /** Extra CLI arguments for the emulator. */
   emulatorArgs?: string[];
   /** Start no emulator (tests of the plugin with the service down). */
@@ -62,8 +62,9 @@ export interface Stack {
   admin: <T = any>(method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: T }>;
   /** JSON request to the emulator's control API. */
   control: <T = any>(method: string, pathname: string, body?: unknown) => Promise<T>;
-  restartStrapi: (env?: Record<string, string>) => Promise<void>;
-  stopStrapi: () => Promise<void>;
+  /** Stops Strapi (SIGTERM, or SIGKILL to simulate a crash) and starts it again on the same database. */
+  restartStrapi: (env?: Record<string, string>, signal?: NodeJS.Signals) => Promise<void>;
+  stopStrapi: (signal?: NodeJS.Signals) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -96,7 +97,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   let output = '';
   let child: ChildProcess | null = null;
-  let extraEnv = options.env ?? {};
+  let extraEnv = typeof options.env === 'function' ? options.env(emulator) : (options.env ?? {});
 
   const baseEnv = () => ({
     ...process.env,
@@ -149,7 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
   }
 
-  async function stopStrapi() {
+  async function stopStrapi(signal: NodeJS.Signals = 'SIGTERM') {
     const proc = child;
     child = null;
     if (!proc || proc.exitCode !== null) return;
@@ -159,7 +160,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         clearTimeout(timer);
         resolve();
       });
-      proc.kill('SIGTERM');
+      proc.kill(signal);
     });
   }
 
@@ -185,8 +186,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     request: (pathname, init) => fetch(`${url}${pathname}`, init),
     admin: (method, pathname, body) => jsonFetch(`${url}${pathname}`, method, body, { authorization: `Bearer ${stack.adminToken}` }),
     control: async (method, pathname, body) => (await jsonFetch(`${emulator.url}/__control${pathname}`, method, body)).body,
-    async restartStrapi(env) {
-      await stopStrapi();
+    async restartStrapi(env, signal) {
+      await stopStrapi(signal);
       if (env) extraEnv = { ...extraEnv, ...env };
       await startStrapi();
       const login = await jsonFetch(`${url}/admin/login`, 'POST', { email: 'editor@example.com', password: 'Editor-Passw0rd!' });

@@ -58,31 +58,38 @@ function describeConfig(runtime) {
 /** @param {import('../http/router.mjs').RequestContext} ctx */
 const query = (ctx) => Object.fromEntries(ctx.url.searchParams);
 
+/**
+ * @param {string} method @param {string} path
+ * @param {(ctx: import('../http/router.mjs').RequestContext) => Promise<void>} handler
+ * @returns {import('../http/router.mjs').Route}
+ */
+const route = (method, path, handler) => ({ name: 'control', method, path, listener: 'both', auth: null, rateLimited: false, handler });
+
 /** @type {import('../http/router.mjs').Route[]} */
 export const CONTROL_ROUTES = [
-  ['GET', '/__control/health', async (ctx) => sendJson(ctx.res, 200, { ok: true })],
+  route('GET', '/__control/health', async (ctx) => sendJson(ctx.res, 200, { ok: true })),
 
-  ['GET', '/__control/requests', async (ctx) => {
-    const { path, route, method } = query(ctx);
+  route('GET', '/__control/requests', async (ctx) => {
+    const { path, route: routeName, method } = query(ctx);
     const requests = ctx.runtime.state.requests
       .list()
-      .filter((r) => (!path || r.path === path) && (!route || r.route === route) && (!method || r.method === method.toUpperCase()));
+      .filter((r) => (!path || r.path === path) && (!routeName || r.route === routeName) && (!method || r.method === method.toUpperCase()));
     sendJson(ctx.res, 200, { requests });
-  }],
-  ['DELETE', '/__control/requests', async (ctx) => {
+  }),
+  route('DELETE', '/__control/requests', async (ctx) => {
     const cleared = ctx.runtime.state.requests.list().length;
     ctx.runtime.state.requests.clear();
     sendJson(ctx.res, 200, { cleared });
-  }],
+  }),
 
-  ['POST', '/__control/reset', async (ctx) => {
+  route('POST', '/__control/reset', async (ctx) => {
     const body = await readControlBody(ctx);
     ctx.runtime.reset({ keepConfig: body.keepConfig === true });
     sendJson(ctx.res, 200, { reset: true, ...describeConfig(ctx.runtime) });
-  }],
+  }),
 
-  ['GET', '/__control/config', async (ctx) => sendJson(ctx.res, 200, describeConfig(ctx.runtime))],
-  ['PUT', '/__control/config', async (ctx) => {
+  route('GET', '/__control/config', async (ctx) => sendJson(ctx.res, 200, describeConfig(ctx.runtime))),
+  route('PUT', '/__control/config', async (ctx) => {
     const body = await readControlBody(ctx);
     try {
       ctx.runtime.updateKnobs(body);
@@ -91,9 +98,9 @@ export const CONTROL_ROUTES = [
       throw error;
     }
     sendJson(ctx.res, 200, describeConfig(ctx.runtime));
-  }],
+  }),
 
-  ['POST', '/__control/inject', async (ctx) => {
+  route('POST', '/__control/inject', async (ctx) => {
     const body = await readControlBody(ctx);
     try {
       sendJson(ctx.res, 201, { injection: ctx.runtime.state.injections.add(body) });
@@ -101,19 +108,19 @@ export const CONTROL_ROUTES = [
       if (error instanceof InjectionError) throw badRequest(error.message);
       throw error;
     }
-  }],
-  ['GET', '/__control/inject', async (ctx) => sendJson(ctx.res, 200, { injections: ctx.runtime.state.injections.list() })],
-  ['DELETE', '/__control/inject', async (ctx) => {
+  }),
+  route('GET', '/__control/inject', async (ctx) => sendJson(ctx.res, 200, { injections: ctx.runtime.state.injections.list() })),
+  route('DELETE', '/__control/inject', async (ctx) => {
     ctx.runtime.state.injections.clear();
     sendJson(ctx.res, 200, { injections: [] });
-  }],
+  }),
 
-  ['GET', '/__control/credits', async (ctx) => {
+  route('GET', '/__control/credits', async (ctx) => {
     const { credits } = ctx.runtime.state;
     const company = selectCompany(ctx.runtime, query(ctx));
     sendJson(ctx.res, 200, { company, credits: credits.balance(company), companies: credits.snapshot(), startingCredits: ctx.runtime.knobs.startingCredits });
-  }],
-  ['PUT', '/__control/credits', async (ctx) => {
+  }),
+  route('PUT', '/__control/credits', async (ctx) => {
     const body = await readControlBody(ctx);
     if (!Number.isInteger(body.credits) || body.credits < 0) throw badRequest('credits must be an integer >= 0');
     const { credits } = ctx.runtime.state;
@@ -127,14 +134,14 @@ export const CONTROL_ROUTES = [
       credits.set(selectCompany(ctx.runtime, {}), body.credits);
     }
     sendJson(ctx.res, 200, { companies: credits.snapshot(), startingCredits: ctx.runtime.knobs.startingCredits });
-  }],
+  }),
 
-  ['GET', '/__control/articles', async (ctx) => {
+  route('GET', '/__control/articles', async (ctx) => {
     const { articleId } = query(ctx);
     const articles = [...ctx.runtime.state.articles.values()].filter((a) => !articleId || a.articleId === articleId).map(publicArticle);
     sendJson(ctx.res, 200, { articles });
-  }],
-  ['POST', '/__control/articles/:articleId/redeliver', async (ctx) => {
+  }),
+  route('POST', '/__control/articles/:articleId/redeliver', async (ctx) => {
     const body = await readControlBody(ctx);
     const { state } = ctx.runtime;
     const candidates = [...state.articles.values()]
@@ -146,23 +153,15 @@ export const CONTROL_ROUTES = [
     if (body.url !== undefined && typeof body.url !== 'string') throw badRequest('url must be a string');
     const delivery = await replayCallback(ctx.runtime.backgroundContext(), record, body.url);
     sendJson(ctx.res, 200, { delivery });
-  }],
+  }),
 
-  ['GET', '/__control/callbacks', async (ctx) => {
+  route('GET', '/__control/callbacks', async (ctx) => {
     const { articleId } = query(ctx);
     sendJson(ctx.res, 200, { callbacks: ctx.runtime.state.callbacks.filter((c) => !articleId || c.articleId === articleId) });
-  }],
-  ['GET', '/__control/events', async (ctx) => {
+  }),
+  route('GET', '/__control/events', async (ctx) => {
     const { articleId, type } = query(ctx);
     sendJson(ctx.res, 200, { events: ctx.runtime.state.events.filter((e) => (!articleId || e.articleId === articleId) && (!type || e.type === type)) });
-  }],
-  ['GET', '/__control/stt-jobs', async (ctx) => sendJson(ctx.res, 200, { jobs: [...ctx.runtime.state.sttJobs.values()] })],
-].map(([method, path, handler]) => ({
-  name: 'control',
-  method: /** @type {string} */ (method),
-  path: /** @type {string} */ (path),
-  listener: /** @type {const} */ ('both'),
-  auth: null,
-  rateLimited: false,
-  handler: /** @type {(ctx: import('../http/router.mjs').RequestContext) => Promise<void>} */ (handler),
-}));
+  }),
+  route('GET', '/__control/stt-jobs', async (ctx) => sendJson(ctx.res, 200, { jobs: [...ctx.runtime.state.sttJobs.values()] })),
+];

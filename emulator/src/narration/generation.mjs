@@ -14,6 +14,12 @@ import { deliverCallback } from './callbacks.mjs';
  */
 
 /**
+ * @typedef {{ kind: 'generated', files: { mp3Name: string, srtName: string }, audio: NonNullable<import('./articles.mjs').ArticleRecord['audio']> }
+ *   | { kind: 'no-audio', message?: undefined }
+ *   | { kind: 'failed', message: string }} GenerationOutcome
+ */
+
+/**
  * @typedef {object} GenerationContext
  * @property {import('../state.mjs').EmulatorState} state  the state the generation started in
  * @property {() => import('../config.mjs').Knobs} knobs
@@ -32,6 +38,7 @@ export async function runGeneration(ctx, record, text, plan) {
   const generation = record.generation;
   await state.sleep(knobs().generationDelayMs);
 
+  /** @type {GenerationOutcome} */
   const outcome = plan.fail ? { kind: 'failed', message: 'Generation failed (injected by the emulator).' }
     : plan.noAudio ? { kind: 'no-audio' }
     : await synthesizeArticle(ctx, record, text);
@@ -88,6 +95,7 @@ export function refundArticle({ state, knobs }, record, { allowInjectedFailure =
  * Synthesizes the narrated part of the text (the title is not narrated). The audio covers at
  * most maxNarratedSentences sentences; the SRT always describes exactly the audio.
  * @param {GenerationContext} ctx @param {import('./articles.mjs').ArticleRecord} record @param {string} text
+ * @returns {Promise<GenerationOutcome>}
  */
 async function synthesizeArticle({ state, knobs, logError }, record, text) {
   const voice = /** @type {import('../speech/voices.mjs').Voice} */ (findVoice(record.voiceId));
@@ -95,7 +103,7 @@ async function synthesizeArticle({ state, knobs, logError }, record, text) {
   const narrated = sentences.slice(0, knobs().maxNarratedSentences);
   try {
     const speech = await synthesizeSpeech(narrated, voice.espeakVoice, { gapMs: knobs().sentenceGapMs, signal: state.signal });
-    if (!speech.mp3) return /** @type {const} */ ({ kind: 'no-audio' });
+    if (!speech.mp3) return { kind: 'no-audio' };
     const files = state.media.publishNarration(speech.mp3, { cues: speech.cues, durationSec: speech.durationSec, voiceId: voice.id });
     const audio = {
       durationSec: speech.durationSec,
@@ -104,7 +112,7 @@ async function synthesizeArticle({ state, knobs, logError }, record, text) {
       narratedSentences: narrated.length,
       truncated: narrated.length < sentences.length,
     };
-    return /** @type {const} */ ({ kind: 'generated', files, audio });
+    return { kind: 'generated', files, audio };
   } catch (error) {
     state.assertLive();
     logError(`synthesis failed for article ${record.articleId}: ${error instanceof Error ? error.message : String(error)}`);

@@ -24,6 +24,7 @@ export class MultipartParser {
   constructor(boundary) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
     // A virtual CRLF in front makes the first boundary look like every later one.
+    /** @type {Buffer} */
     this.buffer = Buffer.from(CRLF);
     /** @type {'preamble'|'after-delimiter'|'headers'|'body'|'done'} */
     this.state = 'preamble';

@@ -51,30 +51,48 @@ export function createWorker(deps: WorkerDeps) {
     }
   }
 
-  async function storeResults(at: Date) {
-    for (const row of await repository.readyToStore(at, 5)) {
-      if (!(await repository.claimForStoring(row, owner, config.leaseMs, at))) continue;
-      const fresh = (await repository.findById(row.id, true)) as NarrationRow;
-      try {
-        const stored = await media.store(fresh);
-        await repository.linkMedia(row.id, { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id });
-        const outcome = await repository.apply(fresh, { type: 'stored', now: now() });
-        if (!outcome.applied) {
-          // Cancelled or deleted while downloading: nothing links to the new files.
-          await media.remove([stored.audio, stored.subtitles, stored.subtitlesVtt]);
-          continue;
-        }
-        // Replace, then delete: the old files are removed only once the new ones are linked.
-        await media.remove([fresh.audio, fresh.subtitles, fresh.subtitlesVtt]);
-        log(`stored narration of ${row.articleId}`);
-      } catch (error) {
-        const refused = error instanceof DownloadRefusedError;
-        const reason = refused
-          ? `The narration could not be downloaded: ${(error as Error).message}`
-          : `The narration could not be stored: ${(error as Error).message}`;
-        strapi.log.warn(`[speech] ${row.articleId}: ${reason}`);
-        await repository.apply(fresh, { type: 'storeFailed', reason, code: refused ? (error as DownloadRefusedError).code : 'STORE_FAILED' });
+  /** Downloads run beside the tick, so a slow media host never holds up submissions. */
+  const activeStores = new Set<Promise<void>>();
+  const MAX_PARALLEL_STORES = 2;
+
+  async function storeOne(row: NarrationRow) {
+    const fresh = (await repository.findById(row.id, true)) as NarrationRow;
+    try {
+      const stored = await media.store(fresh);
+      await repository.linkMedia(row.id, { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id });
+      const outcome = await repository.apply(fresh, { type: 'stored', now: now() });
+      if (!outcome.applied) {
+        // Cancelled or deleted while downloading: nothing links to the new files.
+        await media.remove([stored.audio, stored.subtitles, stored.subtitlesVtt]);
+        return;
       }
+      // Replace, then delete: the old files are removed only once the new ones are linked.
+      await media.remove([fresh.audio, fresh.subtitles, fresh.subtitlesVtt]);
+      log(`stored narration of ${row.articleId}`);
+    } catch (error) {
+      const refused = error instanceof DownloadRefusedError;
+      const reason = refused
+        ? `The narration could not be downloaded: ${(error as Error).message}`
+        : `The narration could not be stored: ${(error as Error).message}`;
+      strapi.log.warn(`[speech] ${row.articleId}: ${reason}`);
+      await repository.apply(fresh, { type: 'storeFailed', reason, code: refused ? (error as DownloadRefusedError).code : 'STORE_FAILED' });
+    }
+  }
+
+  async function storeResults(at: Date) {
+    const free = MAX_PARALLEL_STORES - activeStores.size;
+    if (free <= 0) return;
+    for (const row of await repository.readyToStore(at, free)) {
+      if (!(await repository.claimForStoring(row, owner, config.leaseMs, at))) continue;
+      const task = storeOne(row)
+        .catch((error) => {
+          strapi.log.error(`[speech] storing ${row.articleId} failed: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          activeStores.delete(task);
+          if (!stopped) void runSoon();
+        });
+      activeStores.add(task);
     }
   }
 
@@ -202,6 +220,8 @@ export function createWorker(deps: WorkerDeps) {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      // A download may hang for its whole timeout; its lease lets the next start take it over.
+      await Promise.race([Promise.allSettled([...activeStores]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     },
   };
 }

@@ -1,0 +1,97 @@
+import * as React from 'react';
+import { Button, Flex, Loader, Modal, Typography } from '@strapi/design-system';
+import { useNotification, useTable } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { toProblem } from '../api/errors';
+import { useSpeechApi, useSpeechQuery } from '../api/hooks';
+import { statusBoard } from '../api/statusBoard';
+import { getTranslation } from '../utils/getTranslation';
+
+interface Props {
+  model: string;
+  documentIds: string[];
+  locale: string | null;
+  onClose: () => void;
+}
+
+export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
+  const { formatMessage, formatNumber } = useIntl();
+  const { toggleNotification } = useNotification();
+  const api = useSpeechApi();
+  const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
+  const [submitting, setSubmitting] = React.useState(false);
+  const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
+  const estimate = useSpeechQuery((speech) => speech.estimateMany(target), [target]);
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+
+  const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length : 0;
+
+  const narrate = async () => {
+    setSubmitting(true);
+    try {
+      const result = await api.narrateMany(target);
+      toggleNotification({
+        type: result.queued > 0 ? 'success' : 'info',
+        message: t('bulk.done', '{queued, plural, =0 {No narration queued} one {# narration queued} other {# narrations queued}}.', { queued: result.queued }),
+      });
+      statusBoard(model).refresh();
+      selectRow([]);
+      onClose();
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: toProblem(error).message });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <>
+      <Modal.Body>
+        <Flex direction="column" alignItems="stretch" gap={3} data-testid="speech-bulk-summary">
+          {estimate.loading ? (
+            <Flex justifyContent="center">
+              <Loader small>{t('bulk.estimating', 'Estimating the selection')}</Loader>
+            </Flex>
+          ) : estimate.error ? (
+            <Typography textColor="danger600">{t('bulk.error', 'The selection could not be estimated: {message}', { message: estimate.error.message })}</Typography>
+          ) : estimate.data ? (
+            <>
+              <Typography data-testid="speech-bulk-submit">
+                {t('bulk.toSubmit', '{count, plural, =0 {No entry will be submitted} one {# entry will be submitted} other {# entries will be submitted}}.', {
+                  count: estimate.data.toSubmit,
+                })}
+              </Typography>
+              <Typography data-testid="speech-bulk-skipped" textColor="neutral600">
+                {t('bulk.skipped', '{count, plural, =0 {None skipped} one {# skipped: unchanged since its last narration} other {# skipped: unchanged since their last narration}}.', {
+                  count: estimate.data.skipped,
+                })}
+              </Typography>
+              {notEstimated > 0 ? (
+                <Typography textColor="neutral600">
+                  {t('bulk.notNarrated', '{count, plural, one {# entry has} other {# entries have}} nothing to narrate.', { count: notEstimated })}
+                </Typography>
+              ) : null}
+              <Typography fontWeight="bold" data-testid="speech-bulk-credits">
+                {t('bulk.credits', 'Total: {credits} credits.', { credits: formatNumber(estimate.data.totalCredits) })}
+              </Typography>
+            </>
+          ) : null}
+        </Flex>
+      </Modal.Body>
+      <Modal.Footer>
+        <Modal.Close>
+          <Button variant="tertiary">{t('common.cancel', 'Cancel')}</Button>
+        </Modal.Close>
+        <Button
+          onClick={() => void narrate()}
+          loading={submitting}
+          disabled={!estimate.data || estimate.data.toSubmit === 0}
+          data-testid="speech-bulk-confirm"
+        >
+          {t('bulk.confirm', 'Narrate {count}', { count: estimate.data?.toSubmit ?? 0 })}
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}

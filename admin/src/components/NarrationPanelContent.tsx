@@ -1,0 +1,295 @@
+import * as React from 'react';
+import { Box, Button, Dialog, Field, Flex, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { ArrowClockwise, Cross, Play, WarningCircle } from '@strapi/icons';
+import { useNotification, useRBAC } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { toProblem } from '../api/errors';
+import { useSpeechApi, useSpeechQuery } from '../api/hooks';
+import type { DocumentTarget, Estimate, NarrateResult, NarrationView, QueueState, Voice } from '../api/types';
+import { PERMISSIONS } from '../permissions';
+import { getTranslation } from '../utils/getTranslation';
+import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
+import { useFailureReason } from './FailureReason';
+import { NarrationBadge } from './NarrationBadge';
+import { NarrationPlayer } from './NarrationPlayer';
+
+const POLL_MS = 3_000;
+const DEFAULT_VOICE = '__default__';
+
+interface Props {
+  model: string;
+  documentId: string;
+  locale: string | null;
+  /** The document's updatedAt: a save changes it, and the estimate follows the new text. */
+  version: string | null;
+}
+
+type Action = 'narrate' | 'regenerate' | 'cancel' | 'voice' | 'resume';
+
+export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
+  const { formatMessage, formatNumber } = useIntl();
+  const { toggleNotification } = useNotification();
+  const api = useSpeechApi();
+  const describeFailure = useFailureReason();
+  const {
+    allowedActions: { canNarrate },
+  } = useRBAC(PERMISSIONS.narrate);
+  const [busy, setBusy] = React.useState<Action | null>(null);
+  const [confirmOpen, setConfirmOpen] = React.useState(false);
+
+  const target: DocumentTarget = React.useMemo(() => ({ contentType: model, documentId, locale }), [model, documentId, locale]);
+  const narration = useSpeechQuery((speech) => speech.forDocument(target), [target], {
+    pollMs: (data) => (data && data.data.some((candidate) => isInProgress(candidate)) ? POLL_MS : null),
+  });
+  const row: NarrationView | null = narration.data ? rowForLocale(narration.data.data, locale) : null;
+  const queue: QueueState | null = narration.data?.queue ?? null;
+  const estimate = useSpeechQuery((speech) => speech.estimate(target), [target, version, row?.status, row?.completedAt]);
+  const voices = useSpeechQuery((speech) => speech.getVoices(), []);
+
+  const t = (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+
+  const run = async (action: Action, call: () => Promise<unknown>, success?: (result: any) => void) => {
+    setBusy(action);
+    try {
+      const result = await call();
+      success?.(result);
+      await Promise.all([narration.reload(), estimate.reload()]);
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: toProblem(error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const reportQueued = (result: NarrateResult) => {
+    if (result.queued) toggleNotification({ type: 'success', message: t('panel.queued', 'Narration queued.') });
+    else
+      toggleNotification({
+        type: 'info',
+        message: t('panel.notQueued', 'Nothing was queued: {reason}.', { reason: result.reason ?? t('panel.noReason', 'no change') }),
+      });
+  };
+
+  if (narration.loading && !narration.data) {
+    return (
+      <Flex justifyContent="center" padding={2} width="100%">
+        <Loader small>{t('panel.loading', 'Loading narration')}</Loader>
+      </Flex>
+    );
+  }
+  if (narration.error && !narration.data) {
+    return (
+      <Flex direction="column" alignItems="stretch" gap={2} width="100%" data-testid="speech-panel">
+        <Typography variant="pi" textColor="danger600">
+          {t('panel.loadError', 'The narration could not be loaded: {message}', { message: narration.error.message })}
+        </Typography>
+        <Button variant="tertiary" size="S" onClick={() => void narration.reload()}>
+          {t('common.retry', 'Try again')}
+        </Button>
+      </Flex>
+    );
+  }
+
+  const kind = badgeKind(row, queue);
+  const inProgress = isInProgress(row);
+  const failure = row && (row.status === 'failed' || (inProgress && row.lastError)) ? describeFailure(row) : null;
+  const current: Estimate | undefined = estimate.data;
+  const multiplier = current?.preprocessType === '2' ? 2 : 1;
+  const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));
+  const canNarrateNow = !inProgress && !(row?.status === 'completed' && current?.unchanged);
+  const voiceList: Voice[] = voices.data ?? [];
+  const voiceName = (id: string | null | undefined) => (id ? voiceList.find((voice) => voice.id === id)?.name ?? id : '');
+  const selectedVoice = current ? (current.voiceOverride !== undefined ? current.voiceOverride ?? DEFAULT_VOICE : current.voiceId) : undefined;
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="speech-panel">
+      <Flex gap={2} wrap="wrap" alignItems="center">
+        <NarrationBadge row={row} queue={queue} />
+        {row?.completedAt && kind === 'ready' ? (
+          <Typography variant="pi" textColor="neutral600">
+            {t('panel.completedAt', 'Narrated {date}', { date: new Date(row.completedAt).toLocaleString() })}
+          </Typography>
+        ) : null}
+      </Flex>
+
+      {failure ? (
+        <Flex gap={2} alignItems="flex-start" background={row?.status === 'failed' ? 'danger100' : 'warning100'} padding={2} hasRadius data-testid="speech-failure">
+          <Box color={row?.status === 'failed' ? 'danger600' : 'warning600'} paddingTop="2px">
+            <WarningCircle aria-hidden />
+          </Box>
+          <Flex direction="column" alignItems="stretch" gap={1}>
+            <Typography variant="omega" textColor={row?.status === 'failed' ? 'danger700' : 'warning700'}>
+              {row?.status === 'failed' ? failure : t('panel.retrying', 'Retrying after a problem: {reason}', { reason: failure })}
+            </Typography>
+            {row?.creditsMayBeLost ? (
+              <Typography variant="pi" textColor="neutral700">
+                {t('panel.creditsMayBeLost', 'Credits may have been charged for the failed attempt.')}
+              </Typography>
+            ) : null}
+          </Flex>
+        </Flex>
+      ) : null}
+
+      {queue?.paused ? (
+        <Flex direction="column" alignItems="stretch" gap={2} background="warning100" padding={2} hasRadius data-testid="speech-queue-paused">
+          <Typography variant="omega" textColor="warning700">
+            {queue.pauseCode === 'INSUFFICIENT_CREDITS'
+              ? t('panel.pausedCredits', 'Narrations are paused: the account needs {required} credits and has {remaining}.', {
+                  required: queue.creditsRequired ?? '?',
+                  remaining: queue.creditsRemaining ?? '?',
+                })
+              : t('panel.paused', 'Narrations are paused: {reason}', { reason: queue.pauseReason ?? queue.pauseCode ?? '' })}
+          </Typography>
+          {canNarrate ? (
+            <Button variant="secondary" size="S" loading={busy === 'resume'} onClick={() => void run('resume', () => api.resumeQueue())}>
+              {t('panel.resume', 'Resume the queue')}
+            </Button>
+          ) : null}
+        </Flex>
+      ) : null}
+
+      {row?.audio ? <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} /> : null}
+
+      <Box data-testid="speech-estimate">
+        {current ? (
+          <Flex direction="column" alignItems="stretch" gap={1}>
+            <Typography variant="sigma" textColor="neutral600">
+              {t('panel.currentText', 'Current text')}
+            </Typography>
+            <Typography variant="omega">
+              {t('panel.estimate', '{characters} characters × {multiplier} = {credits} credits', {
+                characters: formatNumber(current.characters),
+                multiplier,
+                credits: <strong key="credits">{formatNumber(current.credits)}</strong>,
+              })}
+            </Typography>
+            <Typography variant="pi" textColor="neutral600">
+              {multiplier === 2 ? t('mode.preprocessed', 'AI preprocessing') : t('mode.verbatim', 'Verbatim')}
+              {' · '}
+              {voiceName(current.voiceId)}
+            </Typography>
+            {current.unchanged && row?.status === 'completed' ? (
+              <Typography variant="pi" textColor="neutral600">
+                {t('panel.unchanged', 'Unchanged since the last narration.')}
+              </Typography>
+            ) : null}
+          </Flex>
+        ) : estimate.error ? (
+          <Typography variant="pi" textColor="neutral600">
+            {t('panel.estimateError', 'No estimate: {message}', { message: estimate.error.message })}
+          </Typography>
+        ) : (
+          <Loader small>{t('panel.estimating', 'Estimating the cost')}</Loader>
+        )}
+      </Box>
+
+      {canNarrate && voices.data && current ? (
+        <Field.Root name="speech-voice" hint={t('panel.voiceHint', 'Used for this entry only.')}>
+          <Field.Label>{t('panel.voice', 'Voice')}</Field.Label>
+          <SingleSelect
+            size="S"
+            value={selectedVoice}
+            disabled={busy !== null}
+            data-testid="speech-voice-select"
+            onChange={(value) => {
+              const voiceId = String(value) === DEFAULT_VOICE ? null : String(value);
+              void run('voice', () => api.setVoice({ ...target, voiceId }));
+            }}
+          >
+            <SingleSelectOption value={DEFAULT_VOICE}>{t('panel.defaultVoice', 'Default voice')}</SingleSelectOption>
+            {voiceList.map((voice) => (
+              <SingleSelectOption key={voice.id} value={voice.id}>
+                {voice.language ? `${voice.name} (${voice.language})` : voice.name}
+              </SingleSelectOption>
+            ))}
+          </SingleSelect>
+          <Field.Hint />
+        </Field.Root>
+      ) : null}
+
+      {canNarrate ? (
+        <Flex direction="column" alignItems="stretch" gap={2}>
+          {canNarrateNow ? (
+            <Button
+              fullWidth
+              variant="secondary"
+              startIcon={<Play />}
+              loading={busy === 'narrate'}
+              disabled={busy !== null}
+              data-testid="speech-narrate"
+              onClick={() => void run('narrate', () => api.narrate(target), reportQueued)}
+            >
+              {t('panel.narrate', 'Narrate now')}
+            </Button>
+          ) : null}
+          {canRegenerate ? (
+            <Button
+              fullWidth
+              variant="tertiary"
+              startIcon={<ArrowClockwise />}
+              loading={busy === 'regenerate'}
+              disabled={busy !== null}
+              data-testid="speech-regenerate"
+              onClick={() => setConfirmOpen(true)}
+            >
+              {t('panel.regenerate', 'Regenerate')}
+            </Button>
+          ) : null}
+          {inProgress ? (
+            <Button
+              fullWidth
+              variant="danger-light"
+              startIcon={<Cross />}
+              loading={busy === 'cancel'}
+              disabled={busy !== null}
+              data-testid="speech-cancel"
+              onClick={() => void run('cancel', () => api.cancel(target), () => toggleNotification({ type: 'success', message: t('panel.cancelled', 'Narration cancelled.') }))}
+            >
+              {t('panel.cancel', 'Cancel narration')}
+            </Button>
+          ) : null}
+        </Flex>
+      ) : null}
+
+      <Dialog.Root open={confirmOpen} onOpenChange={setConfirmOpen}>
+        <Dialog.Content>
+          <Dialog.Header>{t('regenerate.title', 'Regenerate the narration?')}</Dialog.Header>
+          <Dialog.Body icon={<WarningCircle fill="warning600" />}>
+            <Flex direction="column" alignItems="stretch" gap={2} data-testid="speech-regenerate-dialog">
+              <Typography textAlign="center">
+                {t('regenerate.body', 'A fresh narration is generated and charged again, even if the text did not change.')}
+              </Typography>
+              <Typography textAlign="center" fontWeight="bold" data-testid="speech-regenerate-cost">
+                {current
+                  ? t('regenerate.cost', 'Cost: {credits} credits ({characters} characters × {multiplier}).', {
+                      credits: formatNumber(current.credits),
+                      characters: formatNumber(current.characters),
+                      multiplier,
+                    })
+                  : t('regenerate.costUnknown', 'The cost could not be estimated.')}
+              </Typography>
+            </Flex>
+          </Dialog.Body>
+          <Dialog.Footer>
+            <Dialog.Cancel>
+              <Button fullWidth variant="tertiary">
+                {t('common.cancel', 'Cancel')}
+              </Button>
+            </Dialog.Cancel>
+            <Dialog.Action>
+              <Button
+                fullWidth
+                variant="secondary"
+                data-testid="speech-regenerate-confirm"
+                onClick={() => void run('regenerate', () => api.regenerate(target), reportQueued)}
+              >
+                {t('regenerate.confirm', 'Regenerate')}
+              </Button>
+            </Dialog.Action>
+          </Dialog.Footer>
+        </Dialog.Content>
+      </Dialog.Root>
+    </Flex>
+  );
+}

@@ -1,0 +1,82 @@
+import type { ContentTypeDescription, ContentTypeNarration, FieldError, PreprocessType, SpeechSettings } from '../../api/types';
+
+/**
+ * The settings form as the page edits it, and its conversion to the PUT body. Pure: unit-tested.
+ */
+
+export interface TypeForm {
+  enabled: boolean;
+  trigger: 'publish' | 'save';
+  titleField: string | null;
+  textFields: string[];
+  /** What the server had, kept so switching a type off keeps its valid configuration. */
+  original: ContentTypeNarration | null;
+}
+
+export interface SettingsForm {
+  defaultVoiceId: string;
+  preprocessType: PreprocessType;
+  contentTypes: Record<string, TypeForm>;
+}
+
+export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
+
+export function toForm(settings: SpeechSettings, described: ContentTypeDescription[]): SettingsForm {
+  const contentTypes: Record<string, TypeForm> = {};
+  for (const type of described) {
+    const config = settings.contentTypes[type.uid] ?? null;
+    contentTypes[type.uid] = {
+      enabled: Boolean(config && config.trigger !== 'off'),
+      trigger: config?.trigger === 'save' ? 'save' : 'publish',
+      titleField: config?.titleField ?? null,
+      textFields: config?.textFields ? [...config.textFields] : [],
+      original: config,
+    };
+  }
+  return { defaultVoiceId: settings.defaultVoiceId ?? '', preprocessType: settings.preprocessType === '2' ? '2' : '0', contentTypes };
+}
+
+export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
+  const contentTypes: Record<string, ContentTypeNarration> = {};
+  for (const [uid, type] of Object.entries(form.contentTypes)) {
+    if (type.enabled) {
+      contentTypes[uid] = { trigger: type.trigger, textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}) };
+    } else if (type.original) {
+      const textFields = type.textFields.length ? type.textFields : type.original.textFields;
+      const titleField = type.titleField ?? undefined;
+      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}) };
+    }
+  }
+  const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
+  if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
+  return body;
+}
+
+/** Messages of the checks below; their ids are translation keys. */
+export const VALIDATION_MESSAGES: Record<string, string> = {
+  'validation.voiceRequired': 'Choose a voice.',
+  'validation.textFieldsRequired': 'Choose at least one text field.',
+};
+
+/**
+ * Checks made before saving, with the same paths as the server's validation errors. Messages are
+ * keys of VALIDATION_MESSAGES (translated by the page); the server's own messages are shown as sent.
+ */
+export function validateForm(form: SettingsForm): FieldError[] {
+  const errors: FieldError[] = [];
+  const anyEnabled = Object.values(form.contentTypes).some((type) => type.enabled);
+  if (anyEnabled && !form.defaultVoiceId) errors.push({ path: ['defaultVoiceId'], message: 'validation.voiceRequired' });
+  for (const [uid, type] of Object.entries(form.contentTypes)) {
+    if (type.enabled && type.textFields.length === 0) errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
+  }
+  return errors;
+}
+
+export function isDirty(form: SettingsForm, baseline: SettingsForm): boolean {
+  return JSON.stringify(fromForm(form)) !== JSON.stringify(fromForm(baseline));
+}
+
+/** Credits for a number of characters in a mode (spec: x1 for "0", x2 for "2"). */
+export function creditsFor(characters: number, preprocessType: PreprocessType): number {
+  return characters * (preprocessType === '2' ? 2 : 1);
+}
