@@ -1,3 +1,8 @@
+import { narratedTypesMiddleware } from './api/narratedTypes';
+import { BulkNarrateAction } from './components/BulkNarrateAction';
+import { NarrationPanel } from './components/NarrationPanel';
+import { addNarrationColumn } from './contentManagerHooks';
+import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID } from './pluginId';
 
 type TranslationModule = { default: Record<string, string> };
@@ -7,14 +12,35 @@ function prefixKeys(messages: Record<string, string>) {
   return Object.fromEntries(Object.entries(messages).map(([key, value]) => [`${PLUGIN_ID}.${key}`, value]));
 }
 
+/**
+ * What loads with the admin's first bundle is only this file and the small description
+ * components; the settings page, the panel's content and the bulk dialog are separate chunks.
+ */
 export default {
   register(app: any) {
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
+    // Knows which types are narrated before the list view asks (its column hook is synchronous).
+    app.addMiddlewares([narratedTypesMiddleware]);
   },
 
-  bootstrap() {},
+  bootstrap(app: any) {
+    app.addSettingsLink('global', {
+      id: PLUGIN_ID,
+      to: PLUGIN_ID,
+      intlLabel: { id: `${PLUGIN_ID}.plugin.name`, defaultMessage: 'Speech' },
+      Component: () => import('./pages/Settings'),
+      permissions: PERMISSIONS.readSettings,
+    });
 
-  async registerTrans({ locales }: { locales: string[] }) {
+    const contentManager = app.getPlugin('content-manager');
+    if (contentManager?.apis) {
+      contentManager.apis.addEditViewSidePanel([NarrationPanel]);
+      contentManager.apis.addBulkAction([BulkNarrateAction]);
+    }
+    app.registerHook('Admin/CM/pages/ListView/inject-column-in-table', addNarrationColumn);
+  },
+
+  async registerTrads({ locales }: { locales: string[] }) {
     return Promise.all(
       locales.map(async (locale) => {
         try {

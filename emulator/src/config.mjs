@@ -68,7 +68,7 @@ export const KNOB_SCHEMA = {
   sttQueuedMs: { type: 'int', min: 0, default: 1000 },
   sttProcessingMs: { type: 'int', min: 0, default: 1000 },
   sttMaxUploadBytes: { type: 'int', min: 1, default: 50 * 1024 * 1024 },
-  maxNarratedSentences: { type: 'int', min: 1, default: 100 },
+  maxNarratedSentences: { type: 'int', min: 1, default: 60 },
   maxCueChars: { type: 'int', min: 20, default: 200 },
   sentenceGapMs: { type: 'int', min: 0, default: 300 },
   apiKeys: { type: 'string-list', default: ['emulator-dev-key'] },

@@ -16,6 +16,7 @@ import { processText } from './narration/process-text.mjs';
 import { submitStt, sttStatus } from './stt/routes.mjs';
 import { generateSpeech, listVoices } from './tts/routes.mjs';
 import { serveMedia } from './media-route.mjs';
+import { warmUpSynthesizer } from './speech/synth.mjs';
 import { CONTROL_ROUTES } from './control/routes.mjs';
 
 /** @type {import('./http/router.mjs').Route[]} */
@@ -223,6 +224,7 @@ export async function startEmulator(partialOptions = {}) {
   }
   runtime.baseUrl = urlFor(options.host, port);
   runtime.webUrl = urlFor(options.host, webPort);
+  warmUpSynthesizer();
 
   let closed = false;
   return {

@@ -158,6 +158,17 @@ describe('narration and its signed callback', () => {
     expect(cues.map((c) => c.text)).toEqual(['مرحبا بكم في نشرة الأخبار.', 'الطقس جميل اليوم؟']);
   });
 
+  it('narrates at most maxNarratedSentences sentences, and the SRT describes exactly that audio', async () => {
+    await emulator.control('config', { method: 'PUT', body: { maxNarratedSentences: 2 } });
+    await processText(narrationBody('capped', callbacks.url, {}, 'One. Two. Three. Four.'));
+    const [callback] = await callbacks.waitFor(1);
+    const cues = parseSrt(await (await fetch(callback.body.response.srtFile)).text());
+    expect(cues.map((c) => c.text)).toEqual(['One.', 'Two.']);
+    expect((await article('capped')).audio).toMatchObject({ sentences: 4, narratedSentences: 2, truncated: true });
+    // Credits are for the whole text all the same.
+    expect(await credits()).toBe(100000 - 'One. Two. Three. Four.'.length);
+  });
+
   it('answers 409 ALREADY_PROCESSING while the article is being generated', async () => {
     expect((await processText(narrationBody('busy', callbacks.url))).status).toBe(202);
     for (const regenerate of [false, true]) {

@@ -50,6 +50,54 @@ export interface StackOptions {
   withoutEmulator?: boolean;
 }
 
+export interface StrapiProcess {
+  url: string;
+  logs: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+/** Starts the playground (scripts/playground.cjs) and waits for its ready line. */
+export async function launchStrapi(env: NodeJS.ProcessEnv, cwd: string): Promise<StrapiProcess> {
+  let output = '';
+  const proc: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts', 'playground.cjs'), 'start'], {
+    cwd, // no .env here: the test's environment is the whole configuration
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout!.on('data', (chunk) => (output += chunk.toString()));
+  proc.stderr!.on('data', (chunk) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Strapi did not start in 120 s:\n${output.slice(-4000)}`)), 120_000);
+    const onData = () => {
+      if (output.includes('"event":"strapi-ready"')) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Strapi exited with code ${code} before it was ready:\n${output.slice(-4000)}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${env.PORT}`,
+    logs: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        proc.kill(signal);
+      });
+    },
+  };
+}
+
 export interface Stack {
   url: string;
   emulator: EmulatorProcess;
@@ -65,6 +113,8 @@ export interface Stack {
   /** Stops Strapi (SIGTERM, or SIGKILL to simulate a crash) and starts it again on the same database. */
   restartStrapi: (env?: Record<string, string>, signal?: NodeJS.Signals) => Promise<void>;
   stopStrapi: (signal?: NodeJS.Signals) => Promise<void>;
+  /** Another Strapi process on the same database and emulator (multi-instance tests). */
+  startExtraInstance: (env?: Record<string, string>) => Promise<StrapiProcess>;
   stop: () => Promise<void>;
 }
 
@@ -95,8 +145,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ? ({ url: 'http://127.0.0.1:9', webUrl: 'http://127.0.0.1:9', stop: async () => {} } as EmulatorProcess)
     : await startEmulatorProcess({ webPort: true, apiKeys: [EMULATOR_API_KEY], delayMs: 300, args: options.emulatorArgs ?? [] });
 
-  let output = '';
-  let child: ChildProcess | null = null;
   let extraEnv = typeof options.env === 'function' ? options.env(emulator) : (options.env ?? {});
 
   const baseEnv = () => ({
@@ -123,45 +171,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...extraEnv,
   });
 
+  let main: StrapiProcess | null = null;
+  const extras: StrapiProcess[] = [];
+
   async function startStrapi() {
-    output = '';
-    const proc = spawn(process.execPath, [path.join(ROOT, 'scripts', 'playground.cjs'), 'start'], {
-      cwd: workDir, // no .env here: the test's environment is the whole configuration
-      env: baseEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    proc.stdout!.on('data', (chunk) => (output += chunk.toString()));
-    proc.stderr!.on('data', (chunk) => (output += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Strapi did not start in 120 s:\n${output.slice(-4000)}`)), 120_000);
-      const onData = () => {
-        if (output.includes('"event":"strapi-ready"')) {
-          clearTimeout(timer);
-          proc.stdout!.off('data', onData);
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`Strapi exited with code ${code} before it was ready:\n${output.slice(-4000)}`));
-      });
-    });
+    main = await launchStrapi(baseEnv(), workDir);
   }
 
   async function stopStrapi(signal: NodeJS.Signals = 'SIGTERM') {
-    const proc = child;
-    child = null;
-    if (!proc || proc.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-      proc.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      proc.kill(signal);
-    });
+    const proc = main;
+    main = null;
+    await proc?.stop(signal);
   }
 
   await startStrapi();
@@ -182,7 +202,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     emulator,
     adminToken,
     workDir,
-    logs: () => output,
+    logs: () => main?.logs() ?? '',
     request: (pathname, init) => fetch(`${url}${pathname}`, init),
     admin: (method, pathname, body) => jsonFetch(`${url}${pathname}`, method, body, { authorization: `Bearer ${stack.adminToken}` }),
     control: async (method, pathname, body) => (await jsonFetch(`${emulator.url}/__control${pathname}`, method, body)).body,
@@ -194,7 +214,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       stack.adminToken = login.body.data.token;
     },
     stopStrapi,
+    async startExtraInstance(env = {}) {
+      const extraPort = await freePort();
+      const instance = await launchStrapi({ ...baseEnv(), PORT: String(extraPort), PUBLIC_URL: `http://127.0.0.1:${extraPort}`, ...env }, workDir);
+      extras.push(instance);
+      return instance;
+    },
     async stop() {
+      await Promise.all(extras.map((instance) => instance.stop()));
       await stopStrapi();
       await emulator.stop();
       rmSync(workDir, { recursive: true, force: true });

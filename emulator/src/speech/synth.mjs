@@ -16,6 +16,11 @@ function espeakWasm() {
   return compiledWasm;
 }
 
+/** Starts compiling the synthesizer in the background so the first narration is not slower. */
+export function warmUpSynthesizer() {
+  espeakWasm().catch(() => undefined); // a real failure surfaces on first use
+}
+
 /** @type {Promise<unknown>} */
 let queue = Promise.resolve();
 /**

@@ -6,6 +6,7 @@ import type { SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
 import type { JobsRepository, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore } from './media';
+import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
 
 /**
@@ -35,6 +36,7 @@ export function createWorker(deps: WorkerDeps) {
   let running: Promise<void> | null = null;
   let rerun = false;
   let stopped = true;
+  const dispatcher = createDispatcherLease(strapi, owner, config.leaseMs);
 
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
@@ -154,6 +156,7 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   async function submitQueued(at: Date) {
+    if (!(await dispatcher.acquire(at))) return;
     const queue = await settings.queueState();
     if (queue.paused) {
       if (queue.pausedUntil && new Date(queue.pausedUntil) > at) return;
@@ -222,6 +225,7 @@ export function createWorker(deps: WorkerDeps) {
       await running;
       // A download may hang for its whole timeout; its lease lets the next start take it over.
       await Promise.race([Promise.allSettled([...activeStores]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      await dispatcher.release().catch(() => undefined);
     },
   };
 }

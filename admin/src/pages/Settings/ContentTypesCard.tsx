@@ -1,0 +1,126 @@
+import { Box, Field, Flex, Grid, MultiSelect, MultiSelectOption, SingleSelect, SingleSelectOption, Toggle, Typography } from '@strapi/design-system';
+import { useIntl } from 'react-intl';
+import type { ContentTypeDescription } from '../../api/types';
+import { getTranslation } from '../../utils/getTranslation';
+import { Card } from './Card';
+import { TITLE_FIELD_TYPES, type TypeForm } from './form';
+
+interface Props {
+  types: ContentTypeDescription[];
+  value: Record<string, TypeForm>;
+  disabled: boolean;
+  errorFor: (uid: string, field: 'trigger' | 'titleField' | 'textFields') => string | undefined;
+  onChange: (uid: string, next: TypeForm) => void;
+}
+
+const NO_TITLE = '__none__';
+
+export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }: Props) => {
+  const { formatMessage } = useIntl();
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+
+  return (
+    <Card
+      testId="speech-content-types"
+      title={t('types.title', 'Narrated content')}
+      subtitle={t('types.subtitle', 'Choose which content types are narrated, when, and from which fields.')}
+    >
+      {types.length === 0 ? (
+        <Typography textColor="neutral600">{t('types.empty', 'This application has no content types yet.')}</Typography>
+      ) : (
+        <Flex direction="column" alignItems="stretch" gap={4}>
+          {types.map((type) => {
+            const form = value[type.uid];
+            if (!form) return null;
+            const textFieldOptions = type.fields;
+            const titleOptions = type.fields.filter((field) => TITLE_FIELD_TYPES.has(field.type));
+            const update = (patch: Partial<TypeForm>) => onChange(type.uid, { ...form, ...patch });
+            return (
+              <Box key={type.uid} padding={4} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-testid={`speech-type-${type.uid}`}>
+                <Flex direction="column" alignItems="stretch" gap={4}>
+                  <Flex justifyContent="space-between" alignItems="center" gap={4} wrap="wrap">
+                    <Flex direction="column" alignItems="stretch" gap={1}>
+                      <Typography variant="epsilon" fontWeight="bold">
+                        {type.displayName}
+                      </Typography>
+                      <Typography variant="pi" textColor="neutral600">
+                        <bdi dir="ltr">{type.uid}</bdi>
+                        {type.localized ? ` · ${t('types.localized', 'localized')}` : ''}
+                      </Typography>
+                    </Flex>
+                    <Field.Root name={`${type.uid}.enabled`}>
+                      <Field.Label>{t('types.enabled', 'Narration')}</Field.Label>
+                      <Toggle
+                        checked={form.enabled}
+                        disabled={disabled}
+                        onLabel={t('types.on', 'On')}
+                        offLabel={t('types.off', 'Off')}
+                        onChange={(event: React.ChangeEvent<HTMLInputElement>) => update({ enabled: event.target.checked })}
+                        data-testid={`speech-type-toggle-${type.uid}`}
+                      />
+                    </Field.Root>
+                  </Flex>
+                  {form.enabled ? (
+                    <Grid.Root gap={4}>
+                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+                        <Field.Root name={`${type.uid}.trigger`} error={errorFor(type.uid, 'trigger')} hint={form.trigger === 'save' ? t('types.triggerSaveHint', 'Every save that changes the text narrates it again.') : t('types.triggerPublishHint', 'Narrated when an entry is published.')}>
+                          <Field.Label>{t('types.trigger', 'Narrate on')}</Field.Label>
+                          <SingleSelect value={form.trigger} disabled={disabled} onChange={(next) => update({ trigger: next === 'save' ? 'save' : 'publish' })}>
+                            <SingleSelectOption value="publish">{t('types.triggerPublish', 'Publish')}</SingleSelectOption>
+                            <SingleSelectOption value="save">{t('types.triggerSave', 'Save')}</SingleSelectOption>
+                          </SingleSelect>
+                          <Field.Hint />
+                          <Field.Error />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+                        <Field.Root name={`${type.uid}.titleField`} error={errorFor(type.uid, 'titleField')} hint={t('types.titleHint', 'Sent as the title of the narration.')}>
+                          <Field.Label>{t('types.titleField', 'Title field')}</Field.Label>
+                          <SingleSelect value={form.titleField ?? NO_TITLE} disabled={disabled} onChange={(next) => update({ titleField: next === NO_TITLE ? null : String(next) })}>
+                            <SingleSelectOption value={NO_TITLE}>{t('types.noTitle', 'None (use the entry id)')}</SingleSelectOption>
+                            {titleOptions.map((field) => (
+                              <SingleSelectOption key={field.name} value={field.name}>
+                                {field.name}
+                              </SingleSelectOption>
+                            ))}
+                          </SingleSelect>
+                          <Field.Hint />
+                          <Field.Error />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+                        <Field.Root
+                          name={`${type.uid}.textFields`}
+                          error={errorFor(type.uid, 'textFields')}
+                          hint={t('types.textHint', 'Read one after the other, in the order chosen.')}
+                          data-testid={`speech-type-text-${type.uid}`}
+                        >
+                          <Field.Label>{t('types.textFields', 'Text fields')}</Field.Label>
+                          <MultiSelect
+                            value={form.textFields}
+                            disabled={disabled}
+                            withTags
+                            placeholder={t('types.textPlaceholder', 'Choose fields')}
+                            onChange={(next) => update({ textFields: next })}
+                          >
+                            {textFieldOptions.map((field) => (
+                              <MultiSelectOption key={field.name} value={field.name}>
+                                {`${field.name} (${field.type})`}
+                              </MultiSelectOption>
+                            ))}
+                          </MultiSelect>
+                          <Field.Hint />
+                          <Field.Error />
+                        </Field.Root>
+                      </Grid.Item>
+                    </Grid.Root>
+                  ) : null}
+                </Flex>
+              </Box>
+            );
+          })}
+        </Flex>
+      )}
+    </Card>
+  );
+};

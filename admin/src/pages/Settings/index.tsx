@@ -1,0 +1,150 @@
+import * as React from 'react';
+import { Button, Flex, Grid } from '@strapi/design-system';
+import { Check } from '@strapi/icons';
+import { Layouts, Page, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { fieldError, toProblem } from '../../api/errors';
+import { useSpeechApi, useSpeechQuery } from '../../api/hooks';
+import { narratedTypes } from '../../api/narratedTypes';
+import type { FieldError, SettingsResponse } from '../../api/types';
+import { PERMISSIONS } from '../../permissions';
+import { getTranslation } from '../../utils/getTranslation';
+import { Card } from './Card';
+import { ConnectionCard } from './ConnectionCard';
+import { ContentTypesCard } from './ContentTypesCard';
+import { CostPreview } from './CostPreview';
+import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
+import { VoicePicker } from './VoicePicker';
+
+const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate];
+
+const SettingsPage = () => {
+  const { formatMessage } = useIntl();
+  const { toggleNotification } = useNotification();
+  const api = useSpeechApi();
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const {
+    isLoading: loadingPermissions,
+    allowedActions: { canUpdate, canNarrate },
+  } = useRBAC(SETTINGS_PERMISSIONS);
+
+  const settings = useSpeechQuery((speech) => speech.getSettings(), []);
+  const voices = useSpeechQuery((speech) => speech.getVoices(), []);
+  const [baseline, setBaseline] = React.useState<SettingsForm | null>(null);
+  const [form, setForm] = React.useState<SettingsForm | null>(null);
+  const [errors, setErrors] = React.useState<FieldError[]>([]);
+  const [saving, setSaving] = React.useState(false);
+
+  React.useEffect(() => {
+    if (!settings.data) return;
+    const next = toForm(settings.data.settings, settings.data.contentTypes);
+    setBaseline(next);
+    setForm(next);
+  }, [settings.data]);
+
+  if (settings.loading || loadingPermissions || (settings.data && !form)) return <Page.Loading />;
+  if (settings.error || !settings.data || !form || !baseline) {
+    return (
+      <Page.Main>
+        <Page.Title>{t('plugin.name', 'Speech')}</Page.Title>
+        <Layouts.Header title={t('plugin.name', 'Speech')} />
+        <Layouts.Content>
+          <Page.Error content={settings.error?.message} action={<Button onClick={() => void settings.reload()}>{t('common.retry', 'Try again')}</Button>} />
+        </Layouts.Content>
+      </Page.Main>
+    );
+  }
+
+  const data: SettingsResponse = settings.data;
+  const dirty = isDirty(form, baseline);
+  const message = (text: string | undefined) => (text && VALIDATION_MESSAGES[text] ? t(text, VALIDATION_MESSAGES[text]) : text);
+  const enabledTypes = data.contentTypes.filter((type) => form.contentTypes[type.uid]?.enabled);
+
+  const save = async () => {
+    const local = validateForm(form);
+    setErrors(local);
+    if (local.length) {
+      toggleNotification({ type: 'warning', message: t('save.invalid', 'Some settings need your attention.') });
+      return;
+    }
+    setSaving(true);
+    try {
+      const saved = await api.updateSettings(fromForm(form));
+      const next = { ...data, settings: saved };
+      settings.setData(next);
+      narratedTypes.replace(next);
+      toggleNotification({ type: 'success', message: t('save.success', 'Settings saved.') });
+    } catch (error) {
+      const problem = toProblem(error);
+      setErrors(problem.fieldErrors);
+      toggleNotification({ type: 'danger', message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Page.Main>
+      <Page.Title>{t('plugin.name', 'Speech')}</Page.Title>
+      <Layouts.Header
+        title={t('plugin.name', 'Speech')}
+        subtitle={t('settings.subtitle', 'Narration of articles: connection, voice, cost and content types.')}
+        primaryAction={
+          <Button startIcon={<Check />} onClick={() => void save()} loading={saving} disabled={!canUpdate || !dirty} data-testid="speech-save">
+            {t('save.label', 'Save')}
+          </Button>
+        }
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          <ConnectionCard
+            connection={data.connection}
+            queue={data.queue}
+            canNarrate={canNarrate}
+            onQueueChange={(queue) => settings.setData({ ...data, queue })}
+          />
+          <Card testId="speech-voice-cost" title={t('voiceCost.title', 'Voice and cost')} subtitle={t('voiceCost.subtitle', 'Credits are characters × 1 (verbatim) or × 2 (AI preprocessing).')}>
+            <Grid.Root gap={6}>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <VoicePicker
+                  value={form.defaultVoiceId}
+                  voices={voices.data}
+                  loading={voices.loading}
+                  error={voices.error}
+                  disabled={!canUpdate}
+                  fieldError={message(fieldError(errors, 'defaultVoiceId'))}
+                  preview={data.features?.voicePreview === true}
+                  onChange={(defaultVoiceId) => setForm({ ...form, defaultVoiceId })}
+                />
+              </Grid.Item>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <CostPreview
+                  preprocessType={form.preprocessType}
+                  onPreprocessTypeChange={(preprocessType) => setForm({ ...form, preprocessType })}
+                  disabled={!canUpdate}
+                  averages={data.averages}
+                  enabledTypes={enabledTypes}
+                />
+              </Grid.Item>
+            </Grid.Root>
+          </Card>
+          <ContentTypesCard
+            types={data.contentTypes}
+            value={form.contentTypes}
+            disabled={!canUpdate}
+            errorFor={(uid, field) => message(fieldError(errors, 'contentTypes', uid, field))}
+            onChange={(uid, next) => setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } })}
+          />
+        </Flex>
+      </Layouts.Content>
+    </Page.Main>
+  );
+};
+
+const ProtectedSettingsPage = () => (
+  <Page.Protect permissions={PERMISSIONS.readSettings}>
+    <SettingsPage />
+  </Page.Protect>
+);
+
+export default ProtectedSettingsPage;

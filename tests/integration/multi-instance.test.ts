@@ -1,0 +1,88 @@
+import { blocks, contentManager, startStack, waitFor, type Stack, type StrapiProcess } from './harness';
+import { submissionsFor, waitForStatus } from './narration-helpers';
+import { startPostgres, type PostgresCluster } from './postgres';
+
+/**
+ * Two Strapi instances on one PostgreSQL database, one emulator: every article is submitted
+ * exactly once, never more than `maxInFlight` are generating at once, and when the dispatching
+ * instance crashes the other takes over.
+ */
+
+const ARTICLE = 'api::article.article';
+jest.setTimeout(300_000);
+
+let pg: PostgresCluster;
+let stack: Stack;
+let second: StrapiProcess;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  pg.createDatabase('speech_multi');
+  stack = await startStack({
+    env: {
+      DATABASE_CLIENT: 'postgres',
+      DATABASE_URL: pg.url('speech_multi'),
+      DATABASE_POOL_MIN: '0',
+      SPEECH_MAX_IN_FLIGHT: '2',
+      SPEECH_LEASE_MS: '3000',
+      // Each instance here has its own callback URL (no load balancer in front): a result sent to
+      // the crashed one is lost, and the survivor asks again with regenerate false (free).
+      SPEECH_CALLBACK_TIMEOUT_MS: '5000',
+    },
+  });
+  second = await stack.startExtraInstance();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  pg?.stop();
+});
+
+it('submits each article once across instances, with at most maxInFlight generating', async () => {
+  await stack.control('PUT', '/config', { generationDelayMs: 1500 });
+  const articles = contentManager(stack, ARTICLE);
+  let maxGenerating = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const { articles: records } = await stack.control<any>('GET', '/articles');
+      maxGenerating = Math.max(maxGenerating, records.filter((record: any) => record.state === 'generating').length);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+
+  const documentIds: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const created = await articles.create({ title: `Article ${i}`, summary: `Summary ${i}.`, body: blocks(`Body number ${i}.`) }, 'en');
+    documentIds.push(created.documentId);
+  }
+  await Promise.all(documentIds.map((documentId) => articles.publish(documentId, 'en')));
+
+  // Halfway through, the instance the test talks to crashes; the other one carries on.
+  await waitFor(async () => {
+    const { articles: records } = await stack.control<any>('GET', '/articles');
+    return records.filter((record: any) => record.state === 'generated').length >= 2;
+  }, { what: 'two narrations to finish', timeoutMs: 60_000 });
+  await stack.stopStrapi('SIGKILL');
+
+  const viaSecond = { ...stack, admin: (method: string, pathname: string, body?: unknown) => fetch(`${second.url}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })) } as Stack;
+
+  for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
+  sampling = false;
+  await sampler;
+
+  expect(maxGenerating).toBeGreaterThanOrEqual(1);
+  expect(maxGenerating).toBeLessThanOrEqual(2);
+  for (const documentId of documentIds) {
+    const accepted = (await submissionsFor(stack, `${documentId}-en`)).filter((entry) => entry.status === 202);
+    const paid = accepted.filter((entry) => entry.body.postData.regenerate === true);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(paid).toHaveLength(0);
+  }
+  const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) => documentIds.some((id) => record.articleId === `${id}-en`));
+  expect(charged.every((record: any) => record.generation === 1)).toBe(true);
+});
