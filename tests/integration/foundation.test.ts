@@ -1,0 +1,95 @@
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EMULATOR_API_KEY, blocks, contentManager, freePort, launchStrapi, startStack, type Stack } from './harness';
+import { waitForStatus } from './narration-helpers';
+
+/** The plugin loads in a real Strapi, its routes answer, its config is validated, its key stays secret. */
+
+jest.setTimeout(180_000);
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it('loads the plugin: its public route answers with a JSON 404 for an unknown article', async () => {
+  const response = await stack.request('/api/speech/narrations/unknown-article');
+  expect(response.status).toBe(404);
+  expect(await response.json()).toMatchObject({ error: { status: 404, message: 'No narration for this article.' } });
+});
+
+it('registers its RBAC actions and guards its admin routes', async () => {
+  const { body } = await stack.admin('GET', '/admin/permissions');
+  const actions = JSON.stringify(body);
+  for (const action of ['plugin::speech.settings.read', 'plugin::speech.settings.update', 'plugin::speech.narrate', 'plugin::speech.transcribe']) {
+    expect(actions).toContain(action);
+  }
+  const anonymous = await stack.request('/speech/overview');
+  expect(anonymous.status).toBe(401);
+});
+
+it('never shows the API key in admin responses, public responses or logs', async () => {
+  const articles = contentManager(stack, 'api::article.article');
+  const { documentId } = await articles.create({ title: 'Secret check', summary: 'Summary.', body: blocks('Body.') }, 'en');
+  await articles.publish(documentId, 'en');
+  await waitForStatus(stack, 'api::article.article', documentId, 'completed', 'en');
+
+  const overview = await stack.admin('GET', '/speech/overview');
+  expect(overview.body.apiKeyConfigured).toBe(true);
+  const settings = await stack.admin('GET', '/speech/settings');
+  const narration = await stack.request(`/api/speech/narrations/${documentId}-en`);
+  const payloads = [JSON.stringify(overview.body), JSON.stringify(settings.body), await narration.text()];
+  for (const payload of payloads) expect(payload).not.toContain(EMULATOR_API_KEY);
+  expect(stack.logs()).not.toContain(EMULATOR_API_KEY);
+  // the emulator's own request log redacts the Authorization header too
+  expect(JSON.stringify(await stack.control('GET', '/requests'))).not.toContain(EMULATOR_API_KEY);
+});
+
+it('keeps the API key out of the built admin bundle', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  walk(path.join(root, 'dist', 'admin'));
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/apiKey\s*[:=]\s*['"][^'"]+['"]/);
+    expect(text).not.toContain('emulator-dev-key');
+  }
+});
+
+it('refuses to start with a bad configuration, naming the key', async () => {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-badconfig-'));
+  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_DIR: path.join(workDir, 'public'),
+    SERVE_ADMIN_PANEL: 'false',
+    DATABASE_FILENAME: path.join(workDir, 'data.db'),
+    APP_KEYS: 'a,b',
+    API_TOKEN_SALT: 'x',
+    ADMIN_JWT_SECRET: 'x',
+    TRANSFER_TOKEN_SALT: 'x',
+    JWT_SECRET: 'x',
+    ENCRYPTION_KEY: 'x',
+    SPEECH_BASE_URL: 'not a url',
+    SPEECH_MAX_IN_FLIGHT: '0',
+  };
+  await expect(launchStrapi(env, workDir)).rejects.toThrow(/speech\.config\.baseUrl[\s\S]*speech\.config\.maxInFlight|speech\.config\.maxInFlight[\s\S]*speech\.config\.baseUrl/);
+});
