@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 
@@ -8,8 +9,16 @@ import type { Core } from '@strapi/strapi';
  * Every speech setting comes from the environment, so the app can be pointed at the emulator
  * or at the real service without editing files.
  */
-// config/plugins.ts compiles to playground/dist/config/plugins.js
-const PLUGIN_ROOT = path.resolve(__dirname, '..', '..', '..');
+// The server loads the compiled playground/dist/config/plugins.js, but `strapi build` (the admin
+// bundle) loads this file from playground/config: find the repository root from either place.
+const PLUGIN_ROOT =
+  [path.resolve(__dirname, '..', '..', '..'), path.resolve(__dirname, '..', '..')].find((dir) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).strapi?.name === 'speech';
+    } catch {
+      return false;
+    }
+  }) ?? path.resolve(__dirname, '..', '..', '..');
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
   const port = env.int('PORT', 1337);

@@ -111,8 +111,11 @@ describe('narration on publish', () => {
     expect(submissions[1].body.postData.regenerate).toBe(true);
     expect(submissions[1].body.text).toContain('The edited paragraph.');
 
-    const newFiles = await mediaFiles(stack, `narration-${articleId}`);
-    expect(newFiles).toHaveLength(3);
+    // The replaced files are deleted right after the new ones are linked.
+    const newFiles = await waitFor(async () => {
+      const current = await mediaFiles(stack, `narration-${articleId}`);
+      return current.length === 3 ? current : null;
+    }, { what: 'the replaced files to be deleted', timeoutMs: 10_000 });
     expect(newFiles.map((f) => f.id).some((id) => oldFiles.some((old) => old.id === id))).toBe(false);
     expect(row.audio.id).toBe(newFiles.find((f) => f.name.endsWith('.mp3'))!.id);
   });
@@ -216,7 +219,7 @@ describe('other triggers', () => {
     expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(3);
     await articles.remove(documentId, 'en');
     await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en')) === null, { what: 'the narration to be removed' });
-    expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(0);
+    await waitFor(async () => (await mediaFiles(stack, `narration-${documentId}-en`)).length === 0, { what: 'its files to be removed', timeoutMs: 10_000 });
   });
 });
 
@@ -278,5 +281,68 @@ describe('callbacks that are failures, duplicates or replays', () => {
     expect(second.audio.id).not.toBe(first.audio.id);
     const audio = await fetch(`${stack.url}/api/speech/narrations/${articleId}/audio.mp3`, { redirect: 'manual' });
     expect(audio.headers.get('location')).toBe(second.audio.url);
+  });
+});
+
+describe('editor actions (admin routes)', () => {
+  it('narrate now does not pay twice for unchanged content; regenerate does, with regenerate true', async () => {
+    const documentId = await publishArticle('Editor actions', 'A paragraph for the editor actions.');
+    const articleId = `${documentId}-en`;
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+
+    const again = await stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, locale: 'en' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ articleId, queued: false });
+    expect(again.body.reason).toMatch(/unchanged/);
+
+    const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale: 'en' });
+    expect(estimate.body).toMatchObject({ articleId, unchanged: true, preprocessType: '0' });
+    expect(estimate.body.credits).toBe(estimate.body.characters);
+
+    const regenerate = await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, locale: 'en' });
+    expect(regenerate.body).toMatchObject({ articleId, queued: true });
+    await waitFor(async () => (await submissionsFor(stack, articleId)).length === 2, { what: 'the regeneration' });
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect((await submissionsFor(stack, articleId)).map((s) => s.body.postData.regenerate)).toEqual([false, true]);
+  });
+
+  it('returns the statuses of a whole list page in one request', async () => {
+    const a = await publishArticle('Batch one', 'First.');
+    const b = (await articles.create({ title: 'Batch two (draft)', summary: 'Draft.' }, 'en')).documentId;
+    await waitForStatus(stack, ARTICLE, a, 'completed', 'en');
+    const { status, body } = await stack.admin('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds: [a, b] });
+    expect(status).toBe(200);
+    expect(body.data.map((row: any) => row.documentId)).toEqual([a]);
+    expect(body.queue).toMatchObject({ paused: false });
+    const invalid = await stack.admin('POST', '/speech/narrations/statuses', { contentType: 'not a uid', documentIds: 'x' });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('cancels queued work, and an unpublish cancels it too', async () => {
+    await stack.control('PUT', '/credits', { credits: 0 });
+    try {
+      const documentId = await publishArticle('To cancel', 'This one is cancelled before it is paid for.');
+      await waitFor(async () => (await stack.admin('GET', '/speech/overview')).body.queue.paused, { what: 'the 402 pause' });
+      const cancelled = await stack.admin('POST', '/speech/narrations/cancel', { contentType: ARTICLE, documentId, locale: 'en' });
+      expect(cancelled.body).toEqual({ cancelled: true });
+      expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('cancelled');
+
+      const other = await publishArticle('Unpublished while queued', 'Unpublishing cancels this.');
+      await waitFor(async () => (await narrationRow(stack, ARTICLE, other, 'en'))?.status === 'queued', { what: 'queued' });
+      await articles.unpublish(other, 'en');
+      await waitFor(async () => (await narrationRow(stack, ARTICLE, other, 'en'))?.status === 'cancelled', { what: 'cancelled by unpublish' });
+    } finally {
+      await stack.control('PUT', '/credits', { credits: 100_000 });
+      await stack.admin('POST', '/speech/queue/resume');
+    }
+  });
+
+  it('narrates every entry of a Content Manager bulk publish (enqueued after its transaction commits)', async () => {
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push((await articles.create({ title: `Bulk ${n}`, summary: `Bulk article ${n}.` }, 'en')).documentId);
+    const bulk = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, { documentIds: ids });
+    expect(bulk.status).toBe(200);
+    for (const documentId of ids) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    for (const documentId of ids) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
   });
 });
