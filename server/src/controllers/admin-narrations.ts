@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationService } from '../services';
+import { sendValidationError } from './http-error';
 
 /** Admin routes behind the admin JWT and the plugin's RBAC actions. */
 
@@ -39,10 +40,7 @@ export function adminNarrationView(row: NarrationRow) {
   };
 }
 
-function badRequest(ctx: any, error: z.ZodError) {
-  ctx.status = 400;
-  ctx.body = { error: { status: 400, name: 'ValidationError', message: 'Invalid request.', details: error.flatten().fieldErrors } };
-}
+const badRequest = (ctx: any, error: z.ZodError) => sendValidationError(ctx, error);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** One request for a whole list page: statuses of many documents of one type. */

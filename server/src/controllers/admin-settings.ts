@@ -5,6 +5,7 @@ import { narrationCost } from '../narration/cost';
 import { runtimeSettingsSchema } from '../services/settings';
 import { narrationService } from '../services';
 import { SpeechServiceError } from '../speech-client';
+import { sendError, sendValidationError } from './http-error';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
 
@@ -64,22 +65,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async update(ctx: any) {
     const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
     if (!parsed.success) {
-      ctx.status = 400;
-      ctx.body = {
-        error: {
-          status: 400,
-          name: 'ValidationError',
-          message: describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''),
-          details: { errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
-        },
-      };
-      return;
+      return sendError(ctx, 400, describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''), {
+        errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })),
+      });
     }
     const unknownTypes = Object.keys(parsed.data.contentTypes ?? {}).filter((uid) => !strapi.contentTypes[uid as never]);
     if (unknownTypes.length) {
-      ctx.status = 400;
-      ctx.body = { error: { status: 400, name: 'ValidationError', message: `Unknown content type(s): ${unknownTypes.join(', ')}`, details: { errors: unknownTypes.map((uid) => ({ path: ['contentTypes', uid], message: 'unknown content type' })) } } };
-      return;
+      return sendError(ctx, 400, `Unknown content type(s): ${unknownTypes.join(', ')}`, {
+        errors: unknownTypes.map((uid) => ({ path: ['contentTypes', uid], message: 'unknown content type' })),
+      });
     }
     const settings = await narrationService(strapi).settings.update(parsed.data);
     ctx.body = { settings };
@@ -110,28 +104,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Characters and credits of a document's current text with the current voice and mode. */
   async estimate(ctx: any) {
     const parsed = estimateBody.safeParse(ctx.request.body);
-    if (!parsed.success) {
-      ctx.status = 400;
-      ctx.body = { error: { status: 400, name: 'ValidationError', message: 'Invalid request.', details: parsed.error.flatten().fieldErrors } };
-      return;
-    }
+    if (!parsed.success) return sendValidationError(ctx, parsed.error);
     const estimate = await narrationService(strapi).estimate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
-    if (!estimate) {
-      ctx.status = 404;
-      ctx.body = { error: { status: 404, name: 'NotFound', message: 'This content is not narrated or does not exist.' } };
-      return;
-    }
+    if (!estimate) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
     ctx.body = estimate;
   },
 
   /** Cost of any text in both modes (the settings page's preview). */
   async cost(ctx: any) {
     const parsed = z.object({ text: z.string().max(1_000_000) }).safeParse(ctx.request.body);
-    if (!parsed.success) {
-      ctx.status = 400;
-      ctx.body = { error: { status: 400, name: 'ValidationError', message: 'text is required' } };
-      return;
-    }
+    if (!parsed.success) return sendError(ctx, 400, 'text is required');
     ctx.body = { verbatim: narrationCost(parsed.data.text, '0'), preprocessed: narrationCost(parsed.data.text, '2') };
   },
 });

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { narrationService } from '../services';
+import { sendError, sendValidationError } from './http-error';
 
 /**
  * POST /api/speech/callback, called by the speech service (no Strapi auth: the HMAC signature is
@@ -20,18 +21,10 @@ export const callbackBodySchema = z.object({
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async receive(ctx: any) {
     const parsed = callbackBodySchema.safeParse(ctx.request.body);
-    if (!parsed.success) {
-      ctx.status = 400;
-      ctx.body = { error: { status: 400, name: 'BadRequest', message: 'Malformed narration callback.', details: parsed.error.flatten().fieldErrors } };
-      return;
-    }
+    if (!parsed.success) return sendValidationError(ctx, parsed.error, 'Malformed narration callback.');
     const { articleId, response } = parsed.data;
     const outcome = await narrationService(strapi).receiveCallback({ articleId, ...response });
-    if (outcome.status === 'unauthorized') {
-      ctx.status = 401;
-      ctx.body = { error: { status: 401, name: 'Unauthorized', message: 'Invalid callback signature.' } };
-      return;
-    }
+    if (outcome.status === 'unauthorized') return sendError(ctx, 401, 'Invalid callback signature.');
     ctx.status = 200;
     ctx.body = { received: true, outcome: outcome.status };
   },

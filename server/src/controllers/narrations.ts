@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationService } from '../services';
+import { sendError } from './http-error';
 
 /** Public, read-only narration routes for front ends: JSON, and the stored files themselves. */
 
@@ -36,14 +37,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function load(ctx: any): Promise<NarrationRow | null> {
     const articleId = articleIdParam.safeParse(ctx.params.articleId);
     if (!articleId.success) {
-      ctx.status = 400;
-      ctx.body = { error: { status: 400, name: 'BadRequest', message: 'Invalid articleId.' } };
+      sendError(ctx, 400, 'Invalid articleId.');
       return null;
     }
     const row = await narrationService(strapi).findPublic(articleId.data);
     if (!row) {
-      ctx.status = 404;
-      ctx.body = { error: { status: 404, name: 'NotFound', message: 'No narration for this article.' } };
+      sendError(ctx, 404, 'No narration for this article.');
       return null;
     }
     return row;
@@ -51,11 +50,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Media Library URLs are relative for the local provider and absolute for cloud providers. */
   function redirectToFile(ctx: any, file: NarrationRow['audio']) {
-    if (!file) {
-      ctx.status = 404;
-      ctx.body = { error: { status: 404, name: 'NotFound', message: 'This narration has no stored file yet.' } };
-      return;
-    }
+    if (!file) return sendError(ctx, 404, 'This narration has no stored file yet.');
     ctx.set('Cache-Control', 'no-cache');
     ctx.redirect(file.url);
   }
