@@ -19,18 +19,8 @@ async function start() {
   const { createStrapi } = require('@strapi/strapi');
   process.env.STRAPI_TELEMETRY_DISABLED = 'true';
   const app = createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false });
-  let stopping = false;
-  const stop = async (signal) => {
-    if (stopping) return;
-    stopping = true;
-    try {
-      await app.destroy();
-    } finally {
-      process.exit(signal === 'SIGINT' ? 130 : 0);
-    }
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  // Strapi installs its own SIGTERM/SIGINT handlers (destroy, then exit); a second handler here
+  // would run destroy twice at once and close the database under the plugins' shutdown.
   await app.start();
   // One machine-readable line for the parent process (tests, demo).
   process.stdout.write(`${JSON.stringify({ event: 'strapi-ready', url: app.config.get('server.url') })}\n`);

@@ -1,6 +1,7 @@
 import { narratedTypes } from './api/narratedTypes';
 import { NarrationListCell } from './components/NarrationListCell';
 import { getTranslation } from './utils/getTranslation';
+import { modelFromPath } from './utils/paths';
 
 /**
  * `Admin/CM/pages/ListView/inject-column-in-table`: adds the "Narration" column to the list view
@@ -9,11 +10,6 @@ import { getTranslation } from './utils/getTranslation';
  */
 
 export const NARRATION_COLUMN = 'speech-narration';
-
-export function modelFromPath(pathname: string): string | null {
-  const match = /\/content-manager\/collection-types\/([^/?#]+)/.exec(pathname);
-  return match ? decodeURIComponent(match[1]) : null;
-}
 
 interface HookArgs {
   displayedHeaders: any[];

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { PERMISSION_ACTIONS } from './permissions';
-import { narrationService } from './services';
+import { narrationService, transcriptionService } from './services';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS as never);
@@ -9,4 +9,5 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
   await narration.start();
+  await transcriptionService(strapi).start();
 };

@@ -1,3 +1,4 @@
+import type { Core } from '@strapi/strapi';
 import bootstrap from './bootstrap';
 import config from './config';
 import contentTypes from './content-types';
@@ -6,9 +7,14 @@ import destroy from './destroy';
 import register from './register';
 import routes from './routes';
 import services from './services';
+import { installUploadGuard } from './transcription/upload-guard';
 
 export default {
-  register,
+  register(args: { strapi: Core.Strapi }) {
+    register(args);
+    // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
+    installUploadGuard(args.strapi);
+  },
   bootstrap,
   destroy,
   config,

@@ -37,6 +37,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
   const pending = new Set<Promise<unknown>>();
   let client: SpeechClient | null = null;
   let voiceCache: { voices: Voice[]; at: number } | null = null;
+  let stopping: Promise<void> | null = null;
 
   const speechClient = () =>
     (client ??= createSpeechClient({
@@ -232,9 +233,13 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     async start() {
       if (config.worker) worker.start();
     },
-    async stop() {
-      await worker.stop();
-      await this.settled();
+    /** Idempotent: a second call waits for the first shutdown instead of racing it. */
+    stop() {
+      stopping ??= (async () => {
+        await worker.stop();
+        await this.settled();
+      })();
+      return stopping;
     },
   };
 }

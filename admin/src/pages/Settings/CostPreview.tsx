@@ -11,6 +11,10 @@ interface Props {
   preprocessType: PreprocessType;
   onPreprocessTypeChange: (value: PreprocessType) => void;
   disabled: boolean;
+}
+
+interface AveragesProps {
+  preprocessType: PreprocessType;
   averages: Record<string, { articles: number; characters: number }>;
   enabledTypes: ContentTypeDescription[];
 }
@@ -18,13 +22,12 @@ interface Props {
 const SAMPLE_EN = 'Good morning. Here is the news of the day, read by the voice you chose.';
 const SAMPLE_AR = 'صباح الخير. إليكم أخبار اليوم بالصوت الذي اخترتموه.';
 
-export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled, averages, enabledTypes }: Props) => {
+export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }: Props) => {
   const { formatMessage, formatNumber, locale } = useIntl();
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const [sample, setSample] = React.useState(locale.startsWith('ar') ? SAMPLE_AR : SAMPLE_EN);
   const debounced = useDebounce(sample, 300);
   const cost = useSpeechQuery((speech) => speech.cost(debounced), [debounced]);
-  const multiplier = preprocessType === '2' ? 2 : 1;
   const selected = cost.data ? (preprocessType === '2' ? cost.data.preprocessed : cost.data.verbatim) : null;
 
   return (
@@ -69,70 +72,78 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled, 
           <Loader small>{t('cost.loading', 'Counting')}</Loader>
         )}
       </Box>
+    </Flex>
+  );
+};
 
-      <Flex direction="column" alignItems="stretch" gap={2}>
-        <Typography variant="sigma" textColor="neutral600" tag="h3">
-          {t('cost.averages', 'Average article of each narrated type')}
+/** What the average article of each narrated type costs in both modes (the selected one in bold). */
+export const CostAverages = ({ preprocessType, averages, enabledTypes }: AveragesProps) => {
+  const { formatMessage, formatNumber } = useIntl();
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const multiplier = preprocessType === '2' ? 2 : 1;
+  return (
+    <Flex direction="column" alignItems="stretch" gap={2}>
+      <Typography variant="sigma" textColor="neutral600" tag="h3">
+        {t('cost.averages', 'Average article of each narrated type')}
+      </Typography>
+      {enabledTypes.length === 0 ? (
+        <Typography variant="pi" textColor="neutral600">
+          {t('cost.noTypes', 'No content type is narrated yet.')}
         </Typography>
-        {enabledTypes.length === 0 ? (
-          <Typography variant="pi" textColor="neutral600">
-            {t('cost.noTypes', 'No content type is narrated yet.')}
-          </Typography>
-        ) : (
-          <Table colCount={4} rowCount={enabledTypes.length + 1} data-testid="speech-averages">
-            <Thead>
-              <Tr>
-                <Th>
-                  <Typography variant="sigma">{t('cost.type', 'Content type')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('cost.avgCharacters', 'Average characters')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('cost.verbatimCredits', 'Credits × 1')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('cost.preprocessedCredits', 'Credits × 2')}</Typography>
-                </Th>
-              </Tr>
-            </Thead>
-            <Tbody>
-              {enabledTypes.map((type) => {
-                const average = averages[type.uid];
-                return (
-                  <Tr key={type.uid}>
-                    <Td>
-                      <Typography>{type.displayName}</Typography>
-                    </Td>
-                    {average && average.articles > 0 ? (
-                      <>
-                        <Td>
-                          <Typography>
-                            {t('cost.avgValue', '{characters} ({articles, plural, one {# narration} other {# narrations}})', {
-                              characters: formatNumber(average.characters),
-                              articles: average.articles,
-                            })}
-                          </Typography>
-                        </Td>
-                        <Td>
-                          <Typography fontWeight={multiplier === 1 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '0'))}</Typography>
-                        </Td>
-                        <Td>
-                          <Typography fontWeight={multiplier === 2 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '2'))}</Typography>
-                        </Td>
-                      </>
-                    ) : (
-                      <Td colSpan={3}>
-                        <Typography textColor="neutral600">{t('cost.noAverage', 'No narration yet')}</Typography>
+      ) : (
+        <Table colCount={4} rowCount={enabledTypes.length + 1} data-testid="speech-averages">
+          <Thead>
+            <Tr>
+              <Th>
+                <Typography variant="sigma">{t('cost.type', 'Content type')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('cost.avgCharacters', 'Average characters')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('cost.verbatimCredits', 'Credits × 1')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('cost.preprocessedCredits', 'Credits × 2')}</Typography>
+              </Th>
+            </Tr>
+          </Thead>
+          <Tbody>
+            {enabledTypes.map((type) => {
+              const average = averages[type.uid];
+              return (
+                <Tr key={type.uid}>
+                  <Td>
+                    <Typography>{type.displayName}</Typography>
+                  </Td>
+                  {average && average.articles > 0 ? (
+                    <>
+                      <Td>
+                        <Typography>
+                          {t('cost.avgValue', '{characters} ({articles, plural, one {# narration} other {# narrations}})', {
+                            characters: formatNumber(average.characters),
+                            articles: average.articles,
+                          })}
+                        </Typography>
                       </Td>
-                    )}
-                  </Tr>
-                );
-              })}
-            </Tbody>
-          </Table>
-        )}
-      </Flex>
+                      <Td>
+                        <Typography fontWeight={multiplier === 1 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '0'))}</Typography>
+                      </Td>
+                      <Td>
+                        <Typography fontWeight={multiplier === 2 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '2'))}</Typography>
+                      </Td>
+                    </>
+                  ) : (
+                    <Td colSpan={3}>
+                      <Typography textColor="neutral600">{t('cost.noAverage', 'No narration yet')}</Typography>
+                    </Td>
+                  )}
+                </Tr>
+              );
+            })}
+          </Tbody>
+        </Table>
+      )}
     </Flex>
   );
 };

@@ -38,6 +38,14 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
     return value && !list.some((voice) => voice.id === value) ? [{ id: value, name: value }, ...list] : list;
   }, [voices, value]);
 
+  // The input shows the chosen voice's name, also when the list arrives after the value.
+  const labelOf = React.useCallback((id: string) => {
+    const voice = options.find((candidate) => candidate.id === id);
+    return voice ? voiceLabel(voice) : id;
+  }, [options]);
+  const [text, setText] = React.useState(() => labelOf(value));
+  React.useEffect(() => setText(labelOf(value)), [labelOf, value]);
+
   React.useEffect(
     () => () => {
       audio.current?.pause();
@@ -73,8 +81,11 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
         <div style={{ flex: 1, minWidth: 0 }}>
           <Combobox
             value={value || undefined}
+            textValue={text}
+            onTextValueChange={setText}
             onChange={(next) => {
               if (next) onChange(String(next));
+              else setText(labelOf(value));
             }}
             loading={loading}
             disabled={disabled}

@@ -12,7 +12,7 @@ import { getTranslation } from '../../utils/getTranslation';
 import { Card } from './Card';
 import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
-import { CostPreview } from './CostPreview';
+import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
 import { VoicePicker } from './VoicePicker';
 
@@ -122,11 +122,10 @@ const SettingsPage = () => {
                   preprocessType={form.preprocessType}
                   onPreprocessTypeChange={(preprocessType) => setForm({ ...form, preprocessType })}
                   disabled={!canUpdate}
-                  averages={data.averages}
-                  enabledTypes={enabledTypes}
                 />
               </Grid.Item>
             </Grid.Root>
+            <CostAverages preprocessType={form.preprocessType} averages={data.averages} enabledTypes={enabledTypes} />
           </Card>
           <ContentTypesCard
             types={data.contentTypes}

@@ -1,0 +1,146 @@
+/**
+ * The transcription result in the shapes editors download: the service returns either timed
+ * segments (`output_format=json`: `[{ start, end, text }]`, seconds) or an SRT string
+ * (`output_format=srt`). Both are read into segments; SRT and WebVTT are written from them.
+ *
+ * Pure: no Strapi, no I/O.
+ */
+import { cuesToText, formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../narration/subtitles';
+
+export interface Segment {
+  /** Seconds from the start of the audio, millisecond precision. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export type DownloadFormat = 'srt' | 'vtt' | 'json';
+export const DOWNLOAD_FORMATS: readonly DownloadFormat[] = ['srt', 'vtt', 'json'];
+
+export const DOWNLOAD_TYPES: Record<DownloadFormat, { mime: string; contentType: string; extension: string }> = {
+  srt: { mime: 'application/x-subrip', contentType: 'application/x-subrip; charset=utf-8', extension: 'srt' },
+  vtt: { mime: 'text/vtt', contentType: 'text/vtt; charset=utf-8', extension: 'vtt' },
+  json: { mime: 'application/json', contentType: 'application/json; charset=utf-8', extension: 'json' },
+};
+
+/** The result as the admin shows it. */
+export interface TranscriptView {
+  /** What the service returned: timed segments (json) or an SRT file (srt). */
+  format: 'json' | 'srt';
+  segments: Segment[];
+  /** The plain transcript, segments joined by spaces. */
+  text: string;
+  /** The SRT as the service sent it, when it sent SRT. */
+  srt: string | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function seconds(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return null;
+}
+
+const roundMs = (value: number) => Math.round(value * 1000) / 1000;
+
+/** One segment of the json output; `start`/`end` (or `start_time`/`end_time`) in seconds. */
+function toSegment(entry: unknown): Segment | null {
+  if (!isRecord(entry)) return null;
+  const start = seconds(entry.start ?? entry.start_time ?? entry.startTime);
+  const end = seconds(entry.end ?? entry.end_time ?? entry.endTime);
+  const text = typeof entry.text === 'string' ? entry.text.trim() : '';
+  if (start === null || end === null || text === '' || start < 0 || end < start) return null;
+  return { start: roundMs(start), end: roundMs(end), text };
+}
+
+function cueToSegment(cue: Cue): Segment {
+  return { start: cue.startMs / 1000, end: cue.endMs / 1000, text: cue.text };
+}
+
+function segmentToCue(segment: Segment, position: number): Cue {
+  return { index: position + 1, startMs: Math.round(segment.start * 1000), endMs: Math.round(segment.end * 1000), text: segment.text };
+}
+
+/** The SRT string inside `subtitles`, when the service sent one. */
+export function srtOf(subtitles: unknown): string | null {
+  return typeof subtitles === 'string' && looksLikeSrt(subtitles) ? subtitles : null;
+}
+
+/**
+ * Segments from whatever `result.subtitles` holds: an array of segments, `{ segments: [...] }`,
+ * a JSON string of either, or an SRT string. Unreadable entries are skipped.
+ */
+export function segmentsFromSubtitles(subtitles: unknown): Segment[] {
+  if (typeof subtitles === 'string') {
+    const trimmed = subtitles.trim();
+    if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+      try {
+        return segmentsFromSubtitles(JSON.parse(trimmed));
+      } catch {
+        return [];
+      }
+    }
+    return parseSrt(subtitles).map(cueToSegment);
+  }
+  if (Array.isArray(subtitles)) {
+    return subtitles.map(toSegment).filter((segment): segment is Segment => segment !== null);
+  }
+  if (isRecord(subtitles) && Array.isArray(subtitles.segments)) return segmentsFromSubtitles(subtitles.segments);
+  return [];
+}
+
+/** True when `subtitles` holds something a transcript can be read from (possibly empty: silence). */
+export function isReadableSubtitles(subtitles: unknown): boolean {
+  if (Array.isArray(subtitles)) return true;
+  if (isRecord(subtitles)) return Array.isArray(subtitles.segments);
+  if (typeof subtitles === 'string') return subtitles.trim() === '' || segmentsFromSubtitles(subtitles).length > 0;
+  return false;
+}
+
+export function segmentsToSrt(segments: readonly Segment[]): string {
+  return formatSrt(segments.map(segmentToCue));
+}
+
+export function transcriptView(subtitles: unknown): TranscriptView {
+  const srt = srtOf(subtitles);
+  const segments = segmentsFromSubtitles(subtitles);
+  return {
+    format: srt !== null ? 'srt' : 'json',
+    segments,
+    text: cuesToText(segments.map(segmentToCue)),
+    srt,
+  };
+}
+
+/**
+ * The result as a file: SRT (the service's own SRT when it sent one), WebVTT, or the segments
+ * as JSON.
+ */
+export function renderTranscript(subtitles: unknown, format: DownloadFormat): string {
+  const raw = srtOf(subtitles);
+  const segments = segmentsFromSubtitles(subtitles);
+  switch (format) {
+    case 'srt':
+      return raw !== null ? (raw.endsWith('\n') ? raw : `${raw}\n`) : segmentsToSrt(segments);
+    case 'vtt':
+      return srtToVtt(raw ?? segmentsToSrt(segments));
+    case 'json':
+      return `${JSON.stringify(segments, null, 2)}\n`;
+  }
+}
+
+/** `interview.final.mp3` -> `interview.final`; never empty, no path separators or control characters. */
+export function fileStem(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  const stem = base.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[\x00-\x1f\x7f"]+/g, '').trim();
+  return (stem || 'transcription').slice(0, 120);
+}
+
+/** A Content-Disposition that keeps non-ASCII names (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

@@ -1,0 +1,169 @@
+import type { Core } from '@strapi/strapi';
+import type { SpeechClient } from '../speech-client';
+import type { TranscriptionRepository, TranscriptionRow } from './repository';
+import type { TranscriptionSettings } from './settings';
+import { planFromError, planFromStatus, type PollPlan } from './status';
+
+/**
+ * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at
+ * its own `nextPollAt` (5 s apart by default). All state is in the database: a restart, or another
+ * instance, carries on where this one stopped. Each poll claims its row first (conditional update +
+ * lease), so no job is polled twice at once.
+ */
+
+export interface PollerDeps {
+  strapi: Core.Strapi;
+  repository: TranscriptionRepository;
+  client: () => SpeechClient;
+  settings: TranscriptionSettings;
+  owner: string;
+  now?: () => Date;
+}
+
+/** Rows polled per round; the rest wait for the next round. */
+const BATCH = 20;
+
+export function createPoller(deps: PollerDeps) {
+  const { strapi, repository, settings, owner } = deps;
+  const now = deps.now ?? (() => new Date());
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let rerun = false;
+  let stopped = true;
+
+  const log = (message: string) => strapi.log.info(`[speech] transcription ${message}`);
+
+  function patchFor(row: TranscriptionRow, plan: PollPlan, at: Date): Record<string, unknown> {
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    switch (plan.kind) {
+      case 'waiting':
+        return { status: plan.status, serviceStatus: plan.serviceStatus, nextPollAt: later(plan.delayMs), pollErrors: 0, lastPollError: null };
+      case 'completed':
+        return { status: 'completed', serviceStatus: plan.serviceStatus, result: plan.result, nextPollAt: null, completedAt: at, pollErrors: 0, lastPollError: null, error: null, errorCode: null };
+      case 'failed':
+        return {
+          status: 'failed',
+          ...(plan.serviceStatus !== null ? { serviceStatus: plan.serviceStatus } : {}),
+          error: plan.error,
+          errorCode: plan.errorCode,
+          nextPollAt: null,
+          completedAt: at,
+        };
+      case 'retry':
+        return { nextPollAt: later(plan.delayMs), pollErrors: (row.pollErrors ?? 0) + 1, lastPollError: plan.error.slice(0, 2000) };
+    }
+  }
+
+  async function pollOne(row: TranscriptionRow, at: Date) {
+    if (!(await repository.claimForPoll(row.id, owner, settings.pollLeaseMs, at))) return;
+    const context = {
+      pollMs: settings.pollMs,
+      consecutiveErrors: row.pollErrors ?? 0,
+      ageMs: at.getTime() - new Date(row.submittedAt ?? row.createdAt).getTime(),
+      maxWaitMs: settings.maxWaitMs,
+    };
+    let plan: PollPlan;
+    if (!row.jobId) {
+      plan = { kind: 'failed', serviceStatus: null, error: 'The transcription has no job id at the speech service.', errorCode: 'NO_JOB_ID' };
+    } else {
+      try {
+        plan = planFromStatus(await deps.client().getTranscriptionStatus(row.jobId), context);
+      } catch (error) {
+        plan = planFromError(error, context);
+      }
+    }
+    const done = now();
+    const written = await repository.finishPoll(row.id, owner, patchFor(row, plan, done));
+    if (!written) return;
+    if (plan.kind === 'completed') log(`${row.id} (job ${row.jobId}) completed`);
+    else if (plan.kind === 'failed') strapi.log.warn(`[speech] transcription ${row.id} (job ${row.jobId}) failed: ${plan.error}`);
+    else if (plan.kind === 'retry') strapi.log.warn(`[speech] transcription ${row.id}: polling again in ${Math.round(plan.delayMs / 1000)} s: ${plan.error}`);
+  }
+
+  async function failInterruptedUploads(at: Date) {
+    for (const row of await repository.interruptedUploads(at)) {
+      const failed = await repository.markFailed(row.id, ['uploading'], {
+        error: 'The upload to the speech service was interrupted (the server stopped or restarted). Submit the file again.',
+        errorCode: 'UPLOAD_INTERRUPTED',
+      });
+      if (failed) strapi.log.warn(`[speech] transcription ${row.id}: upload interrupted`);
+    }
+  }
+
+  async function tick() {
+    const at = now();
+    await failInterruptedUploads(at);
+    const due = await repository.duePolls(at, BATCH);
+    // Polls of different jobs run side by side; each holds its own row.
+    await Promise.all(due.map((row) => pollOne(row, at).catch((error) => strapi.log.error(`[speech] polling transcription ${row.id} failed: ${(error as Error).message}`))));
+    if (due.length === BATCH) rerun = true;
+  }
+
+  function runSoon(): Promise<void> {
+    if (running) {
+      rerun = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        rerun = false;
+        try {
+          await tick();
+        } catch (error) {
+          strapi.log.error(`[speech] transcription poller tick failed: ${(error as Error).message}`);
+        }
+      } while (rerun && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  /** Sleeps until the earliest row is due, at most one poll interval (rows of other instances appear unannounced). */
+  async function delayUntilNext(): Promise<number> {
+    const floor = Math.min(250, settings.pollMs);
+    try {
+      const at = now();
+      const next = await repository.nextDueAt(at);
+      if (!next) return settings.pollMs;
+      return Math.min(settings.pollMs, Math.max(floor, next.getTime() - at.getTime()));
+    } catch {
+      return settings.pollMs;
+    }
+  }
+
+  function schedule(delayMs: number) {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(async () => {
+      timer = null;
+      await runSoon();
+      schedule(await delayUntilNext());
+    }, delayMs);
+    timer.unref?.();
+  }
+
+  return {
+    owner,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** A new job was accepted: plan its first poll now rather than after a long sleep. */
+    wake() {
+      if (stopped) return;
+      schedule(Math.min(settings.pollMs, 50));
+    },
+    runOnce: runSoon,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      await repository.releaseLeases(owner).catch(() => undefined);
+    },
+  };
+}
+
+export type TranscriptionPoller = ReturnType<typeof createPoller>;

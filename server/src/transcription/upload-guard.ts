@@ -1,0 +1,43 @@
+import type { Core } from '@strapi/strapi';
+import { errorAnswer, formatMegabytes } from './http-errors';
+import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
+
+/**
+ * Refuses an oversized transcription upload before Strapi's body parser (`strapi::body`, koa-body +
+ * formidable, which accepts files up to 200 MB by default) writes it to disk: a request to
+ * `POST /speech/transcriptions` whose Content-Length is more than 50 MB plus the multipart envelope
+ * gets 413 at once. The rest of the body is read and discarded by Node, so the client can read the
+ * answer. Uploads without a Content-Length (chunked) are checked after parsing, by the controller.
+ *
+ * Installed with `strapi.server.use()` during `register`, i.e. ahead of the configured middlewares.
+ */
+
+export const TRANSCRIPTION_UPLOAD_PATH = /^\/speech\/transcriptions\/?$/;
+
+export function tooLargeAnswer(sizeBytes: number | null) {
+  const size = sizeBytes !== null ? ` (${formatMegabytes(sizeBytes)})` : '';
+  return errorAnswer(
+    413,
+    'PayloadTooLargeError',
+    `The audio file is too large${size}: the speech service accepts files of at most ${formatMegabytes(MAX_AUDIO_BYTES)}. Shorten or compress the recording and try again.`,
+    { code: 'PAYLOAD_TOO_LARGE', maxBytes: MAX_AUDIO_BYTES, sizeBytes }
+  );
+}
+
+export function uploadGuard() {
+  return async (ctx: any, next: () => Promise<unknown>) => {
+    if (ctx.method !== 'POST' || !TRANSCRIPTION_UPLOAD_PATH.test(ctx.path)) return next();
+    const declared = Number(ctx.get('content-length'));
+    if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + MULTIPART_ENVELOPE_ALLOWANCE) {
+      const answer = tooLargeAnswer(declared);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+      return undefined;
+    }
+    return next();
+  };
+}
+
+export function installUploadGuard(strapi: Core.Strapi): void {
+  strapi.server.use(uploadGuard());
+}

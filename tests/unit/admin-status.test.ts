@@ -1,0 +1,68 @@
+import { BADGE_LABEL, badgeKind, isInProgress, knownErrorCode, rowForLocale } from '../../admin/src/utils/status';
+import { modelFromPath } from '../../admin/src/utils/paths';
+import type { NarrationStatus, QueueState } from '../../admin/src/api/types';
+
+const queue = (overrides: Partial<QueueState> = {}): QueueState => ({
+  paused: false,
+  pausedUntil: null,
+  pauseCode: null,
+  pauseReason: null,
+  creditsRemaining: null,
+  creditsRequired: null,
+  creditsSeenAt: null,
+  ...overrides,
+});
+
+describe('admin badge mapping', () => {
+  it.each<[NarrationStatus | null, string]>([
+    [null, 'none'],
+    ['queued', 'queued'],
+    ['submitting', 'queued'],
+    ['awaiting_callback', 'generating'],
+    ['storing', 'generating'],
+    ['completed', 'ready'],
+    ['failed', 'failed'],
+    ['cancelled', 'cancelled'],
+  ])('%s -> %s', (status, kind) => {
+    expect(badgeKind(status ? { status } : null, queue())).toBe(kind);
+  });
+
+  it('shows "Paused for credits" for waiting narrations only when the queue is paused for credits', () => {
+    const paused = queue({ paused: true, pauseCode: 'INSUFFICIENT_CREDITS' });
+    expect(badgeKind({ status: 'queued' }, paused)).toBe('paused');
+    expect(badgeKind({ status: 'submitting' }, paused)).toBe('paused');
+    expect(badgeKind({ status: 'awaiting_callback' }, paused)).toBe('generating');
+    expect(badgeKind({ status: 'queued' }, queue({ paused: true, pauseCode: 'AUTH_FAILED' }))).toBe('queued');
+    expect(BADGE_LABEL.paused).toBe('Paused for credits');
+    expect(BADGE_LABEL.none).toBe('Not narrated');
+  });
+
+  it('knows which statuses are in progress', () => {
+    expect(isInProgress({ status: 'queued' })).toBe(true);
+    expect(isInProgress({ status: 'storing' })).toBe(true);
+    expect(isInProgress({ status: 'completed' })).toBe(false);
+    expect(isInProgress(null)).toBe(false);
+  });
+
+  it('picks the row of the current locale, or the row of a non-localized type', () => {
+    const rows = [{ locale: 'en', id: 1 }, { locale: 'ar', id: 2 }];
+    expect(rowForLocale(rows, 'ar')?.id).toBe(2);
+    expect(rowForLocale(rows, 'fr')).toBeNull();
+    expect(rowForLocale([{ locale: null, id: 3 }], 'en')?.id).toBe(3);
+    expect(rowForLocale([{ locale: null, id: 3 }], null)?.id).toBe(3);
+    expect(rowForLocale([], 'en')).toBeNull();
+  });
+
+  it('only explains error codes it knows', () => {
+    expect(knownErrorCode('NO_AUDIO')).toBe('NO_AUDIO');
+    expect(knownErrorCode('SOMETHING_NEW')).toBeNull();
+    expect(knownErrorCode(null)).toBeNull();
+  });
+
+  it('reads the content type of a list view URL', () => {
+    expect(modelFromPath('/admin/content-manager/collection-types/api::article.article')).toBe('api::article.article');
+    expect(modelFromPath('/admin/content-manager/collection-types/api::article.article/abc')).toBe('api::article.article');
+    expect(modelFromPath('/admin/content-manager/single-types/api::home.home')).toBeNull();
+    expect(modelFromPath('/admin/settings/speech')).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import en from '../../admin/src/translations/en.json';
+import ar from '../../admin/src/translations/ar.json';
+import { BADGE_LABEL, KNOWN_ERROR_CODES } from '../../admin/src/utils/status';
+import { VALIDATION_MESSAGES } from '../../admin/src/pages/Settings/form';
+
+const SRC = path.resolve(__dirname, '../../admin/src');
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return /\.(ts|tsx)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** Message ids used in the code: t('id', ...) and getTranslation('id'), plus the ids built from constants. */
+function usedIds(): Set<string> {
+  const ids = new Set<string>();
+  for (const file of sources(SRC)) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\bt\(\s*'([^']+)'/g)) ids.add(match[1]);
+    for (const match of text.matchAll(/getTranslation\('([^']+)'\)/g)) ids.add(match[1]);
+  }
+  Object.keys(BADGE_LABEL).forEach((kind) => ids.add(`badge.${kind}`));
+  KNOWN_ERROR_CODES.forEach((code) => ids.add(`error.${code}`));
+  Object.keys(VALIDATION_MESSAGES).forEach((id) => ids.add(id));
+  return ids;
+}
+
+/** ICU argument names ({count}, {count, plural, ...}); plural branches such as {# entries} are not arguments. */
+const placeholders = (message: string) => [...new Set([...message.matchAll(/\{(\w+)\s*[,}]/g)].map((match) => match[1]))].sort();
+
+describe('admin translations', () => {
+  const english = en as Record<string, string>;
+  const arabic = ar as Record<string, string>;
+
+  it('has an English text for every id the code uses', () => {
+    const missing = [...usedIds()].filter((id) => !(id in english));
+    expect(missing).toEqual([]);
+  });
+
+  it('has the same ids in Arabic as in English, with the same placeholders', () => {
+    expect(Object.keys(arabic).sort()).toEqual(Object.keys(english).sort());
+    for (const [id, message] of Object.entries(english)) {
+      expect({ id, placeholders: placeholders(arabic[id]) }).toEqual({ id, placeholders: placeholders(message) });
+    }
+  });
+
+  it('really is Arabic', () => {
+    for (const [id, message] of Object.entries(arabic)) {
+      expect({ id, arabic: /[\u0600-\u06FF]/.test(message) }).toEqual({ id, arabic: true });
+    }
+  });
+});
