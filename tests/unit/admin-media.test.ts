@@ -1,4 +1,4 @@
-import { formatDuration, isCrossOrigin, mediaUrl, srtToVtt } from '../../admin/src/utils/media';
+import { isCrossOrigin, mediaUrl, srtToVtt } from '../../admin/src/utils/media';
 
 describe('admin media helpers', () => {
   it('prefixes Media Library paths with the backend URL and leaves absolute URLs alone', () => {
@@ -16,11 +16,5 @@ describe('admin media helpers', () => {
   it('converts SRT to WebVTT', () => {
     const srt = '\uFEFF1\r\n00:00:00,000 --> 00:00:01,500\r\nمرحبا\r\n\r\n2\r\n00:00:01,800 --> 00:00:03,250\r\nSecond line\r\nwraps\r\n';
     expect(srtToVtt(srt)).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nمرحبا\n\n00:00:01.800 --> 00:00:03.250\nSecond line\nwraps\n');
-  });
-
-  it('formats durations', () => {
-    expect(formatDuration(75.4)).toBe('1:15');
-    expect(formatDuration(4.5)).toBe('0:05');
-    expect(formatDuration(Number.NaN)).toBe('0:00');
   });
 });

@@ -27,7 +27,7 @@ interface Props {
 type Action = 'narrate' | 'regenerate' | 'cancel' | 'voice' | 'resume';
 
 export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
-  const { formatMessage, formatNumber } = useIntl();
+  const { formatMessage, formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
   const api = useSpeechApi();
   const describeFailure = useFailureReason();
@@ -108,7 +108,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
         <NarrationBadge row={row} queue={queue} />
         {row?.completedAt && kind === 'ready' ? (
           <Typography variant="pi" textColor="neutral600">
-            {t('panel.completedAt', 'Narrated {date}', { date: new Date(row.completedAt).toLocaleString() })}
+            {t('panel.completedAt', 'Narrated {date}', { date: formatDate(row.completedAt, { dateStyle: 'medium', timeStyle: 'short' }) })}
           </Typography>
         ) : null}
       </Flex>

@@ -3,7 +3,7 @@ import { Box, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { MediaRef } from '../api/types';
 import { getTranslation } from '../utils/getTranslation';
-import { formatDuration, isCrossOrigin, mediaUrl, srtToVtt } from '../utils/media';
+import { isCrossOrigin, mediaUrl, srtToVtt } from '../utils/media';
 
 interface Props {
   audio: MediaRef;
@@ -41,7 +41,6 @@ export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Prop
   const { formatMessage } = useIntl();
   const audioRef = React.useRef<HTMLAudioElement>(null);
   const [line, setLine] = React.useState('');
-  const [duration, setDuration] = React.useState<number | null>(null);
   const [failed, setFailed] = React.useState(false);
   const src = mediaUrl(audio.url);
   const vtt = useVttSource(subtitlesVtt, subtitles);
@@ -85,7 +84,6 @@ export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Prop
         crossOrigin={crossOrigin}
         data-testid="speech-audio"
         style={{ width: '100%' }}
-        onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
         onError={() => setFailed(true)}
       >
         {vtt ? <track kind="subtitles" src={vtt} srcLang={locale ?? 'en'} label={formatMessage({ id: getTranslation('player.subtitles'), defaultMessage: 'Subtitles' })} default /> : null}
@@ -110,11 +108,6 @@ export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Prop
               : formatMessage({ id: getTranslation('player.noSubtitles'), defaultMessage: 'No subtitles for this narration.' }))}
         </Typography>
       </Box>
-      {duration !== null && Number.isFinite(duration) ? (
-        <Typography variant="pi" textColor="neutral600" data-testid="speech-duration">
-          {formatMessage({ id: getTranslation('player.duration'), defaultMessage: 'Duration: {duration}' }, { duration: formatDuration(duration) })}
-        </Typography>
-      ) : null}
     </Flex>
   );
 };

@@ -31,11 +31,3 @@ export function srtToVtt(srt: string): string {
     .join('\n\n');
   return `WEBVTT\n\n${body}\n`;
 }
-
-/** Human duration: 75.4 -> "1:15". */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '0:00';
-  const whole = Math.round(seconds);
-  const minutes = Math.floor(whole / 60);
-  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
-}
