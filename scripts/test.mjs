@@ -21,6 +21,7 @@ function run(label, command, commandArgs, options = {}) {
 
 if (!onlyUnit) {
   run('plugin build', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']);
+  run('plugin verify', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'verify']);
   run('playground compile', process.execPath, [path.join(root, 'scripts/playground.cjs'), 'compile']);
 }
 const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' });
