@@ -72,7 +72,7 @@ async function preview(body: Record<string, unknown>) {
 async function upload(audio: Buffer, fields: Record<string, string> = {}, filename = 'speech.mp3', type = 'audio/mpeg') {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('audio', new Blob([audio], { type }), filename);
+  form.append('audio', new Blob([new Uint8Array(audio)], { type }), filename);
   const response = await stack.request('/speech/transcriptions', {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.adminToken}` },
@@ -395,6 +395,27 @@ describe('transcription', () => {
     expect(download.status).toBe(409);
   });
 
+  it('honours Retry-After when a status poll is rate limited, and says so meanwhile', async () => {
+    await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'stt-status', retryAfter: 2 });
+    const submitted = await upload(englishMp3, { language: 'en-US' }, 'limited.mp3');
+    expect(submitted.status).toBe(201);
+    const { id, jobId } = submitted.body.data;
+    const warned = await waitFor(async () => {
+      const row = await transcription(id);
+      return row.pollWarning ? row : null;
+    }, { what: 'the rate-limit warning' });
+    expect(warned.pollWarning).toMatch(/rate limiting/);
+    expect(['queued', 'processing']).toContain(warned.status);
+
+    const done = await waitForTranscription(id, ['completed', 'failed']);
+    expect(done.status).toBe('completed');
+    expect(done.pollWarning).toBeNull();
+    const polls = (await emulatorLog(`/api/v1/stt/status/${jobId}/`)).filter((entry) => entry.method === 'GET');
+    const limited = polls.findIndex((entry) => entry.status === 429);
+    expect(limited).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(polls[limited + 1].at) - Date.parse(polls[limited].at)).toBeGreaterThanOrEqual(1900);
+  });
+
   it('refuses bad submissions before sending anything upstream', async () => {
     const before = (await emulatorLog(SUBMIT_PATH)).length;
     expect((await upload(englishMp3, { output_format: 'docx' })).status).toBe(400);
@@ -468,14 +489,19 @@ describe('transcription', () => {
   });
 
   it('stops sending upstream, records the cancellation and removes the temporary file when the editor leaves mid-upload', async () => {
-    // An STT host that accepts the connection but never reads: the upload from Strapi stalls.
+    // An STT host that reads slowly (about 1 MB/s) and never answers: the upload from Strapi is still going when the editor leaves.
     let arrived!: () => void;
     const upstreamStarted = new Promise<void>((resolve) => (arrived = resolve));
     let upstreamClosed = false;
+    let upstreamBytes = 0;
     const stalling = http.createServer((req) => {
-      req.pause();
       arrived();
-      req.socket.on('close', () => (upstreamClosed = true));
+      req.on('data', (chunk: Buffer) => {
+        upstreamBytes += chunk.length;
+        req.pause();
+        setTimeout(() => req.resume(), 50);
+      });
+      req.on('close', () => (upstreamClosed = true));
     });
     await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
     try {
@@ -494,10 +520,11 @@ describe('transcription', () => {
       expect(row.errorCode).toBe('ABORTED');
       expect(row.error).toMatch(/cancelled/);
       await waitFor(async () => upstreamClosed, { timeoutMs: 5_000, what: 'the upstream request to be closed' });
+      expect(upstreamBytes).toBeLessThan(12 * MB);
       await expectNoTempFiles();
     } finally {
+      stalling.closeAllConnections();
       await new Promise((resolve) => stalling.close(resolve));
-      stalling.closeAllConnections?.();
     }
   });
 });

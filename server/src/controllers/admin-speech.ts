@@ -26,8 +26,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       const result = await service(strapi).preview.preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined });
       ctx.set('Cache-Control', 'private, max-age=3600');
       ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
-      ctx.set('X-Speech-Preview-Text', encodeURIComponent(result.text));
-      if (result.language) ctx.set('X-Speech-Preview-Language', result.language);
+      // The sample the server chose (the client knows its own text; a long one would not fit a header).
+      if (result.language) {
+        ctx.set('X-Speech-Preview-Language', result.language);
+        ctx.set('X-Speech-Preview-Text', encodeURIComponent(result.text));
+      }
       if (result.creditsRemaining !== undefined) ctx.set('X-Speech-Credits-Remaining', String(result.creditsRemaining));
       if (result.creditsUsed !== undefined) ctx.set('X-Speech-Credits-Used', String(result.creditsUsed));
       ctx.type = result.contentType || 'audio/mpeg';

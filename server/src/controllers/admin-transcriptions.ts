@@ -19,7 +19,7 @@ const submitFields = z.object({
     .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language code such as ar-JO')
     .max(35)
     .default(DEFAULT_LANGUAGE),
-  output_format: z.enum(['json', 'srt']).default('json'),
+  output_format: z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(['json', 'srt']).default('json')),
 });
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

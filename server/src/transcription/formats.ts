@@ -5,7 +5,7 @@
  *
  * Pure: no Strapi, no I/O.
  */
-import { cuesToText, formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../narration/subtitles';
+import { formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../narration/subtitles';
 
 export interface Segment {
   /** Seconds from the start of the audio, millisecond precision. */
@@ -104,13 +104,25 @@ export function segmentsToSrt(segments: readonly Segment[]): string {
   return formatSrt(segments.map(segmentToCue));
 }
 
+/**
+ * The plain transcript: segment texts joined by spaces, without SRT styling tags (`<i>`, `<font ...>`)
+ * or positioning codes (`{\an8}`). Only those tags go: "a < b > c" in speech stays as said.
+ */
+export function plainText(segments: readonly Segment[]): string {
+  return segments
+    .map((segment) => segment.text.replace(/<\/?(?:b|i|u|font)(?:\s[^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export function transcriptView(subtitles: unknown): TranscriptView {
   const srt = srtOf(subtitles);
   const segments = segmentsFromSubtitles(subtitles);
   return {
     format: srt !== null ? 'srt' : 'json',
     segments,
-    text: cuesToText(segments.map(segmentToCue)),
+    text: plainText(segments),
     srt,
   };
 }

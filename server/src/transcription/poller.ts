@@ -22,6 +22,8 @@ export interface PollerDeps {
 
 /** Rows polled per round; the rest wait for the next round. */
 const BATCH = 20;
+/** Status requests in flight at once from this instance. */
+const CONCURRENCY = 4;
 
 export function createPoller(deps: PollerDeps) {
   const { strapi, repository, settings, owner } = deps;
@@ -30,6 +32,10 @@ export function createPoller(deps: PollerDeps) {
   let running: Promise<void> | null = null;
   let rerun = false;
   let stopped = true;
+  /** Set by stop(): polls not yet started are left for the next start (or another instance). */
+  let stopping = false;
+  /** After a 429 every job of the account would get one too: no polls until then. */
+  let rateLimitedUntil = 0;
 
   const log = (message: string) => strapi.log.info(`[speech] transcription ${message}`);
 
@@ -75,6 +81,7 @@ export function createPoller(deps: PollerDeps) {
     const done = now();
     const written = await repository.finishPoll(row.id, owner, patchFor(row, plan, done));
     if (!written) return;
+    if (plan.kind === 'retry' && plan.errorCode === 'RATE_LIMIT_EXCEEDED') rateLimitedUntil = Math.max(rateLimitedUntil, done.getTime() + plan.delayMs);
     if (plan.kind === 'completed') log(`${row.id} (job ${row.jobId}) completed`);
     else if (plan.kind === 'failed') strapi.log.warn(`[speech] transcription ${row.id} (job ${row.jobId}) failed: ${plan.error}`);
     else if (plan.kind === 'retry') strapi.log.warn(`[speech] transcription ${row.id}: polling again in ${Math.round(plan.delayMs / 1000)} s: ${plan.error}`);
@@ -93,10 +100,18 @@ export function createPoller(deps: PollerDeps) {
   async function tick() {
     const at = now();
     await failInterruptedUploads(at);
+    if (at.getTime() < rateLimitedUntil) return;
     const due = await repository.duePolls(at, BATCH);
-    // Polls of different jobs run side by side; each holds its own row.
-    await Promise.all(due.map((row) => pollOne(row, at).catch((error) => strapi.log.error(`[speech] polling transcription ${row.id} failed: ${(error as Error).message}`))));
-    if (due.length === BATCH) rerun = true;
+    // A few polls side by side; each holds its own row.
+    const queue = [...due];
+    const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        if (stopping || now().getTime() < rateLimitedUntil) return;
+        await pollOne(row, at).catch((error) => strapi.log.error(`[speech] polling transcription ${row!.id} failed: ${(error as Error).message}`));
+      }
+    });
+    await Promise.all(workers);
+    if (due.length === BATCH && now().getTime() >= rateLimitedUntil) rerun = true;
   }
 
   function runSoon(): Promise<void> {
@@ -126,7 +141,8 @@ export function createPoller(deps: PollerDeps) {
       const at = now();
       const next = await repository.nextDueAt(at);
       if (!next) return settings.pollMs;
-      return Math.min(settings.pollMs, Math.max(floor, next.getTime() - at.getTime()));
+      const due = Math.max(next.getTime(), rateLimitedUntil);
+      return Math.min(Math.max(settings.pollMs, rateLimitedUntil - at.getTime()), Math.max(floor, due - at.getTime()));
     } catch {
       return settings.pollMs;
     }
@@ -148,6 +164,7 @@ export function createPoller(deps: PollerDeps) {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       schedule(0);
     },
     /** A new job was accepted: plan its first poll now rather than after a long sleep. */
@@ -158,6 +175,7 @@ export function createPoller(deps: PollerDeps) {
     runOnce: runSoon,
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
