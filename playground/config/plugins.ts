@@ -43,6 +43,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
+        sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
         contentTypes: {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
           'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },

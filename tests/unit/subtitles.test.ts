@@ -163,3 +163,11 @@ describe('looksLikeSrt', () => {
     expect(looksLikeSrt(null)).toBe(false);
   });
 });
+
+describe('cuesToText keeps text that only looks like markup', () => {
+  it('drops styling tags but not comparisons', () => {
+    const { cuesToText, parseSrt } = require('../../server/src/narration/subtitles');
+    const cues = parseSrt('1\n00:00:00,000 --> 00:00:01,000\n<b>Rain</b> < 5 mm & wind > 3 <font color="red">today</font>\n');
+    expect(cuesToText(cues)).toBe('Rain < 5 mm & wind > 3 today');
+  });
+});

@@ -72,6 +72,10 @@ export const pluginConfigSchema = z
     leaseMs: z.number().int().min(1_000).default(60_000),
     /** Timeout of a single request to the speech service. */
     requestTimeoutMs: z.number().int().positive().default(30_000),
+    /** Speech to text: the spec's reference client polls every 5 s (section 3.2). */
+    sttPollIntervalMs: z.number().int().min(50).default(5_000),
+    /** A transcription still queued or processing after this long is given up as failed. */
+    sttMaxWaitMs: z.number().int().min(1_000).default(24 * 60 * 60_000),
     /** Voice source: the service's voice endpoint, or the list below. */
     voiceSource: z.enum(['service', 'config']).default('service'),
     voicesPath: z.string().startsWith('/').default('/api/v1/voices'),

@@ -19,7 +19,10 @@ const estimateBody = z.object({
 
 function sendServiceError(ctx: any, error: unknown) {
   if (error instanceof SpeechServiceError) {
-    ctx.status = error.status && error.status >= 400 && error.status < 500 ? error.status : 502;
+    // The service rejecting our key is a server configuration problem: a 401/403 here would make
+    // the admin panel think the editor's own session expired and log them out.
+    const passThrough = error.status && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
+    ctx.status = passThrough ? error.status! : 502;
     ctx.body = {
       error: {
         status: ctx.status,
@@ -59,6 +62,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       },
       queue: await service.settings.queueState(),
       averages: await service.averageCharacters(),
+      features: { voicePreview: true, transcription: true },
     };
   },
 

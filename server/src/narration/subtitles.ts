@@ -188,7 +188,8 @@ export function srtToVtt(srt: string): string {
  */
 export function cuesToText(cues: readonly Cue[]): string {
   return cues
-    .map((cue) => cue.text.replace(/<[^<>]*>/g, '').replace(/\{\\[^}]*\}/g, ''))
+    // Only real styling tags (<b>, </i>, <font color="…">): "Rain < 5 mm & wind > 3" is text.
+    .map((cue) => cue.text.replace(/<\/?(?:b|i|u|s|font|c|v|lang|ruby|rt)(?:[\s.][^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -47,7 +47,7 @@ const UPLOAD_LEASE_RENEW_MS = 15_000;
 export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) {
   const narration = () => strapi.plugin('speech').service('narration') as NarrationService;
   const config = readPluginConfig(strapi);
-  const settings = readTranscriptionSettings(process.env, config.requestTimeoutMs);
+  const settings = readTranscriptionSettings(config);
   const repository = createTranscriptionRepository(strapi);
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const client = () => narration().speechClient();

@@ -345,6 +345,10 @@ export function createSpeechClient(config: SpeechClientConfig): SpeechClient {
       job_id: typeof parsed.job_id === 'string' || typeof parsed.job_id === 'number' ? String(parsed.job_id) : jobId,
       status: parsed.status,
     };
+    if (isRecord(parsed.error)) {
+      const { code, message } = parsed.error;
+      job.error = { ...(typeof code === 'string' ? { code } : {}), ...(typeof message === 'string' ? { message: message.slice(0, 500) } : {}) };
+    }
     if (isRecord(parsed.result)) {
       job.result = { ...parsed.result, subtitles: parsed.result.subtitles };
     } else if (parsed.status === 'completed') {

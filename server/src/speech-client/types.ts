@@ -56,6 +56,8 @@ export interface SttJob {
   status: SttStatus;
   /** Present when status is completed. */
   result?: { subtitles: unknown };
+  /** Not in the contract; kept when a service explains a failed job (the emulator does). */
+  error?: { code?: string; message?: string };
 }
 
 /** Voice fields are not in the contract; id and name are what the plugin needs. */

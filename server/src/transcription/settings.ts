@@ -1,9 +1,7 @@
+import type { PluginConfig } from '../config/schema';
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 
-/**
- * Timing and limits of speech to text. Not in the plugin's config schema yet: the poll interval and
- * the give-up time can be overridden by environment variables, read when the service is created.
- */
+/** Timing and limits of speech to text, derived from the plugin's configuration. */
 
 /** The spec's reference client waits 5 s between status polls (section 3.2). */
 export const DEFAULT_STT_POLL_MS = 5_000;
@@ -24,17 +22,11 @@ export interface TranscriptionSettings {
   uploadLeaseMs: number;
 }
 
-function positiveInt(raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value >= min ? value : fallback;
-}
-
-export function readTranscriptionSettings(env: NodeJS.ProcessEnv, requestTimeoutMs: number): TranscriptionSettings {
-  const pollMs = positiveInt(env.SPEECH_STT_POLL_MS, DEFAULT_STT_POLL_MS, 50);
+export function readTranscriptionSettings(config: Pick<PluginConfig, 'sttPollIntervalMs' | 'sttMaxWaitMs' | 'requestTimeoutMs'>): TranscriptionSettings {
+  const { requestTimeoutMs } = config;
   return {
-    pollMs,
-    maxWaitMs: positiveInt(env.SPEECH_STT_MAX_WAIT_MS, DEFAULT_STT_MAX_WAIT_MS, 1_000),
+    pollMs: config.sttPollIntervalMs,
+    maxWaitMs: config.sttMaxWaitMs,
     pollLeaseMs: requestTimeoutMs + 15_000,
     uploadLeaseMs: Math.max(2 * 60_000, requestTimeoutMs * 3),
   };
