@@ -1,5 +1,5 @@
+import * as React from 'react';
 import { narratedTypes } from './api/narratedTypes';
-import { NarrationListCell } from './components/NarrationListCell';
 import { getTranslation } from './utils/getTranslation';
 import { modelFromPath } from './utils/paths';
 
@@ -10,6 +10,9 @@ import { modelFromPath } from './utils/paths';
  */
 
 export const NARRATION_COLUMN = 'speech-narration';
+
+/** The cell (badge, status board) is its own chunk, fetched when a narrated list is shown. */
+const NarrationListCell = React.lazy(() => import('./components/NarrationListCell').then((module) => ({ default: module.NarrationListCell })));
 
 interface HookArgs {
   displayedHeaders: any[];
@@ -33,7 +36,9 @@ export function addNarrationColumn({ displayedHeaders, layout }: HookArgs) {
         sortable: false,
         name: NARRATION_COLUMN,
         cellFormatter: (row: { documentId: string; locale?: string | null }, _header: unknown, meta: { model: string }) => (
-          <NarrationListCell model={meta.model} documentId={row.documentId} locale={row.locale ?? null} />
+          <React.Suspense fallback={null}>
+            <NarrationListCell model={meta.model} documentId={row.documentId} locale={row.locale ?? null} />
+          </React.Suspense>
         ),
       },
     ],

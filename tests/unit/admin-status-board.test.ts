@@ -20,7 +20,7 @@ describe('list view status board', () => {
     const cleanups = ['a', 'b', 'c'].map((id) => board.register(id));
     expect(board.rowsFor('a')).toBeUndefined();
 
-    await jest.advanceTimersByTimeAsync(50);
+    await jest.advanceTimersByTimeAsync(100);
     expect(fetcher).toHaveBeenCalledTimes(1);
     expect(fetcher).toHaveBeenCalledWith('api::article.article', ['a', 'b', 'c']);
     expect(board.rowsFor('a')?.[0].status).toBe('queued');
@@ -42,7 +42,7 @@ describe('list view status board', () => {
     const fetcher = jest.fn(async (_type: string, ids: string[]) => ({ data: ids.map((id) => row(id, 'awaiting_callback')), queue: QUEUE }));
     const board = new StatusBoard('api::page.page', fetcher, 1000);
     const cleanup = board.register('x');
-    await jest.advanceTimersByTimeAsync(50);
+    await jest.advanceTimersByTimeAsync(100);
     expect(fetcher).toHaveBeenCalledTimes(1);
     cleanup();
     await jest.advanceTimersByTimeAsync(5000);
@@ -61,7 +61,7 @@ describe('list view status board', () => {
     });
     const board = new StatusBoard('api::page.page', fetcher, 1000);
     const cleanup = board.register('x');
-    await jest.advanceTimersByTimeAsync(50);
+    await jest.advanceTimersByTimeAsync(100);
     expect(board.failed).toBe(true);
     expect(board.rowsFor('x')).toEqual([]);
     cleanup();

@@ -1,4 +1,5 @@
 import type { FetchClient } from '@strapi/strapi/admin';
+import { postForBlob } from './binary';
 import type {
   ConnectionTestResult,
   CostResponse,
@@ -71,13 +72,8 @@ export function createSpeechApi(client: FetchClient) {
 
     resumeQueue: async () => (await client.post<{ queue: QueueState }>(`${BASE}/queue/resume`, {})).data.queue,
 
-    /**
-     * Only called when the server announces `features.voicePreview`. Returns an MP3. A GET because
-     * the admin fetch client reads binary bodies (responseType 'blob') on GET only; its post()
-     * always parses JSON.
-     */
-    previewVoice: async (voiceId: string) =>
-      (await client.get(`${BASE}/tts/preview`, { params: { voiceId: encodeURIComponent(voiceId) }, responseType: 'blob' })).data,
+    /** Only called when the server announces `features.voicePreview`. Returns an MP3 (POST, binary answer: see binary.ts). */
+    previewVoice: (voiceId: string) => postForBlob(`${BASE}/tts/preview`, { voiceId }),
   };
 }
 

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { getFetchClient } from '@strapi/strapi/admin';
+import { rememberAdminToken } from './binary';
 import { createSpeechApi } from './client';
 import type { ContentTypeNarration, SettingsResponse } from './types';
 
@@ -81,6 +82,7 @@ export function narratedTypesMiddleware() {
     if (token !== lastToken) {
       const wasLoggedIn = lastToken !== null;
       lastToken = token;
+      rememberAdminToken(token);
       if (!token) narratedTypes.reset();
       else if (!wasLoggedIn) void narratedTypes.load(true);
     }

@@ -8,7 +8,8 @@ import { isInProgress } from '../utils/status';
  */
 
 export const POLL_MS = 3_000;
-const BATCH_MS = 25;
+/** Cells of one page mount within a few milliseconds of each other (each behind its own Suspense boundary). */
+const BATCH_MS = 60;
 
 interface BoardState {
   version: number;

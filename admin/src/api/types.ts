@@ -51,7 +51,7 @@ export interface SettingsResponse {
   queue: QueueState;
   averages: Record<string, { articles: number; characters: number }>;
   /** Optional capabilities announced by the server (absent means off). */
-  features?: { voicePreview?: boolean };
+  features?: { voicePreview?: boolean; transcription?: boolean };
 }
 
 export interface Voice {

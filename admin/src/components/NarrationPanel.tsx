@@ -15,7 +15,8 @@ export const NarrationPanel: PanelComponent = ({ model, documentId, document }) 
   const { status, isNarrated } = useNarratedTypes();
   if (!documentId || status !== 'ready' || !isNarrated(model)) return null;
   const locale = typeof document?.locale === 'string' ? document.locale : null;
-  const version = typeof document?.updatedAt === 'string' ? document.updatedAt : null;
+  // Saving changes updatedAt, publishing changes status: either may start a narration.
+  const version = document ? [document.updatedAt, document.publishedAt, document.status].map((part) => String(part ?? '')).join('|') : null;
   return {
     title: formatMessage({ id: getTranslation('panel.title'), defaultMessage: 'Narration' }),
     content: (

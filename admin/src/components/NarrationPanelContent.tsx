@@ -14,13 +14,15 @@ import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 
 const POLL_MS = 3_000;
+/** After a save or publish, the server enqueues after its commit: look a few times before settling. */
+const WATCH_MS = 10_000;
 const DEFAULT_VOICE = '__default__';
 
 interface Props {
   model: string;
   documentId: string;
   locale: string | null;
-  /** The document's updatedAt: a save changes it, and the estimate follows the new text. */
+  /** Changes when the document is saved or published: the estimate follows the new text, and a narration may have started. */
   version: string | null;
 }
 
@@ -38,8 +40,17 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const [confirmOpen, setConfirmOpen] = React.useState(false);
 
   const target: DocumentTarget = React.useMemo(() => ({ contentType: model, documentId, locale }), [model, documentId, locale]);
-  const narration = useSpeechQuery((speech) => speech.forDocument(target), [target], {
-    pollMs: (data) => (data && data.data.some((candidate) => isInProgress(candidate)) ? POLL_MS : null),
+  const watchUntil = React.useRef(0);
+  const firstVersion = React.useRef(version);
+  if (version !== firstVersion.current) {
+    firstVersion.current = version;
+    watchUntil.current = Date.now() + WATCH_MS;
+  }
+  const narration = useSpeechQuery((speech) => speech.forDocument(target), [target, version], {
+    pollMs: (data) => {
+      if (data && data.data.some((candidate) => isInProgress(candidate))) return POLL_MS;
+      return Date.now() < watchUntil.current ? 1_500 : null;
+    },
   });
   const row: NarrationView | null = narration.data ? rowForLocale(narration.data.data, locale) : null;
   const queue: QueueState | null = narration.data?.queue ?? null;
@@ -54,6 +65,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     try {
       const result = await call();
       success?.(result);
+      watchUntil.current = Date.now() + WATCH_MS;
       await Promise.all([narration.reload(), estimate.reload()]);
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });
@@ -93,7 +105,9 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
 
   const kind = badgeKind(row, queue);
   const inProgress = isInProgress(row);
-  const failure = row && (row.status === 'failed' || (inProgress && row.lastError)) ? describeFailure(row) : null;
+  // A waiting narration's last problem is shown, unless it is the queue-wide pause explained below.
+  const pausedByQueue = Boolean(queue?.paused && row?.lastErrorCode && row.lastErrorCode === queue.pauseCode);
+  const failure = row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue)) ? describeFailure(row) : null;
   const current: Estimate | undefined = estimate.data;
   const multiplier = current?.preprocessType === '2' ? 2 : 1;
   const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));

@@ -28,7 +28,7 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
   const api = useSpeechApi();
-  const [playing, setPlaying] = React.useState(false);
+  const [previewState, setPreviewState] = React.useState<'idle' | 'loading' | 'playing' | 'error'>('idle');
   const audio = React.useRef<HTMLAudioElement | null>(null);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
@@ -56,17 +56,19 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
 
   const play = async () => {
     if (!value) return;
-    setPlaying(true);
+    setPreviewState('loading');
     try {
       const blob = await api.previewVoice(value);
       audio.current?.pause();
       if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
-      audio.current = new Audio(URL.createObjectURL(blob));
-      await audio.current.play();
+      const sample = new Audio(URL.createObjectURL(blob));
+      audio.current = sample;
+      sample.addEventListener('ended', () => setPreviewState('idle'));
+      await sample.play();
+      setPreviewState('playing');
     } catch (caught) {
+      setPreviewState('error');
       toggleNotification({ type: 'danger', message: toProblem(caught).message });
-    } finally {
-      setPlaying(false);
     }
   };
 
@@ -103,7 +105,14 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
           </Combobox>
         </div>
         {preview ? (
-          <IconButton label={t('voices.preview', 'Play a sample')} onClick={() => void play()} disabled={!value || playing} variant="secondary" data-testid="speech-voice-preview">
+          <IconButton
+            label={t('voices.preview', 'Play a sample')}
+            onClick={() => void play()}
+            disabled={!value || previewState === 'loading'}
+            variant="secondary"
+            data-testid="speech-voice-preview"
+            data-state={previewState}
+          >
             <Play />
           </IconButton>
         ) : null}

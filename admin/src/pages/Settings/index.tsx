@@ -16,7 +16,7 @@ import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
 import { VoicePicker } from './VoicePicker';
 
-const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate];
+const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
 
 const SettingsPage = () => {
   const { formatMessage } = useIntl();
@@ -25,7 +25,7 @@ const SettingsPage = () => {
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const {
     isLoading: loadingPermissions,
-    allowedActions: { canUpdate, canNarrate },
+    allowedActions: { canUpdate, canNarrate, canTranscribe },
   } = useRBAC(SETTINGS_PERMISSIONS);
 
   const settings = useSpeechQuery((speech) => speech.getSettings(), []);
@@ -113,8 +113,11 @@ const SettingsPage = () => {
                   error={voices.error}
                   disabled={!canUpdate}
                   fieldError={message(fieldError(errors, 'defaultVoiceId'))}
-                  preview={data.features?.voicePreview === true}
-                  onChange={(defaultVoiceId) => setForm({ ...form, defaultVoiceId })}
+                  preview={data.features?.voicePreview === true && canTranscribe}
+                  onChange={(defaultVoiceId) => {
+                    setForm({ ...form, defaultVoiceId });
+                    setErrors((current) => current.filter((error) => error.path[0] !== 'defaultVoiceId'));
+                  }}
                 />
               </Grid.Item>
               <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
@@ -132,7 +135,10 @@ const SettingsPage = () => {
             value={form.contentTypes}
             disabled={!canUpdate}
             errorFor={(uid, field) => message(fieldError(errors, 'contentTypes', uid, field))}
-            onChange={(uid, next) => setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } })}
+            onChange={(uid, next) => {
+              setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } });
+              setErrors((current) => current.filter((error) => !(error.path[0] === 'contentTypes' && error.path[1] === uid)));
+            }}
           />
         </Flex>
       </Layouts.Content>

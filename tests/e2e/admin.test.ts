@@ -1,0 +1,361 @@
+/**
+ * The admin panel in a real headless Chromium (Debian `chromium` driven by playwright-core) against
+ * the playground Strapi and the speech-service emulator: settings, list badges, the edit-view
+ * panel with its player, regenerate, an injected failure and the bulk action.
+ *
+ * Needs the playground's admin bundle, built after the plugin:
+ *   node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build
+ *   cd playground && node ../node_modules/@strapi/strapi/bin/strapi.js build
+ *
+ * One Strapi boot for the whole file; the steps run in order and build on each other.
+ * Screenshots go to test-artifacts/e2e/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { blocks, contentManager, startStack, waitFor, type Stack } from '../integration/harness';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+const ADMIN_BUNDLE = path.join(ROOT, 'playground', 'dist', 'build', 'index.html');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTICLE = 'api::article.article';
+const EMAIL = 'editor@example.com';
+const PASSWORD = 'Editor-Passw0rd!';
+
+const TITLE = 'Narrated from the browser';
+const FAILING_TITLE = 'An article without audio';
+const PAUSED_TITLE = 'Waiting for credits';
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+/** Console errors, page errors and failed plugin requests: the admin must produce none. */
+const problems: string[] = [];
+let statusesRequests = 0;
+
+async function shot(name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** The list view's header cell (the table is a grid: its headers are gridcells). */
+function narrationHeader(label: string): Locator {
+  return page.locator('thead th', { hasText: label });
+}
+
+/** Status badge of the list row with this title. */
+function listBadge(title: string): Locator {
+  return page.locator('tr', { hasText: title }).getByTestId('speech-badge');
+}
+
+async function badgeKind(locator: Locator): Promise<string | null> {
+  return locator.getAttribute('data-kind', { timeout: 1_000 }).catch(() => null);
+}
+
+/** Waits until the badge shows one of `kinds`, remembering every kind seen on the way. */
+async function waitForBadge(locator: Locator, kinds: string[], seen: Set<string> = new Set(), timeoutMs = 45_000) {
+  await waitFor(
+    async () => {
+      const kind = await badgeKind(locator);
+      if (kind) seen.add(kind);
+      return kind !== null && kinds.includes(kind);
+    },
+    { timeoutMs, intervalMs: 100, what: `badge ${kinds.join('|')} (seen: ${[...seen].join(', ') || 'none'})` }
+  );
+  return seen;
+}
+
+async function openList() {
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}`);
+  await page.getByRole('heading', { name: 'Article' }).waitFor();
+}
+
+async function narrationOf(documentId: string) {
+  const { body } = await stack.admin('GET', `/speech/narrations/document/${documentId}?contentType=${ARTICLE}&locale=en`);
+  return (body?.data ?? [])[0] as { status: string; completedAt: string | null } | undefined;
+}
+
+async function processTextRequests(): Promise<Array<{ status: number; body: any }>> {
+  const { requests } = await stack.control('GET', '/requests?path=/process-text');
+  return requests;
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(ADMIN_BUNDLE)) {
+    throw new Error(`No admin bundle at ${ADMIN_BUNDLE}: build the plugin, then the playground admin (see the top of this file).`);
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  // One attempt per narration, so an injected "no audio" fails the article at once.
+  stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', SPEECH_MAX_ATTEMPTS: '1' } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Resource failures are judged by URL below: Strapi itself asks for files and routes this
+    // offline playground does not have (favicon, release feed, AI features, preview).
+    if (text.startsWith('Failed to load resource')) return;
+    // Strapi's own Arabic catalogue is incomplete; only the plugin's messages must all exist.
+    const missing = /MISSING_TRANSLATION\] Missing message: "([^"]+)"/.exec(text);
+    if (missing && !missing[1].startsWith('speech.')) return;
+    problems.push(`console error: ${text.split('\n')[0]}`);
+  });
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/speech/') && response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${url.pathname}`);
+    if (url.pathname === '/speech/narrations/statuses') statusesRequests += 1;
+  });
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+it('logs in through the login form and dismisses the guided tour and the banner', async () => {
+  await page.goto(`${stack.url}/admin/auth/login`);
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByLabel('Password', { exact: false }).first().fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByText('Hello Test').waitFor();
+  // The home page offers a guided tour (closing it asks for a confirmation) and shows a banner.
+  const closeTour = page.getByRole('button', { name: 'Close guided tour' });
+  await closeTour.waitFor();
+  await closeTour.click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await closeTour.waitFor({ state: 'detached' });
+  const closeBanner = page.getByRole('button', { name: 'Close the banner.' });
+  if (await closeBanner.isVisible().catch(() => false)) await closeBanner.click();
+});
+
+it('Settings -> Speech: connection, voice picker and a cost preview that doubles with AI preprocessing', async () => {
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await page.getByRole('link', { name: 'Speech' }).click();
+  await page.getByRole('heading', { name: 'Speech' }).waitFor();
+
+  await expectText(page.getByTestId('speech-api-key'), 'Configured');
+  await expectText(page.getByTestId('speech-callback-url'), `${stack.url}/api/speech/callback`);
+  await page.getByTestId('speech-test-connection').click();
+  await expectText(page.getByTestId('speech-connection-result'), 'Connected: 5 voices available.');
+
+  // Searchable voice picker: type part of a name, pick the option (name and language).
+  const combobox = page.getByRole('combobox', { name: 'Default voice' });
+  await combobox.click();
+  await combobox.fill('James');
+  await page.getByRole('option', { name: 'James (English) · en' }).click();
+  await expect(await combobox.inputValue()).toBe('James (English) · en');
+  // The server announces voice previews: the play button speaks a sample in that voice.
+  const previewAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/speech/tts/preview');
+  await page.getByTestId('speech-voice-preview').click();
+  const answer = await previewAnswer;
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('audio/mpeg');
+  await expectAttribute(page.getByTestId('speech-voice-preview'), 'data-state', 'playing');
+
+  const sample = page.getByTestId('speech-sample');
+  await sample.fill('Hello, world!');
+  const cost = page.getByTestId('speech-sample-cost');
+  await expectAttribute(cost, 'data-credits', '13');
+  await expectText(cost, '13 characters × 1 = 13 credits');
+  await page.getByRole('radio', { name: 'AI preprocessing (characters × 2)' }).click();
+  await expectAttribute(cost, 'data-credits', '26');
+  await expectText(cost, '13 characters × 2 = 26 credits');
+
+  await page.getByTestId('speech-save').click();
+  await page.getByText('Settings saved.').waitFor();
+  const { body } = await stack.admin('GET', '/speech/settings');
+  expect(body.settings).toMatchObject({ defaultVoiceId: 'en-male-1', preprocessType: '2' });
+  await page.getByTestId('speech-test-connection').scrollIntoViewIfNeeded();
+  await shot('settings');
+  await page.getByTestId('speech-content-types').scrollIntoViewIfNeeded();
+  await shot('settings-content-types');
+});
+
+it('an article created and published in the editor goes from queued to ready in the list', async () => {
+  // The first submission is rate limited for a few seconds, so "Queued" is on screen long enough to see.
+  await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'process-text', retryAfter: 6 });
+
+  await openList();
+  await page.getByRole('link', { name: 'Create new entry' }).first().click();
+  await page.getByLabel('title').fill(TITLE);
+  await page.getByLabel('summary').fill('Read aloud by the speech plugin.');
+  const body = page.locator('[role="textbox"][contenteditable="true"]').first();
+  await body.click();
+  await body.pressSequentially('The first sentence is short. The second one tells a little more about the test.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved document').first().waitFor();
+  // The panel knows the draft's cost before anything is sent: characters x 2 (AI preprocessing).
+  await expectText(page.getByTestId('speech-estimate'), '× 2 =');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page.getByText('Published document').first().waitFor();
+
+  await page.getByRole('link', { name: 'Back' }).click();
+  await narrationHeader('Narration').waitFor();
+  const badge = listBadge(TITLE);
+  const seen = await waitForBadge(badge, ['queued', 'paused'], new Set(), 15_000);
+  await shot('list-queued');
+  await waitForBadge(badge, ['ready'], seen);
+  expect([...seen]).toEqual(expect.arrayContaining(['queued', 'ready']));
+  await shot('list-ready');
+});
+
+it('the list asks for the statuses of a whole page in one request', async () => {
+  await contentManager(stack, ARTICLE).create({ title: 'A draft, never narrated', summary: 'Draft.', body: blocks('Nothing yet.') });
+  const before = statusesRequests;
+  await openList();
+  await narrationHeader('Narration').waitFor();
+  await waitForBadge(listBadge('A draft, never narrated'), ['none']);
+  await expect(await badgeKind(listBadge(TITLE))).toBe('ready');
+  // Two rows, one request (nothing is in progress, so no polling follows).
+  await page.waitForTimeout(3_500);
+  expect({ requests: statusesRequests - before }).toEqual({ requests: 1 });
+});
+
+it('the edit view panel plays the stored MP3 with its subtitles and regenerates after a confirm dialog that states the cost', async () => {
+  await page.locator('tr', { hasText: TITLE }).getByText(TITLE, { exact: true }).click();
+  const panel = page.getByTestId('speech-panel');
+  await panel.waitFor();
+  await expect(await badgeKind(panel.getByTestId('speech-badge'))).toBe('ready');
+
+  const audio = panel.getByTestId('speech-audio');
+  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 0);
+  const duration = await audio.evaluate((element: HTMLAudioElement) => element.duration);
+  expect(duration).toBeGreaterThan(1);
+  // Play: a click gives the page a user gesture, then the element plays; the subtitle line follows.
+  await audio.click({ position: { x: 24, y: 20 } });
+  await audio.evaluate((element: HTMLAudioElement) => (element.paused ? element.play() : undefined));
+  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.currentTime ?? 0) > 0.3);
+  await expectText(panel.getByTestId('speech-subtitle-line'), 'The first sentence is short.');
+  await audio.evaluate((element: HTMLAudioElement) => element.pause());
+  await panel.scrollIntoViewIfNeeded();
+  await shot('edit-panel');
+
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: await documentIdOf(TITLE), locale: 'en' });
+  const before = (await processTextRequests()).length;
+  const firstCompletedAt = (await narrationOf(await documentIdOf(TITLE)))?.completedAt;
+  await panel.getByTestId('speech-regenerate').click();
+  const dialog = page.getByTestId('speech-regenerate-dialog');
+  await dialog.waitFor();
+  await expectText(page.getByTestId('speech-regenerate-cost'), `Cost: ${estimate.body.credits} credits (${estimate.body.characters} characters × 2).`);
+  expect(estimate.body.credits).toBe(estimate.body.characters * 2);
+  await shot('regenerate-dialog');
+  await page.getByTestId('speech-regenerate-confirm').click();
+  await page.getByText('Narration queued.').first().waitFor();
+
+  await waitFor(async () => {
+    const row = await narrationOf(await documentIdOf(TITLE));
+    return row?.status === 'completed' && row.completedAt !== firstCompletedAt;
+  }, { timeoutMs: 45_000, what: 'the regenerated narration' });
+  const requests = await processTextRequests();
+  expect(requests.length).toBeGreaterThan(before);
+  expect(requests[requests.length - 1].body.postData).toMatchObject({ regenerate: true, voiceId: 'en-male-1', preprocessType: '2' });
+  await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
+});
+
+it('a failure injected in the emulator shows its reason in plain words', async () => {
+  await stack.control('POST', '/inject', { kind: 'noAudio' });
+  const cm = contentManager(stack, ARTICLE);
+  const { documentId } = await cm.create({ title: FAILING_TITLE, summary: 'This one gets no audio.', body: blocks('The emulator is told to produce nothing.') });
+  await cm.publish(documentId);
+  await waitFor(async () => (await narrationOf(documentId))?.status === 'failed', { timeoutMs: 45_000, what: 'the failed narration' });
+
+  await openList();
+  await waitForBadge(listBadge(FAILING_TITLE), ['failed']);
+  await shot('list-badges');
+  await page.locator('tr', { hasText: FAILING_TITLE }).getByText(FAILING_TITLE, { exact: true }).click();
+  const panel = page.getByTestId('speech-panel');
+  await expectText(panel.getByTestId('speech-failure'), 'The speech service produced no audio for this article.');
+  await expect(await badgeKind(panel.getByTestId('speech-badge'))).toBe('failed');
+  await panel.scrollIntoViewIfNeeded();
+  await shot('edit-failure');
+});
+
+it('the bulk action shows what will be submitted, skipped and paid, then narrates', async () => {
+  await openList();
+  await waitForBadge(listBadge(FAILING_TITLE), ['failed']);
+  await page.locator('tr', { hasText: TITLE }).getByRole('checkbox').check();
+  await page.locator('tr', { hasText: FAILING_TITLE }).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  const summary = page.getByTestId('speech-bulk-summary');
+  await expectText(summary.getByTestId('speech-bulk-submit'), '1 entry will be submitted.');
+  await expectText(summary.getByTestId('speech-bulk-skipped'), '1 skipped: unchanged since its last narration.');
+  const failingId = await documentIdOf(FAILING_TITLE);
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: failingId, locale: 'en' });
+  await expectText(summary.getByTestId('speech-bulk-credits'), `Total: ${estimate.body.credits} credits.`);
+  await shot('bulk-dialog');
+  await page.getByTestId('speech-bulk-confirm').click();
+  await page.getByText('1 narration queued.').first().waitFor();
+  await waitForBadge(listBadge(FAILING_TITLE), ['ready']);
+  await expect(await badgeKind(listBadge(TITLE))).toBe('ready');
+});
+
+it('an empty credit balance pauses the queue ("Paused for credits") until an editor resumes it', async () => {
+  await stack.control('PUT', '/credits', { credits: 0 });
+  const cm = contentManager(stack, ARTICLE);
+  const { documentId } = await cm.create({ title: PAUSED_TITLE, summary: 'Waits for credits.', body: blocks('Credits first, then words.') });
+  await cm.publish(documentId);
+  await waitFor(async () => (await stack.admin('GET', '/speech/settings')).body?.queue?.paused === true, { timeoutMs: 30_000, what: 'the queue to pause' });
+
+  await openList();
+  await waitForBadge(listBadge(PAUSED_TITLE), ['paused']);
+  await page.locator('tr', { hasText: PAUSED_TITLE }).getByText(PAUSED_TITLE, { exact: true }).click();
+  const panel = page.getByTestId('speech-panel');
+  await expectText(panel.getByTestId('speech-queue-paused'), 'Narrations are paused: the account needs');
+  await shot('edit-paused');
+
+  await stack.control('PUT', '/credits', { credits: 100_000 });
+  await panel.getByRole('button', { name: 'Resume the queue' }).click();
+  await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
+  await expect(await panel.getByTestId('speech-queue-paused').count()).toBe(0);
+});
+
+it('speaks Arabic, right to left', async () => {
+  await page.evaluate(() => localStorage.setItem('strapi-admin-language', 'ar'));
+  await page.goto(`${stack.url}/admin/settings/speech`);
+  await page.getByRole('heading', { name: 'الكلام' }).waitFor();
+  await page.getByText('اختبر الاتصال').waitFor();
+  // Strapi's admin does not flip the page for Arabic; the plugin's own layout must survive it.
+  await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+  await shot('settings-ar-rtl');
+  await openList();
+  await narrationHeader('السرد').waitFor();
+  await expect(await badgeKind(listBadge(TITLE))).toBe('ready');
+  await expectText(listBadge(TITLE), 'جاهز');
+  await page.evaluate(() => localStorage.setItem('strapi-admin-language', 'en'));
+});
+
+it('produced no console errors and no failed plugin requests', () => {
+  expect(problems).toEqual([]);
+});
+
+/* ------------------------------------------------------------------------------------------- */
+
+const documentIds = new Map<string, string>();
+async function documentIdOf(title: string): Promise<string> {
+  const known = documentIds.get(title);
+  if (known) return known;
+  const { body } = await stack.admin('GET', `/content-manager/collection-types/${ARTICLE}?filters[title][$eq]=${encodeURIComponent(title)}`);
+  const documentId = body?.results?.[0]?.documentId;
+  if (!documentId) throw new Error(`no article titled ${title}`);
+  documentIds.set(title, documentId);
+  return documentId;
+}
+
+async function expectText(locator: Locator, text: string) {
+  await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), { timeoutMs: 20_000, intervalMs: 100, what: `"${text}"` }).catch(async (error) => {
+    throw new Error(`${(error as Error).message}; found "${await locator.innerText({ timeout: 1_000 }).catch(() => '(nothing)')}"`);
+  });
+}
+
+async function expectAttribute(locator: Locator, name: string, value: string) {
+  await waitFor(async () => (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) === value, { timeoutMs: 20_000, intervalMs: 100, what: `${name}=${value}` });
+}
