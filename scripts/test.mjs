@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const onlyUnit = args.includes('unit') && args.includes('--selectProjects') && !args.some((a) => ['integration', 'e2e'].includes(a));
+const selecting = args.includes('--selectProjects');
+const onlyUnit = selecting && !args.some((a) => ['integration', 'e2e', 'emulator'].includes(a));
+const withBrowser = !selecting || args.includes('e2e');
 
 function run(label, command, commandArgs, options = {}) {
   const started = Date.now();
@@ -22,7 +24,12 @@ function run(label, command, commandArgs, options = {}) {
 if (!onlyUnit) {
   run('plugin build', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']);
   run('plugin verify', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'verify']);
-  run('playground compile', process.execPath, [path.join(root, 'scripts/playground.cjs'), 'compile']);
+  if (withBrowser) {
+    // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.
+    run('playground build (server and admin)', process.execPath, [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'], { cwd: path.join(root, 'playground') });
+  } else {
+    run('playground compile', process.execPath, [path.join(root, 'scripts/playground.cjs'), 'compile']);
+  }
 }
 const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' });
 process.exit(jest.status ?? 1);

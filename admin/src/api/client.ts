@@ -10,6 +10,7 @@ import type {
   NarrateResult,
   NarrationsResponse,
   QueueState,
+  NarratedTypesResponse,
   SettingsResponse,
   SpeechSettings,
   Voice,
@@ -32,6 +33,8 @@ export interface ManyTarget {
 export function createSpeechApi(client: FetchClient) {
   return {
     getSettings: async () => (await client.get<SettingsResponse>(`${BASE}/settings`)).data,
+
+    getNarratedTypes: async () => (await client.get<NarratedTypesResponse>(`${BASE}/narrated-types`)).data,
 
     updateSettings: async (changes: Partial<SpeechSettings>) =>
       (await client.put<{ settings: SpeechSettings }>(`${BASE}/settings`, changes)).data.settings,

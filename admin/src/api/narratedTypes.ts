@@ -4,6 +4,8 @@ import { rememberAdminToken } from './binary';
 import { createSpeechApi } from './client';
 import type { ContentTypeNarration, SettingsResponse } from './types';
 
+type TriggerOnly = Pick<ContentTypeNarration, 'trigger'>;
+
 /**
  * Which content types are narrated, known before the content manager asks. The list view's
  * column hook is synchronous, so this is loaded once per login (from a redux middleware that
@@ -14,7 +16,7 @@ type Status = 'idle' | 'loading' | 'ready' | 'error';
 
 interface Snapshot {
   status: Status;
-  contentTypes: Record<string, ContentTypeNarration>;
+  contentTypes: Record<string, TriggerOnly>;
   features: NonNullable<SettingsResponse['features']>;
 }
 
@@ -39,8 +41,8 @@ export const narratedTypes = {
     if (!force && (snapshot.status === 'ready' || snapshot.status === 'loading')) return Promise.resolve();
     set({ ...snapshot, status: 'loading' });
     inflight = createSpeechApi(getFetchClient())
-      .getSettings()
-      .then((response) => set({ status: 'ready', contentTypes: response.settings.contentTypes, features: response.features ?? {} }))
+      .getNarratedTypes()
+      .then((response) => set({ status: 'ready', contentTypes: response.contentTypes, features: response.features ?? {} }))
       .catch(() => set({ status: 'error', contentTypes: {}, features: {} }))
       .finally(() => {
         inflight = null;

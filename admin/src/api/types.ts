@@ -12,6 +12,12 @@ export interface ContentTypeNarration {
   trigger: NarrationTrigger;
 }
 
+/** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */
+export interface NarratedTypesResponse {
+  contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
+  features?: { voicePreview?: boolean; transcription?: boolean };
+}
+
 export interface SpeechSettings {
   defaultVoiceId: string;
   preprocessType: PreprocessType;

@@ -66,6 +66,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   },
 
+  /**
+   * What the content manager needs to decide where to show narration UI. Any logged-in admin may
+   * read it: editors without `settings.read` still see badges and the panel.
+   */
+  async narratedTypes(ctx: any) {
+    const { contentTypes } = await narrationService(strapi).settings.get();
+    ctx.body = {
+      contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
+      features: { voicePreview: true, transcription: true },
+    };
+  },
+
   async update(ctx: any) {
     const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
     if (!parsed.success) {

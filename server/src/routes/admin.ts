@@ -10,6 +10,7 @@ export default {
   routes: [
     { method: 'GET', path: '/settings', handler: 'admin-settings.get', config: guarded(action('settings.read')) },
     { method: 'PUT', path: '/settings', handler: 'admin-settings.update', config: guarded(action('settings.update')) },
+    { method: 'GET', path: '/narrated-types', handler: 'admin-settings.narratedTypes', config: guarded() },
     { method: 'GET', path: '/voices', handler: 'admin-settings.voices', config: guarded() },
     { method: 'POST', path: '/connection/test', handler: 'admin-settings.testConnection', config: guarded(action('settings.read')) },
     { method: 'POST', path: '/cost', handler: 'admin-settings.cost', config: guarded() },

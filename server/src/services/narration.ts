@@ -226,6 +226,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
         credits: version.credits,
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
+        voiceOverride: override,
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
       };
     },
