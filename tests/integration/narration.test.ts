@@ -346,3 +346,35 @@ describe('editor actions (admin routes)', () => {
     for (const documentId of ids) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
   });
 });
+
+describe('run-time settings (plugin store) override the file config', () => {
+  afterAll(async () => {
+    await stack.admin('PUT', '/speech/settings', { preprocessType: '0', contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' } } });
+  });
+
+  it('sends preprocessType "2" as a JSON string and records twice the credits', async () => {
+    const saved = await stack.admin('PUT', '/speech/settings', { preprocessType: '2' });
+    expect(saved.status).toBe(200);
+    expect(saved.body.settings.preprocessType).toBe('2');
+    const documentId = await publishArticle('AI preprocessing', 'Cleaner narration costs twice as much.');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const [submission] = await submissionsFor(stack, `${documentId}-en`);
+    expect(submission.body.postData.preprocessType).toBe('2');
+    expect(row.credits).toBe(2 * row.characters);
+  });
+
+  it('rejects an invalid setting with a message that names the field, and changes nothing', async () => {
+    const bad = await stack.admin('PUT', '/speech/settings', { preprocessType: 2 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/preprocessType/);
+    expect((await stack.admin('GET', '/speech/settings')).body.settings.preprocessType).toBe('2');
+  });
+
+  it('narrates nothing for a type switched off', async () => {
+    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'off' } } });
+    await sleep(5_500); // the settings cache lives 5 s
+    const documentId = await publishArticle('Switched off', 'This type is not narrated now.');
+    await sleep(1_500);
+    expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(0);
+  });
+});
