@@ -1,3 +1,4 @@
+import { Microphone } from '@strapi/icons';
 import { narratedTypesMiddleware } from './api/narratedTypes';
 import { BulkNarrateAction } from './components/BulkNarrateAction';
 import { NarrationPanel } from './components/NarrationPanel';
@@ -21,6 +22,14 @@ export default {
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
     // Knows which types are narrated before the list view asks (its column hook is synchronous).
     app.addMiddlewares([narratedTypesMiddleware]);
+    // Speech to text: a page of its own in the main menu (lazy chunk).
+    app.addMenuLink({
+      to: `plugins/${PLUGIN_ID}`,
+      icon: Microphone,
+      intlLabel: { id: `${PLUGIN_ID}.transcribe.menu`, defaultMessage: 'Transcribe' },
+      Component: () => import('./pages/Transcribe'),
+      permissions: PERMISSIONS.transcribe,
+    });
   },
 
   bootstrap(app: any) {

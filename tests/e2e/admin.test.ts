@@ -10,20 +10,14 @@
  * One Strapi boot for the whole file; the steps run in order and build on each other.
  * Screenshots go to test-artifacts/e2e/.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { blocks, contentManager, startStack, waitFor, type Stack } from '../integration/harness';
+import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
-const ADMIN_BUNDLE = path.join(ROOT, 'playground', 'dist', 'build', 'index.html');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTICLE = 'api::article.article';
-const EMAIL = 'editor@example.com';
-const PASSWORD = 'Editor-Passw0rd!';
 
 const TITLE = 'Narrated from the browser';
 const FAILING_TITLE = 'An article without audio';
@@ -83,37 +77,12 @@ async function processTextRequests(): Promise<Array<{ status: number; body: any 
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(ADMIN_BUNDLE)) {
-    throw new Error(`No admin bundle at ${ADMIN_BUNDLE}: build the plugin, then the playground admin (see the top of this file).`);
-  }
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  checkBrowserPrerequisites('tests/e2e/admin.test.ts');
   // One attempt per narration, so an injected "no audio" fails the article at once.
   stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', SPEECH_MAX_ATTEMPTS: '1' } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    // Resource failures are judged by URL below: Strapi itself asks for files and routes this
-    // offline playground does not have (favicon, release feed, AI features, preview).
-    if (text.startsWith('Failed to load resource')) return;
-    // Strapi's own Arabic catalogue is incomplete; only the plugin's messages must all exist.
-    const missing = /MISSING_TRANSLATION\] Missing message: "([^"]+)"/.exec(text);
-    if (missing && !missing[1].startsWith('speech.')) return;
-    problems.push(`console error: ${text.split('\n')[0]}`);
-  });
-  page.on('response', (response) => {
-    const url = new URL(response.url());
-    if (url.pathname.startsWith('/speech/') && response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${url.pathname}`);
-    if (url.pathname === '/speech/narrations/statuses') statusesRequests += 1;
-  });
+  ({ browser, page } = await launchAdminBrowser(problems, (response) => {
+    if (new URL(response.url()).pathname === '/speech/narrations/statuses') statusesRequests += 1;
+  }));
 }, 150_000);
 
 afterAll(async () => {
@@ -122,19 +91,7 @@ afterAll(async () => {
 });
 
 it('logs in through the login form and dismisses the guided tour and the banner', async () => {
-  await page.goto(`${stack.url}/admin/auth/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password', { exact: false }).first().fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.getByText('Hello Test').waitFor();
-  // The home page offers a guided tour (closing it asks for a confirmation) and shows a banner.
-  const closeTour = page.getByRole('button', { name: 'Close guided tour' });
-  await closeTour.waitFor();
-  await closeTour.click();
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await closeTour.waitFor({ state: 'detached' });
-  const closeBanner = page.getByRole('button', { name: 'Close the banner.' });
-  if (await closeBanner.isVisible().catch(() => false)) await closeBanner.click();
+  await logIn(page, stack.url);
 });
 
 it('Settings -> Speech: connection, voice picker and a cost preview that doubles with AI preprocessing', async () => {
@@ -348,14 +305,4 @@ async function documentIdOf(title: string): Promise<string> {
   if (!documentId) throw new Error(`no article titled ${title}`);
   documentIds.set(title, documentId);
   return documentId;
-}
-
-async function expectText(locator: Locator, text: string) {
-  await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), { timeoutMs: 20_000, intervalMs: 100, what: `"${text}"` }).catch(async (error) => {
-    throw new Error(`${(error as Error).message}; found "${await locator.innerText({ timeout: 1_000 }).catch(() => '(nothing)')}"`);
-  });
-}
-
-async function expectAttribute(locator: Locator, name: string, value: string) {
-  await waitFor(async () => (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) === value, { timeoutMs: 20_000, intervalMs: 100, what: `${name}=${value}` });
 }

@@ -1,5 +1,6 @@
 import type { FetchClient } from '@strapi/strapi/admin';
 import { postForBlob } from './binary';
+import { createTranscriptionApi } from './transcriptions';
 import type {
   ConnectionTestResult,
   CostResponse,
@@ -77,6 +78,9 @@ export function createSpeechApi(client: FetchClient) {
 
     /** Only called when the server announces `features.voicePreview`. Returns an MP3 (POST, binary answer: see binary.ts). */
     previewVoice: (voiceId: string) => postForBlob(`${BASE}/tts/preview`, { voiceId }),
+
+    /** Speech to text: list, read and save jobs (the upload and downloads are in transcriptions.ts). */
+    ...createTranscriptionApi(client),
   };
 }
 

@@ -158,3 +158,71 @@ export interface FieldError {
   path: string[];
   message: string;
 }
+
+/* Speech to text (server/src/controllers/admin-transcriptions.ts) */
+
+export type TranscriptionStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
+export type TranscriptionOutputFormat = 'json' | 'srt';
+export type TranscriptDownloadFormat = 'srt' | 'vtt' | 'json';
+
+export interface SavedTranscriptFile {
+  id: number;
+  name: string | null;
+  url: string;
+  mime: string | null;
+  size?: number | null;
+}
+
+export interface TranscriptionView {
+  id: number;
+  documentId: string;
+  fileName: string;
+  fileSize: number | null;
+  mimeType: string | null;
+  language: string;
+  outputFormat: TranscriptionOutputFormat;
+  status: TranscriptionStatus;
+  serviceStatus: string | null;
+  jobId: string | null;
+  submittedBy: { id: number | null; name: string | null } | null;
+  error: string | null;
+  errorCode: string | null;
+  /** A transient problem while following the job (retried); null when the last poll went well. */
+  pollWarning: string | null;
+  nextPollAt: string | null;
+  createdAt: string;
+  submittedAt: string | null;
+  completedAt: string | null;
+  updatedAt: string;
+  hasResult: boolean;
+  savedFile: SavedTranscriptFile | null;
+}
+
+export interface TranscriptSegment {
+  /** Seconds. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface TranscriptResult {
+  format: TranscriptionOutputFormat;
+  segments: TranscriptSegment[];
+  text: string;
+  srt: string | null;
+}
+
+export interface TranscriptionDetail extends TranscriptionView {
+  result: TranscriptResult | null;
+}
+
+export interface TranscriptionListResponse {
+  data: TranscriptionView[];
+  meta: { limit: number; pollIntervalMs: number };
+}
+
+export interface SaveTranscriptionResponse {
+  data: TranscriptionView;
+  file: SavedTranscriptFile;
+  created: boolean;
+}

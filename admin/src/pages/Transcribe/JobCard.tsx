@@ -1,0 +1,266 @@
+import * as React from 'react';
+import { Box, Button, Flex, Link, Loader, Typography } from '@strapi/design-system';
+import { Download, Folder } from '@strapi/icons';
+import { useNotification } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
+import { toProblem } from '../../api/errors';
+import { useSpeechApi, useSpeechQuery } from '../../api/hooks';
+import { downloadTranscript, saveBlob, type TokenSource } from '../../api/transcriptions';
+import type { SavedTranscriptFile, TranscriptDownloadFormat, TranscriptionDetail } from '../../api/types';
+import { getTranslation } from '../../utils/getTranslation';
+import { Card, Fact } from '../Settings/Card';
+import { TranscriptionStatusBadge } from './StatusBadge';
+import { detailPollMs, formatBytes, formatTimestamp, isTranscriptionInProgress } from './utils';
+
+interface Props {
+  id: number;
+  tokens: TokenSource;
+  serverPollMs?: number;
+  /** Called when the job's status changes (the recent list refreshes). */
+  onChange?: (job: TranscriptionDetail) => void;
+}
+
+/** Failure codes of speech to text explained in the editor's language; the server's own text follows. */
+function useFailureHeadline() {
+  const { formatMessage } = useIntl();
+  const t = (id: string, defaultMessage: string) => formatMessage({ id: getTranslation(id), defaultMessage });
+  return (code: string | null): string => {
+    switch (code) {
+      case 'TIMED_OUT':
+        return t('transcribe.failure.TIMED_OUT', 'The speech service took too long and the transcription was given up.');
+      case 'EMPTY_RESULT':
+        return t('transcribe.failure.EMPTY_RESULT', 'The speech service finished but sent no transcript.');
+      case 'JOB_NOT_FOUND':
+        return t('transcribe.failure.JOB_NOT_FOUND', 'The speech service no longer knows this job.');
+      case 'UPLOAD_INTERRUPTED':
+        return t('transcribe.failure.UPLOAD_INTERRUPTED', 'The upload was interrupted. Submit the file again.');
+      case 'PAYLOAD_TOO_LARGE':
+        return t('transcribe.failure.PAYLOAD_TOO_LARGE', 'The file is larger than the 50 MB limit.');
+      case 'INSUFFICIENT_CREDITS':
+        return t('transcribe.failure.INSUFFICIENT_CREDITS', 'The account has run out of credits.');
+      case 'UNAUTHORIZED':
+      case 'AUTH_FAILED':
+        return t('transcribe.failure.AUTH', 'The speech service rejected the API key.');
+      default:
+        return t('transcribe.failure.generic', 'The speech service could not transcribe this recording.');
+    }
+  };
+}
+
+function absoluteUrl(url: string): string {
+  if (/^https?:\/\//.test(url)) return url;
+  return `${(window as any).strapi?.backendURL ?? ''}${url}`;
+}
+
+export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
+  const { formatMessage, formatDate } = useIntl();
+  const { toggleNotification } = useNotification();
+  const api = useSpeechApi();
+  const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
+  const failureHeadline = useFailureHeadline();
+  const pollMs = detailPollMs(serverPollMs);
+  const job = useSpeechQuery((speech) => speech.getTranscription(id), [id], {
+    pollMs: (data) => (data === undefined || isTranscriptionInProgress(data.status) ? pollMs : null),
+  });
+  const [downloading, setDownloading] = React.useState<TranscriptDownloadFormat | null>(null);
+  const [saving, setSaving] = React.useState(false);
+  const [saved, setSaved] = React.useState<SavedTranscriptFile | null>(null);
+
+  const lastStatus = React.useRef<string | null>(null);
+  React.useEffect(() => {
+    if (!job.data) return;
+    if (lastStatus.current !== job.data.status) {
+      lastStatus.current = job.data.status;
+      onChange?.(job.data);
+    }
+  }, [job.data, onChange]);
+  React.useEffect(() => setSaved(null), [id]);
+
+  if (job.loading && !job.data) {
+    return (
+      <Card testId="transcribe-job" title={t('transcribe.job.title', 'Transcription')}>
+        <Loader small>{t('transcribe.job.loading', 'Loading the transcription')}</Loader>
+      </Card>
+    );
+  }
+  if (!job.data) {
+    return (
+      <Card testId="transcribe-job" title={t('transcribe.job.title', 'Transcription')}>
+        <Flex gap={4} alignItems="center" wrap="wrap">
+          <Typography textColor="danger600" data-testid="transcribe-job-error">
+            {t('transcribe.job.error', 'The transcription could not be loaded: {message}', { message: job.error?.message ?? '' })}
+          </Typography>
+          <Button variant="secondary" onClick={() => void job.reload()}>
+            {t('common.retry', 'Try again')}
+          </Button>
+        </Flex>
+      </Card>
+    );
+  }
+
+  const data = job.data;
+  const savedFile = saved ?? data.savedFile;
+  const result = data.result;
+
+  const download = async (format: TranscriptDownloadFormat) => {
+    setDownloading(format);
+    try {
+      const { blob, fileName } = await downloadTranscript(data.id, format, tokens);
+      saveBlob(blob, fileName);
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: t('transcribe.download.failed', 'The download failed: {message}', { message: toProblem(error).message }) });
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const answer = await api.saveTranscription(data.id);
+      setSaved(answer.file);
+      job.setData({ ...data, ...answer.data, result: data.result });
+      toggleNotification({
+        type: 'success',
+        message: answer.created
+          ? t('transcribe.save.created', 'Saved to the Media Library as {name}.', { name: answer.file.name ?? '' })
+          : t('transcribe.save.existing', 'Already in the Media Library as {name}.', { name: answer.file.name ?? '' }),
+      });
+    } catch (error) {
+      toggleNotification({ type: 'danger', message: t('transcribe.save.failed', 'Saving to the Media Library failed: {message}', { message: toProblem(error).message }) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const when = (value: string | null) => (value ? formatDate(value, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+
+  return (
+    <Card
+      testId="transcribe-job"
+      title={data.fileName}
+      subtitle={[data.language, data.outputFormat.toUpperCase(), formatBytes(data.fileSize)].filter(Boolean).join(' · ')}
+      action={<TranscriptionStatusBadge status={data.status} />}
+    >
+      <Flex gap={6} wrap="wrap" alignItems="flex-start">
+        <Fact label={t('transcribe.job.submitted', 'Submitted')}>{when(data.submittedAt ?? data.createdAt)}</Fact>
+        <Fact label={t('transcribe.job.completed', 'Completed')}>{when(data.completedAt)}</Fact>
+        {data.jobId ? <Fact label={t('transcribe.job.jobId', 'Job')}>{data.jobId}</Fact> : null}
+      </Flex>
+
+      {isTranscriptionInProgress(data.status) ? (
+        <Flex gap={2} alignItems="center" data-testid="transcribe-waiting">
+          <Loader small>{t('transcribe.job.waiting', 'Waiting for the speech service')}</Loader>
+          <Typography variant="omega" textColor="neutral700">
+            {data.status === 'processing'
+              ? t('transcribe.job.processing', 'The speech service is transcribing the recording…')
+              : data.status === 'uploading'
+                ? t('transcribe.job.uploading', 'The recording is being sent to the speech service…')
+                : t('transcribe.job.queued', 'The recording is waiting in the speech service’s queue…')}
+          </Typography>
+        </Flex>
+      ) : null}
+
+      {data.pollWarning && isTranscriptionInProgress(data.status) ? (
+        <Box background="warning100" padding={3} hasRadius data-testid="transcribe-poll-warning">
+          <Typography variant="pi" textColor="warning700">
+            {t('transcribe.job.pollWarning', 'Checking the job hit a problem; it is retried automatically: {message}', { message: data.pollWarning })}
+          </Typography>
+        </Box>
+      ) : null}
+
+      {data.status === 'failed' ? (
+        <Box background="danger100" padding={3} hasRadius data-testid="transcribe-failure" role="alert">
+          <Flex direction="column" alignItems="stretch" gap={1}>
+            <Typography variant="omega" fontWeight="bold" textColor="danger700">
+              {failureHeadline(data.errorCode)}
+            </Typography>
+            {data.error ? (
+              <Typography variant="pi" textColor="danger700">
+                {data.error}
+              </Typography>
+            ) : null}
+          </Flex>
+        </Box>
+      ) : null}
+
+      {data.status === 'completed' && result ? (
+        <Flex direction="column" alignItems="stretch" gap={4}>
+          <Flex gap={2} wrap="wrap" data-testid="transcribe-downloads">
+            {(['srt', 'vtt', 'json'] as const).map((format) => (
+              <Button
+                key={format}
+                variant="secondary"
+                startIcon={<Download />}
+                loading={downloading === format}
+                disabled={downloading !== null}
+                onClick={() => void download(format)}
+                data-testid={`transcribe-download-${format}`}
+              >
+                {format === 'srt'
+                  ? t('transcribe.download.srt', 'Download SRT')
+                  : format === 'vtt'
+                    ? t('transcribe.download.vtt', 'Download WebVTT')
+                    : t('transcribe.download.json', 'Download JSON')}
+              </Button>
+            ))}
+            <Button variant="default" startIcon={<Folder />} loading={saving} onClick={() => void save()} data-testid="transcribe-save">
+              {t('transcribe.save.button', 'Save to Media Library')}
+            </Button>
+          </Flex>
+
+          {savedFile ? (
+            <Typography variant="pi" textColor="success700" data-testid="transcribe-saved-file">
+              {t('transcribe.save.savedAs', 'In the Media Library: ')}
+              <Link href={absoluteUrl(savedFile.url)} isExternal>
+                {savedFile.name ?? savedFile.url}
+              </Link>
+            </Typography>
+          ) : null}
+
+          <Flex direction="column" alignItems="stretch" gap={2}>
+            <Typography variant="sigma" textColor="neutral600" tag="h3">
+              {t('transcribe.result.transcript', 'Transcript')}
+            </Typography>
+            {result.segments.length === 0 ? (
+              <Typography textColor="neutral600">{t('transcribe.result.empty', 'No speech was recognised in this recording.')}</Typography>
+            ) : (
+              <Box tag="ol" data-testid="transcribe-transcript" style={{ listStyle: 'none', margin: 0, paddingInlineStart: 0 }}>
+                {result.segments.map((segment, index) => (
+                  <Box tag="li" key={index} paddingTop={1} paddingBottom={1}>
+                    <Flex gap={3} alignItems="baseline">
+                      <Typography
+                        variant="pi"
+                        textColor="neutral600"
+                        dir="ltr"
+                        style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', minInlineSize: '9ch' }}
+                      >
+                        {`${formatTimestamp(segment.start)} – ${formatTimestamp(segment.end)}`}
+                      </Typography>
+                      <Typography variant="omega" textColor="neutral800" dir="auto">
+                        {segment.text}
+                      </Typography>
+                    </Flex>
+                  </Box>
+                ))}
+              </Box>
+            )}
+          </Flex>
+
+          {data.outputFormat === 'srt' && result.srt ? (
+            <Flex direction="column" alignItems="stretch" gap={2}>
+              <Typography variant="sigma" textColor="neutral600" tag="h3">
+                {t('transcribe.result.srt', 'SRT')}
+              </Typography>
+              <Box background="neutral100" padding={4} hasRadius style={{ maxBlockSize: '24rem', overflow: 'auto' }}>
+                <pre data-testid="transcribe-srt" dir="auto" style={{ margin: 0, whiteSpace: 'pre-wrap', fontFamily: 'monospace', fontSize: '1.3rem' }}>
+                  {result.srt}
+                </pre>
+              </Box>
+            </Flex>
+          ) : null}
+        </Flex>
+      ) : null}
+    </Card>
+  );
+};

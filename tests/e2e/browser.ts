@@ -1,0 +1,84 @@
+/**
+ * Shared by the browser tests: a headless Chromium (Debian `chromium` driven by playwright-core,
+ * never a downloaded browser), the admin login, and waiting helpers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
+import { waitFor } from '../integration/harness';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+export const ADMIN_BUNDLE = path.join(ROOT, 'playground', 'dist', 'build', 'index.html');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The first admin the harness registers (tests/integration/harness.ts). */
+export const EMAIL = 'editor@example.com';
+export const PASSWORD = 'Editor-Passw0rd!';
+
+/** The admin bundle and Chromium must exist; the screenshot folder is created. */
+export function checkBrowserPrerequisites(testFile: string) {
+  if (!fs.existsSync(ADMIN_BUNDLE)) {
+    throw new Error(`No admin bundle at ${ADMIN_BUNDLE}: build the plugin, then the playground admin (see the top of ${testFile}).`);
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+}
+
+/**
+ * Launches Chromium with one page. Console errors, page errors and failed plugin requests are
+ * pushed to `problems` (the admin must produce none); `onResponse` sees every response.
+ */
+export async function launchAdminBrowser(problems: string[], onResponse?: (response: Response) => void): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Resource failures are judged by URL below: Strapi itself asks for files and routes this
+    // offline playground does not have (favicon, release feed, AI features, preview).
+    if (text.startsWith('Failed to load resource')) return;
+    // Strapi's own Arabic catalogue is incomplete; only the plugin's messages must all exist.
+    const missing = /MISSING_TRANSLATION\] Missing message: "([^"]+)"/.exec(text);
+    if (missing && !missing[1].startsWith('speech.')) return;
+    problems.push(`console error: ${text.split('\n')[0]}`);
+  });
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/speech/') && response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${url.pathname}`);
+    onResponse?.(response);
+  });
+  return { browser, page };
+}
+
+/** Logs in through the login form and dismisses the guided tour and the banner. */
+export async function logIn(page: Page, url: string) {
+  await page.goto(`${url}/admin/auth/login`);
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByLabel('Password', { exact: false }).first().fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByText('Hello Test').waitFor();
+  // The home page offers a guided tour (closing it asks for a confirmation) and shows a banner.
+  const closeTour = page.getByRole('button', { name: 'Close guided tour' });
+  await closeTour.waitFor();
+  await closeTour.click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await closeTour.waitFor({ state: 'detached' });
+  const closeBanner = page.getByRole('button', { name: 'Close the banner.' });
+  if (await closeBanner.isVisible().catch(() => false)) await closeBanner.click();
+}
+
+export async function expectText(locator: Locator, text: string, timeoutMs = 20_000) {
+  await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), { timeoutMs, intervalMs: 100, what: `"${text}"` }).catch(async (error) => {
+    throw new Error(`${(error as Error).message}; found "${await locator.innerText({ timeout: 1_000 }).catch(() => '(nothing)')}"`);
+  });
+}
+
+export async function expectAttribute(locator: Locator, name: string, value: string, timeoutMs = 20_000) {
+  await waitFor(async () => (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) === value, { timeoutMs, intervalMs: 100, what: `${name}=${value}` });
+}
