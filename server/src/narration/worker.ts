@@ -6,6 +6,7 @@ import type { SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
 import type { JobsRepository, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore } from './media';
+import { createSerialRunner } from '../utils/serial-runner';
 import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
 
@@ -33,8 +34,6 @@ export function createWorker(deps: WorkerDeps) {
   const now = deps.now ?? (() => new Date());
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let rerun = false;
   let stopped = true;
   const dispatcher = createDispatcherLease(strapi, owner, config.leaseMs);
 
@@ -178,26 +177,11 @@ export function createWorker(deps: WorkerDeps) {
     await submitQueued(at);
   }
 
-  /** Runs a tick now, or right after the one in progress; never two at once in one process. */
-  function runSoon(): Promise<void> {
-    if (running) {
-      rerun = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        rerun = false;
-        try {
-          await tick();
-        } catch (error) {
-          strapi.log.error(`[speech] worker tick failed: ${(error as Error).message}`);
-        }
-      } while (rerun && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+  const runner = createSerialRunner(tick, {
+    onError: (error) => strapi.log.error(`[speech] worker tick failed: ${error.message}`),
+    isStopped: () => stopped,
+  });
+  const runSoon = runner.runSoon;
 
   return {
     owner,
@@ -222,7 +206,7 @@ export function createWorker(deps: WorkerDeps) {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
+      await runner.current();
       // A download may hang for its whole timeout; its lease lets the next start take it over.
       await Promise.race([Promise.allSettled([...activeStores]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       await dispatcher.release().catch(() => undefined);

@@ -3,6 +3,7 @@ import type { SpeechClient } from '../speech-client';
 import type { TranscriptionRepository, TranscriptionRow } from './repository';
 import type { TranscriptionSettings } from './settings';
 import { planFromError, planFromStatus, type PollPlan } from './status';
+import { createSerialRunner } from '../utils/serial-runner';
 
 /**
  * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at
@@ -29,8 +30,6 @@ export function createPoller(deps: PollerDeps) {
   const { strapi, repository, settings, owner } = deps;
   const now = deps.now ?? (() => new Date());
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let rerun = false;
   let stopped = true;
   /** Set by stop(): polls not yet started are left for the next start (or another instance). */
   let stopping = false;
@@ -111,28 +110,14 @@ export function createPoller(deps: PollerDeps) {
       }
     });
     await Promise.all(workers);
-    if (due.length === BATCH && now().getTime() >= rateLimitedUntil) rerun = true;
+    if (due.length === BATCH && now().getTime() >= rateLimitedUntil) runner.requestRerun();
   }
 
-  function runSoon(): Promise<void> {
-    if (running) {
-      rerun = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        rerun = false;
-        try {
-          await tick();
-        } catch (error) {
-          strapi.log.error(`[speech] transcription poller tick failed: ${(error as Error).message}`);
-        }
-      } while (rerun && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+  const runner = createSerialRunner(tick, {
+    onError: (error) => strapi.log.error(`[speech] transcription poller tick failed: ${error.message}`),
+    isStopped: () => stopped,
+  });
+  const runSoon = runner.runSoon;
 
   /** Sleeps until the earliest row is due, at most one poll interval (rows of other instances appear unannounced). */
   async function delayUntilNext(): Promise<number> {
@@ -178,7 +163,7 @@ export function createPoller(deps: PollerDeps) {
       stopping = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      await running;
+      await runner.current();
       await repository.releaseLeases(owner).catch(() => undefined);
     },
   };
