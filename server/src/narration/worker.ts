@@ -155,6 +155,9 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   async function submitQueued(at: Date) {
+    // An idle queue costs one read per tick: the lease (a write) is only taken when there is work.
+    const due = await repository.claimable(at, config.maxInFlight);
+    if (due.length === 0) return;
     if (!(await dispatcher.acquire(at))) return;
     const queue = await settings.queueState();
     if (queue.paused) {
@@ -163,7 +166,7 @@ export function createWorker(deps: WorkerDeps) {
       await settings.updateQueueState({ paused: false, pausedUntil: null });
     }
     const free = config.maxInFlight - (await repository.countInFlight());
-    for (const row of await repository.claimable(at, free)) {
+    for (const row of due.slice(0, Math.max(0, free))) {
       await submitOne(row, at);
       if ((await settings.queueState()).paused) return;
     }
