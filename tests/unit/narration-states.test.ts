@@ -150,6 +150,30 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
   });
 
+  describe('storing', () => {
+    const storing = job({ status: 'storing', submittedFingerprint: 'v1', attempts: 1, submissions: 1, storeAttempts: 0 });
+    const retryAt = new Date(now.getTime() + 2000);
+
+    it('retries a passing download failure later, keeping the persisted result', () => {
+      const { patch, from } = applied(transition(storing, { type: 'storeDeferred', retryAt, reason: 'media host answered 503', code: 'HTTP_STATUS', maxAttempts: 3 }));
+      expect(from).toEqual(['storing']);
+      expect(patch).toMatchObject({ storeAttempts: 1, nextAttemptAt: retryAt, leaseOwner: null, lastErrorCode: 'HTTP_STATUS' });
+      expect(patch.status).toBeUndefined();
+      expect(patch.pendingResult).toBeUndefined();
+    });
+
+    it('fails after maxAttempts download attempts', () => {
+      const { patch } = applied(transition({ ...storing, storeAttempts: 2 }, { type: 'storeDeferred', retryAt, reason: 'timeout', code: 'TIMEOUT', maxAttempts: 3 }));
+      expect(patch).toMatchObject({ status: 'failed', storeAttempts: 3 });
+      expect(patch.lastError).toMatch(/3 download attempt/);
+    });
+
+    it('a new result resets the download attempts', () => {
+      const awaiting = job({ status: 'awaiting_callback', storeAttempts: 2 });
+      expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch.storeAttempts).toBe(0);
+    });
+  });
+
   describe('crash recovery and cancellation', () => {
     it('a submission whose worker died is retried with regenerate false, never paying twice', () => {
       const { patch } = applied(transition(job({ status: 'submitting', regenerate: true }), { type: 'leaseExpired', now }));

@@ -37,6 +37,8 @@ export interface NarrationJobState {
   regenerate: boolean;
   attempts: number;
   submissions: number;
+  /** Download attempts of the pending result (transient failures are retried). */
+  storeAttempts?: number;
   seenResults: ResultUrls[] | null;
 }
 
@@ -48,6 +50,7 @@ export interface NarrationJobPatch {
   regenerate?: boolean;
   attempts?: number;
   submissions?: number;
+  storeAttempts?: number;
   nextAttemptAt?: Date | null;
   leaseOwner?: string | null;
   leaseExpiresAt?: Date | null;
@@ -89,6 +92,8 @@ export type NarrationEvent =
   | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
   /** Both files are in the Media Library. */
   | { type: 'stored'; now: Date }
+  /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
+  | { type: 'storeDeferred'; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
   | { type: 'storeFailed'; reason: string; code: string }
   /** A worker held the job past its lease (crash): put it back without paying twice. */
@@ -266,6 +271,7 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           status: 'storing',
           pendingResult: { ...event.urls, receivedAt: event.now.toISOString() },
           seenResults: seen,
+          storeAttempts: 0,
           callbackDeadline: null,
           nextAttemptAt: event.now,
         },
@@ -307,6 +313,23 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           lastErrorCode: null,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },
+      };
+    }
+
+    case 'storeDeferred': {
+      const storeAttempts = (state.storeAttempts ?? 0) + 1;
+      if (storeAttempts >= event.maxAttempts) {
+        return {
+          kind: 'apply',
+          from: ['storing'],
+          patch: { ...CLEAR_LEASE, status: 'failed', storeAttempts, lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`, lastErrorCode: event.code, nextAttemptAt: null },
+        };
+      }
+      // The result stays persisted on the row: the next attempt downloads it again, for free.
+      return {
+        kind: 'apply',
+        from: ['storing'],
+        patch: { ...CLEAR_LEASE, storeAttempts, lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: event.retryAt },
       };
     }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/schema';
 import type { SettingsService } from '../services/settings';
-import type { SpeechClient } from '../speech-client';
+import { backoffDelay, type SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
 import type { JobsRepository, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore } from './media';
@@ -75,8 +75,14 @@ export function createWorker(deps: WorkerDeps) {
       const reason = refused
         ? `The narration could not be downloaded: ${(error as Error).message}`
         : `The narration could not be stored: ${(error as Error).message}`;
+      const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
       strapi.log.warn(`[speech] ${row.articleId}: ${reason}`);
-      await repository.apply(fresh, { type: 'storeFailed', reason, code: refused ? (error as DownloadRefusedError).code : 'STORE_FAILED' });
+      if (refused && (error as DownloadRefusedError).retryable) {
+        const retryAt = new Date(now().getTime() + backoffDelay((fresh.storeAttempts ?? 0) + 1));
+        await repository.apply(fresh, { type: 'storeDeferred', retryAt, reason, code, maxAttempts: config.maxAttempts });
+      } else {
+        await repository.apply(fresh, { type: 'storeFailed', reason, code });
+      }
     }
   }
 
