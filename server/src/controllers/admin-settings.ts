@@ -5,6 +5,7 @@ import { narrationCost } from '../narration/cost';
 import { runtimeSettingsSchema } from '../services/settings';
 import { narrationService } from '../services';
 import { SpeechServiceError } from '../speech-client';
+import { sendServiceError } from './speech-service-errors';
 import { sendError, sendValidationError } from './http-error';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
@@ -16,25 +17,6 @@ const estimateBody = z.object({
   locale: z.string().min(1).max(20).nullable().optional(),
   voiceId: z.string().min(1).max(200).optional(),
 });
-
-function sendServiceError(ctx: any, error: unknown) {
-  if (error instanceof SpeechServiceError) {
-    // The service rejecting our key is a server configuration problem: a 401/403 here would make
-    // the admin panel think the editor's own session expired and log them out.
-    const passThrough = error.status && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
-    ctx.status = passThrough ? error.status! : 502;
-    ctx.body = {
-      error: {
-        status: ctx.status,
-        name: 'SpeechServiceError',
-        message: error.message,
-        details: { code: error.code, creditsRemaining: error.creditsRemaining ?? null, creditsRequired: error.creditsRequired ?? null, retryAfterMs: error.retryAfterMs ?? null },
-      },
-    };
-    return;
-  }
-  throw error;
-}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: any) {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { TranscriptionService } from '../services/transcription';
-import { errorAnswer, sendAnswer, sendServiceError } from '../transcription/http-errors';
+import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-errors';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../transcription/preview';
 
 /** Speech generation for the admin: voice previews and "listen to this text". Answers with the audio bytes. */

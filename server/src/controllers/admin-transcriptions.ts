@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { SubmissionError, type TranscriptionService } from '../services/transcription';
 import { DOWNLOAD_FORMATS, attachmentDisposition, transcriptView, type DownloadFormat } from '../transcription/formats';
-import { errorAnswer, sendAnswer, sendServiceError } from '../transcription/http-errors';
+import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-errors';
 import type { TranscriptionRow } from '../transcription/repository';
 import { DEFAULT_LANGUAGE, MAX_AUDIO_BYTES } from '../transcription/settings';
 import { tooLargeAnswer } from '../transcription/upload-guard';

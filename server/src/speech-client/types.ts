@@ -36,15 +36,23 @@ export interface NarrationCallbackPayload {
 }
 
 /**
- * Parses a callback body. Unknown extra fields are allowed (the contract may grow); a missing
- * audioFile/srtFile is read as null, which the consumer rule of section 6 treats as a failure.
+ * Parses a callback body, lengths first so nothing large reaches the signature check or the
+ * database. Unknown extra fields are allowed (the contract may grow); a missing audioFile/srtFile
+ * is read as null, which the consumer rule of section 6 treats as a failure.
  */
+const resultUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .nullish()
+  .transform((value) => value ?? null);
+
 export const narrationCallbackPayloadSchema: z.ZodType<NarrationCallbackPayload, z.ZodTypeDef, unknown> = z.object({
-  articleId: z.string().min(1),
+  articleId: z.string().min(1).max(255),
   response: z.object({
-    audioFile: z.string().min(1).nullish().transform((value) => value ?? null),
-    srtFile: z.string().min(1).nullish().transform((value) => value ?? null),
-    signature: z.string(),
+    audioFile: resultUrl,
+    srtFile: resultUrl,
+    signature: z.string().min(1).max(256),
   }),
 });
 

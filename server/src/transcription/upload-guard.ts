@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { errorAnswer, formatMegabytes } from './http-errors';
+import { errorAnswer, formatMegabytes } from '../controllers/speech-service-errors';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
 
 /**

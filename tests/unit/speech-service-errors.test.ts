@@ -8,7 +8,7 @@ import {
   SpeechServiceUnavailableError,
   UnauthorizedError,
 } from '../../server/src/speech-client';
-import { serviceErrorAnswer } from '../../server/src/transcription/http-errors';
+import { serviceErrorAnswer } from '../../server/src/controllers/speech-service-errors';
 import { tooLargeAnswer, uploadGuard } from '../../server/src/transcription/upload-guard';
 
 describe('serviceErrorAnswer', () => {
