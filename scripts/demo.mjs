@@ -183,9 +183,14 @@ let stopping = false;
 function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 1500).unref();
-  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null))).then(() => process.exit(code));
+  process.exitCode = code;
+  // Once every child is gone nothing holds this process: it ends with `code`. A child that ignores
+  // SIGTERM (Strapi finishing its shutdown) is killed after 15 s.
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  }
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));

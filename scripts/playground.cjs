@@ -30,9 +30,10 @@ const command = process.argv[2];
 const run = command === 'compile' ? compile : command === 'start' ? start : null;
 if (!run) {
   console.error('usage: node scripts/playground.cjs compile|start');
-  process.exit(2);
+  process.exitCode = 2;
+} else {
+  run().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }
-run().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

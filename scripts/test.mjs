@@ -18,18 +18,27 @@ function run(label, command, commandArgs, options = {}) {
   const started = Date.now();
   const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' }, ...options });
   console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  return result.status ?? 1;
 }
 
-if (!onlyUnit) {
-  run('plugin build', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']);
-  run('plugin verify', process.execPath, [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'verify']);
-  if (withBrowser) {
-    // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.
-    run('playground build (server and admin)', process.execPath, [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'], { cwd: path.join(root, 'playground') });
-  } else {
-    run('playground compile', process.execPath, [path.join(root, 'scripts/playground.cjs'), 'compile']);
-  }
+const sdkPlugin = path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js');
+const steps = onlyUnit
+  ? []
+  : [
+      ['plugin build', [sdkPlugin, 'build']],
+      ['plugin verify', [sdkPlugin, 'verify']],
+      withBrowser
+        ? // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.
+          ['playground build (server and admin)', [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'], { cwd: path.join(root, 'playground') }]
+        : ['playground compile', [path.join(root, 'scripts/playground.cjs'), 'compile']],
+    ];
+
+let status = 0;
+for (const [label, commandArgs, options] of steps) {
+  status = run(label, process.execPath, commandArgs, options);
+  if (status !== 0) break;
 }
-const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' });
-process.exit(jest.status ?? 1);
+if (status === 0) {
+  status = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
+}
+process.exitCode = status;

@@ -37,7 +37,8 @@ async function main() {
     stopping = true;
     process.stderr.write(`[emulator] ${signal}: shutting down\n`);
     await emulator.close();
-    process.exit(0);
+    // Servers closed and timers cleared: the process ends by itself with code 0.
+    process.exitCode = 0;
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -45,5 +46,5 @@ async function main() {
 
 main().catch((error) => {
   process.stderr.write(`emulator failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });
