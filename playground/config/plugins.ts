@@ -44,6 +44,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
+        reclaimUploadMemory: env.bool('SPEECH_RECLAIM_UPLOAD_MEMORY', true),
         contentTypes: {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
           'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },

@@ -7,13 +7,15 @@ import destroy from './destroy';
 import register from './register';
 import routes from './routes';
 import services from './services';
+import { parsePluginConfig } from './config/schema';
 import { installUploadGuard } from './transcription/upload-guard';
 
 export default {
   register(args: { strapi: Core.Strapi }) {
     register(args);
     // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
-    installUploadGuard(args.strapi);
+    const { reclaimUploadMemory } = parsePluginConfig(args.strapi.config.get('plugin::speech'));
+    installUploadGuard(args.strapi, { reclaimMemory: reclaimUploadMemory });
   },
   bootstrap,
   destroy,
