@@ -27,10 +27,17 @@ export function checkBrowserPrerequisites(testFile: string) {
 /**
  * Launches Chromium with one page. Console errors, page errors and failed plugin requests are
  * pushed to `problems` (the admin must produce none); `onResponse` sees every response.
+ * With `proxyUrl`, every request goes through that HTTP proxy (see throttling-proxy.ts).
  */
-export async function launchAdminBrowser(problems: string[], onResponse?: (response: Response) => void): Promise<{ browser: Browser; page: Page }> {
+export async function launchAdminBrowser(
+  problems: string[],
+  onResponse?: (response: Response) => void,
+  options: { proxyUrl?: string } = {}
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    // Playwright also sends loopback traffic through the proxy (Chromium would bypass it).
+    ...(options.proxyUrl ? { proxy: { server: options.proxyUrl } } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });

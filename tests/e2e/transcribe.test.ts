@@ -1,8 +1,9 @@
 /**
  * The Transcribe page in a real headless Chromium against the playground Strapi and the
  * speech-service emulator: upload with a progress bar, live status, the timed transcript and
- * the raw SRT, an SRT download, "Save to Media Library", the recent list, and a file over 50 MB
- * refused in the browser before any request.
+ * the raw SRT, an SRT download, "Save to Media Library", the recent list, a file over 50 MB
+ * refused in the browser before any request, and a dropped 19 MB recording sent over a slow link
+ * (Chromium goes through a throttling proxy) whose progress bar passes through in-between values.
  *
  * Needs the playground's admin bundle, built after the plugin:
  *   node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build
@@ -18,6 +19,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startStack, type Stack } from '../integration/harness';
 import { ARTIFACTS, ROOT, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
+import { startThrottlingProxy, type ThrottlingProxy } from './throttling-proxy';
 
 jest.setTimeout(120_000);
 
@@ -25,6 +27,7 @@ const SPOKEN = 'Hello from the transcription test.';
 const DOCS_SCREENSHOT = path.join(ROOT, 'docs', 'screenshots', 'transcribe.png');
 
 let stack: Stack;
+let proxy: ThrottlingProxy;
 let browser: Browser;
 let page: Page;
 let tempDir: string;
@@ -61,10 +64,16 @@ beforeAll(async () => {
   fs.writeFileSync(bigPath, '');
   fs.truncateSync(bigPath, 51 * 1024 * 1024);
 
-  ({ browser, page } = await launchAdminBrowser(problems, (answer) => {
-    const url = new URL(answer.url());
-    if (url.pathname === '/speech/transcriptions' && answer.request().method() === 'POST') submissions.push(`${answer.status()}`);
-  }));
+  // Uploads to the plugin go over a 4 MB/s link; everything else at full speed.
+  proxy = await startThrottlingProxy({ bytesPerSecond: 4 * 1024 * 1024, throttle: (method, pathname) => method === 'POST' && pathname === '/speech/transcriptions' });
+  ({ browser, page } = await launchAdminBrowser(
+    problems,
+    (answer) => {
+      const url = new URL(answer.url());
+      if (url.pathname === '/speech/transcriptions' && answer.request().method() === 'POST') submissions.push(`${answer.status()}`);
+    },
+    { proxyUrl: proxy.url }
+  ));
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/speech/transcriptions' && request.method() === 'POST') submissions.push('sent');
@@ -73,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await stack?.stop();
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
 });
@@ -156,8 +166,8 @@ it('uploads an MP3 with a progress bar, follows the job to completed and shows t
   expect(submissions).toEqual(['sent', '201']);
   (await page.evaluate(() => (window as any).__transcribePercents as string[])).forEach((value) => percents.add(Number(value)));
   expect(Math.max(...percents)).toBe(100);
-  // The bar was on screen while the upload ran (a localhost upload of a few KB jumps from 0 to 100;
-  // DevTools throttling does not slow XMLHttpRequest upload progress), then the upload was accepted.
+  // The bar was on screen while the upload ran (a file of a few KB goes from 0 to 100 at once even
+  // over the 4 MB/s link; the dropped recording below shows the values in between).
   const sequence = await page.evaluate(() => (window as any).__transcribePercents as string[]);
   expect(sequence[0]).toBe('0');
   expect(sequence[sequence.length - 1]).toBe('100');
@@ -226,6 +236,97 @@ it('opens a transcription from the recent list', async () => {
   await page.getByTestId('transcribe-recent-row').filter({ hasText: 'hello.mp3' }).first().click();
   await expectText(page.getByTestId('transcribe-transcript'), 'Hello from the transcription test');
   await expectAttribute(page.getByTestId('transcribe-job').getByTestId('transcribe-status'), 'data-status', 'completed');
+});
+
+it('takes a recording dropped on the drop zone and shows the upload going through in-between percentages', async () => {
+  const zone = page.getByTestId('transcribe-dropzone');
+  // A 10-minute 16 kHz mono WAV (19 MB) made in the page, with tones where the emulator should find
+  // sound (it labels sound in a WAV by energy; it never invents words): 0:10-0:20, 1:00-1:15, 2:30-2:40.
+  // That size because Chromium's socket takes the first 4-6 MB at once and then reports upload
+  // progress about every 1.5 MB: over 4 MB/s the bar moves through about ten values in 4 s.
+  const dataTransfer = await page.evaluateHandle(() => {
+    const rate = 16_000;
+    const seconds = 600;
+    const samples = new Int16Array(rate * seconds);
+    for (const [from, to] of [[10, 20], [60, 75], [150, 160]]) {
+      for (let i = from * rate; i < to * rate; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate));
+    }
+    const header = new DataView(new ArrayBuffer(44));
+    const text = (offset: number, value: string) => [...value].forEach((c, i) => header.setUint8(offset + i, c.charCodeAt(0)));
+    text(0, 'RIFF');
+    header.setUint32(4, 36 + samples.byteLength, true);
+    text(8, 'WAVE');
+    text(12, 'fmt ');
+    header.setUint32(16, 16, true);
+    header.setUint16(20, 1, true); // PCM
+    header.setUint16(22, 1, true); // mono
+    header.setUint32(24, rate, true);
+    header.setUint32(28, rate * 2, true);
+    header.setUint16(32, 2, true);
+    header.setUint16(34, 16, true);
+    text(36, 'data');
+    header.setUint32(40, samples.byteLength, true);
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([header.buffer, samples.buffer], 'field-interview.wav', { type: 'audio/wav' }));
+    return transfer;
+  });
+  const fileBytes = 44 + 16_000 * 600 * 2;
+
+  // Dragging over the zone highlights it; dropping picks the file (the same path as the file input).
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await expectAttribute(zone, 'data-dragging', 'true');
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await shot('dragging');
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await expectAttribute(zone, 'data-dragging', 'false');
+  await expectText(page.getByTestId('transcribe-file-name'), 'field-interview.wav');
+  await page.getByRole('radio', { name: 'JSON' }).click();
+
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as any).__dropPercents = seen;
+    new MutationObserver(() => {
+      const value = document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent');
+      if (value !== null && value !== undefined && seen[seen.length - 1] !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
+  });
+  const before = submissions.length;
+  await page.getByTestId('transcribe-submit').click();
+
+  // Part-way: the bar, its ARIA value and its text agree on a value strictly between 0 and 100.
+  const progress = page.getByTestId('transcribe-progress');
+  await page.waitForFunction(() => {
+    const value = Number(document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent'));
+    return value >= 20 && value <= 80;
+  }, undefined, { timeout: 20_000, polling: 25 });
+  const halfway = await progress.getAttribute('data-percent');
+  expect(await page.getByTestId('transcribe-progress-bar').getAttribute('aria-valuenow')).toBe(halfway);
+  expect(await page.getByTestId('transcribe-progress-text').innerText()).toMatch(/^Uploading: \d+% \(/);
+  await shot('uploading-halfway');
+
+  const job = page.getByTestId('transcribe-job');
+  await expectAttribute(progress, 'data-phase', 'done', 30_000);
+  await expectAttribute(job.getByTestId('transcribe-status'), 'data-status', 'completed', 45_000);
+  expect(submissions.slice(before)).toEqual(['sent', '201']);
+
+  const sequence = (await page.evaluate(() => (window as any).__dropPercents as string[])).map(Number);
+  const between = sequence.filter((value) => value > 0 && value < 100);
+  expect(new Set(between).size).toBeGreaterThanOrEqual(3);
+  expect(sequence[sequence.length - 1]).toBe(100);
+  // Never backwards.
+  sequence.slice(1).forEach((value, index) => expect(value).toBeGreaterThanOrEqual(sequence[index]));
+  // The proxy slowed exactly this upload: the whole file plus its multipart envelope.
+  const throttledSizes = proxy.throttled.map((line) => Number(line.split(' ')[2]));
+  expect(Math.max(...throttledSizes)).toBeGreaterThan(fileBytes);
+  expect(Math.max(...throttledSizes)).toBeLessThan(fileBytes + 2_000);
+
+  // Every byte arrived: the sound is found exactly where the tones are.
+  const transcript = job.getByTestId('transcribe-transcript');
+  const lines = (await transcript.innerText()).split('\n').map((line) => line.trim()).filter(Boolean);
+  expect(lines).toEqual(['00:10 – 00:20', '[speech]', '01:00 – 01:15', '[speech]', '02:30 – 02:40', '[speech]']);
+  const id = Number(new URL(page.url()).searchParams.get('id'));
+  const { body } = await stack.admin('GET', `/speech/transcriptions/${id}`);
+  expect(body.data).toMatchObject({ status: 'completed', language: 'ar-JO', outputFormat: 'json', fileName: 'field-interview.wav' });
 });
 
 it('speaks Arabic, right to left', async () => {
