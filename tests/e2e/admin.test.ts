@@ -255,6 +255,49 @@ it('the bulk action shows what will be submitted, skipped and paid, then narrate
   await expect(await badgeKind(listBadge(TITLE))).toBe('ready');
 });
 
+it('a voice chosen in the edit view panel narrates that entry only, and the default voice comes back when it is cleared', async () => {
+  await openList();
+  await page.locator('tr', { hasText: TITLE }).getByText(TITLE, { exact: true }).click();
+  const panel = page.getByTestId('speech-panel');
+  await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
+  const documentId = await documentIdOf(TITLE);
+  const estimateOf = async (id: string) => (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: id, locale: 'en' })).body;
+  const defaultVoice = (await estimateOf(documentId)).voiceId;
+  expect(defaultVoice).not.toBe('en-female-1');
+  // Unchanged since its narration: nothing to pay for, so no "Narrate now".
+  await expectText(panel.getByTestId('speech-estimate'), 'Unchanged since the last narration.');
+  expect(await panel.getByTestId('speech-narrate').count()).toBe(0);
+
+  const voice = panel.getByRole('combobox', { name: 'Voice' });
+  await voice.click();
+  await page.getByRole('option', { name: 'Emma (English) (en)' }).click();
+  await expectText(panel.getByTestId('speech-estimate'), 'Emma (English)');
+  expect(await estimateOf(documentId)).toMatchObject({ voiceId: 'en-female-1', voiceOverride: 'en-female-1', unchanged: false });
+  // Another entry keeps the default voice.
+  expect((await estimateOf(await documentIdOf(FAILING_TITLE))).voiceId).toBe(defaultVoice);
+  await panel.scrollIntoViewIfNeeded();
+  await shot('edit-voice-override');
+
+  const before = (await processTextRequests()).length;
+  const previousCompletedAt = (await narrationOf(documentId))?.completedAt;
+  await panel.getByTestId('speech-narrate').click();
+  await page.getByText('Narration queued.').first().waitFor();
+  await waitFor(async () => {
+    const row = await narrationOf(documentId);
+    return row?.status === 'completed' && row.completedAt !== previousCompletedAt;
+  }, { timeoutMs: 45_000, what: 'the narration in the chosen voice' });
+  const sent = (await processTextRequests()).slice(before).map((request) => request.body.postData);
+  expect(sent).toEqual([expect.objectContaining({ voiceId: 'en-female-1', regenerate: true })]);
+  await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
+
+  // Back to the default: the entry follows the settings again (a new narration would be needed).
+  await voice.click();
+  await page.getByRole('option', { name: 'Default voice' }).click();
+  await waitFor(async () => (await estimateOf(documentId)).voiceOverride === null, { timeoutMs: 10_000, what: 'the override to be cleared' });
+  expect((await estimateOf(documentId)).voiceId).toBe(defaultVoice);
+  await panel.getByTestId('speech-narrate').waitFor();
+});
+
 it('an empty credit balance pauses the queue ("Paused for credits") until an editor resumes it', async () => {
   await stack.control('PUT', '/credits', { credits: 0 });
   const cm = contentManager(stack, ARTICLE);
