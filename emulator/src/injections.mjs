@@ -9,7 +9,7 @@ export const ROUTE_TARGETS = ['any', 'process-text', 'voices', 'stt-submit', 'st
 /**
  * scope says where an injection is consumed:
  *  - request: when a request for `target` arrives (before auth for http5xx, at the rate-limit step for 429)
- *  - narration: when /process-text accepts a request that starts a generation (sync*, generationFailure, noAudio),
+ *  - narration: when /process-text accepts a request that starts a generation (sync*, generationFailure, noAudio, lostAnswer),
  *    when a refund is attempted (refundFailure), or when a callback is delivered (slowCallback, duplicateCallback)
  *  - stt: when an STT job is created
  * @type {Record<string, { scope: 'request'|'narration'|'stt', fields: Record<string, { type: 'int'|'bool'|'string', min?: number, default?: unknown, required?: boolean }> }>}
@@ -23,6 +23,9 @@ export const INJECTION_KINDS = {
   noAudio: { scope: 'narration', fields: {} },
   refundFailure: { scope: 'narration', fields: {} },
   slowCallback: { scope: 'narration', fields: { delayMs: { type: 'int', min: 0, required: true } } },
+  // The request is acted on (charged, generation started) but its answer never reaches the client:
+  // after holdMs the connection is closed without a response, as when a proxy or the network drops it.
+  lostAnswer: { scope: 'narration', fields: { holdMs: { type: 'int', min: 0, default: 0 } } },
   duplicateCallback: {
     scope: 'narration',
     fields: { times: { type: 'int', min: 2, default: 2 }, concurrent: { type: 'bool', default: false } },

@@ -367,6 +367,25 @@ describe('callback delivery', () => {
     expect(callbacks.received).toHaveLength(3);
   });
 
+  it('charges and generates but closes the connection without an answer when a lost answer is injected', async () => {
+    await emulator.control('inject', { body: { kind: 'lostAnswer', holdMs: 100, articleId: 'lost' } });
+    const before = await credits();
+    const body = narrationBody('lost', callbacks.url);
+    await expect(processText(body)).rejects.toThrow();
+    // The client saw nothing, yet the service charged and generated: the callback still comes.
+    expect(await credits()).toBeLessThan(before);
+    const charged = before - (await credits());
+    const [callback] = await callbacks.waitFor(1);
+    expect(callback.body.response.audioFile).toMatch(/\.mp3$/);
+    // Asking again without regenerate costs nothing and re-delivers the same result.
+    const again = await processText(body);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('service-credits-used')).toBe('0');
+    const received = await callbacks.waitFor(2);
+    expect(received[1].body.response).toEqual(callback.body.response);
+    expect(before - (await credits())).toBe(charged);
+  });
+
   it('delays the callback when a slow callback is injected', async () => {
     await emulator.control('inject', { body: { kind: 'slowCallback', delayMs: 800, articleId: 'slow' } });
     const startedAt = Date.now();

@@ -112,6 +112,39 @@ it('on a lost callback asks again with regenerate false; 409 keeps it waiting; i
   expect(creditsBefore - creditsAfter).toBe(row.characters);
 });
 
+it('when the answer to a paid regenerate is lost, asks again with regenerate false and pays once', async () => {
+  const documentId = await publish('Answer lost');
+  const articleId = `${documentId}-en`;
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+  const since = await lastRequestId(stack);
+
+  // The edit is submitted with regenerate true; the service charges and generates, but its answer
+  // is lost (the connection closes after 1.5 s, when the new audio already exists).
+  await stack.control('POST', '/inject', { kind: 'lostAnswer', articleId, holdMs: 1500 });
+  await articles.update(documentId, { body: blocks('The second version of this text.') }, 'en');
+  await articles.publish(documentId, 'en');
+  const row = await waitFor(
+    async () => {
+      const current = await narrationRow(stack, ARTICLE, documentId, 'en');
+      return current?.status === 'completed' && current.completedAt !== first.completedAt ? current : null;
+    },
+    { timeoutMs: 45_000, what: 'the second version to be narrated' }
+  );
+
+  const sent = await processTextSince(stack, since);
+  expect(sent[0].body.postData.regenerate).toBe(true);
+  expect(sent[0].status ?? null).toBeNull(); // no answer ever left the service
+  // Every later question is one that cannot charge.
+  expect(sent.length).toBeGreaterThan(1);
+  expect(sent.slice(1).every((s) => s.body.postData.regenerate === false)).toBe(true);
+  const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
+  expect(records[0].generation).toBe(2);
+  expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(row.characters);
+  const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
+  expect(await subtitles.text()).toContain('The second version of this text.');
+});
+
 describe('downloads', () => {
   it('refuses a result hosted outside the allow-list, keeping the reason', async () => {
     await stack.restartStrapi({ SPEECH_MEDIA_HOSTS: 'https://media.example.com' });

@@ -90,6 +90,24 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(last.patch.lastError).toMatch(/Gave up after 3 attempt/);
     });
 
+    it('a failure that may have reached the service is retried with regenerate false, never paying twice', () => {
+      const retryAt = new Date(now.getTime() + 1000);
+      const submitting = job({ status: 'submitting', regenerate: true, attempts: 0, fingerprint: 'v2', narratedFingerprint: 'v1', seenResults: [{ audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }] });
+      const deferred = applied(transition(submitting, { type: 'submitDeferred', retryAt, reason: 'timeout', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: true }));
+      expect(deferred.patch).toMatchObject({ status: 'queued', regenerate: false, attempts: 1, nextAttemptAt: retryAt });
+      // A failure that certainly did not reach the service keeps asking for the new generation.
+      const refused = applied(transition(submitting, { type: 'submitDeferred', retryAt, reason: 'refused', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: false }));
+      expect(refused.patch.regenerate).toBeUndefined();
+
+      // The request never arrived: the free re-ask brings the old audio back, and only then is v2 paid for.
+      const awaiting = { ...submitting, ...deferred.patch, status: 'awaiting_callback' as const, submittedFingerprint: 'v2' };
+      const oldAgain = applied(transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }, now }));
+      expect(oldAgain.patch).toMatchObject({ status: 'queued', regenerate: true });
+      // It did arrive: the new result comes (re-delivered for free) and is stored.
+      const fresh = applied(transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v2.mp3', srtFile: 'https://m/v2.srt' }, now }));
+      expect(fresh.patch.status).toBe('storing');
+    });
+
     it('rate limiting does not use up attempts', () => {
       const retryAt = new Date(now.getTime() + 30_000);
       const { patch } = applied(transition(job({ status: 'submitting', attempts: 2 }), { type: 'submitDeferred', retryAt, reason: 'slow down', code: 'RATE_LIMIT_EXCEEDED', countsAsAttempt: false, maxAttempts: 3 }));

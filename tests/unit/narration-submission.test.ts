@@ -43,6 +43,17 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
     expect(network.job.type).toBe('submitDeferred');
   });
 
+  it('after a failure that may have reached the service, asks again in a way that cannot charge', () => {
+    const timedOut = new SpeechServiceUnavailableError({ outcomeUnknown: true, details: { reason: 'TIMEOUT' } });
+    for (const error of [timedOut, new InternalServerError({ status: 500 }), new Error('a bug of ours mid-request')]) {
+      const plan = planSubmissionFailure(error, ctx);
+      expect(plan.job).toMatchObject({ type: 'submitDeferred', outcomeUnknown: true });
+    }
+    for (const error of [new SpeechServiceUnavailableError({ message: 'refused' }), new RateLimitExceededError({ status: 429 })]) {
+      expect(planSubmissionFailure(error, ctx).job).toMatchObject({ type: 'submitDeferred', outcomeUnknown: false });
+    }
+  });
+
   it('402 pauses the whole queue with the balance, and puts the job back', () => {
     const plan = planSubmissionFailure(new InsufficientCreditsError({ status: 402, creditsRemaining: 12, creditsRequired: 340 }), ctx);
     expect(plan.job.type).toBe('submitPaused');

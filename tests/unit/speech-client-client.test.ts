@@ -297,6 +297,32 @@ describe('transport failures', () => {
     expect(await caught(client().getTranscriptionStatus('job-1'))).toBeInstanceOf(SpeechServiceUnavailableError);
   });
 
+  it('says whether the service may have acted on a request it did not answer', async () => {
+    // Sent, then no answer in time: may have been acted on.
+    handler = () => undefined;
+    expect((await caught(client({ timeoutMs: 300 }).processText(article))).outcomeUnknown).toBe(true);
+    // Received whole, then the connection dropped without an answer.
+    handler = (req) => req.on('end', () => req.socket.destroy()).resume();
+    const reset = await caught(client().processText(article));
+    expect(reset).toBeInstanceOf(SpeechServiceUnavailableError);
+    expect(reset.outcomeUnknown).toBe(true);
+    // A server error says nothing about what was done before it.
+    handler = (_req, res) => json(res, 500, { success: false, error: { code: 'INTERNAL_ERROR', message: 'boom' } });
+    expect((await caught(client().processText(article))).outcomeUnknown).toBe(true);
+    handler = (_req, res) => json(res, 503, { detail: 'maintenance' });
+    expect((await caught(client().processText(article))).outcomeUnknown).toBe(true);
+    // Refused connections, rate limiting and contract errors cannot have started anything.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    expect((await caught(client({ baseUrl: `http://127.0.0.1:${port}` }).processText(article))).outcomeUnknown).toBe(false);
+    handler = (_req, res) => json(res, 429, { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } }, { 'retry-after': '3' });
+    expect((await caught(client().processText(article))).outcomeUnknown).toBe(false);
+    handler = (_req, res) => json(res, 409, { success: false, error: { code: 'ALREADY_PROCESSING', message: 'busy' } });
+    expect((await caught(client().processText(article))).outcomeUnknown).toBe(false);
+  });
+
   it('fails every call plainly when no key is configured, without sending', async () => {
     const error = await caught(client({ apiKey: '' }).processText(article));
     expect(error).toBeInstanceOf(AuthFailedError);

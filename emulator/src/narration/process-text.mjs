@@ -71,6 +71,14 @@ export async function processText(ctx) {
     noAudio: Boolean(state.injections.take('noAudio', { articleId: request.articleId })) || knobs.noAudio,
   };
   runGeneration(runtime.backgroundContext(), record, request.text, plan).catch(backgroundErrorHandler(runtime.logError));
+  const lost = state.injections.take('lostAnswer', { articleId: request.articleId });
+  if (lost) {
+    // Charged and generating, but the client never learns it: the case a client must not pay twice for.
+    state.recordEvent({ type: 'ANSWER_LOST', company, articleId: request.articleId, holdMs: lost.holdMs });
+    await state.sleep(/** @type {number} */ (lost.holdMs));
+    ctx.res.socket?.destroy();
+    return undefined;
+  }
   return accepted(ctx, state.credits.balance(company), cost);
 }
 

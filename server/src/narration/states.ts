@@ -79,7 +79,16 @@ export type NarrationEvent =
   /** 409 ALREADY_PROCESSING: the service is still generating; its callback will come. */
   | { type: 'submitAlreadyProcessing'; callbackTimeoutMs: number; now: Date }
   /** 429, 5xx, network: try again later; `countsAsAttempt` false for rate limits. */
-  | { type: 'submitDeferred'; retryAt: Date; reason: string; code: string; countsAsAttempt: boolean; maxAttempts: number }
+  | {
+      type: 'submitDeferred';
+      retryAt: Date;
+      reason: string;
+      code: string;
+      countsAsAttempt: boolean;
+      maxAttempts: number;
+      /** The failed request may have reached the service and been charged (a timeout, a reset, a 5xx). */
+      outcomeUnknown?: boolean;
+    }
   /** 402/401/403: the whole queue pauses; this job goes back to the queue untouched. */
   | { type: 'submitPaused'; reason: string; code: string }
   /** 400/422: the service will not take this text as it is. */
@@ -220,7 +229,12 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
 
     case 'submitDeferred': {
       const attempts = state.attempts + (event.countsAsAttempt ? 1 : 0);
-      return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, { attempts, nextAttemptAt: event.retryAt });
+      // As after a crash mid-submission: if the lost request did start a generation, asking again
+      // with regenerate true would pay for a second one. Regenerate false cannot charge: the service
+      // answers 409 while it works, re-delivers the new result when done, or re-delivers the old one
+      // if the request never arrived (then callbackWithFiles asks for the new version explicitly).
+      const retry = event.outcomeUnknown ? { attempts, nextAttemptAt: event.retryAt, regenerate: false } : { attempts, nextAttemptAt: event.retryAt };
+      return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, retry);
     }
 
     case 'submitPaused':

@@ -26,7 +26,10 @@ export function planSubmissionFailure(
   const { now } = ctx;
   if (!(error instanceof SpeechServiceError)) {
     const reason = `Unexpected error while submitting: ${error instanceof Error ? error.message : String(error)}`;
-    return { job: { type: 'submitDeferred', retryAt: new Date(now.getTime() + 60_000), reason, code: 'INTERNAL', countsAsAttempt: true, maxAttempts: ctx.maxAttempts } };
+    // Our own failure, at a point we cannot tell: the request may have gone out.
+    return {
+      job: { type: 'submitDeferred', retryAt: new Date(now.getTime() + 60_000), reason, code: 'INTERNAL', countsAsAttempt: true, maxAttempts: ctx.maxAttempts, outcomeUnknown: true },
+    };
   }
   if (error instanceof AlreadyProcessingError) {
     // The service is generating this articleId; its callback will come. Never resubmit at once.
@@ -53,6 +56,7 @@ export function planSubmissionFailure(
         // Being rate limited is not a failure of this article: it does not use up its attempts.
         countsAsAttempt: !(error instanceof RateLimitExceededError),
         maxAttempts: ctx.maxAttempts,
+        outcomeUnknown: error.outcomeUnknown,
       },
     };
   }

@@ -527,6 +527,8 @@ function parseJsonOrUnavailable(body: Buffer, status: number): unknown {
     throw new SpeechServiceUnavailableError({
       status,
       message: 'The speech service sent a response that could not be read; the request will be retried.',
+      // It answered: whatever the request asked for may have been done.
+      outcomeUnknown: true,
     });
   }
   return parsed;
@@ -561,12 +563,14 @@ function transportError(
     return new SpeechServiceUnavailableError({
       message: `The speech service did not answer within ${formatDuration(context.timeoutMs)}; the request will be retried.`,
       details: { ...details, reason: 'TIMEOUT' },
+      outcomeUnknown: true,
     });
   }
   if (code === 'ERR_CANCELED') return new RequestAbortedError({ details });
   if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(message)) {
     return new UnexpectedResponseError({ message: 'The speech service sent a response far larger than expected.', details });
   }
+  // The two failures below happen before a connection exists: the service cannot have seen the request.
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new SpeechServiceUnavailableError({
       message: `The speech service's address (${new URL(context.origin).host}) could not be found; check the address in the plugin settings.`,
@@ -579,9 +583,11 @@ function transportError(
       details,
     });
   }
+  // A connection reset or closed mid-exchange: the request may have been received and acted on.
   return new SpeechServiceUnavailableError({
     message: `The speech service could not be reached (${code ?? 'network error'}); the request will be retried.`,
     details,
+    outcomeUnknown: true,
   });
 }
 

@@ -28,6 +28,8 @@ export interface SpeechServiceErrorInit {
   serviceCode?: string;
   /** The service's own message (whitespace collapsed, shortened). */
   serviceMessage?: string;
+  /** See SpeechServiceError.outcomeUnknown; each class has its own default. */
+  outcomeUnknown?: boolean;
 }
 
 interface BaseInit extends SpeechServiceErrorInit {
@@ -45,6 +47,13 @@ export class SpeechServiceError extends Error {
   retryable: boolean;
   serviceCode?: string;
   serviceMessage?: string;
+  /**
+   * The request may have been acted on although no answer says so: it was sent, and then the
+   * connection failed, timed out, or the service answered with a server error. Repeating a
+   * paid request after such an error can pay twice; a client should first ask in a way that
+   * cannot charge (for /process-text: regenerate false).
+   */
+  outcomeUnknown: boolean;
 
   constructor(message: string, init: BaseInit) {
     super(message);
@@ -53,6 +62,7 @@ export class SpeechServiceError extends Error {
     this.name = 'SpeechServiceError';
     this.code = init.code;
     this.retryable = init.retryable;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
     if (init.status !== undefined) this.status = init.status;
     if (init.details !== undefined) this.details = init.details;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
@@ -70,6 +80,7 @@ export class SpeechServiceError extends Error {
       status: this.status,
       message: this.message,
       retryable: this.retryable,
+      outcomeUnknown: this.outcomeUnknown,
       retryAfterMs: this.retryAfterMs,
       creditsRemaining: this.creditsRemaining,
       creditsRequired: this.creditsRequired,
@@ -239,6 +250,8 @@ export class RateLimitExceededError extends SpeechServiceError {
 export class InternalServerError extends SpeechServiceError {
   constructor(init: SpeechServiceErrorInit = {}) {
     super(init.message ?? 'The speech service had an internal error; the request will be retried.', {
+      // A server error says nothing about what was done before it happened.
+      outcomeUnknown: true,
       ...init,
       status: init.status ?? 500,
       code: 'INTERNAL_ERROR',
@@ -405,6 +418,7 @@ export function errorFromResponse(
   if (status >= 500 && status <= 599) {
     return new SpeechServiceUnavailableError({
       ...init,
+      outcomeUnknown: true,
       message: `The speech service is unavailable right now (HTTP ${status}); the request will be retried.`,
     });
   }
