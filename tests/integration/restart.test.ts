@@ -127,3 +127,41 @@ it('loses no narration and repeats no paid submission across a crash', async () 
   const { credits } = await stack.control<any>('GET', '/credits');
   expect(credits).toBe(100_000 - queuedRow.characters);
 });
+
+it('a crash while a paid regenerate is on the wire: after the restart it asks with regenerate false and pays once', async () => {
+  const documentId = await publish('Crashed mid-submission');
+  const articleId = `${documentId}-en`;
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+
+  // The edit goes out with regenerate true; the service charges and generates, and holds its answer
+  // while Strapi dies: the row is left in `submitting`, with no way to know whether it arrived.
+  await stack.control('POST', '/inject', { kind: 'lostAnswer', articleId, holdMs: 60_000 });
+  await articles.update(documentId, { body: blocks('What was said after the crash.') }, 'en');
+  await articles.publish(documentId, 'en');
+  await waitFor(async () => (await submissionsFor(stack, articleId)).length === 2, { what: 'the regenerate request to reach the service' });
+  await waitFor(
+    async () => (await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`)).articles[0]?.state === 'generated',
+    { what: 'the new audio to exist at the service' }
+  );
+  expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('submitting');
+
+  await stack.restartStrapi(undefined, 'SIGKILL');
+
+  const row = await waitFor(
+    async () => {
+      const current = await narrationRow(stack, ARTICLE, documentId, 'en');
+      return current?.status === 'completed' && current.completedAt !== first.completedAt ? current : null;
+    },
+    { timeoutMs: 60_000, what: 'the second version to be stored after the restart' }
+  );
+  const sent = await submissionsFor(stack, articleId);
+  expect(sent[1].body.postData.regenerate).toBe(true);
+  expect(sent.length).toBeGreaterThan(2);
+  expect(sent.slice(2).every((s) => s.body.postData.regenerate === false)).toBe(true);
+  const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
+  expect(records[0].generation).toBe(2);
+  expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(row.characters);
+  const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
+  expect(await subtitles.text()).toContain('What was said after the crash.');
+});
