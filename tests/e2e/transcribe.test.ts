@@ -45,6 +45,23 @@ async function shot(name: string) {
   return file;
 }
 
+/**
+ * Records, in the page, every percentage the progress bar shows from now on (a MutationObserver,
+ * so no value is missed between two samples). Returns a reader of the values, in order.
+ */
+async function recordPercents(): Promise<() => Promise<number[]>> {
+  const key = `__percents${Math.random().toString(36).slice(2)}`;
+  await page.evaluate((name) => {
+    const seen: string[] = [];
+    (window as any)[name] = seen;
+    new MutationObserver(() => {
+      const value = document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent');
+      if (value !== null && value !== undefined && seen[seen.length - 1] !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
+  }, key);
+  return async () => ((await page.evaluate((name) => (window as any)[name] as string[], key)) ?? []).map(Number);
+}
+
 beforeAll(async () => {
   checkBrowserPrerequisites('tests/e2e/transcribe.test.ts');
   stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', SPEECH_STT_POLL_MS: '300' } });
@@ -140,14 +157,7 @@ it('uploads an MP3 with a progress bar, follows the job to completed and shows t
   })();
 
   // Every percentage the bar shows, recorded in the page (no sampling gaps).
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as any).__transcribePercents = seen;
-    new MutationObserver(() => {
-      const value = document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent');
-      if (value !== null && value !== undefined && seen[seen.length - 1] !== value) seen.push(value);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
-  });
+  const percentsShown = await recordPercents();
   await page.getByTestId('transcribe-submit').click();
   const bar = page.getByTestId('transcribe-progress-bar');
   await bar.waitFor();
@@ -164,13 +174,13 @@ it('uploads an MP3 with a progress bar, follows the job to completed and shows t
   await sampler;
   transcriptionId = Number(new URL(page.url()).searchParams.get('id'));
   expect(submissions).toEqual(['sent', '201']);
-  (await page.evaluate(() => (window as any).__transcribePercents as string[])).forEach((value) => percents.add(Number(value)));
+  (await percentsShown()).forEach((value) => percents.add(value));
   expect(Math.max(...percents)).toBe(100);
   // The bar was on screen while the upload ran (a file of a few KB goes from 0 to 100 at once even
   // over the 4 MB/s link; the dropped recording below shows the values in between).
-  const sequence = await page.evaluate(() => (window as any).__transcribePercents as string[]);
-  expect(sequence[0]).toBe('0');
-  expect(sequence[sequence.length - 1]).toBe('100');
+  const sequence = await percentsShown();
+  expect(sequence[0]).toBe(0);
+  expect(sequence[sequence.length - 1]).toBe(100);
   expect([...phases]).toContain('done');
   expect([...statuses]).toContain('completed');
 
@@ -282,14 +292,7 @@ it('takes a recording dropped on the drop zone and shows the upload going throug
   await expectText(page.getByTestId('transcribe-file-name'), 'field-interview.wav');
   await page.getByRole('radio', { name: 'JSON' }).click();
 
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as any).__dropPercents = seen;
-    new MutationObserver(() => {
-      const value = document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent');
-      if (value !== null && value !== undefined && seen[seen.length - 1] !== value) seen.push(value);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
-  });
+  const dropPercents = await recordPercents();
   const before = submissions.length;
   // Without the bar's 320 ms slide, what is drawn is the current value (and the screenshot shows it).
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -322,7 +325,7 @@ it('takes a recording dropped on the drop zone and shows the upload going throug
   await expectAttribute(job.getByTestId('transcribe-status'), 'data-status', 'completed', 45_000);
   expect(submissions.slice(before)).toEqual(['sent', '201']);
 
-  const sequence = (await page.evaluate(() => (window as any).__dropPercents as string[])).map(Number);
+  const sequence = await dropPercents();
   const between = sequence.filter((value) => value > 0 && value < 100);
   expect(new Set(between).size).toBeGreaterThanOrEqual(3);
   expect(sequence[sequence.length - 1]).toBe(100);

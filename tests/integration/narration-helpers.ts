@@ -87,3 +87,26 @@ export async function lastRequestId(stack: Stack): Promise<number> {
 export async function processTextSince(stack: Stack, afterId: number): Promise<Array<LoggedRequest & { id: number }>> {
   return (await emulatorRequests(stack)).filter((entry: any) => entry.id > afterId) as any;
 }
+
+/** Waits for a narration completed after `previousCompletedAt` (a new version stored). */
+export async function waitForNewNarration(stack: Stack, contentType: string, documentId: string, locale: string, previousCompletedAt: string, timeoutMs = 45_000) {
+  return waitFor(
+    async () => {
+      const current = await narrationRow(stack, contentType, documentId, locale);
+      return current?.status === 'completed' && current.completedAt !== previousCompletedAt ? current : null;
+    },
+    { timeoutMs, what: `a new narration of ${documentId}-${locale}` }
+  );
+}
+
+/**
+ * The service generated the article exactly `generations` times, the account paid exactly
+ * `characters` credits since `creditsBefore`, and the stored subtitles say `spoken`.
+ */
+export async function expectPaidOnce(stack: Stack, articleId: string, expected: { generations: number; creditsBefore: number; characters: number; spoken: string }) {
+  const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
+  expect(records[0].generation).toBe(expected.generations);
+  expect(expected.creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(expected.characters);
+  const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
+  expect(await subtitles.text()).toContain(expected.spoken);
+}

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { narrationRow, signCallback, submissionsFor, waitForStatus } from './narration-helpers';
+import { expectPaidOnce, narrationRow, signCallback, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
 
 /**
  * A crash (SIGKILL) with narrations in every state: completed, failed, storing (a download hung
@@ -148,20 +148,10 @@ it('a crash while a paid regenerate is on the wire: after the restart it asks wi
 
   await stack.restartStrapi(undefined, 'SIGKILL');
 
-  const row = await waitFor(
-    async () => {
-      const current = await narrationRow(stack, ARTICLE, documentId, 'en');
-      return current?.status === 'completed' && current.completedAt !== first.completedAt ? current : null;
-    },
-    { timeoutMs: 60_000, what: 'the second version to be stored after the restart' }
-  );
+  const row = await waitForNewNarration(stack, ARTICLE, documentId, 'en', first.completedAt, 60_000);
   const sent = await submissionsFor(stack, articleId);
   expect(sent[1].body.postData.regenerate).toBe(true);
   expect(sent.length).toBeGreaterThan(2);
   expect(sent.slice(2).every((s) => s.body.postData.regenerate === false)).toBe(true);
-  const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
-  expect(records[0].generation).toBe(2);
-  expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(row.characters);
-  const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
-  expect(await subtitles.text()).toContain('What was said after the crash.');
+  await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'What was said after the crash.' });
 });

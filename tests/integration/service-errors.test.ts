@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { lastRequestId, mediaFiles, narrationRow, processTextSince, requestTime, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { expectPaidOnce, lastRequestId, mediaFiles, narrationRow, processTextSince, requestTime, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
 
 /**
  * How the plugin meets the service's errors (spec section 7) and unsafe results: rate limits,
@@ -124,13 +124,7 @@ it('when the answer to a paid regenerate is lost, asks again with regenerate fal
   await stack.control('POST', '/inject', { kind: 'lostAnswer', articleId, holdMs: 1500 });
   await articles.update(documentId, { body: blocks('The second version of this text.') }, 'en');
   await articles.publish(documentId, 'en');
-  const row = await waitFor(
-    async () => {
-      const current = await narrationRow(stack, ARTICLE, documentId, 'en');
-      return current?.status === 'completed' && current.completedAt !== first.completedAt ? current : null;
-    },
-    { timeoutMs: 45_000, what: 'the second version to be narrated' }
-  );
+  const row = await waitForNewNarration(stack, ARTICLE, documentId, 'en', first.completedAt);
 
   const sent = await processTextSince(stack, since);
   expect(sent[0].body.postData.regenerate).toBe(true);
@@ -138,11 +132,7 @@ it('when the answer to a paid regenerate is lost, asks again with regenerate fal
   // Every later question is one that cannot charge.
   expect(sent.length).toBeGreaterThan(1);
   expect(sent.slice(1).every((s) => s.body.postData.regenerate === false)).toBe(true);
-  const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
-  expect(records[0].generation).toBe(2);
-  expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(row.characters);
-  const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
-  expect(await subtitles.text()).toContain('The second version of this text.');
+  await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'The second version of this text.' });
 });
 
 describe('downloads', () => {
