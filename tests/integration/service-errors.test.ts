@@ -135,6 +135,32 @@ it('when the answer to a paid regenerate is lost, asks again with regenerate fal
   await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'The second version of this text.' });
 });
 
+it("an editor's regenerate that fails before reaching the service is not satisfied by the old audio", async () => {
+  const documentId = await publish('Fresh take');
+  const articleId = `${documentId}-en`;
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+  const since = await lastRequestId(stack);
+
+  // A server error: the plugin cannot tell whether the paid request was acted on, so it first asks
+  // for free. Here it was not: the service re-delivers the old audio, and only then is the new take paid.
+  await stack.control('POST', '/inject', { kind: 'http5xx', target: 'process-text', count: 1 });
+  const regenerate = await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, locale: 'en' });
+  expect(regenerate.body).toMatchObject({ articleId, queued: true });
+  const row = await waitForNewNarration(stack, ARTICLE, documentId, 'en', first.completedAt);
+
+  const sent = await processTextSince(stack, since);
+  // (The injected 500 answers before the emulator reads the body.)
+  expect(sent.slice(0, 3).map((s) => [s.status, s.body?.postData?.regenerate ?? 'unread'])).toEqual([
+    [500, 'unread'],
+    [202, false],
+    [202, true],
+  ]);
+  expect(sent.slice(3).every((s) => s.body.postData.regenerate === false)).toBe(true);
+  expect(row.audio.id).not.toBe(first.audio.id);
+  await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'Body of Fresh take.' });
+});
+
 describe('downloads', () => {
   it('refuses a result hosted outside the allow-list, keeping the reason', async () => {
     await stack.restartStrapi({ SPEECH_MEDIA_HOSTS: 'https://media.example.com' });

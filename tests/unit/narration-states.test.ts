@@ -215,5 +215,25 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(applied(transition(done, { type: 'regenerateRequested', now })).patch).toMatchObject({ status: 'queued', regenerate: true });
       expect(transition(job({ status: 'awaiting_callback' }), { type: 'regenerateRequested', now }).kind).toBe('ignore');
     });
+
+    it('a regenerate of unchanged text whose request may not have arrived is not satisfied by the old audio', () => {
+      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1, seenResults: [urls] });
+      const requested = { ...done, ...applied(transition(done, { type: 'regenerateRequested', now })).patch };
+      expect(requested).toMatchObject({ regenerate: true, freshWanted: true });
+      // The paid request fails in a way that may or may not have reached the service: re-ask for free.
+      const retry = { ...requested, status: 'submitting' as const };
+      const deferred = { ...retry, ...applied(transition(retry, { type: 'submitDeferred', retryAt: now, reason: 'reset', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: true })).patch };
+      expect(deferred).toMatchObject({ regenerate: false, freshWanted: true });
+      // The service sends the old audio back: the request never arrived, so ask for the new take now.
+      const awaiting = { ...deferred, status: 'awaiting_callback' as const };
+      expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch).toMatchObject({ status: 'queued', regenerate: true });
+      // Without the editor's request, the same old audio is simply the result again.
+      const plainReask = { ...awaiting, freshWanted: false };
+      expect(applied(transition(plainReask, { type: 'callbackWithFiles', urls, now })).patch.status).toBe('storing');
+      // A new take arrives: stored, and the wish is fulfilled.
+      const storing = { ...awaiting, ...applied(transition(awaiting, { type: 'callbackWithFiles', urls: newUrls, now })).patch };
+      expect(storing.status).toBe('storing');
+      expect(applied(transition(storing, { type: 'stored', now })).patch).toMatchObject({ status: 'completed', freshWanted: false });
+    });
   });
 });

@@ -35,6 +35,12 @@ export interface NarrationJobState {
   submittedFingerprint: string | null;
   narratedFingerprint: string | null;
   regenerate: boolean;
+  /**
+   * A new generation of the same text is wanted (the editor asked to regenerate). Kept while a
+   * safety re-ask goes out with regenerate false, so the old audio coming back is recognised as
+   * "the request never arrived" rather than accepted as the result.
+   */
+  freshWanted?: boolean | null;
   attempts: number;
   submissions: number;
   /** Download attempts of the pending result (transient failures are retried). */
@@ -48,6 +54,7 @@ export interface NarrationJobPatch {
   submittedFingerprint?: string | null;
   narratedFingerprint?: string | null;
   regenerate?: boolean;
+  freshWanted?: boolean;
   attempts?: number;
   submissions?: number;
   storeAttempts?: number;
@@ -181,6 +188,8 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           // First time: regenerate false. Changed content: regenerate true (the service would
           // otherwise re-deliver the old audio for this articleId).
           regenerate: generatedBefore,
+          // New text: the fingerprints already tell an old result from the new one.
+          freshWanted: false,
           attempts: 0,
           nextAttemptAt: event.now,
           lastError: null,
@@ -190,15 +199,17 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
       };
     }
 
-    case 'regenerateRequested':
+    case 'regenerateRequested': {
       if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
         return { kind: 'ignore', reason: 'a narration is already under way for this article' };
       }
+      const generatedBefore = state.submissions > 0 || state.narratedFingerprint !== null;
       return {
         kind: 'apply',
         from: [state.status],
-        patch: { ...CLEAR_LEASE, status: 'queued', regenerate: state.submissions > 0 || state.narratedFingerprint !== null, attempts: 0, nextAttemptAt: event.now, lastError: null, lastErrorCode: null },
+        patch: { ...CLEAR_LEASE, status: 'queued', regenerate: generatedBefore, freshWanted: generatedBefore, attempts: 0, nextAttemptAt: event.now, lastError: null, lastErrorCode: null },
       };
+    }
 
     case 'claimed':
       if (state.status !== 'queued') return { kind: 'ignore', reason: `not queued (${state.status})` };
@@ -267,9 +278,10 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           // We asked for a new generation: a result we already had is a replay of an old callback.
           return { kind: 'ignore', reason: 'replay of an earlier result' };
         }
-        if (state.submittedFingerprint !== state.narratedFingerprint) {
-          // We asked without regenerate (lost callback or crash recovery) and got the old audio
-          // back: the new version was never generated. Ask for it explicitly.
+        if (state.submittedFingerprint !== state.narratedFingerprint || state.freshWanted) {
+          // We asked without regenerate (lost callback, lost answer or crash recovery) and got the
+          // old audio back: the new version (or the fresh take the editor asked for) was never
+          // generated. Ask for it explicitly.
           return {
             kind: 'apply',
             from: ['awaiting_callback'],
@@ -321,6 +333,7 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           ...CLEAR_LEASE,
           status: newerVersionWaiting ? 'queued' : 'completed',
           narratedFingerprint: state.submittedFingerprint,
+          freshWanted: false,
           pendingResult: null,
           completedAt: event.now,
           lastError: null,
