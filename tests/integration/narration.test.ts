@@ -377,3 +377,63 @@ describe('run-time settings (plugin store) override the file config', () => {
     expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(0);
   });
 });
+
+describe('listen to a paragraph (edit view)', () => {
+  const listen = (body: Record<string, unknown>) =>
+    stack.request('/speech/narrations/listen', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+      body: JSON.stringify(body),
+    });
+  const ttsRequests = async () => emulatorRequests(stack, '/api/v1/tts/generate');
+
+  it("lists the draft's paragraphs and speaks one in the entry's voice, paying once per text", async () => {
+    // A draft: nothing is narrated, but the editor can hear how a paragraph will sound.
+    const { documentId } = await articles.create(
+      { title: 'Listening in', summary: 'A short summary.', body: blocks('First paragraph of the body.', 'Second paragraph, read aloud.') },
+      'en'
+    );
+    const target = { contentType: ARTICLE, documentId, locale: 'en' };
+    const { status, body } = await stack.admin('POST', '/speech/narrations/paragraphs', target);
+    expect(status).toBe(200);
+    expect(body.paragraphs.map((p: any) => p.text)).toEqual(['Listening in.', 'A short summary.', 'First paragraph of the body.', 'Second paragraph, read aloud.']);
+    expect(body.paragraphs[3]).toMatchObject({ index: 3, characters: 'Second paragraph, read aloud.'.length });
+    const defaultVoice = body.voiceId;
+
+    const before = (await ttsRequests()).length;
+    const spoken = await listen({ ...target, index: 3 });
+    expect(spoken.status).toBe(200);
+    expect(spoken.headers.get('content-type')).toMatch(/audio\/mpeg/);
+    expect(spoken.headers.get('x-speech-preview-cache')).toBe('miss');
+    const audio = Buffer.from(await spoken.arrayBuffer());
+    expect(audio.length).toBeGreaterThan(1000);
+    let sent = (await ttsRequests()).slice(before);
+    expect(sent.map((r) => r.body)).toEqual([{ text: 'Second paragraph, read aloud.', voice_id: defaultVoice }]);
+
+    // The same paragraph again: served from the cache, no second charge.
+    const again = await listen({ ...target, index: 3 });
+    expect(again.headers.get('x-speech-preview-cache')).toBe('hit');
+    expect((await ttsRequests()).length).toBe(before + 1);
+
+    // A voice chosen for this entry is the one heard.
+    await stack.admin('PUT', '/speech/narrations/voice', { ...target, voiceId: 'ar-male-1' === defaultVoice ? 'en-male-1' : 'ar-male-1' });
+    const { body: withOverride } = await stack.admin('POST', '/speech/narrations/paragraphs', target);
+    expect(withOverride.voiceId).not.toBe(defaultVoice);
+    await listen({ ...target, index: 2 });
+    sent = (await ttsRequests()).slice(before);
+    expect(sent[sent.length - 1].body).toEqual({ text: 'First paragraph of the body.', voice_id: withOverride.voiceId });
+  });
+
+  it('refuses a paragraph that does not exist, bad input and unknown documents, without spending anything', async () => {
+    const { documentId } = await articles.create({ title: 'Short one', summary: 'Only this.' }, 'en');
+    const before = (await ttsRequests()).length;
+    const missing = await listen({ contentType: ARTICLE, documentId, locale: 'en', index: 9 });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as any).error.message).toBe('There is no paragraph 10: the text has 2.');
+    expect((await listen({ contentType: ARTICLE, documentId, locale: 'en', index: -1 })).status).toBe(400);
+    expect((await listen({ contentType: ARTICLE, documentId, locale: 'en' })).status).toBe(400);
+    expect((await listen({ contentType: ARTICLE, documentId: 'no-such-document', locale: 'en', index: 0 })).status).toBe(404);
+    expect((await listen({ contentType: 'api::nope.nope', documentId, index: 0 })).status).toBe(404);
+    expect((await ttsRequests()).length).toBe(before);
+  });
+});

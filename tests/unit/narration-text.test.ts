@@ -3,6 +3,7 @@ import {
   ensureSentenceEnd,
   extractNarrationText,
   fieldToText,
+  narrationParagraphs,
   htmlToText,
   markdownToText,
   normaliseNarrationText,
@@ -354,5 +355,25 @@ describe('fieldToText', () => {
   it('reads blocks stored in a json field', () => {
     expect(fieldToText([{ type: 'paragraph', children: [text('json blocks')] }], 'json')).toBe('json blocks');
     expect(fieldToText({ some: 'json' }, 'json')).toBe('');
+  });
+});
+
+describe('narrationParagraphs', () => {
+  it('splits on blank lines, keeping lines of one paragraph together', () => {
+    expect(narrationParagraphs('Title.\n\nFirst line,\nsame paragraph.\n\n\n\nLast one.')).toEqual(['Title.', 'First line,\nsame paragraph.', 'Last one.']);
+  });
+
+  it('gives nothing for empty or blank text', () => {
+    expect(narrationParagraphs('')).toEqual([]);
+    expect(narrationParagraphs(' \n\n \t\n')).toEqual([]);
+  });
+
+  it('gives the paragraphs of what extractNarrationText produced, title first', () => {
+    const text = extractNarrationText(
+      { title: 'A title', body: '<p>One.</p><p>Two</p>' },
+      { titleField: 'title', textFields: ['body'] },
+      { title: { type: 'string' }, body: { type: 'richtext' } }
+    );
+    expect(narrationParagraphs(text)).toEqual(['A title.', 'One.', 'Two']);
   });
 });

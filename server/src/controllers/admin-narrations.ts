@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationService } from '../services';
-import { sendValidationError } from './http-error';
+import { sendError, sendValidationError } from './http-error';
 
 /** Admin routes behind the admin JWT and the plugin's RBAC actions. */
 
@@ -10,7 +10,7 @@ const contentTypeUid = z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i)
 const statusesQuery = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) });
 const manyTarget = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).min(1).max(200), locale: z.string().min(1).max(20).nullable().optional() });
 const voiceTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional(), voiceId: z.string().min(1).max(200).nullable() });
-const documentTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional() });
+export const documentTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional() });
 
 /** What the admin shows of a row; never the API key, never internal lease data. */
 export function adminNarrationView(row: NarrationRow) {
@@ -93,6 +93,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const parsed = voiceTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
     ctx.body = await narrationService(strapi).setVoice(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null, parsed.data.voiceId);
+  },
+
+  /** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
+  async paragraphs(ctx: any) {
+    const parsed = documentTarget.safeParse(ctx.request.body);
+    if (!parsed.success) return badRequest(ctx, parsed.error);
+    const result = await narrationService(strapi).paragraphs(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
+    if (!result) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
+    ctx.body = result;
   },
 
   async cancel(ctx: any) {

@@ -407,3 +407,14 @@ export function extractNarrationText(
 
   return normaliseNarrationText(parts.join('\n\n'));
 }
+
+/**
+ * The paragraphs of a narration text (as extractNarrationText lays it out: the title line first,
+ * then blank-line separated paragraphs), for "listen to this paragraph" in the edit view.
+ */
+export function narrationParagraphs(text: string): string[] {
+  return normaliseNarrationText(text)
+    .split(/\n{2,}/u)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '');
+}

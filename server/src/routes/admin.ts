@@ -24,6 +24,9 @@ export default {
     { method: 'POST', path: '/narrations/narrate-many', handler: 'admin-narrations.narrateMany', config: guarded(action('narrate')) },
     { method: 'PUT', path: '/narrations/voice', handler: 'admin-narrations.setVoice', config: guarded(action('narrate')) },
     { method: 'POST', path: '/narrations/cancel', handler: 'admin-narrations.cancel', config: guarded(action('narrate')) },
+    { method: 'POST', path: '/narrations/paragraphs', handler: 'admin-narrations.paragraphs', config: guarded() },
+    // Speech generation spends credits: the same permission as narrating.
+    { method: 'POST', path: '/narrations/listen', handler: 'admin-speech.listen', config: guarded(action('narrate')) },
     { method: 'POST', path: '/queue/resume', handler: 'admin-narrations.resumeQueue', config: guarded(action('narrate')) },
   ],
 };

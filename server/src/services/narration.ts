@@ -2,6 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { parsePluginConfig, type NarrationTrigger, type PluginConfig } from '../config/schema';
 import { articleKey } from '../narration/article';
 import { createContentReader } from '../narration/content';
+import { countCharacters } from '../narration/cost';
+import { narrationParagraphs } from '../narration/text';
 import { createJobsRepository, type NarrationRow } from '../narration/jobs.repository';
 import { createMediaStore } from '../narration/media';
 import { createWorker, type NarrationWorker } from '../narration/worker';
@@ -97,6 +99,39 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     async narrateNow(uid: string, documentId: string, locale: string | null) {
       const result = await this.recordFromDocument(uid, documentId, locale);
       return { articleId: this.articleIdFor(uid, documentId, locale), ...result };
+    },
+
+    /**
+     * The version the editor is looking at (the draft, for types with draft & publish), described
+     * with the entry's voice override; null when the type is not narrated or the document is missing.
+     */
+    async draftVersion(uid: string, documentId: string, locale: string | null) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const params: Record<string, unknown> = { documentId };
+      if (locale && content.isLocalized(uid)) params.locale = locale;
+      if (content.hasDraftAndPublish(uid)) params.status = 'draft';
+      const entry = (await strapi.documents(uid as never).findOne(params as never)) as never;
+      if (!entry) return null;
+      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, locale));
+      return { version: content.describe(uid, entry, narration, current, override), override };
+    },
+
+    /**
+     * The paragraphs of a document's current (draft) text and the voice it would be read in, for
+     * "listen to this paragraph" in the edit view. Null when the type is not narrated or the
+     * document does not exist.
+     */
+    async paragraphs(uid: string, documentId: string, locale: string | null) {
+      const draft = await this.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version } = draft;
+      return {
+        articleId: version.articleId,
+        voiceId: version.voiceId,
+        paragraphs: narrationParagraphs(version.text).map((text, index) => ({ index, text, characters: countCharacters(text) })),
+      };
     },
 
     /** Estimates many documents at once (bulk action): what would be submitted, and its cost. */
@@ -209,16 +244,9 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
      * editor is looking at the draft, so that is the version estimated.
      */
     async estimate(uid: string, documentId: string, locale: string | null) {
-      const current = await settings.get();
-      const narration = current.contentTypes[uid];
-      if (!narration || !content.exists(uid)) return null;
-      const params: Record<string, unknown> = { documentId };
-      if (locale && content.isLocalized(uid)) params.locale = locale;
-      if (content.hasDraftAndPublish(uid)) params.status = 'draft';
-      const entry = (await strapi.documents(uid as never).findOne(params as never)) as never;
-      if (!entry) return null;
-      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, locale));
-      const version = content.describe(uid, entry, narration, current, override);
+      const draft = await this.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version, override } = draft;
       const row = await repository.findByArticleId(version.articleId);
       return {
         articleId: version.articleId,
