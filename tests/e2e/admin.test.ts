@@ -298,6 +298,35 @@ it('a voice chosen in the edit view panel narrates that entry only, and the defa
   await panel.getByTestId('speech-narrate').waitFor();
 });
 
+it('the edit view panel reads one paragraph aloud in the entry voice, before anything is narrated', async () => {
+  const panel = page.getByTestId('speech-panel');
+  const ttsRequests = async () => ((await stack.control('GET', '/requests?path=/api/v1/tts/generate')).requests as Array<{ method: string; body: any }>).filter((r) => r.method === 'POST');
+  const before = (await ttsRequests()).length;
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: await documentIdOf(TITLE), locale: 'en' });
+
+  // Closed until asked for: opening the edit view spends nothing.
+  await panel.getByTestId('speech-listen-open').click();
+  const select = panel.getByRole('combobox', { name: 'Paragraph' });
+  await select.click();
+  const options = await page.getByRole('option').allInnerTexts();
+  expect(options).toEqual(['1. Narrated from the browser.', '2. Read aloud by the speech plugin.', '3. The first sentence is short. The second one tells a little…']);
+  await page.getByRole('option', { name: /^3\. / }).click();
+  const paragraph = 'The first sentence is short. The second one tells a little more about the test.';
+  await expectText(panel.getByTestId('speech-listen'), `${paragraph.length} characters.`);
+
+  await panel.getByTestId('speech-listen-play').click();
+  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-listen-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 1);
+  const sent = (await ttsRequests()).slice(before);
+  expect(sent.map((r) => r.body)).toEqual([{ text: paragraph, voice_id: estimate.body.voiceId }]);
+  await panel.getByTestId('speech-listen').scrollIntoViewIfNeeded();
+  await shot('edit-listen');
+
+  // Again: the server's cache answers, nothing more is generated.
+  await panel.getByTestId('speech-listen-play').click();
+  await page.waitForTimeout(500);
+  expect((await ttsRequests()).length).toBe(before + 1);
+});
+
 it('an empty credit balance pauses the queue ("Paused for credits") until an editor resumes it', async () => {
   await stack.control('PUT', '/credits', { credits: 0 });
   const cm = contentManager(stack, ARTICLE);

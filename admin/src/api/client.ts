@@ -10,6 +10,7 @@ import type {
   NarrateManyResponse,
   NarrateResult,
   NarrationsResponse,
+  ParagraphsResponse,
   QueueState,
   NarratedTypesResponse,
   SettingsResponse,
@@ -75,6 +76,12 @@ export function createSpeechApi(client: FetchClient) {
       (await client.put<{ articleId: string; voiceId: string | null }>(`${BASE}/narrations/voice`, target)).data,
 
     resumeQueue: async () => (await client.post<{ queue: QueueState }>(`${BASE}/queue/resume`, {})).data.queue,
+
+    /** The draft's paragraphs and the voice they would be read in ("listen to a paragraph"). */
+    paragraphs: async (target: DocumentTarget) => (await client.post<ParagraphsResponse>(`${BASE}/narrations/paragraphs`, target)).data,
+
+    /** One paragraph of the draft, spoken in the entry's voice: an MP3 (costs credits once per voice and text). */
+    listenParagraph: (target: DocumentTarget & { index: number }) => postForBlob(`${BASE}/narrations/listen`, target),
 
     /** Only called when the server announces `features.voicePreview`. Returns an MP3 (POST, binary answer: see binary.ts). */
     previewVoice: (voiceId: string) => postForBlob(`${BASE}/tts/preview`, { voiceId }),

@@ -91,6 +91,13 @@ export interface Estimate {
   voiceOverride?: string | null;
 }
 
+/** POST /speech/narrations/paragraphs (mirrors the server's narration service). */
+export interface ParagraphsResponse {
+  articleId: string;
+  voiceId: string;
+  paragraphs: Array<{ index: number; text: string; characters: number }>;
+}
+
 export interface EstimateManyResponse {
   items: Array<Estimate & { documentId: string }>;
   toSubmit: number;

@@ -12,6 +12,7 @@ import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
 import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
+import { ParagraphListener } from './ParagraphListener';
 
 const POLL_MS = 3_000;
 /** After a save or publish, the server enqueues after its commit: look a few times before settling. */
@@ -221,6 +222,8 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
           <Field.Hint />
         </Field.Root>
       ) : null}
+
+      {canNarrate && current ? <ParagraphListener target={target} refreshKey={`${version ?? ''}|${current.voiceId}`} /> : null}
 
       {canNarrate ? (
         <Flex direction="column" alignItems="stretch" gap={2}>
