@@ -1,0 +1,107 @@
+import { blocks, contentManager, startStack, type Stack } from './harness';
+import { emulatorRequests } from './narration-helpers';
+
+/**
+ * The plugin's RBAC actions on a real Strapi: an admin user whose role lacks an action gets 403
+ * from the routes it guards, and nothing reaches the speech service; granting the action opens
+ * exactly those routes. (The harness's own user is a super admin, so every other test passes RBAC.)
+ */
+
+const ARTICLE = 'api::article.article';
+jest.setTimeout(180_000);
+
+let stack: Stack;
+let roleId: number;
+let token: string;
+let documentId: string;
+
+async function as(method: string, pathname: string, body?: unknown) {
+  const response = await stack.request(pathname, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+async function grant(actions: string[]) {
+  const permissions = actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
+  const { status, body } = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions });
+  if (status !== 200) throw new Error(`could not set the role's permissions: ${status} ${JSON.stringify(body)}`);
+}
+
+/** One multipart upload of a tiny audio file to the transcription route. */
+async function upload() {
+  const form = new FormData();
+  form.append('language', 'en-US');
+  form.append('output_format', 'json');
+  form.append('audio', new Blob([Buffer.from('ID3 not really audio')], { type: 'audio/mpeg' }), 'tiny.mp3');
+  const response = await stack.request('/speech/transcriptions', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  return response.status;
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  const role = await stack.admin('POST', '/admin/roles', { name: 'Speechless', description: 'No speech permissions' });
+  if (role.status !== 201 && role.status !== 200) throw new Error(`role: ${role.status} ${JSON.stringify(role.body)}`);
+  roleId = role.body.data.id;
+  const user = await stack.admin('POST', '/admin/users', { firstname: 'Limited', lastname: 'Editor', email: 'limited@example.com', roles: [roleId] });
+  if (user.status !== 201) throw new Error(`user: ${user.status} ${JSON.stringify(user.body)}`);
+  const registered = await stack.request('/admin/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ registrationToken: user.body.data.registrationToken, userInfo: { firstname: 'Limited', lastname: 'Editor', password: 'Limited-Passw0rd!' } }),
+  });
+  const json = (await registered.json()) as any;
+  if (!json?.data?.token) throw new Error(`register: ${registered.status} ${JSON.stringify(json)}`);
+  token = json.data.token;
+  ({ documentId } = await contentManager(stack, ARTICLE).create({ title: 'Guarded', summary: 'Summary.', body: blocks('Body.') }, 'en'));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it('refuses every guarded route to a role without the plugin actions, and nothing reaches the service', async () => {
+  const target = { contentType: ARTICLE, documentId, locale: 'en' };
+  const before = (await stack.control<any>('GET', '/requests')).requests.length;
+
+  expect((await as('GET', '/speech/settings')).status).toBe(403);
+  expect((await as('PUT', '/speech/settings', { preprocessType: '2' })).status).toBe(403);
+  expect((await as('POST', '/speech/connection/test', {})).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/narrate', target)).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/regenerate', target)).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/listen', { ...target, index: 0 })).status).toBe(403);
+  expect((await as('PUT', '/speech/narrations/voice', { ...target, voiceId: 'en-female-1' })).status).toBe(403);
+  expect((await as('POST', '/speech/tts/preview', { voiceId: 'en-female-1' })).status).toBe(403);
+  expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
+  expect(await upload()).toBe(403);
+
+  // Reading what the panels need to show is open to any admin.
+  expect((await as('GET', '/speech/narrated-types')).status).toBe(200);
+  expect((await as('POST', '/speech/narrations/estimate', target)).status).toBe(200);
+
+  // The settings were not changed, and the service saw nothing from this user.
+  expect((await stack.admin('GET', '/speech/settings')).body.settings.preprocessType).toBe('0');
+  expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(before);
+});
+
+it('opens exactly the routes of the actions granted', async () => {
+  await grant(['plugin::speech.transcribe']);
+  expect((await as('GET', '/speech/transcriptions')).status).toBe(200);
+  expect(await upload()).toBe(201);
+  expect((await as('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, locale: 'en' })).status).toBe(403);
+  expect((await as('GET', '/speech/settings')).status).toBe(403);
+
+  await grant(['plugin::speech.transcribe', 'plugin::speech.narrate']);
+  const before = (await emulatorRequests(stack, '/api/v1/tts/generate')).length;
+  const listened = await as('POST', '/speech/narrations/listen', { contentType: ARTICLE, documentId, locale: 'en', index: 0 });
+  expect(listened.status).toBe(200);
+  expect((await emulatorRequests(stack, '/api/v1/tts/generate')).length).toBe(before + 1);
+  expect((await as('PUT', '/speech/settings', { preprocessType: '2' })).status).toBe(403);
+
+  await grant(['plugin::speech.settings.read', 'plugin::speech.settings.update']);
+  expect((await as('GET', '/speech/settings')).status).toBe(200);
+  expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
+});
