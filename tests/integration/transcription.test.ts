@@ -395,6 +395,17 @@ describe('transcription', () => {
     expect(download.status).toBe(409);
   });
 
+  it('keeps an upload the service failed on as failed, in words that promise no retry', async () => {
+    await stack.control('POST', '/inject', { kind: 'http5xx', target: 'stt-submit' });
+    const refused = await upload(englishMp3, { language: 'en-US' }, 'server-error.mp3');
+    expect(refused.status).toBe(502);
+    const message = 'The speech service had an internal error. Try again in a moment. The request may have reached the speech service anyway.';
+    expect(refused.body.error.message).toBe(message);
+    const { body } = await stack.admin('GET', '/speech/transcriptions');
+    const row = body.data.find((item: any) => item.fileName === 'server-error.mp3');
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'INTERNAL_ERROR', error: message });
+  });
+
   it('honours Retry-After when a status poll is rate limited, and says so meanwhile', async () => {
     await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'stt-status', retryAfter: 2 });
     const submitted = await upload(englishMp3, { language: 'en-US' }, 'limited.mp3');

@@ -8,10 +8,23 @@ import {
   SpeechServiceUnavailableError,
   UnauthorizedError,
 } from '../../server/src/speech-client';
-import { serviceErrorAnswer } from '../../server/src/controllers/speech-service-errors';
+import { editorMessage, serviceErrorAnswer } from '../../server/src/controllers/speech-service-errors';
 import { tooLargeAnswer, uploadGuard } from '../../server/src/transcription/upload-guard';
 
 describe('serviceErrorAnswer', () => {
+  it('promises no retry to an editor, and says when the request may have been received anyway', () => {
+    const timedOut = new SpeechServiceUnavailableError({ message: 'The speech service did not answer within 30 s; the request will be retried.', outcomeUnknown: true });
+    expect(serviceErrorAnswer(timedOut).body.error.message).toBe(
+      'The speech service did not answer within 30 s. Try again in a moment. The request may have reached the speech service anyway.'
+    );
+    expect(editorMessage(timedOut)).toBe(serviceErrorAnswer(timedOut).body.error.message);
+    const refused = new SpeechServiceUnavailableError({ message: 'The speech service at http://x refused the connection; the request will be retried.' });
+    expect(serviceErrorAnswer(refused).body.error.message).toBe('The speech service at http://x refused the connection. Try again in a moment.');
+    expect(serviceErrorAnswer(new InternalServerError()).body.error.message).toBe(
+      'The speech service had an internal error. Try again in a moment. The request may have reached the speech service anyway.'
+    );
+  });
+
   it('passes 402 on with the credits needed and remaining (from details or headers)', () => {
     const fromDetails = errorFromResponse('general', 402, { success: false, error: { code: 'INSUFFICIENT_CREDITS', message: 'x', details: { credits_remaining: 3, credits_required: 1200 } } }, {});
     const answer = serviceErrorAnswer(fromDetails);

@@ -43,6 +43,17 @@ const STATUS_BY_CODE: Record<string, number> = {
 
 /** Words for an editor who clicked a button (the client's messages promise retries this route does not make). */
 function messageFor(error: SpeechServiceError, retryAfterSeconds: number | undefined): string {
+  const message = baseMessageFor(error, retryAfterSeconds);
+  // The editor decides whether to send it again: say that it may already have been received.
+  return error.outcomeUnknown ? `${message} The request may have reached the speech service anyway.` : message;
+}
+
+/** The editor-facing message of a speech-service error (what an admin route answers). */
+export function editorMessage(error: SpeechServiceError): string {
+  return serviceErrorAnswer(error).body.error.message;
+}
+
+function baseMessageFor(error: SpeechServiceError, retryAfterSeconds: number | undefined): string {
   switch (error.code) {
     case 'INVALID_REQUEST': {
       const fields = error.details ?? {};

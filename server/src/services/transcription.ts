@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { PayloadTooLargeError, SpeechServiceError, type TranscriptionOutputFormat } from '../speech-client';
+import { editorMessage } from '../controllers/speech-service-errors';
 import { DOWNLOAD_TYPES, fileStem, renderTranscript, type DownloadFormat } from '../transcription/formats';
 import { createPoller } from '../transcription/poller';
 import { createVoicePreview } from '../transcription/preview';
@@ -115,7 +116,8 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
           error instanceof SpeechServiceError
             ? error
             : new SpeechServiceError(`The upload failed: ${(error as Error)?.message ?? String(error)}`, { code: 'UPLOAD_FAILED', retryable: false });
-        const message = serviceError.code === 'ABORTED' ? 'The upload was cancelled before the speech service accepted it.' : serviceError.message;
+        // Kept on the row and shown in the recent list: the editor-facing words (nothing retries an upload).
+        const message = serviceError.code === 'ABORTED' ? 'The upload was cancelled before the speech service accepted it.' : editorMessage(serviceError);
         await repository.markFailed(row.id, ['uploading'], { error: message, errorCode: serviceError.code }, owner);
         strapi.log.warn(`[speech] transcription ${row.id} not submitted: ${message}`);
         throw new SubmissionError(serviceError, row.id);
