@@ -59,10 +59,16 @@ it('submits each article once across instances, with at most maxInFlight generat
   await Promise.all(documentIds.map((documentId) => articles.publish(documentId, 'en')));
 
   // Halfway through, the instance the test talks to crashes; the other one carries on.
-  await waitFor(async () => {
-    const { articles: records } = await stack.control<any>('GET', '/articles');
-    return records.filter((record: any) => record.state === 'generated').length >= 2;
-  }, { what: 'two narrations to finish', timeoutMs: 60_000 });
+  try {
+    await waitFor(async () => {
+      const { articles: records } = await stack.control<any>('GET', '/articles');
+      return records.filter((record: any) => record.state === 'generated').length >= 2;
+    }, { what: 'two narrations to finish', timeoutMs: 60_000 });
+  } catch (error) {
+    sampling = false;
+    await sampler.catch(() => undefined);
+    throw new Error(`${(error as Error).message}\n${await diagnosis(documentIds)}`);
+  }
   await stack.stopStrapi('SIGKILL');
 
   const viaSecond = { ...stack, admin: (method: string, pathname: string, body?: unknown) => fetch(`${second.url}${pathname}`, {
@@ -86,3 +92,17 @@ it('submits each article once across instances, with at most maxInFlight generat
   const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) => documentIds.some((id) => record.articleId === `${id}-en`));
   expect(charged.every((record: any) => record.generation === 1)).toBe(true);
 });
+
+/** What the emulator and both instances say, for a failure message that can be acted on. */
+async function diagnosis(documentIds: string[]): Promise<string> {
+  const { articles: records } = await stack.control<any>('GET', '/articles').catch(() => ({ articles: [] }));
+  const submissions = await Promise.all(documentIds.map(async (id) => `${id}: ${(await submissionsFor(stack, `${id}-en`).catch(() => [])).map((s) => s.status ?? 'no answer').join(',')}`));
+  const rows = await stack.admin('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds }).catch(() => null);
+  return [
+    `emulator articles: ${JSON.stringify(records.map((r: any) => [r.articleId, r.state, r.generation]))}`,
+    `process-text answers: ${submissions.join(' | ')}`,
+    `rows: ${JSON.stringify(rows?.body?.data?.map((r: any) => [r.articleId, r.status, r.lastErrorCode, r.attempts]) ?? rows?.status)} queue: ${JSON.stringify(rows?.body?.queue)}`,
+    `--- first instance ---\n${stack.logs().slice(-2500)}`,
+    `--- second instance ---\n${second.logs().slice(-2500)}`,
+  ].join('\n');
+}

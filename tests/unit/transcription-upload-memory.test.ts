@@ -137,19 +137,10 @@ describe('youngGenerationCollector', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       after = process.memoryUsage().arrayBuffers;
     }
-    // 16 MB of 64 KB chunks became garbage; the scavenge gives it back.
+    // 16 MB of 64 KB chunks became garbage; the scavenge gives it back. (Without it, when V8 frees
+    // them depends on the rest of the process: the benchmark compares both ways on real uploads.)
     expect(grown - before).toBeGreaterThanOrEqual(15 * MB);
     expect(after - before).toBeLessThan(4 * MB);
-  });
-
-  it('without a collection, the same garbage stays counted', async () => {
-    youngGenerationCollector()!();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const before = process.memoryUsage().arrayBuffers;
-    for (let i = 0; i < 256; i += 1) Buffer.allocUnsafeSlow(64 * 1024).fill(i);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // The control for the test above: what the governor is there to change.
-    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThanOrEqual(15 * MB);
   });
 });
 
