@@ -39,6 +39,13 @@ afterAll(async () => {
 });
 
 it('submits each article once across instances, with at most maxInFlight generating', async () => {
+  // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
+  // attribute is not a database constraint): two rows. Dispatching must still work.
+  const columns = pg.sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'").split('\n');
+  expect(columns).toEqual(expect.arrayContaining(['name', 'owner', 'expires_at', 'document_id']));
+  pg.sql('speech_multi', "INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')");
+  expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('2');
+
   await stack.control('PUT', '/config', { generationDelayMs: 1500 });
   const articles = contentManager(stack, ARTICLE);
   let maxGenerating = 0;
@@ -89,6 +96,8 @@ it('submits each article once across instances, with at most maxInFlight generat
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     expect(paid).toHaveLength(0);
   }
+  // The duplicate lease row was removed on the way.
+  expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('1');
   const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) => documentIds.some((id) => record.articleId === `${id}-en`));
   expect(charged.every((record: any) => record.generation === 1)).toBe(true);
 });

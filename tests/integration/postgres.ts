@@ -21,6 +21,8 @@ export interface PostgresCluster {
   port: number;
   url: (database: string) => string;
   createDatabase: (name: string) => void;
+  /** Runs one SQL statement in a database; returns psql's unaligned output. */
+  sql: (database: string, statement: string) => string;
   stop: () => void;
 }
 
@@ -50,6 +52,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     createDatabase(name) {
       run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE "${name}"`]);
+    },
+    sql(database, statement) {
+      return run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', statement]);
     },
     stop() {
       try {

@@ -6,26 +6,64 @@ import { LEASE_UID } from '../content-types';
  * `maxInFlight` is a count across the whole account: two instances each seeing two jobs in flight
  * would both submit a third. Holding this lease while counting and submitting keeps the count
  * exact; it expires, so a crashed holder is replaced after `leaseMs`.
+ *
+ * The lease is one row, created by whichever instance first has work. `unique` on a Strapi
+ * attribute is checked by a query before the insert, not by the database, so two instances that
+ * find no row at the same moment both insert one. Every instance therefore takes the row with the
+ * lowest id as the lease (and removes the others): with two rows and an update over both, each
+ * instance would see two rows changed, never one, and nobody would ever dispatch again.
  */
-export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseMs: number) {
-  const NAME = 'dispatcher';
-  const query = () => strapi.db.query(LEASE_UID);
 
-  async function ensureRow() {
-    if (await query().findOne({ where: { name: NAME } })) return;
-    try {
-      await strapi.documents(LEASE_UID).create({ data: { name: NAME, owner: null, expiresAt: null } as never });
-    } catch {
-      // Another instance created it first (unique name): fine.
+/** The subset of Strapi's query engine the lease uses (so a unit test can give it a table). */
+export interface LeaseQuery {
+  findMany(params: { where: Record<string, unknown>; orderBy?: Record<string, 'asc' | 'desc'>; select?: string[] }): Promise<Array<{ id: number }>>;
+  updateMany(params: { where: Record<string, unknown>; data: Record<string, unknown> }): Promise<{ count: number }>;
+  deleteMany(params: { where: Record<string, unknown> }): Promise<{ count: number }>;
+}
+
+export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseMs: number) {
+  return createLease(
+    {
+      query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
+      // Through the Document Service, so the row gets its documentId like any other.
+      createRow: async (data) => {
+        await strapi.documents(LEASE_UID).create({ data: data as never });
+      },
+    },
+    owner,
+    leaseMs
+  );
+}
+
+export function createLease(deps: { query: () => LeaseQuery; createRow: (data: Record<string, unknown>) => Promise<void> }, owner: string, leaseMs: number) {
+  const { query } = deps;
+  const NAME = 'dispatcher';
+
+  /** The id of the lease row, creating it when there is none and dropping any duplicate. */
+  async function leaseRowId(): Promise<number> {
+    let rows = await query().findMany({ where: { name: NAME }, orderBy: { id: 'asc' }, select: ['id'] });
+    if (rows.length === 0) {
+      // Another instance may insert at the same moment (the uniqueness check is not atomic): both
+      // rows then exist, and the lowest id wins below.
+      await deps.createRow({ name: NAME, owner: null, expiresAt: null }).catch(() => undefined);
+      rows = await query().findMany({ where: { name: NAME }, orderBy: { id: 'asc' }, select: ['id'] });
     }
+    const [first, ...duplicates] = rows;
+    if (!first) throw new Error('the dispatcher lease row could not be created');
+    if (duplicates.length > 0) {
+      await query()
+        .deleteMany({ where: { name: NAME, id: { $gt: first.id } } })
+        .catch(() => undefined);
+    }
+    return first.id;
   }
 
   return {
     /** True when this instance holds (or just took, or renewed) the lease. */
     async acquire(now = new Date()): Promise<boolean> {
-      await ensureRow();
+      const id = await leaseRowId();
       const { count } = await query().updateMany({
-        where: { name: NAME, $or: [{ owner }, { owner: null }, { expiresAt: null }, { expiresAt: { $lt: now } }] },
+        where: { id, $or: [{ owner }, { owner: null }, { expiresAt: null }, { expiresAt: { $lt: now } }] },
         data: { owner, expiresAt: new Date(now.getTime() + leaseMs) },
       });
       return count === 1;
