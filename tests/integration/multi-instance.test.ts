@@ -38,12 +38,42 @@ afterAll(async () => {
   pg?.stop();
 });
 
+it('five first narrations of one entry at once, from both instances, make one row and one submission', async () => {
+  const articleSettings = { titleField: 'title', textFields: ['summary', 'body'] };
+  // Switched off while it is published, so that every request below is a first narration.
+  await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } });
+  const articles = contentManager(stack, ARTICLE);
+  let documentId: string;
+  try {
+    ({ documentId } = await articles.create({ title: 'Raced', summary: 'Summary.', body: blocks('Clicked on two servers at once.') }, 'en'));
+    await articles.publish(documentId, 'en');
+  } finally {
+    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
+  }
+  const articleId = `${documentId}-en`;
+  expect(pg.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('0');
+
+  const narrate = (url: string) =>
+    fetch(`${url}/speech/narrations/narrate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+      body: JSON.stringify({ contentType: ARTICLE, documentId, locale: 'en' }),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+  const answers = await Promise.all([stack.url, second.url, stack.url, second.url, stack.url].map(narrate));
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+  expect(answers.filter((answer) => answer.body.queued)).toHaveLength(1);
+  // The database's unique index on article_id lets exactly one insert win.
+  expect(pg.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
+});
+
 it('submits each article once across instances, with at most maxInFlight generating', async () => {
   // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
   // attribute is not a database constraint): two rows. Dispatching must still work.
   const columns = pg.sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'").split('\n');
   expect(columns).toEqual(expect.arrayContaining(['name', 'owner', 'expires_at', 'document_id']));
-  pg.sql('speech_multi', "INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')");
+  pg.sql('speech_multi', "DELETE FROM speech_leases; INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')");
   expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('2');
 
   await stack.control('PUT', '/config', { generationDelayMs: 1500 });

@@ -1,5 +1,6 @@
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import {
+  adminNarration,
   emulatorRequests,
   mediaFiles,
   narrationRow,
@@ -435,5 +436,31 @@ describe('listen to a paragraph (edit view)', () => {
     expect((await listen({ contentType: ARTICLE, documentId: 'no-such-document', locale: 'en', index: 0 })).status).toBe(404);
     expect((await listen({ contentType: 'api::nope.nope', documentId, index: 0 })).status).toBe(404);
     expect((await ttsRequests()).length).toBe(before);
+  });
+});
+
+describe('one row per article', () => {
+  it('five first narrations of one entry at once make one row and one submission', async () => {
+    // With articles switched off, publishing records nothing, so every request below is a first.
+    const articleSettings = { titleField: 'title', textFields: ['summary', 'body'] };
+    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } });
+    let documentId: string;
+    try {
+      documentId = await publishArticle('Raced', 'Five editors click at once.');
+    } finally {
+      await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
+    }
+    const articleId = `${documentId}-en`;
+    await sleep(500);
+    expect(await narrationRow(stack, ARTICLE, documentId, 'en')).toBeNull();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, locale: 'en' }))
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((answer) => answer.body.queued)).toHaveLength(1);
+    const { data } = await adminNarration(stack, ARTICLE, documentId, 'en');
+    expect(data).toHaveLength(1);
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect((await submissionsFor(stack, articleId)).filter((s) => s.status === 202)).toHaveLength(1);
   });
 });

@@ -132,7 +132,8 @@ export function createJobsRepository(strapi: Core.Strapi) {
         });
         return { applied: true, row: (await findByArticleId(created.articleId as string)) as NarrationRow };
       } catch (error) {
-        // Two publishes of one article at once: the unique articleId lets one create win.
+        // Two publishes of one article at once: the database's unique index on article_id (the
+        // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
         const raced = await findByArticleId(version.articleId);
         if (!raced) throw error;
         return recordContentVersion(version, now);
