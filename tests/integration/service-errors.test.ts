@@ -32,6 +32,14 @@ async function expectGeneratedOnce(articleId: string) {
   expect(records.map((record: any) => record.generation)).toEqual([1]);
 }
 
+/** A published article whose first narration is stored, with the figures to compare against afterwards. */
+async function narratedOnce(title: string) {
+  const documentId = await publish(title);
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+  const creditsBefore: number = (await stack.control<any>('GET', '/credits')).credits;
+  return { documentId, articleId: `${documentId}-en`, first, creditsBefore, since: await lastRequestId(stack) };
+}
+
 async function publish(title: string) {
   const created = await articles.create({ title, summary: 'Summary.', body: blocks(`Body of ${title}.`) }, 'en');
   await articles.publish(created.documentId, 'en');
@@ -113,11 +121,7 @@ it('on a lost callback asks again with regenerate false; 409 keeps it waiting; i
 });
 
 it('when the answer to a paid regenerate is lost, asks again with regenerate false and pays once', async () => {
-  const documentId = await publish('Answer lost');
-  const articleId = `${documentId}-en`;
-  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
-  const since = await lastRequestId(stack);
+  const { documentId, articleId, first, creditsBefore, since } = await narratedOnce('Answer lost');
 
   // The edit is submitted with regenerate true; the service charges and generates, but its answer
   // is lost (the connection closes after 1.5 s, when the new audio already exists).
@@ -136,11 +140,7 @@ it('when the answer to a paid regenerate is lost, asks again with regenerate fal
 });
 
 it("an editor's regenerate that fails before reaching the service is not satisfied by the old audio", async () => {
-  const documentId = await publish('Fresh take');
-  const articleId = `${documentId}-en`;
-  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
-  const since = await lastRequestId(stack);
+  const { documentId, articleId, first, creditsBefore, since } = await narratedOnce('Fresh take');
 
   // A server error: the plugin cannot tell whether the paid request was acted on, so it first asks
   // for free. Here it was not: the service re-delivers the old audio, and only then is the new take paid.
