@@ -7,14 +7,14 @@ import destroy from './destroy';
 import register from './register';
 import routes from './routes';
 import services from './services';
-import { parsePluginConfig } from './config/schema';
+import { readPluginConfig } from './services/narration';
 import { installUploadGuard } from './transcription/upload-guard';
 
 export default {
   register(args: { strapi: Core.Strapi }) {
     register(args);
     // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
-    const { reclaimUploadMemory } = parsePluginConfig(args.strapi.config.get('plugin::speech'));
+    const { reclaimUploadMemory } = readPluginConfig(args.strapi);
     installUploadGuard(args.strapi, { reclaimMemory: reclaimUploadMemory });
   },
   bootstrap,

@@ -18,6 +18,9 @@ const estimateBody = z.object({
   voiceId: z.string().min(1).max(200).optional(),
 });
 
+/** What this server offers the admin (older servers lack the routes behind these). */
+const FEATURES = { voicePreview: true, transcription: true } as const;
+
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: any) {
     const service = narrationService(strapi);
@@ -44,7 +47,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       },
       queue: await service.settings.queueState(),
       averages: await service.averageCharacters(),
-      features: { voicePreview: true, transcription: true },
+      features: FEATURES,
     };
   },
 
@@ -56,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const { contentTypes } = await narrationService(strapi).settings.get();
     ctx.body = {
       contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
-      features: { voicePreview: true, transcription: true },
+      features: FEATURES,
     };
   },
 

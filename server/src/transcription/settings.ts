@@ -3,10 +3,6 @@ import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 
 /** Timing and limits of speech to text, derived from the plugin's configuration. */
 
-/** The spec's reference client waits 5 s between status polls (section 3.2). */
-export const DEFAULT_STT_POLL_MS = 5_000;
-/** A job still queued or processing after this long is given up as failed. */
-export const DEFAULT_STT_MAX_WAIT_MS = 24 * 60 * 60_000;
 /** Spec section 8. */
 export const MAX_AUDIO_BYTES = MAX_TRANSCRIPTION_UPLOAD_BYTES;
 /** Room for the multipart envelope (boundaries, part headers, the two text fields) beyond the file itself. */
