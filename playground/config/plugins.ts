@@ -25,6 +25,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
   const baseUrl = env('SPEECH_BASE_URL', 'http://127.0.0.1:4010');
   return {
+    // Apollo turns introspection off in production; the tests read the schema with it on.
+    graphql: { config: { apolloServer: { introspection: env.bool('GRAPHQL_INTROSPECTION', false) } } },
     speech: {
       enabled: true,
       resolve: PLUGIN_ROOT,

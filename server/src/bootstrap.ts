@@ -5,6 +5,12 @@ import { narrationService, transcriptionService } from './services';
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS as never);
   const narration = narrationService(strapi);
+  // Content types are known only now: a type or field that can never be narrated stops Strapi
+  // here, naming it, like any other bad value of the config.
+  const problems = Object.entries(narration.config.contentTypes).flatMap(([uid, type]) => narration.content.configProblems(uid, type));
+  if (problems.length) {
+    throw new Error(`Invalid configuration of the speech plugin:\n${problems.map((problem) => `speech.config.${problem.path.join('.')}: ${problem.message}`).join('\n')}`);
+  }
   if (!narration.config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }

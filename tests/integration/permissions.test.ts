@@ -25,8 +25,16 @@ async function as(method: string, pathname: string, body?: unknown) {
   return { status: response.status, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
 }
 
+/** The Content Manager's permissions on articles (read and publish), which document routes also need. */
+const ARTICLE_ACCESS = ['read', 'publish'].map((action) => ({
+  action: `plugin::content-manager.explorer.${action}`,
+  subject: ARTICLE,
+  properties: action === 'read' ? { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] } : { locales: ['en', 'ar'] },
+  conditions: [],
+}));
+
 async function grant(actions: string[]) {
-  const permissions = actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
+  const permissions = [...actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })), ...ARTICLE_ACCESS];
   const { status, body } = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions });
   if (status !== 200) throw new Error(`could not set the role's permissions: ${status} ${JSON.stringify(body)}`);
 }
@@ -78,9 +86,11 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
   expect(await upload()).toBe(403);
 
-  // Reading what the panels need to show is open to any admin.
+  // Which types are narrated is open to any admin; a document's narration needs the Content
+  // Manager's permission to read that document, which this role lacks.
   expect((await as('GET', '/speech/narrated-types')).status).toBe(200);
-  expect((await as('POST', '/speech/narrations/estimate', target)).status).toBe(200);
+  expect((await as('POST', '/speech/narrations/estimate', target)).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/paragraphs', target)).status).toBe(403);
 
   // The settings were not changed, and the service saw nothing from this user.
   expect((await stack.admin('GET', '/speech/settings')).body.settings.preprocessType).toBe('0');

@@ -14,6 +14,11 @@ export const contentTypeNarrationSchema = z
     titleField: z.string().min(1).optional(),
     textFields: z.array(z.string().min(1)).min(1, 'name at least one text field'),
     trigger: z.enum(NARRATION_TRIGGERS).default('publish'),
+    /**
+     * Serve this type's narrations to anyone, even where the content API keeps the type closed
+     * (public audio of members-only text). Off: a narration is visible exactly where its entry is.
+     */
+    publicNarration: z.boolean().optional(),
   })
   .strict();
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;

@@ -1,12 +1,15 @@
 import leaseSchema from './lease/schema.json';
 import narrationSchema from './narration/schema.json';
 import transcriptionSchema from './transcription/schema.json';
+import voiceOverrideSchema from './voice-override/schema.json';
 
 export const NARRATION_UID = 'plugin::speech.narration' as const;
 export const LEASE_UID = 'plugin::speech.lease' as const;
+export const VOICE_OVERRIDE_UID = 'plugin::speech.voice-override' as const;
 
 export default {
   narration: { schema: narrationSchema },
   lease: { schema: leaseSchema },
   transcription: { schema: transcriptionSchema },
+  'voice-override': { schema: voiceOverrideSchema },
 };

@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
+import { documentKey, type DocumentAction } from '../access/document-permissions';
+import { mayActOn } from './document-guard';
 import type { NarrationRow } from '../narration/jobs.repository';
-import { narrationService } from '../services';
+import { documentPermissions, narrationService } from '../services';
 import { sendError, sendValidationError } from './http-error';
 
 /** Admin routes behind the admin JWT and the plugin's RBAC actions. */
@@ -42,13 +44,30 @@ export function adminNarrationView(row: NarrationRow) {
 
 const badRequest = (ctx: any, error: z.ZodError) => sendValidationError(ctx, error);
 
+/** Splits a bulk request into the documents the caller may act on and the ones skipped. */
+async function permittedDocuments(strapi: Core.Strapi, ctx: any, target: z.infer<typeof manyTarget>, action: DocumentAction) {
+  const locale = target.locale ?? null;
+  const permitted = await documentPermissions(strapi).permitted(ctx.state.userAbility, target.contentType, target.documentIds.map((documentId) => ({ documentId, locale })), action);
+  const localized = narrationService(strapi).content.isLocalized(target.contentType);
+  const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
+  return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
+}
+
+/** Narration rows the caller may read (their document, in their locale, passes "read"). */
+async function readableRows(strapi: Core.Strapi, ctx: any, contentType: string, rows: NarrationRow[]): Promise<NarrationRow[]> {
+  if (rows.length === 0) return rows;
+  const targets = rows.map((row) => ({ documentId: row.targetDocumentId, locale: row.targetLocale }));
+  const permitted = await documentPermissions(strapi).permitted(ctx.state.userAbility, contentType, targets, 'read');
+  return rows.filter((row) => permitted.has(documentKey(row.targetDocumentId, row.targetLocale)));
+}
+
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** One request for a whole list page: statuses of many documents of one type. */
   async statuses(ctx: any) {
     const parsed = statusesQuery.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
     const service = narrationService(strapi);
-    const rows = await service.repository.findForDocuments(parsed.data.contentType, parsed.data.documentIds);
+    const rows = await readableRows(strapi, ctx, parsed.data.contentType, await service.repository.findForDocuments(parsed.data.contentType, parsed.data.documentIds));
     const queue = await service.settings.queueState();
     ctx.body = { data: rows.map(adminNarrationView), queue };
   },
@@ -57,7 +76,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const parsed = documentTarget.safeParse({ contentType: ctx.query.contentType, documentId: ctx.params.documentId, locale: ctx.query.locale ?? null });
     if (!parsed.success) return badRequest(ctx, parsed.error);
     const service = narrationService(strapi);
-    const rows = await service.repository.findForDocument(parsed.data.contentType, parsed.data.documentId);
+    const rows = await readableRows(strapi, ctx, parsed.data.contentType, await service.repository.findForDocument(parsed.data.contentType, parsed.data.documentId));
     const selected = parsed.data.locale ? rows.filter((row) => row.targetLocale === parsed.data.locale || row.targetLocale === null) : rows;
     ctx.body = { data: selected.map(adminNarrationView), queue: await service.settings.queueState() };
   },
@@ -65,6 +84,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async narrateNow(ctx: any) {
     const parsed = documentTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
     const service = narrationService(strapi);
     const result = await service.narrateNow(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     ctx.body = result;
@@ -73,6 +93,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async regenerate(ctx: any) {
     const parsed = documentTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
     const result = await narrationService(strapi).regenerate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     ctx.body = result;
   },
@@ -80,18 +101,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async estimateMany(ctx: any) {
     const parsed = manyTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
-    ctx.body = await narrationService(strapi).estimateMany(parsed.data.contentType, parsed.data.documentIds, parsed.data.locale ?? null);
+    // The preview of narrate-many: what the caller may read and also narrate.
+    const readable = await permittedDocuments(strapi, ctx, parsed.data, 'read');
+    const narratable = new Set((await permittedDocuments(strapi, ctx, parsed.data, 'narrate')).allowed);
+    const allowed = readable.allowed.filter((documentId) => narratable.has(documentId));
+    const refused = parsed.data.documentIds.filter((documentId) => !allowed.includes(documentId));
+    ctx.body = { ...(await narrationService(strapi).estimateMany(parsed.data.contentType, allowed, parsed.data.locale ?? null)), refused };
   },
 
   async narrateMany(ctx: any) {
     const parsed = manyTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
-    ctx.body = await narrationService(strapi).narrateMany(parsed.data.contentType, parsed.data.documentIds, parsed.data.locale ?? null);
+    const { allowed, refused } = await permittedDocuments(strapi, ctx, parsed.data, 'narrate');
+    ctx.body = { ...(await narrationService(strapi).narrateMany(parsed.data.contentType, allowed, parsed.data.locale ?? null)), refused };
   },
 
   async setVoice(ctx: any) {
     const parsed = voiceTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
     ctx.body = await narrationService(strapi).setVoice(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null, parsed.data.voiceId);
   },
 
@@ -99,6 +127,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async paragraphs(ctx: any) {
     const parsed = documentTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'read'))) return;
     const result = await narrationService(strapi).paragraphs(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     if (!result) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
     ctx.body = result;
@@ -107,6 +136,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async cancel(ctx: any) {
     const parsed = documentTarget.safeParse(ctx.request.body);
     if (!parsed.success) return badRequest(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
     await narrationService(strapi).cancelDocument(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     ctx.body = { cancelled: true };
   },

@@ -6,6 +6,7 @@ import { runtimeSettingsSchema } from '../services/settings';
 import { narrationService } from '../services';
 import { SpeechServiceError } from '../speech-client';
 import { sendServiceError } from './speech-service-errors';
+import { mayActOn } from './document-guard';
 import { sendError, sendValidationError } from './http-error';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
@@ -70,11 +71,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })),
       });
     }
-    const unknownTypes = Object.keys(parsed.data.contentTypes ?? {}).filter((uid) => !strapi.contentTypes[uid as never]);
-    if (unknownTypes.length) {
-      return sendError(ctx, 400, `Unknown content type(s): ${unknownTypes.join(', ')}`, {
-        errors: unknownTypes.map((uid) => ({ path: ['contentTypes', uid], message: 'unknown content type' })),
-      });
+    // Only types of the site, only text fields that are not private: a narration is public and
+    // leaves for the speech service, so it may never carry what the content API hides.
+    const content = narrationService(strapi).content;
+    const problems = Object.entries(parsed.data.contentTypes ?? {}).flatMap(([uid, narration]) => content.configProblems(uid, narration));
+    if (problems.length) {
+      return sendError(ctx, 400, problems.map((problem) => problem.message).join('; '), { errors: problems });
     }
     const settings = await narrationService(strapi).settings.update(parsed.data);
     ctx.body = { settings };
@@ -106,6 +108,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async estimate(ctx: any) {
     const parsed = estimateBody.safeParse(ctx.request.body);
     if (!parsed.success) return sendValidationError(ctx, parsed.error);
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'read'))) return;
     const estimate = await narrationService(strapi).estimate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
     if (!estimate) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
     ctx.body = estimate;

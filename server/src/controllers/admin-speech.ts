@@ -5,6 +5,7 @@ import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-erro
 import { narrationService } from '../services';
 import { MAX_PREVIEW_TEXT_LENGTH, type PreviewResult } from '../transcription/preview';
 import { documentTarget } from './admin-narrations';
+import { mayActOn } from './document-guard';
 import { sendError, sendValidationError } from './http-error';
 
 /** Speech generation for the admin: voice previews and "listen to this text". Answers with the audio bytes. */
@@ -44,6 +45,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const parsed = listenBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) return sendValidationError(ctx, parsed.error);
     const { contentType, documentId, locale, index } = parsed.data;
+    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
     const draft = await narrationService(strapi).paragraphs(contentType, documentId, locale ?? null);
     if (!draft) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
     const paragraph = draft.paragraphs[index];

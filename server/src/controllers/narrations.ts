@@ -1,37 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
-import { narrationService } from '../services';
+import { narrationJson } from '../narration/public-view';
+import { contentApiAccess, narrationService } from '../services';
 import { sendError } from './http-error';
 
 /** Public, read-only narration routes for front ends: JSON, and the stored files themselves. */
 
 const articleIdParam = z.string().min(1).max(255);
-
-/** The status front ends see; the queue's internal states are an implementation detail. */
-export function publicStatus(row: Pick<NarrationRow, 'status' | 'audio'>): string {
-  if (row.status === 'completed') return 'ready';
-  if (row.status === 'failed' || row.status === 'cancelled') return row.audio ? 'ready' : row.status;
-  return row.audio ? 'ready' : 'processing';
-}
-
-export function narrationJson(row: NarrationRow, base: string) {
-  const hasFiles = Boolean(row.audio && row.subtitles);
-  const fileUrl = (name: string) => (hasFiles ? `${base}/api/speech/narrations/${encodeURIComponent(row.articleId)}/${name}` : null);
-  return {
-    articleId: row.articleId,
-    documentId: row.targetDocumentId,
-    locale: row.targetLocale,
-    contentType: row.contentType,
-    status: publicStatus(row),
-    audioUrl: fileUrl('audio.mp3'),
-    srtUrl: fileUrl('subtitles.srt'),
-    vttUrl: fileUrl('subtitles.vtt'),
-    characters: row.characters,
-    credits: row.credits,
-    updatedAt: row.updatedAt,
-  };
-}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function load(ctx: any): Promise<NarrationRow | null> {
@@ -40,7 +16,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       sendError(ctx, 400, 'Invalid articleId.');
       return null;
     }
-    const row = await narrationService(strapi).findPublic(articleId.data);
+    // Not found, not live, or not readable by this caller: one answer, so a closed type's
+    // narrations cannot even be detected.
+    const auth = await contentApiAccess(strapi).authenticate(ctx);
+    const row = await narrationService(strapi).findVisible(articleId.data, auth);
     if (!row) {
       sendError(ctx, 404, 'No narration for this article.');
       return null;
@@ -58,7 +37,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     async findOne(ctx: any) {
       const row = await load(ctx);
-      if (row) ctx.body = narrationJson(row, ctx.request.origin);
+      if (!row) return;
+      // Who sees it depends on the caller's credentials: shared caches must keep answers apart.
+      ctx.set('Vary', 'Authorization');
+      ctx.body = narrationJson(row, narrationService(strapi).publicUrl());
     },
     async audio(ctx: any) {
       const row = await load(ctx);

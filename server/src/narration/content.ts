@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
+import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../config/schema';
 import type { EffectiveSettings } from '../services/settings';
 import { describeArticle } from './article';
+import { narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
 
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
@@ -10,11 +12,19 @@ import { describeArticle } from './article';
 export function createContentReader(strapi: Core.Strapi) {
   function schema(uid: string) {
     return strapi.contentType(uid as never) as unknown as
-      | { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } }; attributes: Record<string, { type: string }> }
+      | { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } }; attributes: Record<string, { type: string; private?: boolean }> }
       | undefined;
   }
 
+  /** Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options. */
+  const isPrivate = (uid: string) => (field: string) => contentTypeUtils.isPrivateAttribute(schema(uid) as never, field);
+
   return {
+    /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
+    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields'>): FieldProblem[] {
+      return narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
+    },
+
     exists(uid: string): boolean {
       return Boolean(schema(uid));
     },
@@ -35,11 +45,13 @@ export function createContentReader(strapi: Core.Strapi) {
     },
 
     describe(uid: string, entry: Record<string, unknown> & { documentId: string; locale?: string | null }, narration: ContentTypeNarrationConfig, settings: EffectiveSettings, voiceOverride?: string | null) {
+      const model = schema(uid);
       return describeArticle({
         contentType: uid,
         entry,
-        narration,
-        attributes: schema(uid)?.attributes,
+        // Never a private field or a password, whatever the settings say.
+        narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
+        attributes: model?.attributes,
         localized: this.isLocalized(uid),
         voiceId: voiceOverride || settings.defaultVoiceId,
         preprocessType: settings.preprocessType,

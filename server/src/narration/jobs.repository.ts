@@ -37,6 +37,8 @@ export interface NarrationRow extends NarrationJobState {
   preprocessType: string | null;
   characters: number;
   credits: number;
+  /** Length of the stored audio (end of the last subtitle cue); null until stored. */
+  durationSeconds?: number | null;
   nextAttemptAt: string | null;
   leaseOwner: string | null;
   leaseExpiresAt: string | null;

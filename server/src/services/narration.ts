@@ -9,6 +9,7 @@ import { createMediaStore } from '../narration/media';
 import { createWorker, type NarrationWorker } from '../narration/worker';
 import { createSpeechClient, verifyCallbackSignature, type SpeechClient, type Voice } from '../speech-client';
 import { createSettingsService } from './settings';
+import { createContentApiAccess, type ContentApiAuth } from '../access/content-api-access';
 
 /**
  * The narration feature as the rest of Strapi sees it: the document middleware, the controllers
@@ -26,6 +27,12 @@ export type CallbackOutcome =
   | { status: 'unauthorized' }
   | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
 
+/** The site's public origin (`server.url`), never a request's Host header. */
+export function publicUrl(strapi: Core.Strapi): string {
+  const configured = (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
+  return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
+}
+
 export function readPluginConfig(strapi: Core.Strapi): PluginConfig {
   return parsePluginConfig(strapi.config.get('plugin::speech'));
 }
@@ -36,6 +43,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
   const settings = createSettingsService(strapi, config);
   const content = createContentReader(strapi);
   const media = createMediaStore(strapi, config);
+  const contentApi = createContentApiAccess(strapi);
   const pending = new Set<Promise<unknown>>();
   let client: SpeechClient | null = null;
   let voiceCache: { voices: Voice[]; at: number } | null = null;
@@ -50,11 +58,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       voicesPath: config.voicesPath,
     }));
 
-  const callbackUrl = () => {
-    if (config.callbackUrl) return config.callbackUrl;
-    const serverUrl = (strapi.config.get('server.url') as string | undefined) || `http://localhost:${strapi.config.get('server.port')}`;
-    return `${serverUrl.replace(/\/+$/, '')}/api/speech/callback`;
-  };
+  const callbackUrl = () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
 
   const worker: NarrationWorker = createWorker({ strapi, config, repository, settings, content, client: speechClient, media, callbackUrl });
 
@@ -62,6 +66,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     config,
     settings,
     repository,
+    content,
     worker,
     speechClient,
     callbackUrl,
@@ -153,7 +158,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
 
     async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null) {
       const articleId = this.articleIdFor(uid, documentId, locale);
-      await settings.setVoiceOverride(articleId, voiceId);
+      await settings.setVoiceOverride({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
       return { articleId, voiceId };
     },
 
@@ -181,6 +186,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
         await repository.remove(row.id);
         await media.remove([row.audio, row.subtitles, row.subtitlesVtt]);
       }
+      await settings.voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
     },
 
     /** Verifies and records a callback; storing the files happens after the response. */
@@ -205,13 +211,25 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
     },
 
-    /** A narration as front ends see it: only for content that is live (published, or saved). */
-    async findPublic(articleId: string): Promise<NarrationRow | null> {
+    /**
+     * A narration as a content-API caller may see it: only where that caller may read the
+     * narrated type (or the type's `publicNarration` switch is on), and only for content that is
+     * live (published, or saved for a type without draft & publish). Null otherwise.
+     */
+    async findVisible(articleId: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
       const row = await repository.findByArticleId(articleId, true);
-      if (!row || !content.exists(row.contentType)) return null;
-      const live = await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale);
-      return live ? row : null;
+      if (!row || !(await this.isVisible(row, auth))) return null;
+      return row;
     },
+
+    async isVisible(row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>, auth: ContentApiAuth | null, { live }: { live?: boolean } = {}): Promise<boolean> {
+      if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return false;
+      const narrated = (await settings.get()).contentTypes[row.contentType];
+      if (!narrated?.publicNarration && !(await contentApi.mayRead(auth, row.contentType))) return false;
+      return live ?? Boolean(await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale));
+    },
+
+    publicUrl: () => publicUrl(strapi),
 
     articleIdFor(uid: string, documentId: string, locale: string | null) {
       return articleKey(documentId, locale, content.isLocalized(uid));
@@ -260,6 +278,8 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     },
 
     async start() {
+      const moved = await settings.voiceOverrides.migrateLegacyStore();
+      if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);
       if (config.worker) worker.start();
     },
     /** Idempotent: a second call waits for the first shutdown instead of racing it. */

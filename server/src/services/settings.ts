@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { contentTypeNarrationSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
+import { createVoiceOverrides, type VoiceOverrideTarget } from '../narration/voice-overrides';
 
 /**
  * Settings an editor may change at run time (default voice, preprocessType, per-type narration)
@@ -50,14 +51,22 @@ const CACHE_MS = 5_000;
 
 export function createSettingsService(strapi: Core.Strapi, config: PluginConfig) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
+  const voiceOverrides = createVoiceOverrides(strapi);
   let cached: { value: EffectiveSettings; at: number } | null = null;
 
   function merge(runtime: RuntimeSettings): EffectiveSettings {
     return {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
-      contentTypes: { ...config.contentTypes, ...(runtime.contentTypes ?? {}) },
+      contentTypes: { ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) },
     };
+  }
+
+  /** `publicNarration` is a switch of the config file (the settings page does not offer it): keep it. */
+  function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+    return Object.fromEntries(
+      Object.entries(types).map(([uid, type]) => [uid, { publicNarration: config.contentTypes[uid]?.publicNarration, ...type }])
+    );
   }
 
   async function readRuntime(): Promise<RuntimeSettings> {
@@ -81,18 +90,10 @@ export function createSettingsService(strapi: Core.Strapi, config: PluginConfig)
       return this.get();
     },
 
-    /** Per-article voice chosen by an editor, keyed by articleId; absent means the default voice. */
-    async voiceOverride(articleId: string): Promise<string | null> {
-      const overrides = ((await store().get({ key: 'voiceOverrides' })) ?? {}) as Record<string, string>;
-      return overrides[articleId] ?? null;
-    },
-
-    async setVoiceOverride(articleId: string, voiceId: string | null): Promise<void> {
-      const overrides = { ...(((await store().get({ key: 'voiceOverrides' })) ?? {}) as Record<string, string>) };
-      if (voiceId) overrides[articleId] = voiceId;
-      else delete overrides[articleId];
-      await store().set({ key: 'voiceOverrides', value: overrides });
-    },
+    /** Per-article voice chosen by an editor; null means the default voice. */
+    voiceOverride: (articleId: string) => voiceOverrides.get(articleId),
+    setVoiceOverride: (target: VoiceOverrideTarget, voiceId: string | null) => voiceOverrides.set(target, voiceId),
+    voiceOverrides,
 
     async queueState(): Promise<QueueState> {
       const raw = (await store().get({ key: 'queue' })) as Partial<QueueState> | null;

@@ -1,0 +1,66 @@
+import type { Core } from '@strapi/strapi';
+import contentTypes from '../content-types';
+import type { ContentApiAuth } from '../access/content-api-access';
+import { entryNarration } from '../content-api/entry-narration';
+
+/**
+ * With @strapi/plugin-graphql installed: the plugin's own tables (queue, lease, transcriptions,
+ * voice overrides) stay out of the schema, and every content type of the site gains a
+ * `narration` field, resolved under the same rule as the REST routes (the caller may read the
+ * type, the entry is live). Types that are not narrated answer null.
+ */
+
+// Not 'SpeechNarration': that is the name GraphQL would give the plugin's own queue table.
+const NARRATION_TYPE = 'SpeechPublicNarration';
+
+interface GraphqlPlugin {
+  service(name: 'extension'): {
+    shadowCRUD(uid: string): { disable(): void };
+    use(extension: (args: { nexus: any }) => Record<string, unknown>): void;
+  };
+  service(name: 'utils'): { naming: { getTypeName(contentType: unknown): string } };
+}
+
+export function registerGraphql(strapi: Core.Strapi): void {
+  const graphql = strapi.plugin('graphql') as unknown as GraphqlPlugin | undefined;
+  if (!graphql) return;
+  const extension = graphql.service('extension');
+
+  for (const name of Object.keys(contentTypes)) extension.shadowCRUD(`plugin::speech.${name}`).disable();
+
+  extension.use(({ nexus }) => {
+    const siteTypes = Object.values(strapi.contentTypes as unknown as Record<string, { uid: string }>).filter((type) => type.uid.startsWith('api::'));
+    const { naming } = graphql.service('utils');
+    return {
+      types: [
+        nexus.objectType({
+          name: NARRATION_TYPE,
+          description: 'The narration of an entry: audio and subtitles of its published version.',
+          definition(t: any) {
+            t.nonNull.string('status', { description: 'ready, processing, failed or cancelled' });
+            t.string('audioUrl');
+            t.string('srtUrl');
+            t.string('vttUrl');
+            t.float('durationSeconds');
+            t.string('voice');
+            t.string('locale');
+            t.string('updatedAt');
+          },
+        }),
+        ...siteTypes.map((type) =>
+          nexus.extendType({
+            type: naming.getTypeName(type),
+            definition(t: any) {
+              t.field('narration', {
+                type: NARRATION_TYPE,
+                description: 'Its narration, where the caller may read this type and the entry is published.',
+                resolve: (parent: { documentId?: string; locale?: string | null; publishedAt?: string | null }, _args: unknown, context: { state?: { auth?: ContentApiAuth } }) =>
+                  entryNarration(strapi, type.uid, parent, context.state?.auth ?? null),
+              });
+            },
+          })
+        ),
+      ],
+    };
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Which content types and fields may be narrated. A narration is public (its SRT is the whole
+ * text) and is sent to a third party, so it may only ever read what the content API would show:
+ * content types of the site (`api::`), text fields, never a private field or a password.
+ * Pure: the caller passes the model and Strapi's own "is this attribute private" rule.
+ */
+
+/** The attribute types whose value is text an editor wrote (the settings page offers these). */
+export const NARRATABLE_FIELD_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'blocks']);
+
+export interface AttributeLike {
+  type: string;
+  private?: boolean;
+}
+
+export interface ModelLike {
+  attributes: Record<string, AttributeLike>;
+}
+
+export interface NarratedFieldsConfig {
+  titleField?: string;
+  textFields: string[];
+}
+
+export interface FieldProblem {
+  /** Path in the settings object: ['contentTypes', uid, 'textFields'] and so on. */
+  path: string[];
+  message: string;
+}
+
+/** Why a field of a model cannot be narrated, or null when it can. */
+export function fieldProblem(model: ModelLike, field: string, isPrivate: (field: string) => boolean): string | null {
+  const attribute = Object.prototype.hasOwnProperty.call(model.attributes, field) ? model.attributes[field] : undefined;
+  if (!attribute) return `has no field "${field}"`;
+  if (attribute.type === 'password') return `"${field}" is a password and is never narrated`;
+  if (attribute.private || isPrivate(field)) return `"${field}" is a private field and is never narrated`;
+  if (!NARRATABLE_FIELD_TYPES.has(attribute.type)) {
+    return `"${field}" is a ${attribute.type} field; only text fields (${[...NARRATABLE_FIELD_TYPES].join(', ')}) are narrated`;
+  }
+  return null;
+}
+
+/**
+ * Every reason a narration setting for `uid` can never be honoured: not a content type of the
+ * site, an unknown type, or fields that are missing, private or not text. Empty when it is fine.
+ */
+export function narrationConfigProblems(
+  uid: string,
+  model: ModelLike | undefined,
+  narration: NarratedFieldsConfig,
+  isPrivate: (field: string) => boolean
+): FieldProblem[] {
+  const at = (...rest: string[]) => ['contentTypes', uid, ...rest];
+  if (!uid.startsWith('api::')) {
+    return [{ path: at(), message: `${uid}: only content types of the site (api::…) can be narrated` }];
+  }
+  if (!model) return [{ path: at(), message: `${uid}: unknown content type` }];
+  const problems: FieldProblem[] = [];
+  if (narration.titleField !== undefined) {
+    const problem = fieldProblem(model, narration.titleField, isPrivate);
+    if (problem) problems.push({ path: at('titleField'), message: `${uid} ${problem}` });
+  }
+  narration.textFields.forEach((field, index) => {
+    const problem = fieldProblem(model, field, isPrivate);
+    if (problem) problems.push({ path: at('textFields', String(index)), message: `${uid} ${problem}` });
+  });
+  return problems;
+}
+
+/**
+ * The configured fields minus any that may not be narrated. A second line of defence: settings
+ * are validated when saved, but a content type can change after that (a field made private).
+ */
+export function narratableFields<T extends NarratedFieldsConfig>(model: ModelLike, narration: T, isPrivate: (field: string) => boolean): T {
+  const allowed = (field: string) => fieldProblem(model, field, isPrivate) === null;
+  return {
+    ...narration,
+    titleField: narration.titleField !== undefined && allowed(narration.titleField) ? narration.titleField : undefined,
+    textFields: narration.textFields.filter(allowed),
+  };
+}

@@ -1,0 +1,78 @@
+import type { Core } from '@strapi/strapi';
+import { VOICE_OVERRIDE_UID } from '../content-types';
+
+/**
+ * The voice an editor chose for one article. One row per article (a unique index on article_id),
+ * so two editors choosing voices for two articles at once never overwrite each other, and a
+ * document's overrides go when the document goes.
+ */
+
+export interface VoiceOverrideTarget {
+  articleId: string;
+  contentType: string;
+  documentId: string;
+  locale: string | null;
+}
+
+/** Before the table existed, overrides were one object in the plugin store, keyed by articleId. */
+const LEGACY_STORE_KEY = 'voiceOverrides';
+
+export function createVoiceOverrides(strapi: Core.Strapi) {
+  const query = () => strapi.db.query(VOICE_OVERRIDE_UID);
+
+  async function get(articleId: string): Promise<string | null> {
+    const row = (await query().findOne({ where: { articleId }, select: ['voiceId'] })) as { voiceId: string } | null;
+    return row?.voiceId ?? null;
+  }
+
+  async function set(target: VoiceOverrideTarget, voiceId: string | null): Promise<void> {
+    if (!voiceId) {
+      await query().deleteMany({ where: { articleId: target.articleId } });
+      return;
+    }
+    // Update the article's own row; only when there is none, insert it. Two first choices for one
+    // article at once: the unique index lets one insert win and the other updates it (last wins).
+    const { count } = await query().updateMany({ where: { articleId: target.articleId }, data: { voiceId } });
+    if (count > 0) return;
+    try {
+      await query().create({
+        data: { articleId: target.articleId, voiceId, contentType: target.contentType, targetDocumentId: target.documentId, targetLocale: target.locale },
+      });
+    } catch (error) {
+      const retried = await query().updateMany({ where: { articleId: target.articleId }, data: { voiceId } });
+      if (retried.count === 0) throw error;
+    }
+  }
+
+  /** The document is gone (or one of its locales): its overrides go too. */
+  async function removeForDocument(contentType: string, documentId: string, locale: string | null): Promise<void> {
+    const where: Record<string, unknown> = { targetDocumentId: documentId, $or: [{ contentType }, { contentType: null }] };
+    if (locale) where.targetLocale = locale;
+    await query().deleteMany({ where });
+  }
+
+  /**
+   * Moves overrides saved by an earlier version (one shared object in the plugin store) into
+   * rows, once; the articleId is `documentId` or `documentId-locale` (documentIds have no dash).
+   */
+  async function migrateLegacyStore(): Promise<number> {
+    const store = strapi.store({ type: 'plugin', name: 'speech' });
+    const legacy = (await store.get({ key: LEGACY_STORE_KEY })) as Record<string, string> | null;
+    if (!legacy || typeof legacy !== 'object') return 0;
+    let moved = 0;
+    for (const [articleId, voiceId] of Object.entries(legacy)) {
+      if (typeof voiceId !== 'string' || !voiceId) continue;
+      const [documentId, ...rest] = articleId.split('-');
+      const narration = (await strapi.db.query('plugin::speech.narration').findOne({ where: { articleId }, select: ['contentType'] })) as { contentType: string } | null;
+      if (await get(articleId)) continue;
+      await set({ articleId, documentId, locale: rest.length ? rest.join('-') : null, contentType: narration?.contentType ?? (null as never) }, voiceId);
+      moved += 1;
+    }
+    await store.delete({ key: LEGACY_STORE_KEY });
+    return moved;
+  }
+
+  return { get, set, removeForDocument, migrateLegacyStore };
+}
+
+export type VoiceOverrides = ReturnType<typeof createVoiceOverrides>;

@@ -1,0 +1,388 @@
+import http from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { emulatorRequests, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+
+/**
+ * The plugin inside a real Strapi estate: every route answers only to those Strapi lets see the
+ * document. Admin routes follow the Content Manager's permissions ("is creator" included), public
+ * routes follow the content API's (Public role, API tokens), GraphQL shows narrations and never
+ * the plugin's tables, and what the content API hides is never narrated.
+ */
+
+const ARTICLE = 'api::article.article';
+const PAGE = 'api::page.page';
+jest.setTimeout(240_000);
+
+let stack: Stack;
+let articles: ReturnType<typeof contentManager>;
+let pages: ReturnType<typeof contentManager>;
+
+interface AdminUser {
+  token: string;
+  call: (method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }>;
+}
+
+async function call(token: string, method: string, pathname: string, body?: unknown) {
+  const response = await stack.request(pathname, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: any = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* audio or plain text */
+  }
+  return { status: response.status, body: parsed };
+}
+
+async function roleByCode(code: string): Promise<number> {
+  const roles = await stack.admin('GET', '/admin/roles');
+  const role = (roles.body.data as Array<{ id: number; code: string }>).find((candidate) => candidate.code === code);
+  if (!role) throw new Error(`no role ${code}`);
+  return role.id;
+}
+
+/** A role's permissions, set explicitly so the test does not depend on Strapi's seeded defaults. */
+async function setRolePermissions(roleId: number, conditions: string[]) {
+  const cm = ['read', 'create', 'update', 'delete', 'publish'].map((action) => ({
+    action: `plugin::content-manager.explorer.${action}`,
+    subject: ARTICLE,
+    properties: action === 'delete' || action === 'publish' ? { locales: ['en', 'ar'] } : { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] },
+    conditions,
+  }));
+  const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
+  const response = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions: [...cm, ...speech] });
+  if (response.status !== 200) throw new Error(`permissions of role ${roleId}: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+async function createAdmin(email: string, roleId: number): Promise<AdminUser> {
+  const user = await stack.admin('POST', '/admin/users', { firstname: email.split('@')[0], lastname: 'Test', email, roles: [roleId] });
+  if (user.status !== 201) throw new Error(`user: ${user.status} ${JSON.stringify(user.body)}`);
+  const registered = await stack.request('/admin/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ registrationToken: user.body.data.registrationToken, userInfo: { firstname: 'T', lastname: 'User', password: 'Passw0rd-For-Tests!' } }),
+  });
+  const json = (await registered.json()) as any;
+  if (!json?.data?.token) throw new Error(`register: ${registered.status} ${JSON.stringify(json)}`);
+  const token = json.data.token as string;
+  return { token, call: (method, pathname, body) => call(token, method, pathname, body) };
+}
+
+async function anonymous(pathname: string) {
+  const response = await stack.request(pathname, { redirect: 'manual' });
+  return { status: response.status, text: await response.text(), location: response.headers.get('location') };
+}
+
+async function graphql(query: string, token?: string) {
+  const response = await stack.request('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+let author: AdminUser;
+let editor: AdminUser;
+/** Created by the super admin: the author did not create it. */
+let othersArticle: string;
+/** Created by the author. */
+let ownArticle: string;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { GRAPHQL_INTROSPECTION: 'true' } });
+  articles = contentManager(stack, ARTICLE);
+  pages = contentManager(stack, PAGE);
+
+  const authorRole = await roleByCode('strapi-author');
+  const editorRole = await roleByCode('strapi-editor');
+  await setRolePermissions(authorRole, ['admin::is-creator']);
+  await setRolePermissions(editorRole, []);
+  author = await createAdmin('author@example.com', authorRole);
+  editor = await createAdmin('editor2@example.com', editorRole);
+
+  othersArticle = (await articles.create({ title: 'Someone else', summary: 'Not yours.', body: blocks('First.', 'Second.') }, 'en')).documentId;
+  const own = await author.call('POST', `/content-manager/collection-types/${ARTICLE}?locale=en`, { title: 'My own', summary: 'Mine.', body: blocks('Mine too.') });
+  if (own.status !== 201 && own.status !== 200) throw new Error(`author create: ${own.status} ${JSON.stringify(own.body)}`);
+  ownArticle = own.body.data.documentId;
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('admin routes follow the Content Manager permissions', () => {
+  const target = (documentId: string) => ({ contentType: ARTICLE, documentId, locale: 'en' });
+
+  it("refuses an Author everything about another admin's article, and nothing reaches the service", async () => {
+    const requestsBefore = (await stack.control<any>('GET', '/requests')).requests.length;
+    const other = target(othersArticle);
+
+    expect((await author.call('POST', '/speech/narrations/paragraphs', other)).status).toBe(403);
+    expect((await author.call('POST', '/speech/narrations/estimate', other)).status).toBe(403);
+    expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).status).toBe(200);
+    expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).body.data).toEqual([]);
+    expect((await author.call('POST', '/speech/narrations/narrate', other)).status).toBe(403);
+    expect((await author.call('POST', '/speech/narrations/regenerate', other)).status).toBe(403);
+    expect((await author.call('POST', '/speech/narrations/listen', { ...other, index: 0 })).status).toBe(403);
+    expect((await author.call('PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' })).status).toBe(403);
+    expect((await author.call('POST', '/speech/narrations/cancel', other)).status).toBe(403);
+
+    const many = { contentType: ARTICLE, documentIds: [othersArticle, ownArticle], locale: 'en' };
+    const estimates = await author.call('POST', '/speech/narrations/estimate-many', many);
+    expect(estimates.status).toBe(200);
+    expect(estimates.body.items.map((item: any) => item.documentId)).toEqual([ownArticle]);
+    expect(estimates.body.refused).toEqual([othersArticle]);
+
+    // Nothing was read for the service, nothing sent, no override stored for the other article.
+    expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(requestsBefore);
+    expect((await stack.admin('POST', '/speech/narrations/estimate', other)).body.voiceOverride).toBeNull();
+  });
+
+  it("lets the Author work on their own article, and skips the other one in bulk", async () => {
+    const own = target(ownArticle);
+    const paragraphs = await author.call('POST', '/speech/narrations/paragraphs', own);
+    expect(paragraphs.status).toBe(200);
+    expect(paragraphs.body.paragraphs.map((p: any) => p.text)).toContain('Mine too.');
+    expect((await author.call('POST', '/speech/narrations/estimate', own)).status).toBe(200);
+    const listened = await author.call('POST', '/speech/narrations/listen', { ...own, index: 1 });
+    expect(listened.status).toBe(200);
+
+    // Publishing is the author's to do; narrate-many narrates their own article only.
+    expect((await author.call('POST', `/content-manager/collection-types/${ARTICLE}/${ownArticle}/actions/publish?locale=en`, {})).status).toBe(200);
+    await articles.publish(othersArticle, 'en');
+    await waitForStatus(stack, ARTICLE, ownArticle, 'completed', 'en');
+    await waitForStatus(stack, ARTICLE, othersArticle, 'completed', 'en');
+
+    const statuses = await author.call('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds: [ownArticle, othersArticle] });
+    expect(statuses.status).toBe(200);
+    expect(statuses.body.data.map((row: any) => row.documentId)).toEqual([ownArticle]);
+
+    const before = (await emulatorRequests(stack)).length;
+    const many = await author.call('POST', '/speech/narrations/narrate-many', { contentType: ARTICLE, documentIds: [othersArticle, ownArticle], locale: 'en' });
+    expect(many.status).toBe(200);
+    expect(many.body.refused).toEqual([othersArticle]);
+    expect(many.body.results.map((result: any) => result.articleId)).toEqual([`${ownArticle}-en`]);
+
+    const regenerated = await author.call('POST', '/speech/narrations/regenerate', target(ownArticle));
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.body.queued).toBe(true);
+    await waitFor(async () => (await submissionsFor(stack, `${ownArticle}-en`)).length === 2, { what: 'the regenerate submission' });
+    expect((await submissionsFor(stack, `${othersArticle}-en`)).length).toBe(1);
+    expect((await emulatorRequests(stack)).length).toBe(before + 1);
+    await waitForStatus(stack, ARTICLE, ownArticle, 'completed', 'en');
+  });
+
+  it('lets an Editor (no conditions) do it all on any article', async () => {
+    const other = target(othersArticle);
+    expect((await editor.call('POST', '/speech/narrations/paragraphs', other)).status).toBe(200);
+    expect((await editor.call('POST', '/speech/narrations/estimate', other)).status).toBe(200);
+    const view = await editor.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`);
+    expect(view.body.data).toHaveLength(1);
+    expect((await editor.call('PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' })).status).toBe(200);
+    expect((await editor.call('POST', '/speech/narrations/listen', { ...other, index: 0 })).status).toBe(200);
+    const statuses = await editor.call('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds: [ownArticle, othersArticle] });
+    expect(statuses.body.data.map((row: any) => row.documentId).sort()).toEqual([ownArticle, othersArticle].sort());
+    expect((await editor.call('PUT', '/speech/narrations/voice', { ...other, voiceId: null })).status).toBe(200);
+  });
+
+  it('answers 404 for a document that does not exist, before reading anything', async () => {
+    expect((await editor.call('POST', '/speech/narrations/narrate', target('doesnotexist000000000000'))).status).toBe(404);
+  });
+});
+
+describe('public routes answer like the content API of the narrated type', () => {
+  let pageId: string;
+
+  beforeAll(async () => {
+    pageId = (await pages.create({ title: 'Members only', content: 'A page the Public role may not read.' })).documentId;
+    await waitForStatus(stack, PAGE, pageId, 'completed');
+  });
+
+  it('serves a published article of a public type to anyone', async () => {
+    const json = await anonymous(`/api/speech/narrations/${othersArticle}-en`);
+    expect(json.status).toBe(200);
+    expect(JSON.parse(json.text).status).toBe('ready');
+    expect((await anonymous(`/api/speech/narrations/${othersArticle}-en/audio.mp3`)).status).toBe(302);
+    expect((await anonymous(`/api/speech/narrations/${othersArticle}-en/subtitles.srt`)).status).toBe(302);
+  });
+
+  it('hides every narration of a type the Public role may not read: 404, as for one that does not exist', async () => {
+    for (const suffix of ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt']) {
+      const answer = await anonymous(`/api/speech/narrations/${pageId}${suffix}`);
+      expect(answer.status).toBe(404);
+      expect(answer.text).not.toContain('Members only');
+    }
+    expect((await anonymous(`/api/speech/narrations/nosuchdocument000000000${''}`)).status).toBe(404);
+    // The content API itself refuses pages to the Public role.
+    expect((await anonymous('/api/pages')).status).toBe(403);
+  });
+
+  it('serves the closed type to an API token that may read it', async () => {
+    const created = await stack.admin('POST', '/admin/api-tokens', {
+      name: 'pages reader',
+      type: 'custom',
+      lifespan: null,
+      permissions: ['api::page.page.find', 'api::page.page.findOne'],
+    });
+    expect(created.status).toBe(201);
+    const token = created.body.data.accessKey as string;
+    const response = await stack.request(`/api/speech/narrations/${pageId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('vary')).toMatch(/authorization/i);
+    // A token without that permission gets the same 404 as anyone.
+    const other = await stack.admin('POST', '/admin/api-tokens', { name: 'articles only', type: 'custom', lifespan: null, permissions: ['api::article.article.find'] });
+    const refused = await stack.request(`/api/speech/narrations/${pageId}`, { headers: { authorization: `Bearer ${other.body.data.accessKey}` } });
+    expect(refused.status).toBe(404);
+  });
+
+  it('never serves a draft, an unpublished or a deleted document', async () => {
+    const draft = (await articles.create({ title: 'Only a draft', summary: 'Draft.', body: blocks('Draft text.') }, 'en')).documentId;
+    await stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId: draft, locale: 'en' });
+    expect((await anonymous(`/api/speech/narrations/${draft}-en`)).status).toBe(404);
+
+    const unpublished = (await articles.create({ title: 'Soon unpublished', summary: 'Gone soon.', body: blocks('Was public.') }, 'en')).documentId;
+    await articles.publish(unpublished, 'en');
+    await waitForStatus(stack, ARTICLE, unpublished, 'completed', 'en');
+    expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(200);
+    await articles.unpublish(unpublished, 'en');
+    for (const suffix of ['', '/audio.mp3', '/subtitles.srt']) {
+      expect((await anonymous(`/api/speech/narrations/${unpublished}-en${suffix}`)).status).toBe(404);
+    }
+    await articles.remove(unpublished, 'en');
+    expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(404);
+  });
+
+  it('builds URLs from the configured public URL, never from the Host header', async () => {
+    const body = await new Promise<string>((resolve, reject) => {
+      const url = new URL(`${stack.url}/api/speech/narrations/${othersArticle}-en`);
+      const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(text));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    const json = JSON.parse(body);
+    expect(json.audioUrl.startsWith(`${stack.url}/api/speech/narrations/`)).toBe(true);
+    expect(body).not.toContain('evil.example');
+  });
+
+  it('adds the narration to the REST answer with ?narration=true, under the same rule', async () => {
+    const list = await stack.request('/api/articles?narration=true&locale=en');
+    expect(list.status).toBe(200);
+    const { data } = (await list.json()) as any;
+    const entry = data.find((item: any) => item.documentId === othersArticle);
+    expect(entry.narration.status).toBe('ready');
+    expect(entry.narration.audioUrl).toBe(`${stack.url}/api/speech/narrations/${othersArticle}-en/audio.mp3`);
+    expect(entry).not.toHaveProperty('internalNotes');
+    // Without the parameter, nothing changes.
+    const plain = (await (await stack.request('/api/articles?locale=en')).json()) as any;
+    expect(plain.data[0]).not.toHaveProperty('narration');
+  });
+});
+
+describe('GraphQL', () => {
+  it("has no type, query or mutation of the plugin's internal tables", async () => {
+    const { body } = await graphql('{ __schema { types { name } queryType { fields { name } } mutationType { fields { name } } } }');
+    const names: string[] = body.data.__schema.types.map((type: any) => type.name);
+    const fields: string[] = [...body.data.__schema.queryType.fields, ...body.data.__schema.mutationType.fields].map((field: any) => field.name);
+    expect(names).toContain('SpeechPublicNarration');
+    // Shadow CRUD would name them SpeechNarration, SpeechLease, SpeechTranscription, SpeechVoiceOverride (+ Input, FiltersInput...).
+    expect(names.filter((name) => /^Speech(Narration|Lease|Transcription|VoiceOverride)/.test(name))).toEqual([]);
+    expect(names.filter((name) => /lease|transcription|voiceoverride/i.test(name))).toEqual([]);
+    expect(fields.filter((name) => /narration|lease|transcription|voiceOverride/i.test(name))).toEqual([]);
+  });
+
+  it('answers an article narration for the public, and null where the caller may not see it', async () => {
+    const { body } = await graphql('{ articles(locale: "en") { documentId narration { status audioUrl vttUrl durationSeconds voice locale } } }');
+    expect(body.errors).toBeUndefined();
+    const entry = body.data.articles.find((item: any) => item.documentId === othersArticle);
+    expect(entry.narration).toMatchObject({ status: 'ready', locale: 'en', voice: 'en-female-1' });
+    expect(entry.narration.vttUrl).toBe(`${stack.url}/api/speech/narrations/${othersArticle}-en/subtitles.vtt`);
+
+    const draft = (await articles.create({ title: 'GraphQL draft', summary: 'Draft.', body: blocks('Draft.') }, 'en')).documentId;
+    const token = (await stack.admin('POST', '/admin/api-tokens', { name: 'full', type: 'full-access', lifespan: null })).body.data.accessKey;
+    const drafts = await graphql('{ articles(locale: "en", status: DRAFT) { documentId narration { status } } }', token);
+    expect(drafts.body.errors).toBeUndefined();
+    expect(drafts.body.data.articles.find((item: any) => item.documentId === draft).narration).toBeNull();
+
+    const refused = await graphql('{ pages { documentId narration { status } } }');
+    expect(refused.body.data?.pages ?? null).toBeNull();
+  });
+});
+
+describe('voice overrides', () => {
+  it('keeps both of two overrides saved at once, and removes them with the document', async () => {
+    const one = (await articles.create({ title: 'Voice one', summary: 'One.', body: blocks('One.') }, 'en')).documentId;
+    const two = (await articles.create({ title: 'Voice two', summary: 'Two.', body: blocks('Two.') }, 'en')).documentId;
+    const saves = await Promise.all([
+      stack.admin('PUT', '/speech/narrations/voice', { contentType: ARTICLE, documentId: one, locale: 'en', voiceId: 'en-male-1' }),
+      stack.admin('PUT', '/speech/narrations/voice', { contentType: ARTICLE, documentId: two, locale: 'en', voiceId: 'ar-female-1' }),
+    ]);
+    expect(saves.map((save) => save.status)).toEqual([200, 200]);
+    expect((await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: one, locale: 'en' })).body.voiceOverride).toBe('en-male-1');
+    expect((await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: two, locale: 'en' })).body.voiceOverride).toBe('ar-female-1');
+
+    const db = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
+    try {
+      const count = () => (db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(one) as { n: number }).n;
+      expect(count()).toBe(1);
+      await articles.remove(one, 'en');
+      await waitFor(async () => count() === 0, { what: 'the override of the deleted document to go' });
+      expect((db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(two) as { n: number }).n).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('what the content API hides is never narrated', () => {
+  it('refuses settings that name a plugin type or a private field, naming it, and changes nothing', async () => {
+    const users = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { 'plugin::users-permissions.user': { textFields: ['email', 'resetPasswordToken'], trigger: 'save' } },
+    });
+    expect(users.status).toBe(400);
+    expect(users.body.error.message).toContain('plugin::users-permissions.user');
+
+    const privateField = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'internalNotes'], trigger: 'publish' } },
+    });
+    expect(privateField.status).toBe(400);
+    expect(privateField.body.error.message).toContain('internalNotes');
+    const settings = (await stack.admin('GET', '/speech/settings')).body.settings;
+    expect(settings.contentTypes[ARTICLE].textFields).toEqual(['summary', 'body']);
+    expect(settings.contentTypes['plugin::users-permissions.user']).toBeUndefined();
+  });
+
+  it('never sends or serves a private field, even when stored settings name one', async () => {
+    // Settings saved before the field was made private: written straight to Strapi's store.
+    const db = new Database(path.join(stack.workDir, 'data.db'));
+    try {
+      const row = db.prepare("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_speech_settings'").get() as { value: string } | undefined;
+      const current = row ? JSON.parse(row.value) : {};
+      const value = JSON.stringify({ ...current, contentTypes: { ...(current.contentTypes ?? {}), [ARTICLE]: { titleField: 'title', textFields: ['summary', 'internalNotes', 'body'], trigger: 'publish' } } });
+      if (row) db.prepare("UPDATE strapi_core_store_settings SET value = ? WHERE key = 'plugin_speech_settings'").run(value);
+      else db.prepare("INSERT INTO strapi_core_store_settings (key, value, type, environment, tag) VALUES ('plugin_speech_settings', ?, 'object', NULL, NULL)").run(value);
+    } finally {
+      db.close();
+    }
+    await sleep(5_500); // the settings cache
+
+    const documentId = (await articles.create({ title: 'Has notes', summary: 'Public summary.', body: blocks('Public body.'), internalNotes: 'SECRET-NOTE-42' }, 'en')).documentId;
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const [submission] = await submissionsFor(stack, `${documentId}-en`);
+    expect(submission.body.text).toContain('Public summary.');
+    expect(submission.body.text).not.toContain('SECRET-NOTE-42');
+    const srt = await stack.request(`/api/speech/narrations/${documentId}-en/subtitles.srt`);
+    expect(await srt.text()).not.toContain('SECRET-NOTE-42');
+  });
+});
