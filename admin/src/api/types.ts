@@ -103,6 +103,8 @@ export interface EstimateManyResponse {
   toSubmit: number;
   skipped: number;
   totalCredits: number;
+  /** Entries the signed-in admin may not narrate (Content Manager permissions): left out. */
+  refused?: string[];
 }
 
 export interface NarrateResult {
@@ -114,6 +116,7 @@ export interface NarrateResult {
 export interface NarrateManyResponse {
   results: NarrateResult[];
   queued: number;
+  refused?: string[];
 }
 
 export type NarrationStatus = 'queued' | 'submitting' | 'awaiting_callback' | 'storing' | 'completed' | 'failed' | 'cancelled';

@@ -25,7 +25,8 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
-  const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length : 0;
+  const refused = estimate.data?.refused?.length ?? 0;
+  const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length - refused : 0;
 
   const narrate = async () => {
     setSubmitting(true);
@@ -67,6 +68,11 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
                   count: estimate.data.skipped,
                 })}
               </Typography>
+              {refused > 0 ? (
+                <Typography textColor="danger600" data-testid="speech-bulk-refused">
+                  {t('bulk.refused', '{count, plural, one {# entry is left out: you may not narrate it} other {# entries are left out: you may not narrate them}}.', { count: refused })}
+                </Typography>
+              ) : null}
               {notEstimated > 0 ? (
                 <Typography textColor="neutral600">
                   {t('bulk.notNarrated', '{count, plural, one {# entry has} other {# entries have}} nothing to narrate.', { count: notEstimated })}
