@@ -135,7 +135,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
       const row = await service(strapi).submit({
         filepath: audio.filepath,
-        fileName: (audio.originalFilename || audio.newFilename || 'audio').trim() || 'audio',
+        // Made safe by the service (safeFileName); an upload without a name gets `recording.mp3`.
+        fileName: audio.originalFilename ?? '',
         size: audio.size,
         mimeType: audio.mimetype ?? null,
         language: parsed.data.language,
