@@ -125,7 +125,6 @@ const REFUSED = [401, 403, 413, 415];
 describe('a 20 MB chunked multipart body to a plugin route leaves nothing in the temporary directory', () => {
   it.each([
     ['POST', '/speech/transcriptions', 'unauthenticated', {}],
-    ['POST', '/speech/transcriptions', 'with a token that is no session', { authorization: 'Bearer not-a-session-token' }],
     ['POST', '/api/speech/callback', 'unauthenticated (public route)', {}],
     ['POST', '/speech/narrations/narrate', 'unauthenticated', {}],
     ['PUT', '/speech/settings', 'unauthenticated', {}],
@@ -148,9 +147,16 @@ describe('a 20 MB chunked multipart body to a plugin route leaves nothing in the
     await expectTempDirEmpty('415 answers');
   });
 
-  it('removes the parsed upload of a signed-in admin without the transcribe permission (403)', async () => {
-    const answer = await chunkedMultipart('POST', '/speech/transcriptions', { authorization: `Bearer ${limitedToken}` });
-    expect(answer.status).toBe(403);
+  it('removes the upload the parser read in full when authentication (a token that is no session: 401) or permission (403) fails after it', async () => {
+    const badToken = await chunkedMultipart('POST', '/speech/transcriptions', { authorization: 'Bearer not-a-session-token' });
+    expect(badToken.status).toBe(401);
+    // The whole body was sent and parsed (to disk) before the route refused it: the guard removed it afterwards.
+    expect(badToken.sentBytes).toBe(BODY_BYTES);
+    await expectTempDirEmpty('401 upload with a bad token');
+
+    const unpermitted = await chunkedMultipart('POST', '/speech/transcriptions', { authorization: `Bearer ${limitedToken}` });
+    expect(unpermitted.status).toBe(403);
+    expect(unpermitted.sentBytes).toBe(BODY_BYTES);
     await expectTempDirEmpty('403 upload');
   });
 
