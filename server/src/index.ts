@@ -9,10 +9,12 @@ import routes from './routes';
 import services from './services';
 import { readPluginConfig } from './services/narration';
 import { installUploadGuard } from './transcription/upload-guard';
+import { installBodyGuard } from './http/body-guard';
 
 export default {
   register(args: { strapi: Core.Strapi }) {
     register(args);
+    installBodyGuard(args.strapi); // ahead of the body parser: no multipart bodies left on disk for the plugin's routes
     // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
     const { reclaimUploadMemory } = readPluginConfig(args.strapi);
     installUploadGuard(args.strapi, { reclaimMemory: reclaimUploadMemory });

@@ -381,6 +381,28 @@ describe('transcription', () => {
     expect((await stack.admin('GET', '/speech/transcriptions/999999')).status).toBe(404);
   });
 
+  it('sends and stores a safe name for an upload named with a path and markup, and saves it to the Media Library (issue 9)', async () => {
+    const hostile = '../../../etc/<img src=x onerror=alert(1)>.mp3';
+    const safe = 'img src=x onerror=alert(1).mp3';
+    const submitted = await upload(englishMp3, { language: 'en-US', output_format: 'srt' }, hostile);
+    expect(submitted.status).toBe(201);
+    expect(submitted.body.data.fileName).toBe(safe);
+
+    const submit = (await emulatorLog(SUBMIT_PATH)).filter((entry) => entry.method === 'POST').pop()!;
+    expect(submit.body.files).toEqual([expect.objectContaining({ field: 'audio', filename: safe })]);
+
+    const done = await waitForTranscription(submitted.body.data.id, ['completed', 'failed']);
+    expect(done.status).toBe('completed');
+    expect(done.fileName).toBe(safe);
+
+    const saved = await stack.admin('POST', `/speech/transcriptions/${done.id}/save`, { format: 'srt' });
+    expect(saved.status).toBe(201);
+    expect(saved.body.file.name).toBe(`transcription-${done.id}-img src=x onerror=alert(1).srt`);
+    expect(saved.body.file.name).not.toMatch(/[<>/\\]/);
+    expect((await stack.request(saved.body.file.url)).status).toBe(200);
+    await expectNoTempFiles();
+  });
+
   it('surfaces a failed job with its status and reason', async () => {
     await stack.control('POST', '/inject', { kind: 'sttJobFailure', message: 'The audio could not be decoded' });
     const submitted = await upload(englishMp3, { language: 'en-US' }, 'broken.mp3');

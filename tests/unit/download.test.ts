@@ -15,8 +15,11 @@ import {
   type DownloadOptions,
   type ResolvedAddress,
 } from '../../server/src/narration/download';
+import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
-const MP3 = Buffer.concat([Buffer.from('ID3\x04\x00\x00', 'latin1'), randomBytes(200_000)]);
+/** A real narration MP3 (the emulator's encoder) without a tag, and the same behind an ID3 tag with cover-art-sized padding. */
+const BARE_MP3 = emulatorMp3(2);
+const MP3 = Buffer.concat([id3v2Tag({ bodyBytes: 100_000 }), BARE_MP3]);
 const SRT = '\uFEFF1\r\n00:00:00,000 --> 00:00:01,500\r\nمرحبا بكم\r\n\r\n2\r\n00:00:01,500 --> 00:00:03,000\r\nWelcome\r\n';
 
 let server: http.Server;
@@ -34,8 +37,22 @@ function route(url: string, res: ServerResponse): void {
       return;
     case '/frame.mp3':
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      res.end(Buffer.from([0xff, 0xfb, 0x90, 0x64, ...randomBytes(1000)]));
+      res.end(BARE_MP3);
       return;
+    case '/id3-html.mp3':
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      res.end(Buffer.concat([id3v2Tag(), HTML_PAGE]));
+      return;
+    case '/id3-garbage.mp3':
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      res.end(Buffer.concat([id3v2Tag(), randomBytes(50_000)]));
+      return;
+    case '/huge-tag.mp3': {
+      // No Content-Length; the tag claims 8 MB and the body would go on: refused on the tag's header.
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      res.write(id3v2Tag({ bodyBytes: 8 * 1024 * 1024 }).subarray(0, 64 * 1024));
+      return;
+    }
     case '/subs.srt':
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(SRT);
@@ -54,7 +71,10 @@ function route(url: string, res: ServerResponse): void {
       return; // never finishes; the client must refuse on the header
     case '/endless': {
       res.writeHead(200, { 'content-type': 'audio/mpeg' }); // no Content-Length: chunked
-      const chunk = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(64 * 1024 - 3)]);
+      // A real MP3 start, then zeros for ever: recognised at once, then cut off by the size cap.
+      endlessWritten += BARE_MP3.length;
+      res.write(BARE_MP3);
+      const chunk = Buffer.alloc(64 * 1024);
       const pump = () => {
         while (!res.destroyed) {
           endlessWritten += chunk.length;
@@ -171,9 +191,9 @@ describe('allowed downloads', () => {
     expect((await fs.stat(file.path)).mode & 0o777).toBe(0o600);
   });
 
-  it('recognises an MPEG frame sync without an ID3 tag', async () => {
+  it("recognises the emulator's MP3, which has no ID3 tag", async () => {
     const file = await downloadToTempFile(`${local}/frame.mp3`, options());
-    expect(file.bytes).toBe(1004);
+    expect(file.bytes).toBe(BARE_MP3.length);
   });
 
   it('stores an SRT with a BOM and CRLF line ends', async () => {
@@ -369,6 +389,26 @@ describe('size, content and time', () => {
     await expectTempDirEmpty();
   });
 
+  it('refuses an ID3 tag followed by an HTML page, saying why, and removes the file (issue 9)', async () => {
+    const error = await refusal(downloadToTempFile(`${local}/id3-html.mp3`, options()));
+    expect(error.code).toBe('BAD_CONTENT');
+    expect(error.message).toBe(`The file from ${local} is not an MP3 audio file: no MPEG audio frame starts where the audio should.`);
+    expect(error.retryable).toBe(false);
+    await expectTempDirEmpty();
+  });
+
+  it('refuses an ID3 tag followed by random bytes', async () => {
+    expect((await refusal(downloadToTempFile(`${local}/id3-garbage.mp3`, options()))).code).toBe('BAD_CONTENT');
+    await expectTempDirEmpty();
+  });
+
+  it('refuses at once an ID3 tag that claims more than the size limit', async () => {
+    const error = await refusal(downloadToTempFile(`${local}/huge-tag.mp3`, options({ maxBytes: 1024 * 1024 })));
+    expect(error.code).toBe('TOO_LARGE');
+    expect(error.message).toMatch(/1 MB limit: its ID3 tag alone claims 8 MB/);
+    await expectTempDirEmpty();
+  });
+
   it('refuses an MP3 where an SRT is expected', async () => {
     expect((await refusal(downloadToTempFile(`${local}/audio.mp3`, options({ kind: 'srt' })))).code).toBe('BAD_CONTENT');
     await expectTempDirEmpty();
@@ -444,9 +484,12 @@ describe('nonPublicAddressReason', () => {
 });
 
 describe('content recognisers', () => {
-  it('looksLikeMp3', () => {
-    expect(looksLikeMp3(Buffer.from('ID3'))).toBe(true);
-    expect(looksLikeMp3(Buffer.from([0xff, 0xe3]))).toBe(true);
+  it('looksLikeMp3 (details in mp3-sniff.test.ts)', () => {
+    expect(looksLikeMp3(MP3)).toBe(true);
+    expect(looksLikeMp3(BARE_MP3)).toBe(true);
+    expect(looksLikeMp3(Buffer.from('ID3'))).toBe(false);
+    expect(looksLikeMp3(Buffer.concat([id3v2Tag(), HTML_PAGE]))).toBe(false);
+    expect(looksLikeMp3(Buffer.from([0xff, 0xe3]))).toBe(false);
     expect(looksLikeMp3(Buffer.from([0xff, 0xd0]))).toBe(false);
     expect(looksLikeMp3(Buffer.from('<html>'))).toBe(false);
     expect(looksLikeMp3(Buffer.alloc(0))).toBe(false);

@@ -123,7 +123,8 @@ describe('file names', () => {
     expect(fileStem('interview.final.mp3')).toBe('interview.final');
     expect(fileStem('C:\\rec\\مقابلة.wav')).toBe('مقابلة');
     expect(fileStem('.mp3')).toBe('transcription');
-    expect(fileStem('a"b\nc.m4a')).toBe('abc');
+    expect(fileStem('a"b\nc.m4a')).toBe('ab c');
+    expect(fileStem('../../../etc/<img src=x onerror=alert(1)>.mp3')).toBe('img src=x onerror=alert(1)');
   });
 
   it('writes a Content-Disposition that keeps non-ASCII names', () => {

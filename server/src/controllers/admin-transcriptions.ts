@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { SubmissionError, type TranscriptionService } from '../services/transcription';
@@ -7,6 +6,7 @@ import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-erro
 import type { TranscriptionRow } from '../transcription/repository';
 import { DEFAULT_LANGUAGE, MAX_AUDIO_BYTES } from '../transcription/settings';
 import { tooLargeAnswer } from '../transcription/upload-guard';
+import { removeTemporaryFiles } from '../http/body-guard';
 
 /** The Transcribe page's routes: submit an upload, follow jobs, download and save results. */
 
@@ -74,19 +74,6 @@ interface UploadedFile {
   size: number;
 }
 
-function uploadedFiles(ctx: any): UploadedFile[] {
-  const files = ctx.request.files as Record<string, UploadedFile | UploadedFile[]> | undefined;
-  if (!files) return [];
-  return Object.values(files).flatMap((value) => (Array.isArray(value) ? value : [value])).filter((file) => file && typeof file.filepath === 'string');
-}
-
-/** Removes every temporary file the body parser wrote for this request (Strapi itself only removes a field named `files`). */
-async function removeTemporaryFiles(ctx: any): Promise<void> {
-  const files = uploadedFiles(ctx);
-  await Promise.all(files.map((file) => fs.rm(file.filepath, { force: true }).catch(() => undefined)));
-  delete ctx.request.files;
-}
-
 function firstValue(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -135,7 +122,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
       const row = await service(strapi).submit({
         filepath: audio.filepath,
-        fileName: (audio.originalFilename || audio.newFilename || 'audio').trim() || 'audio',
+        // Made safe by the service (safeFileName); an upload without a name gets `recording.mp3`.
+        fileName: audio.originalFilename ?? '',
         size: audio.size,
         mimeType: audio.mimetype ?? null,
         language: parsed.data.language,
@@ -150,6 +138,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       return sendServiceError(ctx, error);
     } finally {
       ctx.res.off('close', onClose);
+      // At once, not only in the body guard's finally: the 50 MB file need not wait for the response.
       await removeTemporaryFiles(ctx);
     }
   },

@@ -11,8 +11,8 @@
  * - private, loopback and similar addresses are allowed only where an entry names that exact origin by
  *   its IP literal (or `localhost`) with an explicit scheme: the operator asked for a local address there;
  * - redirects are followed by hand, each one checked like the first URL;
- * - the size cap is enforced while streaming, the whole download has one deadline, and the first bytes
- *   must look like an MP3 or an SRT.
+ * - the size cap is enforced while streaming, the whole download has one deadline, and the start of the
+ *   file must be an MP3 (an optional ID3 tag, then chained MPEG audio frames: see mp3-sniff.ts) or an SRT.
  * The temporary file is deleted on every failure.
  */
 import { createHash, randomUUID } from 'crypto';
@@ -26,6 +26,9 @@ import path from 'path';
 import { Transform, type TransformCallback } from 'stream';
 import { pipeline } from 'stream/promises';
 import { TextDecoder } from 'util';
+import { Mp3Sniffer, looksLikeMp3, type Mp3Verdict } from './mp3-sniff';
+
+export { looksLikeMp3 };
 
 export type DownloadKind = 'mp3' | 'srt';
 
@@ -98,7 +101,7 @@ export class DownloadRefusedError extends Error {
 
 const DEFAULT_MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Enough of the start of a file to recognise it. */
+/** Enough of the start of an SRT to recognise it (an MP3 is judged by Mp3Sniffer, which reads past the ID3 tag). */
 const HEAD_BYTES = 4096;
 const CANONICAL_CONTENT_TYPE: Record<DownloadKind, string> = { mp3: 'audio/mpeg', srt: 'application/x-subrip' };
 
@@ -449,6 +452,8 @@ class BodyInspector extends Transform {
   private checked = false;
   /** SRT must be UTF-8 throughout; a fatal decoder fed chunk by chunk checks that without keeping the text. */
   private readonly utf8: TextDecoder | undefined;
+  /** MP3: how far to read depends on the ID3 tag's size, so the sniffer is fed every chunk until it can tell. */
+  private readonly mp3: Mp3Sniffer | undefined;
 
   constructor(
     private readonly kind: DownloadKind,
@@ -457,6 +462,7 @@ class BodyInspector extends Transform {
   ) {
     super();
     this.utf8 = kind === 'srt' ? new TextDecoder('utf-8', { fatal: true }) : undefined;
+    this.mp3 = kind === 'mp3' ? new Mp3Sniffer(maxBytes) : undefined;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -471,12 +477,8 @@ class BodyInspector extends Transform {
       }
     }
     if (!this.checked) {
-      this.head.push(chunk);
-      this.headBytes += chunk.length;
-      if (this.headBytes >= HEAD_BYTES) {
-        const problem = this.checkHead();
-        if (problem) return callback(problem);
-      }
+      const problem = this.mp3 ? this.judgeMp3(this.mp3.push(chunk)) : this.pushSrtHead(chunk);
+      if (problem) return callback(problem);
     }
     callback(null, chunk);
   }
@@ -489,33 +491,44 @@ class BodyInspector extends Transform {
         return callback(this.badContent());
       }
     }
-    callback(this.checked ? null : (this.checkHead() ?? null));
+    if (this.checked) return callback(null);
+    callback((this.mp3 ? this.judgeMp3(this.mp3.end()) : this.checkSrtHead()) ?? null);
   }
 
   digest(): string {
     return this.hash.digest('hex');
   }
 
-  private checkHead(): DownloadRefusedError | undefined {
+  private judgeMp3(verdict: Mp3Verdict): DownloadRefusedError | undefined {
+    if (verdict.kind === 'need-more') return undefined;
+    this.checked = true;
+    if (verdict.kind === 'mp3') return undefined;
+    if (verdict.kind === 'too-large') {
+      return new DownloadRefusedError(
+        'TOO_LARGE',
+        `The file from ${this.origin} is larger than the ${formatBytes(this.maxBytes)} limit: its ID3 tag alone claims ${formatBytes(verdict.tagBytes)}.`
+      );
+    }
+    return this.badContent(verdict.reason);
+  }
+
+  private pushSrtHead(chunk: Buffer): DownloadRefusedError | undefined {
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    return this.headBytes >= HEAD_BYTES ? this.checkSrtHead() : undefined;
+  }
+
+  private checkSrtHead(): DownloadRefusedError | undefined {
     this.checked = true;
     const head = Buffer.concat(this.head);
     this.head.length = 0;
-    const ok = this.kind === 'mp3' ? looksLikeMp3(head) : looksLikeSrt(head);
-    return ok ? undefined : this.badContent();
+    return looksLikeSrt(head) ? undefined : this.badContent();
   }
 
-  private badContent(): DownloadRefusedError {
-    return new DownloadRefusedError(
-      'BAD_CONTENT',
-      `The file from ${this.origin} is not ${this.kind === 'mp3' ? 'an MP3 audio file' : 'an SRT subtitle file'}.`
-    );
+  private badContent(reason?: string): DownloadRefusedError {
+    const what = this.kind === 'mp3' ? 'an MP3 audio file' : 'an SRT subtitle file';
+    return new DownloadRefusedError('BAD_CONTENT', `The file from ${this.origin} is not ${what}${reason ? `: ${reason}` : ''}.`);
   }
-}
-
-/** An ID3 tag, or an MPEG audio frame sync (11 set bits). */
-export function looksLikeMp3(head: Buffer): boolean {
-  if (head.length >= 3 && head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) return true;
-  return head.length >= 2 && head[0] === 0xff && (head[1]! & 0xe0) === 0xe0;
 }
 
 const SRT_TIMING = /^\d{1,3}:\d{2}:\d{2}[,.]\d{3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{3}/;

@@ -11,6 +11,7 @@ import { createVoicePreview } from '../transcription/preview';
 import { createTranscriptionRepository, type MediaFileRef, type TranscriptionRow } from '../transcription/repository';
 import { MAX_AUDIO_BYTES, readTranscriptionSettings } from '../transcription/settings';
 import { readPluginConfig, type NarrationService } from './narration';
+import { safeFileName } from '../utils/safe-file-name';
 
 /**
  * Speech to text and speech generation as the admin routes see them: submit an upload (streamed
@@ -22,6 +23,7 @@ import { readPluginConfig, type NarrationService } from './narration';
 export interface SubmitInput {
   /** The body parser's temporary file. Read as a stream, never whole. */
   filepath: string;
+  /** The name the client sent; only its safe form (safeFileName) is stored and sent on. */
   fileName: string;
   size: number;
   mimeType: string | null;
@@ -68,12 +70,14 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
      */
     async submit(input: SubmitInput): Promise<TranscriptionRow> {
       if (input.size > MAX_AUDIO_BYTES) throw new PayloadTooLargeError({ sizeBytes: input.size });
+      // The client's name may carry a path or markup: the service, the row and the Media Library get the safe form.
+      const fileName = safeFileName(input.fileName);
       const now = new Date();
       const row = await repository.createUploading(
         {
           submittedById: input.user.id,
           submittedByName: input.user.name?.slice(0, 255) ?? null,
-          fileName: input.fileName.slice(0, 255),
+          fileName,
           fileSize: input.size,
           mimeType: input.mimeType?.slice(0, 255) ?? null,
           language: input.language,
@@ -96,7 +100,7 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
         const { jobId } = await client().submitTranscription(
           {
             file: input.filepath,
-            filename: input.fileName,
+            filename: fileName,
             size: input.size,
             contentType: input.mimeType && AUDIO_MIME.test(input.mimeType) ? input.mimeType : undefined,
             language: input.language,
@@ -156,7 +160,8 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
         const filepath = path.join(workDir, rendered.fileName);
         await fs.writeFile(filepath, rendered.body, 'utf8');
         const { size } = await fs.stat(filepath);
-        const caption = `Transcription of "${row.fileName}" (${row.language})`;
+        // Rows stored before names were made safe may still hold the raw one.
+        const caption = `Transcription of "${safeFileName(row.fileName)}" (${row.language})`;
         const [file] = await upload().upload({
           data: { fileInfo: { name: `transcription-${row.id}-${rendered.fileName}`, caption, alternativeText: caption } },
           files: { filepath, originalFilename: rendered.fileName, mimetype: DOWNLOAD_TYPES[format].mime, size },

@@ -6,6 +6,7 @@
  * Pure: no Strapi, no I/O.
  */
 import { formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../narration/subtitles';
+import { safeFileName, splitExtension } from '../utils/safe-file-name';
 
 export interface Segment {
   /** Seconds from the start of the audio, millisecond precision. */
@@ -144,11 +145,10 @@ export function renderTranscript(subtitles: unknown, format: DownloadFormat): st
   }
 }
 
-/** `interview.final.mp3` -> `interview.final`; never empty, no path separators or control characters. */
+/** `interview.final.mp3` -> `interview.final`; never empty, no path separators, control characters or `<>:"|?*`. */
 export function fileStem(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[\x00-\x1f\x7f"]+/g, '').trim();
-  return (stem || 'transcription').slice(0, 120);
+  // The same rules as the upload's name, so a row stored before names were made safe still saves.
+  return splitExtension(safeFileName(fileName, 'transcription')).stem;
 }
 
 /** A Content-Disposition that keeps non-ASCII names (RFC 6266 / 5987). */
