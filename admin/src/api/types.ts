@@ -27,6 +27,7 @@ export interface SpeechSettings {
 export interface ContentTypeDescription {
   uid: string;
   displayName: string;
+  kind?: 'collectionType' | 'singleType';
   draftAndPublish: boolean;
   localized: boolean;
   fields: Array<{ name: string; type: string }>;

@@ -13,7 +13,11 @@ export const contentTypeNarrationSchema = z
   .object({
     titleField: z.string().min(1).optional(),
     textFields: z.array(z.string().min(1)).min(1, 'name at least one text field'),
-    trigger: z.enum(NARRATION_TRIGGERS).default('publish'),
+    /**
+     * Left out: the type decides (published for draft & publish types, saved otherwise). 'off'
+     * keeps the settings but narrates nothing; a value that cannot fire for the type is refused.
+     */
+    trigger: z.enum(NARRATION_TRIGGERS).optional(),
     /**
      * Serve this type's narrations to anyone, even where the content API keeps the type closed
      * (public audio of members-only text). Off: a narration is visible exactly where its entry is.

@@ -11,7 +11,6 @@ import { sendError, sendValidationError } from './http-error';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
 
-const FIELD_TYPES_WITH_TEXT = new Set(['string', 'text', 'richtext', 'blocks']);
 const estimateBody = z.object({
   contentType: z.string().min(1).max(200),
   documentId: z.string().min(1).max(64),
@@ -30,11 +29,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       .map((ct) => ({
         uid: ct.uid as string,
         displayName: (ct.info?.displayName as string) ?? ct.uid,
+        kind: ct.kind === 'singleType' ? 'singleType' : 'collectionType',
         draftAndPublish: Boolean(ct.options?.draftAndPublish),
         localized: Boolean(ct.pluginOptions?.i18n?.localized),
-        fields: Object.entries(ct.attributes as Record<string, { type: string }>)
-          .filter(([, attribute]) => FIELD_TYPES_WITH_TEXT.has(attribute.type))
-          .map(([name, attribute]) => ({ name, type: attribute.type })),
+        // Text fields that are not private: the only ones a narration may read.
+        fields: service.content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
       }));
     ctx.body = {
       settings: await service.settings.get(),

@@ -24,6 +24,16 @@ function entriesOf(result: unknown): Entry[] {
   return typeof single.documentId === 'string' ? [single] : [];
 }
 
+/** The locales an action names: one, several (bulk actions pass arrays), or every one (null). */
+export function localesOf(locale: unknown): Array<string | null> {
+  if (typeof locale === 'string' && locale !== '*') return [locale];
+  if (Array.isArray(locale)) {
+    const named = locale.filter((value): value is string => typeof value === 'string' && value !== '*');
+    if (named.length && named.length === locale.length) return named;
+  }
+  return [null];
+}
+
 export function narrateOnPublish(strapi: Core.Strapi, narration: () => NarrationService) {
   async function afterCommit(work: () => Promise<unknown>): Promise<void> {
     const run = async () => {
@@ -62,11 +72,13 @@ export function narrateOnPublish(strapi: Core.Strapi, narration: () => Narration
       });
     } else if (action === 'unpublish' || action === 'delete') {
       const documentId = params?.documentId as string | undefined;
-      const locale = typeof params?.locale === 'string' && params.locale !== '*' ? params.locale : null;
       if (documentId) {
-        await afterCommit(() =>
-          action === 'delete' ? service.forgetDocument(ctx.uid, documentId, locale) : service.cancelDocument(ctx.uid, documentId, locale)
-        );
+        await afterCommit(async () => {
+          for (const locale of localesOf(params?.locale)) {
+            if (action === 'delete') await service.forgetDocument(ctx.uid, documentId, locale);
+            else await service.cancelDocument(ctx.uid, documentId, locale);
+          }
+        });
       }
     }
     return result;

@@ -3,7 +3,8 @@ import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../config/schema';
 import type { EffectiveSettings } from '../services/settings';
 import { describeArticle } from './article';
-import { narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
+import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
+import { triggerProblem } from './triggers';
 
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
@@ -21,8 +22,17 @@ export function createContentReader(strapi: Core.Strapi) {
 
   return {
     /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
-    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields'>): FieldProblem[] {
-      return narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
+    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'trigger'>): FieldProblem[] {
+      const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
+      const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, this.hasDraftAndPublish(uid)) : null;
+      return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
+    },
+
+    /** The fields of `uid` an editor may choose to narrate (text, not private), in schema order. */
+    narratableFieldNames(uid: string): string[] {
+      const model = schema(uid);
+      if (!model || !uid.startsWith('api::')) return [];
+      return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
     },
 
     exists(uid: string): boolean {

@@ -83,7 +83,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
 
     async triggerFor(uid: string): Promise<NarrationTrigger | null> {
       const narrated = (await settings.get()).contentTypes[uid];
-      return narrated ? narrated.trigger : null;
+      return narrated ? (narrated.trigger ?? null) : null;
     },
 
     /** Reads the live version of a document and records it; no network, at most one write. */

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { contentTypeNarrationSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
+import { effectiveTrigger } from '../narration/triggers';
 import { createVoiceOverrides, type VoiceOverrideTarget } from '../narration/voice-overrides';
 
 /**
@@ -58,8 +59,14 @@ export function createSettingsService(strapi: Core.Strapi, config: PluginConfig)
     return {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
-      contentTypes: { ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) },
+      contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
     };
+  }
+
+  /** Every narrated type with the trigger that applies to it: off, or its type's own. */
+  function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+    const hasDraftAndPublish = (uid: string) => Boolean((strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean } } | undefined)?.options?.draftAndPublish);
+    return Object.fromEntries(Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }]));
   }
 
   /** `publicNarration` is a switch of the config file (the settings page does not offer it): keep it. */

@@ -6,6 +6,7 @@ import type { ContentTypeDescription, ContentTypeNarration, FieldError, Preproce
 
 export interface TypeForm {
   enabled: boolean;
+  /** Follows the type (published with draft & publish, saved without): shown, not chosen. */
   trigger: 'publish' | 'save';
   titleField: string | null;
   textFields: string[];
@@ -27,7 +28,7 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
     const config = settings.contentTypes[type.uid] ?? null;
     contentTypes[type.uid] = {
       enabled: Boolean(config && config.trigger !== 'off'),
-      trigger: config?.trigger === 'save' ? 'save' : 'publish',
+      trigger: type.draftAndPublish ? 'publish' : 'save',
       titleField: config?.titleField ?? null,
       textFields: config?.textFields ? [...config.textFields] : [],
       original: config,
@@ -40,7 +41,8 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
   const contentTypes: Record<string, ContentTypeNarration> = {};
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
-      contentTypes[uid] = { trigger: type.trigger, textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}) };
+      // No trigger: the server narrates the type when it is published, or saved if it has no draft & publish.
+      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}) };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
       const titleField = type.titleField ?? undefined;
