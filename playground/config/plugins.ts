@@ -45,6 +45,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
+        downloadTimeoutMs: env.int('SPEECH_DOWNLOAD_TIMEOUT_MS', 120_000),
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
         reclaimUploadMemory: env.bool('SPEECH_RECLAIM_UPLOAD_MEMORY', true),
         contentTypes: {

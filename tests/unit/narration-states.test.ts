@@ -16,6 +16,7 @@ function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
   };
 }
 
+const files = { audio: 11, subtitles: 12, subtitlesVtt: 13 };
 const urls = { audioFile: 'https://cdn.test/a.mp3', srtFile: 'https://cdn.test/a.srt' };
 const newUrls = { audioFile: 'https://cdn.test/b.mp3', srtFile: 'https://cdn.test/b.srt' };
 
@@ -58,7 +59,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('after storing an older version, queues the newer one with regenerate true', () => {
       const storing = job({ status: 'storing', fingerprint: 'v2', submittedFingerprint: 'v1', submissions: 1 });
-      const { patch } = applied(transition(storing, { type: 'stored', now }));
+      const { patch } = applied(transition(storing, { type: 'stored', owner: 'a', files, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: true, narratedFingerprint: 'v1' });
     });
   });
@@ -170,25 +171,78 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
   describe('storing', () => {
     const storing = job({ status: 'storing', submittedFingerprint: 'v1', attempts: 1, submissions: 1, storeAttempts: 0 });
+    const held = { ...storing, storeAttempts: 1, leaseOwner: 'a' };
     const retryAt = new Date(now.getTime() + 2000);
 
-    it('retries a passing download failure later, keeping the persisted result', () => {
-      const { patch, from } = applied(transition(storing, { type: 'storeDeferred', retryAt, reason: 'media host answered 503', code: 'HTTP_STATUS', maxAttempts: 3 }));
+    it('claiming a result counts the download attempt at once, by compare-and-set on the old count and a free lease', () => {
+      const result = applied(transition(storing, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }));
+      expect(result.from).toEqual(['storing']);
+      expect(result.patch).toEqual({ leaseOwner: 'a', leaseExpiresAt: new Date(now.getTime() + 3000), storeAttempts: 1 });
+      expect(result.guard).toEqual({ leaseOwner: null, counters: { storeAttempts: 0 } });
+    });
+
+    it('a claim with every attempt used up (some by workers that never reported back) fails the row', () => {
+      const spent = { ...storing, storeAttempts: 3, lastError: 'The file server answered HTTP 503.', lastErrorCode: 'HTTP_STATUS' };
+      const { patch } = applied(transition(spent, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'failed', leaseOwner: null, lastErrorCode: 'HTTP_STATUS' });
+      expect(patch.lastError).toMatch(/Gave up after 3 download attempt/);
+      expect(patch.storeAttempts).toBeUndefined();
+    });
+
+    it('a claim needs a storing row with no lease holder', () => {
+      expect(transition({ ...storing, leaseOwner: 'b' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind).toBe('ignore');
+      expect(transition({ ...storing, status: 'cancelled' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind).toBe('ignore');
+    });
+
+    it('the lease holder renews its lease while it works; only the holder can', () => {
+      const result = applied(transition(held, { type: 'leaseRenewed', owner: 'a', leaseMs: 3000, now }));
+      expect(result).toMatchObject({ from: ['storing'], patch: { leaseExpiresAt: new Date(now.getTime() + 3000) }, guard: { leaseOwner: 'a' } });
+      expect(transition({ ...held, status: 'cancelled' }, { type: 'leaseRenewed', owner: 'a', leaseMs: 3000, now }).kind).toBe('ignore');
+    });
+
+    it('retries a passing download failure later, keeping the persisted result and the count of the claim', () => {
+      const { patch, from, guard } = applied(transition(held, { type: 'storeDeferred', owner: 'a', retryAt, reason: 'media host answered 503', code: 'HTTP_STATUS', maxAttempts: 3 }));
       expect(from).toEqual(['storing']);
-      expect(patch).toMatchObject({ storeAttempts: 1, nextAttemptAt: retryAt, leaseOwner: null, lastErrorCode: 'HTTP_STATUS' });
+      expect(guard).toEqual({ leaseOwner: 'a' });
+      expect(patch).toMatchObject({ nextAttemptAt: retryAt, leaseOwner: null, lastErrorCode: 'HTTP_STATUS' });
+      expect(patch.storeAttempts).toBeUndefined();
       expect(patch.status).toBeUndefined();
       expect(patch.pendingResult).toBeUndefined();
     });
 
     it('fails after maxAttempts download attempts', () => {
-      const { patch } = applied(transition({ ...storing, storeAttempts: 2 }, { type: 'storeDeferred', retryAt, reason: 'timeout', code: 'TIMEOUT', maxAttempts: 3 }));
-      expect(patch).toMatchObject({ status: 'failed', storeAttempts: 3 });
+      const { patch } = applied(transition({ ...held, storeAttempts: 3 }, { type: 'storeDeferred', owner: 'a', retryAt, reason: 'timeout', code: 'TIMEOUT', maxAttempts: 3 }));
+      expect(patch).toMatchObject({ status: 'failed' });
       expect(patch.lastError).toMatch(/3 download attempt/);
+    });
+
+    it('links the files in the write that completes the row, and only for the lease holder', () => {
+      const result = applied(transition(held, { type: 'stored', owner: 'a', files, now }));
+      expect(result.patch).toMatchObject({ status: 'completed', audio: 11, subtitles: 12, subtitlesVtt: 13, leaseOwner: null, pendingResult: null });
+      expect(result.guard.leaseOwner).toBe('a');
+    });
+
+    it('a worker stopped by its own shutdown hands the row back and gives the attempt back', () => {
+      const result = applied(transition(held, { type: 'storeAbandoned', owner: 'a', now }));
+      expect(result.patch).toMatchObject({ leaseOwner: null, storeAttempts: 0, nextAttemptAt: now });
+      expect(result.guard).toEqual({ leaseOwner: 'a', counters: { storeAttempts: 1 } });
     });
 
     it('a new result resets the download attempts', () => {
       const awaiting = job({ status: 'awaiting_callback', storeAttempts: 2 });
       expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch.storeAttempts).toBe(0);
+    });
+  });
+
+  describe('compare-and-set guards', () => {
+    it('every counter a patch writes is guarded by its old value', () => {
+      const result = applied(transition(job({ status: 'submitting', attempts: 2, submissions: 1 }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now }));
+      expect(result.guard.counters).toEqual({ attempts: 2, submissions: 1 });
+    });
+
+    it('recovering an expired lease requires that it is still expired and still the same holder', () => {
+      const result = applied(transition(job({ status: 'storing', leaseOwner: 'a' }), { type: 'leaseExpired', now }));
+      expect(result.guard).toEqual({ leaseOwner: 'a', leaseExpiredBefore: now });
     });
   });
 
@@ -233,7 +287,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       // A new take arrives: stored, and the wish is fulfilled.
       const storing = { ...awaiting, ...applied(transition(awaiting, { type: 'callbackWithFiles', urls: newUrls, now })).patch };
       expect(storing.status).toBe('storing');
-      expect(applied(transition(storing, { type: 'stored', now })).patch).toMatchObject({ status: 'completed', freshWanted: false });
+      expect(applied(transition(storing, { type: 'stored', owner: 'a', files, now })).patch).toMatchObject({ status: 'completed', freshWanted: false });
     });
   });
 });

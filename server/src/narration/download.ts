@@ -67,6 +67,11 @@ export interface DownloadOptions {
   maxRedirects?: number;
   /** Default: dns.promises.lookup with all addresses. Injectable for tests. */
   resolver?: HostResolver;
+  /**
+   * Stops the download (the caller lost its reason to go on, e.g. its lease); the promise then
+   * rejects with the signal's reason and the temporary file is deleted.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DownloadedFile {
@@ -122,8 +127,13 @@ export async function downloadToTempFile(url: string, opts: DownloadOptions): Pr
     throw new DownloadRefusedError('INVALID_URL', 'The file address sent by the speech service is not a valid web address.');
   }
 
+  // One signal stops every step: the deadline, or the caller's own signal.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  const stopByCaller = () => deadline.abort();
+  if (opts.signal?.aborted) deadline.abort();
+  opts.signal?.addEventListener('abort', stopByCaller, { once: true });
+  const callerStopped = () => (opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('The download was stopped.'));
   const timeoutError = () =>
     new DownloadRefusedError(
       'TIMEOUT',
@@ -160,11 +170,13 @@ export async function downloadToTempFile(url: string, opts: DownloadOptions): Pr
       return await saveBody(current, req, res, opts, deadline.signal);
     }
   } catch (error) {
+    if (opts.signal?.aborted) throw callerStopped();
     if (error instanceof DownloadRefusedError) throw error;
     if (deadline.signal.aborted) throw timeoutError();
     throw error;
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', stopByCaller);
   }
 }
 

@@ -4,7 +4,9 @@ import type { PreprocessType } from './cost';
 import {
   IN_FLIGHT_STATUSES,
   transition,
+  type MediaLinks,
   type NarrationEvent,
+  type TransitionGuard,
   type NarrationJobPatch,
   type NarrationJobState,
   type NarrationStatus,
@@ -12,9 +14,9 @@ import {
 
 /**
  * The only code that writes narration rows. Every state change goes through `states.transition`
- * and lands as a conditional update (`WHERE id = ? AND status IN (...)`), which is atomic in
- * SQLite and PostgreSQL alike: of two instances or two duplicate callbacks racing for one row,
- * exactly one sees `count === 1`.
+ * and lands as a conditional update (`WHERE id = ? AND status IN (...)`, plus the transition's
+ * guard: the lease owner, the old counter values), which is atomic in SQLite and PostgreSQL alike:
+ * of two instances or two duplicate callbacks racing for one row, exactly one sees `count === 1`.
  */
 
 export interface MediaFileRef {
@@ -82,7 +84,24 @@ const NEW_JOB: NarrationJobState = {
 
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
 
-export type ApplyOutcome = { applied: true; row: NarrationRow } | { applied: false; reason: string };
+const MEDIA_FIELDS = ['audio', 'subtitles', 'subtitlesVtt'] as const;
+
+export type ApplyOutcome =
+  /** `replaced`: the files the patch's media links replaced (now unlinked; the caller removes them). */
+  | { applied: true; row: NarrationRow; replaced: MediaFileRef[] }
+  | { applied: false; reason: string };
+
+/** The where clause of a conditional update: the expected status and the transition's guard. */
+export function conditionalWhere(id: number, from: NarrationStatus[], guard: TransitionGuard = {}): Record<string, unknown> {
+  const conditions: Record<string, unknown>[] = [{ id }, { status: { $in: from } }];
+  if (guard.leaseOwner !== undefined) conditions.push({ leaseOwner: guard.leaseOwner });
+  if (guard.leaseExpiredBefore !== undefined) conditions.push({ leaseExpiresAt: { $lt: guard.leaseExpiredBefore } });
+  for (const [field, value] of Object.entries(guard.counters ?? {})) {
+    // Rows written before a counter existed hold NULL where the machine reads 0.
+    conditions.push(value === 0 ? { $or: [{ [field]: 0 }, { [field]: null }] } : { [field]: value });
+  }
+  return { $and: conditions };
+}
 
 export function createJobsRepository(strapi: Core.Strapi) {
   const query = () => strapi.db.query(NARRATION_UID);
@@ -95,18 +114,44 @@ export function createJobsRepository(strapi: Core.Strapi) {
     return (await query().findOne({ where: { id }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
   }
 
-  async function conditionalUpdate(id: number, from: NarrationStatus[], patch: NarrationJobPatch): Promise<boolean> {
-    const { count } = await query().updateMany({ where: { id, status: { $in: from } }, data: patch as Record<string, unknown> });
-    return count === 1;
+  /**
+   * Writes a patch if the row is still in an expected state. Media links in the patch are written
+   * in the same transaction, after the conditional update has won: the row's scalar fields and its
+   * files change together or not at all. In PostgreSQL the conditional UPDATE locks the row, so a
+   * concurrent delete (see removeWithMedia) waits for the links and then sees them.
+   */
+  async function conditionalUpdate(
+    id: number,
+    from: NarrationStatus[],
+    patch: NarrationJobPatch,
+    guard: TransitionGuard = {}
+  ): Promise<{ won: boolean; replaced: MediaFileRef[] }> {
+    const links = Object.fromEntries(MEDIA_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]])) as Partial<MediaLinks>;
+    const scalar = Object.fromEntries(Object.entries(patch).filter(([key]) => !(MEDIA_FIELDS as readonly string[]).includes(key)));
+    const where = conditionalWhere(id, from, guard);
+    if (Object.keys(links).length === 0) {
+      const { count } = await query().updateMany({ where, data: scalar });
+      return { won: count === 1, replaced: [] };
+    }
+    return strapi.db.transaction(async () => {
+      const { count } = await query().updateMany({ where, data: scalar });
+      if (count !== 1) return { won: false, replaced: [] };
+      const before = await findById(id, true);
+      await query().update({ where: { id }, data: links });
+      const replaced = MEDIA_FIELDS.map((field) => before?.[field]).filter((file): file is MediaFileRef => Boolean(file?.id) && !Object.values(links).includes(file!.id));
+      return { won: true, replaced };
+    });
   }
 
   /** Applies one state-machine event to a row; `applied: false` when the machine ignores it or another writer won. */
   async function apply(row: NarrationRow, event: NarrationEvent): Promise<ApplyOutcome> {
     const result = transition(row, event);
     if (result.kind === 'ignore') return { applied: false, reason: result.reason };
-    const won = await conditionalUpdate(row.id, result.from, result.patch);
+    const { won, replaced } = await conditionalUpdate(row.id, result.from, result.patch, result.guard);
     if (!won) return { applied: false, reason: 'the row changed under us (another worker or callback won)' };
-    return { applied: true, row: { ...row, ...(serialise(result.patch) as Partial<NarrationRow>) } };
+    const { audio, subtitles, subtitlesVtt, ...scalar } = result.patch;
+    const linked = audio === undefined ? {} : { audio: { id: audio }, subtitles: { id: subtitles }, subtitlesVtt: { id: subtitlesVtt } };
+    return { applied: true, row: { ...row, ...(serialise(scalar) as Partial<NarrationRow>), ...(linked as Partial<NarrationRow>) }, replaced };
   }
 
   /**
@@ -132,7 +177,7 @@ export function createJobsRepository(strapi: Core.Strapi) {
         const created = await strapi.documents(NARRATION_UID).create({
           data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [] } as never,
         });
-        return { applied: true, row: (await findByArticleId(created.articleId as string)) as NarrationRow };
+        return { applied: true, row: (await findByArticleId(created.articleId as string)) as NarrationRow, replaced: [] };
       } catch (error) {
         // Two publishes of one article at once: the database's unique index on article_id (the
         // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
@@ -146,9 +191,9 @@ export function createJobsRepository(strapi: Core.Strapi) {
     // The figures describe the version about to be narrated; while an older one is in flight they wait.
     const inFlight = IN_FLIGHT_STATUSES.includes(existing.status) || existing.status === 'storing';
     const patch = inFlight ? result.patch : { ...result.patch, ...details };
-    const won = await conditionalUpdate(existing.id, result.from, patch);
+    const { won } = await conditionalUpdate(existing.id, result.from, patch, result.guard);
     if (!won) return recordContentVersion(version, now);
-    return { applied: true, row: { ...existing, ...(serialise(patch) as Partial<NarrationRow>) } };
+    return { applied: true, row: { ...existing, ...(serialise(patch) as Partial<NarrationRow>) }, replaced: [] };
   }
 
   async function claimable(now: Date, limit: number): Promise<NarrationRow[]> {
@@ -175,24 +220,17 @@ export function createJobsRepository(strapi: Core.Strapi) {
     return (await query().findMany({ where: { status: 'awaiting_callback', callbackDeadline: { $lt: now } }, limit: 50 })) as NarrationRow[];
   }
 
-  /** Takes a row in `storing` for this instance (the download runs under a lease, like a submission). */
-  async function claimForStoring(row: NarrationRow, owner: string, leaseMs: number, now: Date): Promise<boolean> {
-    const { count } = await query().updateMany({
-      where: { id: row.id, status: 'storing', leaseOwner: null },
-      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    });
-    return count === 1;
-  }
-
+  /**
+   * Results waiting to be stored, longest-waiting first: a deferred row moves behind the rows that
+   * became ready before its retry time, so freed slots do not always go back to the same old rows.
+   */
   async function readyToStore(now: Date, limit: number): Promise<NarrationRow[]> {
+    if (limit <= 0) return [];
     return (await query().findMany({
       where: { status: 'storing', leaseOwner: null, $or: [{ nextAttemptAt: null }, { nextAttemptAt: { $lte: now } }] },
+      orderBy: [{ nextAttemptAt: 'asc' }, { id: 'asc' }],
       limit,
     })) as NarrationRow[];
-  }
-
-  async function linkMedia(id: number, files: { audio: number; subtitles: number; subtitlesVtt: number }): Promise<void> {
-    await query().update({ where: { id }, data: files });
   }
 
   async function setFigures(id: number, figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint'>>) {
@@ -208,8 +246,20 @@ export function createJobsRepository(strapi: Core.Strapi) {
     return (await query().findMany({ where: { contentType, targetDocumentId: documentId }, populate: MEDIA_POPULATE })) as NarrationRow[];
   }
 
-  async function remove(id: number): Promise<void> {
-    await query().delete({ where: { id } });
+  /**
+   * Deletes a row and answers the files that were linked to it (the caller removes them). The row
+   * is first taken from any lease holder by an update, which in PostgreSQL waits for a storing
+   * worker's final write to commit; the links read afterwards are therefore the last ones, and that
+   * worker's write, if it comes later, finds no row and removes its own files.
+   */
+  async function removeWithMedia(id: number): Promise<MediaFileRef[]> {
+    return strapi.db.transaction(async () => {
+      const { count } = await query().updateMany({ where: { id }, data: { leaseOwner: null, leaseExpiresAt: null } });
+      if (count === 0) return [];
+      const row = await findById(id, true);
+      await query().delete({ where: { id } });
+      return MEDIA_FIELDS.map((field) => row?.[field]).filter((file): file is MediaFileRef => Boolean(file?.id));
+    });
   }
 
   async function countByStatus(): Promise<Record<string, number>> {
@@ -229,13 +279,11 @@ export function createJobsRepository(strapi: Core.Strapi) {
     countInFlight,
     withExpiredLease,
     withCallbackOverdue,
-    claimForStoring,
     readyToStore,
-    linkMedia,
     setFigures,
     findForDocuments,
     findForDocument,
-    remove,
+    removeWithMedia,
     countByStatus,
   };
 }

@@ -44,15 +44,16 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
   return {
     /**
      * Downloads and uploads the pending result. Throws DownloadRefusedError when a file may not or
-     * cannot be fetched; temporary files are removed on every path.
+     * cannot be fetched, and the signal's reason once `signal` aborts (then nothing it uploaded is
+     * left behind); temporary files are removed on every path.
      */
-    async store(row: NarrationRow): Promise<StoredMedia> {
+    async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
       const pending = row.pendingResult;
       if (!pending) throw new Error(`narration ${row.articleId} has no pending result to store`);
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
       const uploaded: MediaFileRef[] = [];
       try {
-        const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir };
+        const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
         const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
         const srt = await downloadToTempFile(pending.srtFile, { ...common, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
         const vttPath = path.join(workDir, 'subtitles.vtt');
@@ -60,9 +61,14 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
 
         const stem = safeFileStem(row);
         const caption = `Narration of "${row.title ?? row.articleId}"`;
+        // An upload to the provider cannot be interrupted, so the signal is checked between them.
+        signal?.throwIfAborted();
         uploaded.push(await uploadFile(audio.path, `${stem}.mp3`, 'audio/mpeg', caption));
+        signal?.throwIfAborted();
         uploaded.push(await uploadFile(srt.path, `${stem}.srt`, 'application/x-subrip', caption));
+        signal?.throwIfAborted();
         uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
+        signal?.throwIfAborted();
         const [audioFile, srtFile, vttFile] = uploaded;
         return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile };
       } catch (error) {

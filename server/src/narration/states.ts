@@ -43,9 +43,24 @@ export interface NarrationJobState {
   freshWanted?: boolean | null;
   attempts: number;
   submissions: number;
-  /** Download attempts of the pending result (transient failures are retried). */
+  /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
   storeAttempts?: number;
   seenResults: ResultUrls[] | null;
+  /** The instance that holds the row right now (submitting or storing), if any. */
+  leaseOwner?: string | null;
+  lastError?: string | null;
+  lastErrorCode?: string | null;
+}
+
+/** Counters that are only ever written by compare-and-set on the value they were computed from. */
+export const COUNTER_FIELDS = ['attempts', 'submissions', 'storeAttempts'] as const;
+export type CounterField = (typeof COUNTER_FIELDS)[number];
+
+/** Media Library file ids linked to the row; the repository writes them in the same transaction as the patch. */
+export interface MediaLinks {
+  audio: number;
+  subtitles: number;
+  subtitlesVtt: number;
 }
 
 export interface NarrationJobPatch {
@@ -74,6 +89,9 @@ export interface NarrationJobPatch {
   characters?: number;
   credits?: number;
   title?: string;
+  audio?: number;
+  subtitles?: number;
+  subtitlesVtt?: number;
 }
 
 export type NarrationEvent =
@@ -106,20 +124,42 @@ export type NarrationEvent =
   | { type: 'callbackWithoutFiles'; maxAttempts: number; now: Date }
   /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
   | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
-  /** Both files are in the Media Library. */
-  | { type: 'stored'; now: Date }
+  /** This instance takes a result to download; the attempt is counted now, so a download that never reports back still counts. */
+  | { type: 'storeClaimed'; owner: string; leaseMs: number; maxAttempts: number; now: Date }
+  /** The lease holder is still at work (a long download or upload): extend its lease. */
+  | { type: 'leaseRenewed'; owner: string; leaseMs: number; now: Date }
+  /** Both files are in the Media Library: link them and complete the row in one conditional write. */
+  | { type: 'stored'; owner: string; files: MediaLinks; now: Date }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
-  | { type: 'storeDeferred'; retryAt: Date; reason: string; code: string; maxAttempts: number }
+  | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
-  | { type: 'storeFailed'; reason: string; code: string }
+  | { type: 'storeFailed'; owner: string; reason: string; code: string }
+  /** This instance stops (shutdown) in the middle of a download: hand the row back at once. */
+  | { type: 'storeAbandoned'; owner: string; now: Date }
   /** A worker held the job past its lease (crash): put it back without paying twice. */
   | { type: 'leaseExpired'; now: Date }
   | { type: 'cancelled' }
   /** The editor asks for a fresh generation even though nothing changed. */
   | { type: 'regenerateRequested'; now: Date };
 
+/**
+ * Extra conditions of the compare-and-set, besides the expected status. Each makes a write from a
+ * stale copy of the row lose instead of overwriting what another writer did meanwhile.
+ */
+export interface TransitionGuard {
+  /**
+   * The row's lease must (still) belong to this owner; `null`: nobody may hold it. A worker whose
+   * lease expired and was taken over can then never write to the row again.
+   */
+  leaseOwner?: string | null;
+  /** The lease ran out before this time (recovery must not take a lease its holder just renewed). */
+  leaseExpiredBefore?: Date;
+  /** The counters still hold the values the patch's new ones were computed from. */
+  counters?: Partial<Record<CounterField, number>>;
+}
+
 export type TransitionResult =
-  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch }
+  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch; guard: TransitionGuard }
   /** Nothing to do (an unchanged republish, a duplicate or replayed callback). */
   | { kind: 'ignore'; reason: string };
 
@@ -141,7 +181,7 @@ function afterFailedAttempt(
   maxAttempts: number,
   failure: { reason: string; code: string },
   retry: NarrationJobPatch
-): TransitionResult {
+): Decision {
   if (state.attempts >= maxAttempts) {
     return {
       kind: 'apply',
@@ -163,7 +203,46 @@ function afterFailedAttempt(
   };
 }
 
+type Decision =
+  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch }
+  | { kind: 'ignore'; reason: string };
+
+/** Events only the holder of the row's lease may apply. */
+type LeaseHolderEvent = Extract<NarrationEvent, { owner: string }>;
+const LEASE_HOLDER_EVENTS: ReadonlySet<NarrationEvent['type']> = new Set<LeaseHolderEvent['type']>([
+  'leaseRenewed',
+  'stored',
+  'storeDeferred',
+  'storeFailed',
+  'storeAbandoned',
+]);
+
+/**
+ * The guard of a transition: the lease for the lease holder's events (a claim requires a free
+ * lease), and a compare-and-set on every counter the patch writes, so a counter is never written
+ * from a copy that another writer has moved on from.
+ */
+function guardFor(state: NarrationJobState, event: NarrationEvent, patch: NarrationJobPatch): TransitionGuard {
+  const guard: TransitionGuard = {};
+  if (event.type === 'storeClaimed') guard.leaseOwner = null;
+  else if (event.type === 'leaseExpired') {
+    guard.leaseExpiredBefore = event.now;
+    if (state.leaseOwner) guard.leaseOwner = state.leaseOwner;
+  } else if (LEASE_HOLDER_EVENTS.has(event.type)) guard.leaseOwner = (event as LeaseHolderEvent).owner;
+  for (const field of COUNTER_FIELDS) {
+    if (patch[field] === undefined) continue;
+    (guard.counters ??= {})[field] = state[field] ?? 0;
+  }
+  return guard;
+}
+
 export function transition(state: NarrationJobState, event: NarrationEvent): TransitionResult {
+  const decision = decide(state, event);
+  if (decision.kind === 'ignore') return decision;
+  return { ...decision, guard: guardFor(state, event, decision.patch) };
+}
+
+function decide(state: NarrationJobState, event: NarrationEvent): Decision {
   switch (event.type) {
     case 'contentChanged': {
       if (event.fingerprint === state.fingerprint && state.status !== 'cancelled' && state.status !== 'failed') {
@@ -324,6 +403,37 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
         { regenerate: false, nextAttemptAt: event.now }
       );
 
+    case 'storeClaimed': {
+      if (state.status !== 'storing') return { kind: 'ignore', reason: `nothing to store (${state.status})` };
+      if (state.leaseOwner) return { kind: 'ignore', reason: 'another worker is storing this result' };
+      const storeAttempts = state.storeAttempts ?? 0;
+      if (storeAttempts >= event.maxAttempts) {
+        // Every attempt was used up, some by workers that never reported back (a crash, a lost lease).
+        return {
+          kind: 'apply',
+          from: ['storing'],
+          patch: {
+            ...CLEAR_LEASE,
+            status: 'failed',
+            lastError: `${state.lastError ?? 'The narration could not be stored.'} Gave up after ${storeAttempts} download attempt(s).`,
+            lastErrorCode: state.lastErrorCode ?? 'STORE_FAILED',
+            nextAttemptAt: null,
+          },
+        };
+      }
+      return {
+        kind: 'apply',
+        from: ['storing'],
+        patch: { leaseOwner: event.owner, leaseExpiresAt: new Date(event.now.getTime() + event.leaseMs), storeAttempts: storeAttempts + 1 },
+      };
+    }
+
+    case 'leaseRenewed':
+      if (state.status !== 'storing' && state.status !== 'submitting') {
+        return { kind: 'ignore', reason: `no lease to renew (${state.status})` };
+      }
+      return { kind: 'apply', from: [state.status], patch: { leaseExpiresAt: new Date(event.now.getTime() + event.leaseMs) } };
+
     case 'stored': {
       const newerVersionWaiting = state.fingerprint !== state.submittedFingerprint;
       return {
@@ -338,25 +448,31 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
           completedAt: event.now,
           lastError: null,
           lastErrorCode: null,
+          // Linked in the write that completes the row: no reader ever sees it completed without
+          // its files, and files whose write lost were never linked (the worker removes them).
+          audio: event.files.audio,
+          subtitles: event.files.subtitles,
+          subtitlesVtt: event.files.subtitlesVtt,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },
       };
     }
 
     case 'storeDeferred': {
-      const storeAttempts = (state.storeAttempts ?? 0) + 1;
+      // The attempt was counted when it was claimed (storeClaimed).
+      const storeAttempts = state.storeAttempts ?? 0;
       if (storeAttempts >= event.maxAttempts) {
         return {
           kind: 'apply',
           from: ['storing'],
-          patch: { ...CLEAR_LEASE, status: 'failed', storeAttempts, lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`, lastErrorCode: event.code, nextAttemptAt: null },
+          patch: { ...CLEAR_LEASE, status: 'failed', lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`, lastErrorCode: event.code, nextAttemptAt: null },
         };
       }
       // The result stays persisted on the row: the next attempt downloads it again, for free.
       return {
         kind: 'apply',
         from: ['storing'],
-        patch: { ...CLEAR_LEASE, storeAttempts, lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: event.retryAt },
+        patch: { ...CLEAR_LEASE, lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: event.retryAt },
       };
     }
 
@@ -365,6 +481,16 @@ export function transition(state: NarrationJobState, event: NarrationEvent): Tra
         kind: 'apply',
         from: ['storing'],
         patch: { ...CLEAR_LEASE, status: 'failed', lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: null },
+      };
+
+    case 'storeAbandoned':
+      // Another instance (or this one after a restart) takes it up without waiting for the lease to
+      // run out; a download stopped by our own shutdown is no failure of the media host, so the
+      // attempt counted at the claim is given back.
+      return {
+        kind: 'apply',
+        from: ['storing'],
+        patch: { ...CLEAR_LEASE, storeAttempts: Math.max(0, (state.storeAttempts ?? 0) - 1), nextAttemptAt: event.now },
       };
 
     case 'leaseExpired':

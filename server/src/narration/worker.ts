@@ -4,8 +4,8 @@ import type { PluginConfig } from '../config/schema';
 import type { SettingsService } from '../services/settings';
 import { backoffDelay, type SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
-import type { JobsRepository, NarrationRow } from './jobs.repository';
-import { DownloadRefusedError, type MediaStore } from './media';
+import type { ApplyOutcome, JobsRepository, NarrationRow } from './jobs.repository';
+import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
@@ -27,6 +27,17 @@ export interface WorkerDeps {
   media: MediaStore;
   callbackUrl: () => string;
   now?: () => Date;
+}
+
+/** Why a store was stopped from outside: its lease was lost, or this instance is shutting down. */
+class StoreStopped extends Error {
+  constructor(
+    readonly why: 'lease-lost' | 'shutdown',
+    message: string
+  ) {
+    super(message);
+    this.name = 'StoreStopped';
+  }
 }
 
 export function createWorker(deps: WorkerDeps) {
@@ -53,45 +64,122 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   /** Downloads run beside the tick, so a slow media host never holds up submissions. */
-  const activeStores = new Set<Promise<void>>();
+  const activeStores = new Map<Promise<void>, AbortController>();
   const MAX_PARALLEL_STORES = 2;
 
-  async function storeOne(row: NarrationRow) {
-    const fresh = (await repository.findById(row.id, true)) as NarrationRow;
-    try {
-      const stored = await media.store(fresh);
-      await repository.linkMedia(row.id, { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id });
-      const outcome = await repository.apply(fresh, { type: 'stored', now: now() });
-      if (!outcome.applied) {
-        // Cancelled or deleted while downloading: nothing links to the new files.
-        await media.remove([stored.audio, stored.subtitles, stored.subtitlesVtt]);
-        return;
+  /**
+   * Keeps the lease of a row while work goes on under it (a download may outlast leaseMs): renews
+   * it every third of leaseMs by a conditional update on the owner. When a renewal loses (the row
+   * was cancelled, deleted or taken over) or none has succeeded before the lease ran out, the work
+   * is aborted through `controller`, and the worker writes nothing more to the row.
+   */
+  function holdLease(job: NarrationRow, controller: AbortController) {
+    let expiresAt = job.leaseExpiresAt ? Date.parse(job.leaseExpiresAt) : now().getTime() + config.leaseMs;
+    let timer: NodeJS.Timeout | null = null;
+    let renewing: Promise<void> = Promise.resolve();
+    let released = false;
+
+    const renew = async () => {
+      const at = now();
+      try {
+        const outcome = await repository.apply(job, { type: 'leaseRenewed', owner, leaseMs: config.leaseMs, now: at });
+        if (!outcome.applied) {
+          controller.abort(new StoreStopped('lease-lost', `the row is no longer ours (${outcome.reason})`));
+          return;
+        }
+        expiresAt = at.getTime() + config.leaseMs;
+      } catch (error) {
+        // The database may be back before the lease runs out; past that, someone else may own the row.
+        if (now().getTime() >= expiresAt) {
+          controller.abort(new StoreStopped('lease-lost', `the lease could not be renewed: ${(error as Error).message}`));
+          return;
+        }
       }
-      // Replace, then delete: the old files are removed only once the new ones are linked.
-      await media.remove([fresh.audio, fresh.subtitles, fresh.subtitlesVtt]);
-      log(`stored narration of ${row.articleId}`);
+      schedule();
+    };
+    const schedule = () => {
+      if (released || controller.signal.aborted) return;
+      timer = setTimeout(() => {
+        renewing = renew();
+      }, Math.max(50, Math.floor(config.leaseMs / 3)));
+      timer.unref?.();
+    };
+    schedule();
+
+    return {
+      /** Stops renewing (and waits for a renewal on the wire), before the holder's last write. */
+      async release() {
+        released = true;
+        if (timer) clearTimeout(timer);
+        await renewing;
+      },
+    };
+  }
+
+  async function storeOne(job: NarrationRow, controller: AbortController) {
+    const lease = holdLease(job, controller);
+    let stored: StoredMedia;
+    try {
+      stored = await media.store(job, controller.signal);
     } catch (error) {
+      await lease.release();
+      if (controller.signal.aborted) return handOff(job, controller);
       const refused = error instanceof DownloadRefusedError;
       const reason = refused
         ? `The narration could not be downloaded: ${(error as Error).message}`
         : `The narration could not be stored: ${(error as Error).message}`;
       const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
-      strapi.log.warn(`[speech] ${row.articleId}: ${reason}`);
+      strapi.log.warn(`[speech] ${job.articleId}: ${reason}`);
       if (refused && (error as DownloadRefusedError).retryable) {
-        const retryAt = new Date(now().getTime() + backoffDelay((fresh.storeAttempts ?? 0) + 1));
-        await repository.apply(fresh, { type: 'storeDeferred', retryAt, reason, code, maxAttempts: config.maxAttempts });
+        const retryAt = new Date(now().getTime() + backoffDelay(job.storeAttempts ?? 1));
+        await repository.apply(job, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
       } else {
-        await repository.apply(fresh, { type: 'storeFailed', reason, code });
+        await repository.apply(job, { type: 'storeFailed', owner, reason, code });
       }
+      return;
     }
+
+    const files = [stored.audio, stored.subtitles, stored.subtitlesVtt];
+    await lease.release();
+    if (controller.signal.aborted) {
+      await media.remove(files);
+      return handOff(job, controller);
+    }
+    let outcome: ApplyOutcome;
+    try {
+      // Links the files in the write that completes the row, and only while the lease is ours.
+      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, now: now() });
+    } catch (error) {
+      await media.remove(files);
+      throw error;
+    }
+    if (!outcome.applied) {
+      // Cancelled, deleted or taken over while downloading: nothing links to the new files.
+      await media.remove(files);
+      log(`did not store ${job.articleId}: ${outcome.reason}`);
+      return;
+    }
+    // Replace, then delete: the old files are removed only once the new ones are linked.
+    await media.remove(outcome.replaced);
+    log(`stored narration of ${job.articleId}`);
+  }
+
+  /** A store stopped from outside: a lost lease means hands off; a shutdown hands the row back. */
+  async function handOff(job: NarrationRow, controller: AbortController) {
+    const reason = controller.signal.reason as StoreStopped | undefined;
+    log(`stopped storing ${job.articleId}: ${reason?.message ?? 'aborted'}`);
+    if (reason?.why === 'shutdown') await repository.apply(job, { type: 'storeAbandoned', owner, now: now() });
   }
 
   async function storeResults(at: Date) {
     const free = MAX_PARALLEL_STORES - activeStores.size;
     if (free <= 0) return;
     for (const row of await repository.readyToStore(at, free)) {
-      if (!(await repository.claimForStoring(row, owner, config.leaseMs, at))) continue;
-      const task = storeOne(row)
+      const claimed = await repository.apply(row, { type: 'storeClaimed', owner, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts, now: now() });
+      // Not ours, or the attempts ran out (the claim then marked it failed).
+      if (!claimed.applied || claimed.row.leaseOwner !== owner) continue;
+      const controller = new AbortController();
+      const task = storeOne(claimed.row, controller)
         .catch((error) => {
           strapi.log.error(`[speech] storing ${row.articleId} failed: ${(error as Error).message}`);
         })
@@ -99,7 +187,7 @@ export function createWorker(deps: WorkerDeps) {
           activeStores.delete(task);
           if (!stopped) void runSoon();
         });
-      activeStores.add(task);
+      activeStores.set(task, controller);
     }
   }
 
@@ -216,8 +304,12 @@ export function createWorker(deps: WorkerDeps) {
       stopped = true;
       if (timer) clearTimeout(timer);
       await runner.current();
-      // A download may hang for its whole timeout; its lease lets the next start take it over.
-      await Promise.race([Promise.allSettled([...activeStores]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      // A store close to the end may finish; the others are stopped and handed back, so the next
+      // start (or another instance) takes them over without waiting for their leases to run out.
+      const settled = () => Promise.race([Promise.allSettled([...activeStores.keys()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      await settled();
+      for (const controller of activeStores.values()) controller.abort(new StoreStopped('shutdown', 'this instance is stopping'));
+      await settled();
       await dispatcher.release().catch(() => undefined);
     },
   };

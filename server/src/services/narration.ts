@@ -183,8 +183,8 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     async forgetDocument(uid: string, documentId: string, locale: string | null) {
       for (const row of await repository.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
-        await repository.remove(row.id);
-        await media.remove([row.audio, row.subtitles, row.subtitlesVtt]);
+        // The files linked when the row is deleted, not when it was read: a download may finish in between.
+        await media.remove(await repository.removeWithMedia(row.id));
       }
       await settings.voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
     },
