@@ -307,6 +307,9 @@ describe('GraphQL', () => {
     const entry = body.data.articles.find((item: any) => item.documentId === othersArticle);
     expect(entry.narration).toMatchObject({ status: 'ready', locale: 'en', voice: 'en-female-1' });
     expect(entry.narration.vttUrl).toBe(`${stack.url}/api/speech/narrations/${othersArticle}-en/subtitles.vtt`);
+    // The end of the last cue of the stored SRT: the emulator speaks two short paragraphs and a title.
+    expect(entry.narration.durationSeconds).toBeGreaterThan(1);
+    expect(entry.narration.durationSeconds).toBeLessThan(60);
 
     const draft = (await articles.create({ title: 'GraphQL draft', summary: 'Draft.', body: blocks('Draft.') }, 'en')).documentId;
     const token = (await stack.admin('POST', '/admin/api-tokens', { name: 'full', type: 'full-access', lifespan: null })).body.data.accessKey;

@@ -23,8 +23,18 @@ describe('admin settings form', () => {
     expect(form.contentTypes['api::article.article']).toMatchObject({ enabled: true, trigger: 'publish', titleField: 'title', textFields: ['summary', 'body'] });
     expect(form.contentTypes['api::page.page'].enabled).toBe(false);
     expect(form.contentTypes['api::note.note']).toMatchObject({ enabled: false, original: null, textFields: [] });
-    expect(fromForm(form)).toEqual(settings);
+    // An enabled type is sent without a trigger: the server narrates it when the type allows.
+    const { trigger: _articleTrigger, ...article } = settings.contentTypes['api::article.article'];
+    expect(fromForm(form)).toEqual({ ...settings, contentTypes: { ...settings.contentTypes, 'api::article.article': article } });
     expect(isDirty(form, toForm(settings, described))).toBe(false);
+  });
+
+  it('shows the trigger of the type: published with draft & publish, saved without, whatever the server stored', () => {
+    const stored: SpeechSettings = { ...settings, contentTypes: { 'api::page.page': { textFields: ['content'], trigger: 'publish' } } };
+    const form = toForm(stored, described);
+    expect(form.contentTypes['api::page.page']).toMatchObject({ enabled: true, trigger: 'save' });
+    expect(form.contentTypes['api::note.note'].trigger).toBe('publish');
+    expect(fromForm(form).contentTypes?.['api::page.page']).toEqual({ textFields: ['content'] });
   });
 
   it('switching a type off keeps its valid fields; a never-configured type that stays off is not sent', () => {

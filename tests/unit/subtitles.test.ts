@@ -171,3 +171,11 @@ describe('cuesToText keeps text that only looks like markup', () => {
     expect(cuesToText(cues)).toBe('Rain < 5 mm & wind > 3 today');
   });
 });
+
+describe('narrationDuration', () => {
+  it('is the end of the latest cue, in seconds, and null without cues', () => {
+    const { narrationDuration } = require('../../server/src/narration/subtitles');
+    expect(narrationDuration('1\n00:00:00,000 --> 00:00:02,500\nOne.\n\n2\n00:00:02,500 --> 00:01:03,250\nTwo.\n')).toBe(63.25);
+    expect(narrationDuration('')).toBeNull();
+  });
+});

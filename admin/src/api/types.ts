@@ -9,7 +9,7 @@ export type NarrationTrigger = 'publish' | 'save' | 'off';
 export interface ContentTypeNarration {
   titleField?: string;
   textFields: string[];
-  trigger: NarrationTrigger;
+  trigger?: NarrationTrigger;
 }
 
 /** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */

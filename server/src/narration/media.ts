@@ -5,7 +5,7 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/schema';
 import { DownloadRefusedError, downloadToTempFile } from './download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
-import { srtToVtt } from './subtitles';
+import { narrationDuration, srtToVtt } from './subtitles';
 
 /**
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
@@ -17,6 +17,8 @@ export interface StoredMedia {
   audio: MediaFileRef;
   subtitles: MediaFileRef;
   subtitlesVtt: MediaFileRef;
+  /** Where the last subtitle cue ends, in seconds; null when the SRT has no cue. */
+  durationSeconds: number | null;
 }
 
 /** Allowed download origins: configured, or the origins of the service's own hosts. */
@@ -57,7 +59,9 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
         const srt = await downloadToTempFile(pending.srtFile, { ...common, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
         const vttPath = path.join(workDir, 'subtitles.vtt');
-        await fs.writeFile(vttPath, srtToVtt(await fs.readFile(srt.path, 'utf8')), 'utf8');
+        const srtText = await fs.readFile(srt.path, 'utf8');
+        await fs.writeFile(vttPath, srtToVtt(srtText), 'utf8');
+        const durationSeconds = narrationDuration(srtText);
 
         const stem = safeFileStem(row);
         const caption = `Narration of "${row.title ?? row.articleId}"`;
@@ -70,7 +74,7 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
         signal?.throwIfAborted();
         const [audioFile, srtFile, vttFile] = uploaded;
-        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile };
+        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds };
       } catch (error) {
         await this.remove(uploaded);
         throw error;

@@ -92,6 +92,7 @@ export interface NarrationJobPatch {
   audio?: number;
   subtitles?: number;
   subtitlesVtt?: number;
+  durationSeconds?: number | null;
 }
 
 export type NarrationEvent =
@@ -129,7 +130,7 @@ export type NarrationEvent =
   /** The lease holder is still at work (a long download or upload): extend its lease. */
   | { type: 'leaseRenewed'; owner: string; leaseMs: number; now: Date }
   /** Both files are in the Media Library: link them and complete the row in one conditional write. */
-  | { type: 'stored'; owner: string; files: MediaLinks; now: Date }
+  | { type: 'stored'; owner: string; files: MediaLinks; durationSeconds?: number | null; now: Date }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
@@ -453,6 +454,7 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
           audio: event.files.audio,
           subtitles: event.files.subtitles,
           subtitlesVtt: event.files.subtitlesVtt,
+          durationSeconds: event.durationSeconds ?? null,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },
       };

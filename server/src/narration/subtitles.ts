@@ -169,6 +169,13 @@ function toVttCueText(text: string): string {
  * numeric cue identifiers, cue text kept (escaped, see toVttCueText). Unreadable blocks of the
  * SRT are dropped, as parseSrt does.
  */
+/** The length of a narration as its subtitles tell it: the end of the last cue, in seconds (ms precision). */
+export function narrationDuration(srt: string): number | null {
+  const cues = parseSrt(srt);
+  if (cues.length === 0) return null;
+  return Math.max(...cues.map((cue) => cue.endMs)) / 1000;
+}
+
 export function srtToVtt(srt: string): string {
   const body = parseSrt(srt)
     .map((cue, position) => {

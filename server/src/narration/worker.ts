@@ -148,7 +148,7 @@ export function createWorker(deps: WorkerDeps) {
     let outcome: ApplyOutcome;
     try {
       // Links the files in the write that completes the row, and only while the lease is ours.
-      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, now: now() });
+      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, durationSeconds: stored.durationSeconds, now: now() });
     } catch (error) {
       await media.remove(files);
       throw error;

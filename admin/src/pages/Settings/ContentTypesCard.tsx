@@ -23,7 +23,7 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
     <Card
       testId="speech-content-types"
       title={t('types.title', 'Narrated content')}
-      subtitle={t('types.subtitle', 'Choose which content types are narrated, when, and from which fields.')}
+      subtitle={t('types.subtitle', 'Choose which content types are narrated and from which fields; when follows from the type.')}
     >
       {types.length === 0 ? (
         <Typography textColor="neutral600">{t('types.empty', 'This application has no content types yet.')}</Typography>
@@ -45,6 +45,7 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                       </Typography>
                       <Typography variant="pi" textColor="neutral600">
                         <bdi dir="ltr">{type.uid}</bdi>
+                        {type.kind === 'singleType' ? ` · ${t('types.singleType', 'single type')}` : ''}
                         {type.localized ? ` · ${t('types.localized', 'localized')}` : ''}
                       </Typography>
                     </Flex>
@@ -63,13 +64,13 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                   {form.enabled ? (
                     <Grid.Root gap={4}>
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root name={`${type.uid}.trigger`} error={errorFor(type.uid, 'trigger')} hint={form.trigger === 'save' ? t('types.triggerSaveHint', 'Every save that changes the text narrates it again.') : t('types.triggerPublishHint', 'Narrated when an entry is published.')}>
-                          <Field.Label>{t('types.trigger', 'Narrate on')}</Field.Label>
-                          <SingleSelect value={form.trigger} disabled={disabled} onChange={(next) => update({ trigger: next === 'save' ? 'save' : 'publish' })}>
-                            <SingleSelectOption value="publish">{t('types.triggerPublish', 'Publish')}</SingleSelectOption>
-                            <SingleSelectOption value="save">{t('types.triggerSave', 'Save')}</SingleSelectOption>
-                          </SingleSelect>
-                          <Field.Hint />
+                        <Field.Root name={`${type.uid}.trigger`} error={errorFor(type.uid, 'trigger')}>
+                          <Field.Label>{t('types.trigger', 'Narrated when')}</Field.Label>
+                          <Typography data-testid={`speech-type-rule-${type.uid}`}>
+                            {form.trigger === 'save'
+                              ? t('types.ruleSave', 'An entry is saved: this type has no draft & publish.')
+                              : t('types.rulePublish', 'An entry is published: drafts are never read aloud.')}
+                          </Typography>
                           <Field.Error />
                         </Field.Root>
                       </Grid.Item>
