@@ -48,10 +48,14 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         downloadTimeoutMs: env.int('SPEECH_DOWNLOAD_TIMEOUT_MS', 120_000),
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
         reclaimUploadMemory: env.bool('SPEECH_RECLAIM_UPLOAD_MEMORY', true),
-        contentTypes: {
+        // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
+        contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
           'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },
-        },
+          // No trigger: the type decides (notes have no draft & publish, the homepage has).
+          'api::note.note': { titleField: 'title', textFields: ['text'] },
+          'api::homepage.homepage': { titleField: 'title', textFields: ['intro'] },
+        }),
       },
     },
   };

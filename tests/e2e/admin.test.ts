@@ -137,6 +137,43 @@ it('Settings -> Speech: connection, voice picker and a cost preview that doubles
   await shot('settings-content-types');
 });
 
+it('switching on a type without draft & publish shows that saving narrates it, and a note saved in the editor is narrated', async () => {
+  const NOTE = 'api::note.note';
+  // Start with notes off (the playground's config narrates them).
+  await stack.admin('PUT', '/speech/settings', { contentTypes: { [NOTE]: { titleField: 'title', textFields: ['text'], trigger: 'off' } } });
+  await page.goto(`${stack.url}/admin/settings/speech`);
+  await page.getByRole('heading', { name: 'Speech' }).waitFor();
+  const card = page.getByTestId(`speech-type-${NOTE}`);
+  await card.scrollIntoViewIfNeeded();
+  await card.getByTestId(`speech-type-toggle-${NOTE}`).click();
+  await expectText(card.getByTestId(`speech-type-rule-${NOTE}`), 'An entry is saved: this type has no draft & publish.');
+  await expectText(page.getByTestId(`speech-type-rule-${ARTICLE}`), 'An entry is published');
+  await page.getByTestId('speech-save').click();
+  await page.getByText('Settings saved.').waitFor();
+  expect((await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[NOTE].trigger).toBe('save');
+  await card.scrollIntoViewIfNeeded();
+  await shot('settings-note-on');
+
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${NOTE}/create`);
+  await page.getByLabel('title').fill('A note saved in the browser');
+  await page.getByLabel('text').fill('Saving this note is enough to narrate it.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved document').first().waitFor();
+  const { body } = await stack.admin('GET', `/content-manager/collection-types/${NOTE}?page=1&pageSize=10&locale=en`);
+  const note = (body.results as Array<{ documentId: string; title: string }>).find((entry) => entry.title === 'A note saved in the browser');
+  expect(note).toBeDefined();
+  await waitFor(
+    async () => {
+      const narration = await stack.admin('GET', `/speech/narrations/document/${note!.documentId}?contentType=${NOTE}&locale=en`);
+      return narration.body.data[0]?.status === 'completed';
+    },
+    { timeoutMs: 45_000, what: 'the saved note to be narrated' }
+  );
+  const submissions = (await processTextRequests()).filter((request) => request.body?.postData?.articleId === `${note!.documentId}-en`);
+  expect(submissions).toHaveLength(1);
+  expect(submissions[0].body.text).toContain('Saving this note is enough to narrate it.');
+});
+
 it('an article created and published in the editor goes from queued to ready in the list', async () => {
   // The first submission is rate limited for a few seconds, so "Queued" is on screen long enough to see.
   await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'process-text', retryAfter: 6 });

@@ -93,3 +93,32 @@ it('refuses to start with a bad configuration, naming the key', async () => {
   };
   await expect(launchStrapi(env, workDir)).rejects.toThrow(/speech\.config\.baseUrl[\s\S]*speech\.config\.maxInFlight|speech\.config\.maxInFlight[\s\S]*speech\.config\.baseUrl/);
 });
+
+it('refuses to start with a content type that can never be narrated as configured, naming the type and field', async () => {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-badtypes-'));
+  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    PUBLIC_DIR: path.join(workDir, 'public'),
+    SERVE_ADMIN_PANEL: 'false',
+    DATABASE_FILENAME: path.join(workDir, 'data.db'),
+    APP_KEYS: 'a,b',
+    API_TOKEN_SALT: 'x',
+    ADMIN_JWT_SECRET: 'x',
+    TRANSFER_TOKEN_SALT: 'x',
+    JWT_SECRET: 'x',
+    ENCRYPTION_KEY: 'x',
+    SPEECH_CONTENT_TYPES: JSON.stringify({
+      'api::note.note': { textFields: ['text'], trigger: 'publish' },
+      'api::article.article': { titleField: 'title', textFields: ['summary', 'internalNotes'] },
+      'plugin::users-permissions.user': { textFields: ['email'] },
+    }),
+  };
+  const failure = launchStrapi(env, workDir);
+  await expect(failure).rejects.toThrow(/speech\.config\.contentTypes\.api::note\.note\.trigger: api::note\.note has no draft & publish/);
+  await expect(failure).rejects.toThrow(/api::article\.article "internalNotes" is a private field/);
+  await expect(failure).rejects.toThrow(/plugin::users-permissions\.user: only content types of the site/);
+});
