@@ -392,6 +392,11 @@ it('speaks Arabic, right to left', async () => {
   // Strapi's admin does not flip the page for Arabic; the plugin's own layout must survive it.
   await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
   await shot('settings-ar-rtl');
+  // The rule of each type, in Arabic words.
+  const noteRule = page.getByTestId('speech-type-rule-api::note.note');
+  await noteRule.scrollIntoViewIfNeeded();
+  await expectText(noteRule, 'يُحفظ مُدخل: هذا النوع بلا مسودة ونشر.');
+  await shot('settings-types-ar-rtl');
   await openList();
   await narrationHeader('السرد').waitFor();
   await expect(await badgeKind(listBadge(TITLE))).toBe('ready');

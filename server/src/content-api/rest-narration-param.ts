@@ -16,7 +16,9 @@ export function registerRestNarrationParam(strapi: Core.Strapi): void {
   contentApi?.addQueryParams?.({
     narration: {
       schema: (z: any) => z.enum(['true', 'false']).optional().describe('true: each entry comes with its narration (speech plugin)'),
-      matchRoute: (route: { handler?: unknown }) => typeof route.handler === 'string' && READ_HANDLER.test(route.handler),
+      // Route objects outlive a Strapi instance in one process (tests create several): add it once.
+      matchRoute: (route: { handler?: unknown; request?: { query?: Record<string, unknown> } }) =>
+        typeof route.handler === 'string' && READ_HANDLER.test(route.handler) && !(route.request?.query && 'narration' in route.request.query),
     },
   });
 

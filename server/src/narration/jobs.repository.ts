@@ -82,6 +82,10 @@ const NEW_JOB: NarrationJobState = {
   seenResults: [],
 };
 
+/** Statuses of a narration on its way: the worker only ever looks for these. */
+const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing'] as const;
+const ARCHIVE_COUNTS_MS = 60_000;
+
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
 
 const MEDIA_FIELDS = ['audio', 'subtitles', 'subtitlesVtt'] as const;
@@ -205,6 +209,15 @@ export function createJobsRepository(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
+  /**
+   * Whether any narration is on its way at all: one indexed lookup, so an idle worker tick costs
+   * the same with ten rows or a million (completed, failed and cancelled rows are never read).
+   */
+  async function hasActiveRows(): Promise<boolean> {
+    const row = await query().findOne({ where: { status: { $in: [...ACTIVE_STATUSES] } }, select: ['id'] });
+    return Boolean(row);
+  }
+
   async function countInFlight(): Promise<number> {
     return query().count({ where: { status: { $in: [...IN_FLIGHT_STATUSES] } } });
   }
@@ -262,13 +275,39 @@ export function createJobsRepository(strapi: Core.Strapi) {
     });
   }
 
+  /**
+   * Rows per status for the settings overview. Active statuses are counted live (index seeks over
+   * few rows); the archive's (completed, failed, cancelled) grow with every article ever narrated,
+   * so their counts are kept for a minute.
+   */
+  let archiveCounts: { value: Record<string, number>; at: number } | null = null;
   async function countByStatus(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const status of ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled']) {
-      counts[status] = await query().count({ where: { status } });
+    for (const status of ACTIVE_STATUSES) counts[status] = await query().count({ where: { status } });
+    if (!archiveCounts || Date.now() - archiveCounts.at > ARCHIVE_COUNTS_MS) {
+      const value: Record<string, number> = {};
+      for (const status of ['completed', 'failed', 'cancelled']) value[status] = await query().count({ where: { status } });
+      archiveCounts = { value, at: Date.now() };
     }
-    return counts;
+    return { ...counts, ...archiveCounts.value };
   }
+
+  /**
+   * Average narrated characters per content type over the latest narrations (the settings page's
+   * cost preview): a bounded read by primary key, whatever the size of the archive.
+   */
+  async function recentAverageCharacters(sample = 1_000): Promise<Record<string, { articles: number; characters: number }>> {
+    const knex = strapi.db.connection;
+    const table = strapi.db.metadata.get(NARRATION_UID).tableName;
+    const recent = knex(table).select('content_type', 'characters').orderBy('id', 'desc').limit(sample).as('recent');
+    const rows = (await knex.from(recent).select('content_type').count({ articles: '*' }).avg({ characters: 'characters' }).groupBy('content_type')) as Array<{
+      content_type: string;
+      articles: number | string;
+      characters: number | string | null;
+    }>;
+    return Object.fromEntries(rows.map((row) => [row.content_type, { articles: Number(row.articles), characters: Math.round(Number(row.characters ?? 0)) }]));
+  }
+
 
   return {
     findByArticleId,
@@ -285,6 +324,8 @@ export function createJobsRepository(strapi: Core.Strapi) {
     findForDocument,
     removeWithMedia,
     countByStatus,
+    hasActiveRows,
+    recentAverageCharacters,
   };
 }
 

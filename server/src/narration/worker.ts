@@ -267,6 +267,8 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   async function tick() {
+    // Idle: one indexed lookup, however large the archive of completed narrations grows.
+    if (activeStores.size === 0 && !(await repository.hasActiveRows())) return;
     const at = now();
     await recoverLeases(at);
     await timeOutCallbacks(at);

@@ -244,18 +244,8 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       return voices;
     },
 
-    /** Average narrated characters per content type, for the settings page's cost preview. */
-    async averageCharacters(): Promise<Record<string, { articles: number; characters: number }>> {
-      const rows = await strapi.db.query('plugin::speech.narration').findMany({ select: ['contentType', 'characters'] });
-      const totals: Record<string, { articles: number; characters: number }> = {};
-      for (const row of rows as Array<{ contentType: string; characters: number | null }>) {
-        const total = (totals[row.contentType] ??= { articles: 0, characters: 0 });
-        total.articles += 1;
-        total.characters += row.characters ?? 0;
-      }
-      for (const total of Object.values(totals)) total.characters = Math.round(total.characters / total.articles);
-      return totals;
-    },
+    /** Average narrated characters per content type (latest narrations), for the settings page's cost preview. */
+    averageCharacters: () => repository.recentAverageCharacters(),
 
     /**
      * What narrating a document's current text would cost, before anything is submitted. The
