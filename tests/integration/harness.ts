@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,10 @@ export interface StackOptions {
   emulatorArgs?: string[];
   /** Start no emulator (tests of the plugin with the service down). */
   withoutEmulator?: boolean;
+  /** A SQLite database to start from (upgrade tests): copied into the stack's folder first. */
+  seedDatabase?: Buffer;
+  /** Log in as this existing admin instead of registering the first one. */
+  existingAdmin?: { email: string; password: string };
 }
 
 export interface StrapiProcess {
@@ -140,6 +144,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   mkdirSync(path.join(publicDir, 'uploads'), { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  if (options.seedDatabase) writeFileSync(path.join(workDir, 'data.db'), options.seedDatabase);
 
   const emulator = options.withoutEmulator
     ? ({ url: 'http://127.0.0.1:9', webUrl: 'http://127.0.0.1:9', stop: async () => {} } as EmulatorProcess)
@@ -186,12 +191,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   await startStrapi();
 
-  const registered = await jsonFetch(`${url}/admin/register-admin`, 'POST', {
-    firstname: 'Test',
-    lastname: 'Editor',
-    email: 'editor@example.com',
-    password: 'Editor-Passw0rd!',
-  });
+  const credentials = options.existingAdmin ?? { email: 'editor@example.com', password: 'Editor-Passw0rd!' };
+  const registered = options.existingAdmin
+    ? await jsonFetch(`${url}/admin/login`, 'POST', credentials)
+    : await jsonFetch(`${url}/admin/register-admin`, 'POST', { firstname: 'Test', lastname: 'Editor', ...credentials });
   if (registered.status !== 200 && registered.status !== 201) {
     throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   }
@@ -210,7 +213,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await stopStrapi(signal);
       if (env) extraEnv = { ...extraEnv, ...env };
       await startStrapi();
-      const login = await jsonFetch(`${url}/admin/login`, 'POST', { email: 'editor@example.com', password: 'Editor-Passw0rd!' });
+      const login = await jsonFetch(`${url}/admin/login`, 'POST', credentials);
       stack.adminToken = login.body.data.token;
     },
     stopStrapi,
