@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the machine and the date, then the benches one after another, each in its own
+ * process (scripts/bench-stt-upload.mjs: memory of a 50 MB upload; scripts/bench-scale.mjs: the
+ * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL).
+ *
+ *   npm run bench -- [--only upload|scale] [--build]
+ *                    [--runs 3] [--mb 50]                                      (upload)
+ *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
+ *
+ * Exits non-zero when a bench fails or misses its target.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const value = (name) => {
+  const index = argv.indexOf(`--${name}`);
+  return index >= 0 ? argv[index + 1] : undefined;
+};
+const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
+
+const only = value('only');
+if (only !== undefined && only !== 'upload' && only !== 'scale') {
+  console.error('--only: upload or scale');
+  process.exit(2);
+}
+const benches = [
+  { name: 'upload', script: 'bench-stt-upload.mjs', args: forward(['runs', 'mb']) },
+  { name: 'scale', script: 'bench-scale.mjs', args: forward(['sizes', 'db', 'idle-seconds']) },
+].filter((bench) => !only || bench.name === only);
+// Build once, before the first bench.
+if (argv.includes('--build')) benches[0].args.push('--build');
+
+const cpus = os.cpus();
+console.log(`# speech plugin benches, ${new Date().toISOString()}`);
+console.log(`# machine: ${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; node ${process.version}`);
+
+let current = null;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  // The bench in progress cleans up after itself (its processes, clusters, folders) on the signal.
+  process.on(signal, () => {
+    if (current && current.exitCode === null) current.kill(signal);
+    else process.exit(130);
+  });
+}
+
+let failed = [];
+for (const bench of benches) {
+  console.log(`\n## ${bench.name}: node scripts/${bench.script} ${bench.args.join(' ')}`.trimEnd());
+  const code = await new Promise((resolve) => {
+    current = spawn(process.execPath, [path.join(root, 'scripts', bench.script), ...bench.args], { cwd: root, stdio: 'inherit' });
+    current.once('exit', (exitCode, signal) => resolve(signal ? 130 : exitCode));
+  });
+  current = null;
+  if (code === 130) process.exit(130);
+  if (code !== 0) failed.push(bench.name);
+}
+if (failed.length) {
+  console.log(`\n# failed or over target: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}
