@@ -17,6 +17,7 @@ export type DocumentDecision = 'allowed' | 'forbidden' | 'not-found';
 type CmAction = 'read' | 'publish' | 'update';
 
 interface PermissionChecker {
+  requiresEntity: Record<CmAction, () => boolean>;
   can: Record<CmAction, (entity?: unknown) => boolean>;
   cannot: Record<CmAction, (entity?: unknown) => boolean>;
   sanitizedQuery: Record<CmAction, (query: Record<string, unknown>) => Promise<Record<string, unknown>>>;
@@ -84,6 +85,12 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       const permissions = checker(userAbility, uid);
       const needed = cmAction(uid, action);
       if (permissions.cannot[needed]()) return allowed;
+      if (!permissions.requiresEntity[needed]()) {
+        // No condition on any rule (a super admin, an editor): the type-level answer holds for
+        // every document, so none needs to be read (the list view asks on every page).
+        for (const target of targets) allowed.add(documentKey(target.documentId, isLocalized(uid) ? target.locale : null));
+        return allowed;
+      }
       const byLocale = new Map<string | null, string[]>();
       for (const target of targets) {
         const locale = isLocalized(uid) ? target.locale : null;
