@@ -82,15 +82,26 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     async permitted(userAbility: unknown, uid: string, targets: DocumentRef[], action: DocumentAction): Promise<Set<string>> {
       const allowed = new Set<string>();
       if (!model(uid) || targets.length === 0) return allowed;
-      const permissions = checker(userAbility, uid);
       const needed = cmAction(uid, action);
-      if (permissions.cannot[needed]()) return allowed;
-      if (!permissions.requiresEntity[needed]()) {
-        // No condition on any rule (a super admin, an editor): the type-level answer holds for
-        // every document, so none needs to be read (the list view asks on every page).
+      const everyDocument = () => {
         for (const target of targets) allowed.add(documentKey(target.documentId, isLocalized(uid) ? target.locale : null));
         return allowed;
+      };
+      // The list view asks on every page: a role whose rules for this action carry no condition but
+      // the locales it may use (a super admin, an editor) is answered from the ability alone,
+      // without building the Content Manager's checker or reading any document.
+      const locales = grantedLocales(userAbility, `plugin::content-manager.explorer.${needed}`, uid);
+      if (locales === 'all') return everyDocument();
+      if (locales) {
+        for (const target of targets) {
+          const locale = isLocalized(uid) ? target.locale : null;
+          if (locale === null || locales.has(locale)) allowed.add(documentKey(target.documentId, locale));
+        }
+        return allowed;
       }
+      const permissions = checker(userAbility, uid);
+      if (permissions.cannot[needed]()) return allowed;
+      if (!permissions.requiresEntity[needed]()) return everyDocument();
       const byLocale = new Map<string | null, string[]>();
       for (const target of targets) {
         const locale = isLocalized(uid) ? target.locale : null;
@@ -114,6 +125,57 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       return allowed;
     },
   };
+}
+
+interface AbilityLike {
+  can(action: string, subject: string): boolean;
+  rulesFor?(action: string, subject: string): Array<{ conditions?: unknown; inverted?: boolean }>;
+}
+
+/** The locales a condition limits a rule to: 'all' without a condition, null when it says more than that. */
+export function conditionLocales(conditions: unknown): Set<string> | 'all' | null {
+  if (conditions === undefined || conditions === null) return 'all';
+  if (typeof conditions !== 'object') return null;
+  const keys = Object.keys(conditions);
+  if (keys.length === 0) return 'all';
+  if (keys.length !== 1) return null;
+  const [key] = keys;
+  const value = (conditions as Record<string, unknown>)[key];
+  if (key === '$and' && Array.isArray(value)) {
+    let result: Set<string> | 'all' = 'all';
+    for (const part of value) {
+      const locales = conditionLocales(part);
+      if (locales === null) return null;
+      if (locales !== 'all') {
+        const allowedHere: Set<string> = locales;
+        result = result === 'all' ? allowedHere : new Set([...result].filter((locale) => allowedHere.has(locale)));
+      }
+    }
+    return result;
+  }
+  const within = key === 'locale' && value && typeof value === 'object' ? (value as { $in?: unknown }).$in : undefined;
+  return Array.isArray(within) && within.every((locale) => typeof locale === 'string') ? new Set(within as string[]) : null;
+}
+
+/**
+ * Where a role's rules for `action` on a type hold whatever the document, limited at most by
+ * locale (i18n writes a role's locales as a `locale $in` condition, even a super admin's): the
+ * locales granted, 'all', or null when a rule has another condition (such as "is creator") and
+ * each document must be read.
+ */
+export function grantedLocales(userAbility: unknown, action: string, uid: string): Set<string> | 'all' | null {
+  const ability = userAbility as AbilityLike | null;
+  if (!ability || typeof ability.rulesFor !== 'function' || !ability.can(action, uid)) return null;
+  const rules = ability.rulesFor(action, uid);
+  if (rules.length === 0 || rules.some((rule) => rule.inverted)) return null;
+  let granted: Set<string> | 'all' = new Set();
+  for (const rule of rules) {
+    const locales = conditionLocales(rule.conditions);
+    if (locales === null) return null;
+    if (locales === 'all') granted = 'all';
+    else if (granted !== 'all') granted = new Set([...granted, ...locales]);
+  }
+  return granted;
 }
 
 /** A key for a document in one locale (`null` for types without i18n). */
