@@ -146,10 +146,9 @@ export function conditionLocales(conditions: unknown): Set<string> | 'all' | nul
     for (const part of value) {
       const locales = conditionLocales(part);
       if (locales === null) return null;
-      if (locales !== 'all') {
-        const allowedHere: Set<string> = locales;
-        result = result === 'all' ? allowedHere : new Set([...result].filter((locale) => allowedHere.has(locale)));
-      }
+      if (locales === 'all') continue;
+      const before: Set<string> | 'all' = result;
+      result = before === 'all' ? locales : new Set(Array.from(before).filter((locale: string) => locales.has(locale)));
     }
     return result;
   }
