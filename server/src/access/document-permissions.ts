@@ -132,6 +132,10 @@ interface AbilityLike {
   rulesFor?(action: string, subject: string): Array<{ conditions?: unknown; inverted?: boolean }>;
 }
 
+function intersect(a: Set<string>, b: Set<string>): Set<string> {
+  return new Set([...a].filter((value) => b.has(value)));
+}
+
 /** The locales a condition limits a rule to: 'all' without a condition, null when it says more than that. */
 export function conditionLocales(conditions: unknown): Set<string> | 'all' | null {
   if (conditions === undefined || conditions === null) return 'all';
@@ -142,13 +146,11 @@ export function conditionLocales(conditions: unknown): Set<string> | 'all' | nul
   const [key] = keys;
   const value = (conditions as Record<string, unknown>)[key];
   if (key === '$and' && Array.isArray(value)) {
-    let result: Set<string> | 'all' = 'all';
+    let result = 'all' as Set<string> | 'all';
     for (const part of value) {
       const locales = conditionLocales(part);
       if (locales === null) return null;
-      if (locales === 'all') continue;
-      const before: Set<string> | 'all' = result;
-      result = before === 'all' ? locales : new Set(Array.from(before).filter((locale: string) => locales.has(locale)));
+      if (locales !== 'all') result = result === 'all' ? locales : intersect(result, locales);
     }
     return result;
   }
