@@ -5,7 +5,7 @@
  * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL).
  *
  *   npm run bench -- [--only upload|scale] [--build]
- *                    [--runs 3] [--mb 50]                                      (upload)
+ *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *
  * Exits non-zero when a bench fails or misses its target.
@@ -29,7 +29,7 @@ if (only !== undefined && only !== 'upload' && only !== 'scale') {
   process.exit(2);
 }
 const benches = [
-  { name: 'upload', script: 'bench-stt-upload.mjs', args: forward(['runs', 'mb']) },
+  { name: 'upload', script: 'bench-stt-upload.mjs', args: forward(['runs', 'processes', 'mb']) },
   { name: 'scale', script: 'bench-scale.mjs', args: forward(['sizes', 'db', 'idle-seconds']) },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.

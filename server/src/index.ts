@@ -7,7 +7,6 @@ import destroy from './destroy';
 import register from './register';
 import routes from './routes';
 import services from './services';
-import { readPluginConfig } from './services/narration';
 import { installUploadGuard } from './transcription/upload-guard';
 import { installBodyGuard } from './http/body-guard';
 
@@ -16,8 +15,7 @@ export default {
     register(args);
     installBodyGuard(args.strapi); // ahead of the body parser: no multipart bodies left on disk for the plugin's routes
     // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
-    const { reclaimUploadMemory } = readPluginConfig(args.strapi);
-    installUploadGuard(args.strapi, { reclaimMemory: reclaimUploadMemory });
+    installUploadGuard(args.strapi);
   },
   bootstrap,
   destroy,

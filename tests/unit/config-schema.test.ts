@@ -18,6 +18,10 @@ describe('plugin configuration', () => {
     expect(() => parsePluginConfig({ ...minimal, apiKeyy: 'typo' })).toThrow(/unknown key\(s\) apiKeyy/);
   });
 
+  it('no longer knows reclaimUploadMemory (removed: a plugin does not change the V8 flags of its host)', () => {
+    expect(() => parsePluginConfig({ ...minimal, reclaimUploadMemory: true })).toThrow(/unknown key\(s\) reclaimUploadMemory/);
+  });
+
   it('accepts the preprocessType strings only', () => {
     expect(parsePluginConfig({ ...minimal, preprocessType: '2' }).preprocessType).toBe('2');
   });

@@ -91,11 +91,6 @@ export const pluginConfigSchema = z
     voices: z.array(voiceSchema).default([]),
     /** Run the queue worker in this instance (turn off on instances that should only serve). */
     worker: z.boolean().default(true),
-    /**
-     * While a transcription upload is in flight, ask V8 for young-generation collections so the
-     * request's short-lived chunk buffers are freed as they go (see transcription/upload-memory.ts).
-     */
-    reclaimUploadMemory: z.boolean().default(true),
   })
   .strict();
 

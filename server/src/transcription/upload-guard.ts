@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errorAnswer, formatMegabytes } from '../controllers/speech-service-errors';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
-import { createUploadMemoryGovernor, type UploadMemoryGovernor } from './upload-memory';
 
 /**
  * Refuses an oversized transcription upload before Strapi's body parser (`strapi::body`, koa-body +
@@ -25,7 +24,7 @@ export function tooLargeAnswer(sizeBytes: number | null) {
   );
 }
 
-export function uploadGuard(governor: UploadMemoryGovernor | null = null) {
+export function uploadGuard() {
   return async (ctx: any, next: () => Promise<unknown>) => {
     if (ctx.method !== 'POST' || !TRANSCRIPTION_UPLOAD_PATH.test(ctx.path)) return next();
     const declared = Number(ctx.get('content-length'));
@@ -35,15 +34,10 @@ export function uploadGuard(governor: UploadMemoryGovernor | null = null) {
       ctx.body = answer.body;
       return undefined;
     }
-    if (governor) {
-      // Until the response is sent or the client goes away: the body parser's read and the upstream send.
-      const end = governor.begin();
-      ctx.res.once('close', end);
-    }
     return next();
   };
 }
 
-export function installUploadGuard(strapi: Core.Strapi, options: { reclaimMemory: boolean }): void {
-  strapi.server.use(uploadGuard(options.reclaimMemory ? createUploadMemoryGovernor() : null));
+export function installUploadGuard(strapi: Core.Strapi): void {
+  strapi.server.use(uploadGuard());
 }
