@@ -1,7 +1,7 @@
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMULATOR_API_KEY, blocks, contentManager, freePort, launchStrapi, startStack, type Stack } from './harness';
+import { EMULATOR_API_KEY, blocks, contentManager, freePort, launchStrapi, playgroundEnv, startStack, type Stack } from './harness';
 import { waitForStatus } from './narration-helpers';
 
 /** The plugin loads in a real Strapi, its routes answer, its config is validated, its key stays secret. */
@@ -72,22 +72,9 @@ it('keeps the API key out of the built admin bundle', () => {
 
 it('refuses to start with a bad configuration, naming the key', async () => {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-badconfig-'));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  const port = await freePort();
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_DIR: path.join(workDir, 'public'),
-    SERVE_ADMIN_PANEL: 'false',
-    DATABASE_FILENAME: path.join(workDir, 'data.db'),
-    APP_KEYS: 'a,b',
-    API_TOKEN_SALT: 'x',
-    ADMIN_JWT_SECRET: 'x',
-    TRANSFER_TOKEN_SALT: 'x',
-    JWT_SECRET: 'x',
-    ENCRYPTION_KEY: 'x',
+    ...playgroundEnv(workDir, await freePort()),
     SPEECH_BASE_URL: 'not a url',
     SPEECH_MAX_IN_FLIGHT: '0',
   };
@@ -96,21 +83,9 @@ it('refuses to start with a bad configuration, naming the key', async () => {
 
 it('refuses to start with a content type that can never be narrated as configured, naming the type and field', async () => {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-badtypes-'));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    PUBLIC_DIR: path.join(workDir, 'public'),
-    SERVE_ADMIN_PANEL: 'false',
-    DATABASE_FILENAME: path.join(workDir, 'data.db'),
-    APP_KEYS: 'a,b',
-    API_TOKEN_SALT: 'x',
-    ADMIN_JWT_SECRET: 'x',
-    TRANSFER_TOKEN_SALT: 'x',
-    JWT_SECRET: 'x',
-    ENCRYPTION_KEY: 'x',
+    ...playgroundEnv(workDir, await freePort()),
     SPEECH_CONTENT_TYPES: JSON.stringify({
       'api::note.note': { textFields: ['text'], trigger: 'publish' },
       'api::article.article': { titleField: 'title', textFields: ['summary', 'internalNotes'] },

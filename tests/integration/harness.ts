@@ -41,6 +41,29 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
 }
 
+/**
+ * The environment of a playground Strapi in its own folder (production mode, no admin panel, a
+ * SQLite file there, throwaway secrets): tests that start Strapi by hand add their own keys.
+ */
+export function playgroundEnv(workDir: string, port: number | string): Record<string, string> {
+  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
+  return {
+    NODE_ENV: 'production',
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_DIR: path.join(workDir, 'public'),
+    SERVE_ADMIN_PANEL: 'false',
+    DATABASE_FILENAME: path.join(workDir, 'data.db'),
+    APP_KEYS: 'a,b',
+    API_TOKEN_SALT: 'x',
+    ADMIN_JWT_SECRET: 'x',
+    TRANSFER_TOKEN_SALT: 'x',
+    JWT_SECRET: 'x',
+    ENCRYPTION_KEY: 'x',
+  };
+}
+
 export interface StackOptions {
   /** Extra environment for Strapi (plugin settings such as SPEECH_MAX_ATTEMPTS); a function sees the emulator's URLs. */
   env?: Record<string, string> | ((emulator: EmulatorProcess) => Record<string, string>);

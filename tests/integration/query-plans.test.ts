@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { playgroundEnv } from './harness';
 import { startPostgres, type PostgresCluster } from './postgres';
 
 /**
@@ -24,26 +25,13 @@ type Captured = { sql: string; bindings: unknown[] };
 
 async function bootStrapi(env: Record<string, string>) {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-plans-'));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
   Object.assign(process.env, {
-    NODE_ENV: 'production',
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    PUBLIC_DIR: path.join(workDir, 'public'),
-    DATABASE_FILENAME: path.join(workDir, 'data.db'),
-    APP_KEYS: 'a,b',
-    API_TOKEN_SALT: 'x',
-    ADMIN_JWT_SECRET: 'x',
-    TRANSFER_TOKEN_SALT: 'x',
-    JWT_SECRET: 'x',
-    ENCRYPTION_KEY: 'x',
+    ...playgroundEnv(workDir, 0),
     SPEECH_API_KEY: 'plans',
     SPEECH_BASE_URL: 'http://127.0.0.1:9',
     // The worker never ticks on its own here: the test calls the queries itself.
     SPEECH_POLL_INTERVAL_MS: '3600000',
     SPEECH_STT_POLL_MS: '3600000',
-    SERVE_ADMIN_PANEL: 'false',
     ...env,
   });
   const { createStrapi } = require('@strapi/strapi');
