@@ -259,6 +259,16 @@ describe('public routes answer like the content API of the narrated type', () =>
     expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(404);
   });
 
+  it("keeps the playground's Document Service test route shut unless a test opens it", async () => {
+    const response = await stack.request('/api/code-actions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ uid: ARTICLE, action: 'delete', params: { documentId: othersArticle } }),
+    });
+    expect(response.status).toBe(404);
+    expect((await anonymous(`/api/speech/narrations/${othersArticle}-en`)).status).toBe(200);
+  });
+
   it('builds URLs from the configured public URL, never from the Host header', async () => {
     const body = await new Promise<string>((resolve, reject) => {
       const url = new URL(`${stack.url}/api/speech/narrations/${othersArticle}-en`);
