@@ -43,6 +43,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+/** Ends the process at once with this code (after a signal or a usage error). */
+const leave = process.exit.bind(process);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
@@ -105,7 +108,7 @@ function cleanupAll() {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     say(`${signal}: stopping and cleaning up`);
-    cleanupAll().finally(() => process.exit(130));
+    cleanupAll().finally(() => leave(130));
   });
 }
 

@@ -15,6 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Ends the process at once with this code (after a signal or a usage error). */
+const leave = process.exit.bind(process);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const value = (name) => {
@@ -26,7 +29,7 @@ const forward = (names) => names.flatMap((name) => (value(name) === undefined ? 
 const only = value('only');
 if (only !== undefined && only !== 'upload' && only !== 'scale') {
   console.error('--only: upload or scale');
-  process.exit(2);
+  leave(2);
 }
 const benches = [
   { name: 'upload', script: 'bench-stt-upload.mjs', args: forward(['runs', 'processes', 'mb']) },
@@ -44,7 +47,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   // The bench in progress cleans up after itself (its processes, clusters, folders) on the signal.
   process.on(signal, () => {
     if (current && current.exitCode === null) current.kill(signal);
-    else process.exit(130);
+    else leave(130);
   });
 }
 
@@ -56,7 +59,7 @@ for (const bench of benches) {
     current.once('exit', (exitCode, signal) => resolve(signal ? 130 : exitCode));
   });
   current = null;
-  if (code === 130) process.exit(130);
+  if (code === 130) leave(130);
   if (code !== 0) failed.push(bench.name);
 }
 if (failed.length) {
