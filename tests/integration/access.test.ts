@@ -1,7 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
 import { emulatorRequests, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
@@ -19,26 +19,7 @@ let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
 let pages: ReturnType<typeof contentManager>;
 
-interface AdminUser {
-  token: string;
-  call: (method: string, pathname: string, body?: unknown) => Promise<{ status: number; body: any }>;
-}
-
-async function call(token: string, method: string, pathname: string, body?: unknown) {
-  const response = await stack.request(pathname, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: any = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* audio or plain text */
-  }
-  return { status: response.status, body: parsed };
-}
+type AdminUser = Awaited<ReturnType<typeof createAdmin>>;
 
 async function roleByCode(code: string): Promise<number> {
   const roles = await stack.admin('GET', '/admin/roles');
@@ -58,20 +39,6 @@ async function setRolePermissions(roleId: number, conditions: string[]) {
   const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
   const response = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions: [...cm, ...speech] });
   if (response.status !== 200) throw new Error(`permissions of role ${roleId}: ${response.status} ${JSON.stringify(response.body)}`);
-}
-
-async function createAdmin(email: string, roleId: number): Promise<AdminUser> {
-  const user = await stack.admin('POST', '/admin/users', { firstname: email.split('@')[0], lastname: 'Test', email, roles: [roleId] });
-  if (user.status !== 201) throw new Error(`user: ${user.status} ${JSON.stringify(user.body)}`);
-  const registered = await stack.request('/admin/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ registrationToken: user.body.data.registrationToken, userInfo: { firstname: 'T', lastname: 'User', password: 'Passw0rd-For-Tests!' } }),
-  });
-  const json = (await registered.json()) as any;
-  if (!json?.data?.token) throw new Error(`register: ${registered.status} ${JSON.stringify(json)}`);
-  const token = json.data.token as string;
-  return { token, call: (method, pathname, body) => call(token, method, pathname, body) };
 }
 
 async function anonymous(pathname: string) {
@@ -104,8 +71,8 @@ beforeAll(async () => {
   const editorRole = await roleByCode('strapi-editor');
   await setRolePermissions(authorRole, ['admin::is-creator']);
   await setRolePermissions(editorRole, []);
-  author = await createAdmin('author@example.com', authorRole);
-  editor = await createAdmin('editor2@example.com', editorRole);
+  author = await createAdmin(stack, 'author@example.com', authorRole);
+  editor = await createAdmin(stack, 'editor2@example.com', editorRole);
 
   othersArticle = (await articles.create({ title: 'Someone else', summary: 'Not yours.', body: blocks('First.', 'Second.') }, 'en')).documentId;
   const own = await author.call('POST', `/content-manager/collection-types/${ARTICLE}?locale=en`, { title: 'My own', summary: 'Mine.', body: blocks('Mine too.') });

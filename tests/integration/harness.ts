@@ -145,7 +145,7 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
-async function jsonFetch(url: string, method: string, body: unknown, headers: Record<string, string> = {}) {
+export async function jsonFetch(url: string, method: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -290,4 +290,23 @@ export function contentManager(stack: Stack, uid: string) {
 /** A Strapi blocks body of a few paragraphs. */
 export function blocks(...paragraphs: string[]) {
   return paragraphs.map((text) => ({ type: 'paragraph', children: [{ type: 'text', text }] }));
+}
+
+/**
+ * Another admin, in `roleId`, invited and registered the way the admin panel does it; returns
+ * their token and a JSON caller with it (permission tests act as them).
+ */
+export async function createAdmin(stack: Stack, email: string, roleId: number) {
+  const user = await stack.admin('POST', '/admin/users', { firstname: email.split('@')[0], lastname: 'Test', email, roles: [roleId] });
+  if (user.status !== 201) throw new Error(`user: ${user.status} ${JSON.stringify(user.body)}`);
+  const registered = await jsonFetch(`${stack.url}/admin/register`, 'POST', {
+    registrationToken: user.body.data.registrationToken,
+    userInfo: { firstname: 'T', lastname: 'User', password: 'Passw0rd-For-Tests!' },
+  });
+  const token = registered.body?.data?.token as string | undefined;
+  if (!token) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
+  return {
+    token,
+    call: (method: string, pathname: string, body?: unknown) => jsonFetch(`${stack.url}${pathname}`, method, body, { authorization: `Bearer ${token}` }),
+  };
 }

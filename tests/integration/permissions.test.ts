@@ -1,4 +1,4 @@
-import { blocks, contentManager, startStack, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, startStack, type Stack } from './harness';
 import { emulatorRequests } from './narration-helpers';
 
 /**
@@ -54,16 +54,7 @@ beforeAll(async () => {
   const role = await stack.admin('POST', '/admin/roles', { name: 'Speechless', description: 'No speech permissions' });
   if (role.status !== 201 && role.status !== 200) throw new Error(`role: ${role.status} ${JSON.stringify(role.body)}`);
   roleId = role.body.data.id;
-  const user = await stack.admin('POST', '/admin/users', { firstname: 'Limited', lastname: 'Editor', email: 'limited@example.com', roles: [roleId] });
-  if (user.status !== 201) throw new Error(`user: ${user.status} ${JSON.stringify(user.body)}`);
-  const registered = await stack.request('/admin/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ registrationToken: user.body.data.registrationToken, userInfo: { firstname: 'Limited', lastname: 'Editor', password: 'Limited-Passw0rd!' } }),
-  });
-  const json = (await registered.json()) as any;
-  if (!json?.data?.token) throw new Error(`register: ${registered.status} ${JSON.stringify(json)}`);
-  token = json.data.token;
+  ({ token } = await createAdmin(stack, 'limited@example.com', roleId));
   ({ documentId } = await contentManager(stack, ARTICLE).create({ title: 'Guarded', summary: 'Summary.', body: blocks('Body.') }, 'en'));
 });
 
