@@ -1,19 +1,20 @@
 import type { Core } from '@strapi/strapi';
 import { PERMISSION_ACTIONS } from './permissions';
-import { narrationService, transcriptionService } from './services';
+import { getService } from './utils';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS as never);
-  const narration = narrationService(strapi);
+  const { config } = getService('settings');
+  const content = getService('content');
   // Content types are known only now: a type or field that can never be narrated stops Strapi
   // here, naming it, like any other bad value of the config.
-  const problems = Object.entries(narration.config.contentTypes).flatMap(([uid, type]) => narration.content.configProblems(uid, type));
+  const problems = Object.entries(config.contentTypes).flatMap(([uid, type]) => content.configProblems(uid, type));
   if (problems.length) {
     throw new Error(`Invalid configuration of the speech plugin:\n${problems.map((problem) => `speech.config.${problem.path.join('.')}: ${problem.message}`).join('\n')}`);
   }
-  if (!narration.config.apiKey) {
+  if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
-  await narration.start();
-  await transcriptionService(strapi).start();
+  await getService('narrations').start();
+  await getService('speech-to-text').start();
 };

@@ -1,8 +1,7 @@
-import type { Core } from '@strapi/strapi';
-import { narrationService, transcriptionService } from './services';
+import { getService } from './utils';
 
-export default async ({ strapi }: { strapi: Core.Strapi }) => {
+export default async () => {
   // Let an in-flight tick and after-commit enqueues finish before the database closes.
-  await transcriptionService(strapi).stop();
-  await narrationService(strapi).stop();
+  await getService('speech-to-text').stop();
+  await getService('narrations').stop();
 };

@@ -7,7 +7,7 @@ import destroy from './destroy';
 import register from './register';
 import routes from './routes';
 import services from './services';
-import { installUploadGuard } from './transcription/upload-guard';
+import { installUploadGuard } from './speech-to-text/upload-guard';
 import { installBodyGuard } from './http/body-guard';
 
 export default {

@@ -79,9 +79,8 @@ async function capture(knex: any, work: () => Promise<unknown>): Promise<Capture
 
 /** The queries of an idle tick, a busy tick's lookups, a callback, the public route, the list view and the poller. */
 async function runPluginQueries(app: any) {
-  const narration = app.plugin('speech').service('narration');
-  const { repository } = narration;
-  const transcriptions = app.plugin('speech').service('transcription').repository;
+  const repository = app.plugin('speech').service('jobs');
+  const transcriptions = app.plugin('speech').service('transcriptions');
   const now = new Date();
   await repository.hasActiveRows();
   await repository.claimable(now, 3);

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { parseSrt } from '../../server/src/narration/subtitles';
+import { parseSrt } from '../../server/src/subtitles/srt';
 import { startStack, waitFor, type Stack } from './harness';
 import { sleep } from './narration-helpers';
 

@@ -2,6 +2,7 @@ import { promises as fs } from 'fs';
 import os from 'os';
 import path from 'path';
 import { bodyGuard, hasBearerToken, pluginRequestKind, temporaryFilePaths } from '../../server/src/http/body-guard';
+import { withStrapiErrorHelpers } from './strapi-error-helpers';
 
 describe('pluginRequestKind', () => {
   it.each([
@@ -60,7 +61,7 @@ describe('bodyGuard', () => {
   /** A Koa-like context: just what the guard reads and writes. */
   function context(method: string, pathname: string, headers: Record<string, string> = {}) {
     const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-    return {
+    return withStrapiErrorHelpers({
       method,
       path: pathname,
       status: 404,
@@ -69,7 +70,7 @@ describe('bodyGuard', () => {
       is: (type: string) => (type === 'multipart' && /^multipart\//.test(lower['content-type'] ?? '') ? 'multipart' : false),
       get: (name: string) => lower[name.toLowerCase()] ?? '',
       set: () => undefined,
-    };
+    });
   }
 
   /** Plays the body parser: writes a temporary file per field and puts them on ctx.request.files. */
@@ -92,7 +93,7 @@ describe('bodyGuard', () => {
       await bodyGuard()(ctx, next);
       expect(next).not.toHaveBeenCalled();
       expect(ctx.status).toBe(415);
-      expect(ctx.body.error).toMatchObject({ name: 'UnsupportedMediaTypeError', details: { code: 'MULTIPART_NOT_ACCEPTED' } });
+      expect(ctx.body.error).toMatchObject({ name: 'UnsupportedMediaTypeError', message: expect.stringMatching(/multipart/), details: { code: 'MULTIPART_NOT_ACCEPTED' } });
     }
     expect(await fs.readdir(dir)).toEqual([]);
   });

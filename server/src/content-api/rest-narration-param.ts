@@ -34,7 +34,7 @@ export function registerRestNarrationParam(strapi: Core.Strapi): void {
     const entries = (Array.isArray(body.data) ? body.data : [body.data]) as Array<Record<string, unknown>>;
     for (const entry of entries) {
       if (entry && typeof entry.documentId === 'string') {
-        entry.narration = await entryNarration(strapi, uid, entry as never, auth);
+        entry.narration = await entryNarration(uid, entry as never, auth);
       }
     }
   });

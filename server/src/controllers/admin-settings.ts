@@ -1,13 +1,14 @@
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { describeConfigIssues } from '../config/schema';
 import { narrationCost } from '../narration/cost';
 import { runtimeSettingsSchema } from '../services/settings';
-import { narrationService } from '../services';
 import { SpeechServiceError } from '../speech-client';
-import { sendServiceError } from './speech-service-errors';
-import { mayActOn } from './document-guard';
-import { sendError, sendValidationError } from './http-error';
+import { rethrowForAdmin } from '../http/speech-service-errors';
+import { getService } from '../utils';
+import { ensureMayActOn } from './document-guard';
+import { validate } from './validate';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
 
@@ -23,7 +24,8 @@ const FEATURES = { voicePreview: true, transcription: true } as const;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: any) {
-    const service = narrationService(strapi);
+    const settings = getService('settings');
+    const content = getService('content');
     const contentTypes = Object.values(strapi.contentTypes as Record<string, any>)
       .filter((ct) => ct.uid.startsWith('api::'))
       .map((ct) => ({
@@ -33,20 +35,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         draftAndPublish: Boolean(ct.options?.draftAndPublish),
         localized: Boolean(ct.pluginOptions?.i18n?.localized),
         // Text fields that are not private: the only ones a narration may read.
-        fields: service.content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
+        fields: content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
       }));
     ctx.body = {
-      settings: await service.settings.get(),
+      settings: await settings.get(),
       contentTypes,
-      connection: {
-        apiKeyConfigured: Boolean(service.config.apiKey),
-        baseUrl: service.config.baseUrl,
-        webUrl: service.config.webUrl,
-        callbackUrl: service.callbackUrl(),
-        voiceSource: service.config.voiceSource,
-      },
-      queue: await service.settings.queueState(),
-      averages: await service.averageCharacters(),
+      connection: settings.connection(),
+      queue: await settings.queueState(),
+      averages: await getService('narrations').averageCharacters(),
       features: FEATURES,
     };
   },
@@ -56,7 +52,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
    * read it: editors without `settings.read` still see badges and the panel.
    */
   async narratedTypes(ctx: any) {
-    const { contentTypes } = await narrationService(strapi).settings.get();
+    const { contentTypes } = await getService('settings').get();
     ctx.body = {
       contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
       features: FEATURES,
@@ -66,33 +62,32 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async update(ctx: any) {
     const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
     if (!parsed.success) {
-      return sendError(ctx, 400, describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''), {
+      throw new errors.ValidationError(describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''), {
         errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })),
       });
     }
     // Only types of the site, only text fields that are not private: a narration is public and
     // leaves for the speech service, so it may never carry what the content API hides.
-    const content = narrationService(strapi).content;
+    const content = getService('content');
     const problems = Object.entries(parsed.data.contentTypes ?? {}).flatMap(([uid, narration]) => content.configProblems(uid, narration));
     if (problems.length) {
-      return sendError(ctx, 400, problems.map((problem) => problem.message).join('; '), { errors: problems });
+      throw new errors.ValidationError(problems.map((problem) => problem.message).join('; '), { errors: problems });
     }
-    const settings = await narrationService(strapi).settings.update(parsed.data);
-    ctx.body = { settings };
+    ctx.body = { settings: await getService('settings').update(parsed.data) };
   },
 
   async voices(ctx: any) {
     try {
-      ctx.body = { voices: await narrationService(strapi).voices() };
+      ctx.body = { voices: await getService('voices').list() };
     } catch (error) {
-      sendServiceError(ctx, error);
+      rethrowForAdmin(ctx, error);
     }
   },
 
   /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */
   async testConnection(ctx: any) {
     try {
-      const voices = await narrationService(strapi).voices({ fresh: true });
+      const voices = await getService('voices').list({ fresh: true });
       ctx.body = { ok: true, voices: voices.length };
     } catch (error) {
       if (error instanceof SpeechServiceError) {
@@ -105,18 +100,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** Characters and credits of a document's current text with the current voice and mode. */
   async estimate(ctx: any) {
-    const parsed = estimateBody.safeParse(ctx.request.body);
-    if (!parsed.success) return sendValidationError(ctx, parsed.error);
-    if (!(await mayActOn(strapi, ctx, parsed.data, 'read'))) return;
-    const estimate = await narrationService(strapi).estimate(parsed.data.contentType, parsed.data.documentId, parsed.data.locale ?? null);
-    if (!estimate) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
+    const target = validate(estimateBody, ctx.request.body);
+    await ensureMayActOn(ctx, target, 'read');
+    const estimate = await getService('narrations').estimate(target.contentType, target.documentId, target.locale ?? null);
+    if (!estimate) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     ctx.body = estimate;
   },
 
   /** Cost of any text in both modes (the settings page's preview). */
   async cost(ctx: any) {
-    const parsed = z.object({ text: z.string().max(1_000_000) }).safeParse(ctx.request.body);
-    if (!parsed.success) return sendError(ctx, 400, 'text is required');
-    ctx.body = { verbatim: narrationCost(parsed.data.text, '0'), preprocessed: narrationCost(parsed.data.text, '2') };
+    const { text } = validate(z.object({ text: z.string().max(1_000_000) }), ctx.request.body, 'text is required');
+    ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') };
   },
 });

@@ -1,16 +1,12 @@
-import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import type { TranscriptionService } from '../services/transcription';
-import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-errors';
-import { narrationService } from '../services';
-import { MAX_PREVIEW_TEXT_LENGTH, type PreviewResult } from '../transcription/preview';
-import { documentTarget } from './admin-narrations';
-import { mayActOn } from './document-guard';
-import { sendError, sendValidationError } from './http-error';
+import { rethrowForAdmin } from '../http/speech-service-errors';
+import { getService } from '../utils';
+import { MAX_PREVIEW_TEXT_LENGTH, type PreviewResult } from '../voice-preview/preview';
+import { ensureMayActOn } from './document-guard';
+import { documentTarget, validate } from './validate';
 
 /** Speech generation for the admin: voice previews and "listen to this text". Answers with the audio bytes. */
-
-const service = (strapi: Core.Strapi) => strapi.plugin('speech').service('transcription') as TranscriptionService;
 
 const previewBody = z.object({
   voiceId: z.string().trim().min(1).max(200),
@@ -19,20 +15,19 @@ const previewBody = z.object({
 
 const listenBody = documentTarget.extend({ index: z.number().int().min(0).max(10_000) });
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
+export default {
   /** POST /speech/tts/preview { voiceId, text? } -> audio/mpeg */
   async preview(ctx: any) {
     const parsed = previewBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) {
       const fields = parsed.error.flatten().fieldErrors;
       const message = fields.text ? `The text is too long for a preview: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.` : 'Choose a voice to preview (voiceId).';
-      return sendAnswer(ctx, errorAnswer(400, 'ValidationError', message, { errors: fields }));
+      throw new errors.ValidationError(message, { errors: fields });
     }
     try {
-      const result = await service(strapi).preview.preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined });
-      sendPreviewAudio(ctx, result);
+      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined }));
     } catch (error) {
-      sendServiceError(ctx, error, { voiceId: parsed.data.voiceId });
+      rethrowForAdmin(ctx, error, { voiceId: parsed.data.voiceId });
     }
   },
 
@@ -42,27 +37,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
    * read on the server, so this route speaks article text only, never arbitrary input.
    */
   async listen(ctx: any) {
-    const parsed = listenBody.safeParse(ctx.request.body ?? {});
-    if (!parsed.success) return sendValidationError(ctx, parsed.error);
-    const { contentType, documentId, locale, index } = parsed.data;
-    if (!(await mayActOn(strapi, ctx, parsed.data, 'narrate'))) return;
-    const draft = await narrationService(strapi).paragraphs(contentType, documentId, locale ?? null);
-    if (!draft) return sendError(ctx, 404, 'This content is not narrated or does not exist.');
+    const target = validate(listenBody, ctx.request.body ?? {});
+    const { contentType, documentId, locale, index } = target;
+    await ensureMayActOn(ctx, target, 'narrate');
+    const draft = await getService('narrations').paragraphs(contentType, documentId, locale ?? null);
+    if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     const paragraph = draft.paragraphs[index];
     if (!paragraph) {
-      return sendError(ctx, 400, `There is no paragraph ${index + 1}: the text has ${draft.paragraphs.length}.`, { paragraphs: draft.paragraphs.length });
+      throw new errors.ValidationError(`There is no paragraph ${index + 1}: the text has ${draft.paragraphs.length}.`, { paragraphs: draft.paragraphs.length });
     }
-    if (!draft.voiceId) return sendError(ctx, 400, 'Choose a default voice in Settings -> Speech first.');
+    if (!draft.voiceId) throw new errors.ValidationError('Choose a default voice in Settings -> Speech first.');
     if (paragraph.text.length > MAX_PREVIEW_TEXT_LENGTH) {
-      return sendError(ctx, 400, `This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`);
+      throw new errors.ValidationError(`This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`);
     }
     try {
-      sendPreviewAudio(ctx, await service(strapi).preview.preview({ voiceId: draft.voiceId, text: paragraph.text }));
+      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId: draft.voiceId, text: paragraph.text }));
     } catch (error) {
-      sendServiceError(ctx, error, { voiceId: draft.voiceId });
+      rethrowForAdmin(ctx, error, { voiceId: draft.voiceId });
     }
   },
-});
+};
 
 /** Writes a generated (or cached) audio answer with what the admin shows about it. */
 function sendPreviewAudio(ctx: any, result: PreviewResult) {

@@ -1,16 +1,17 @@
-import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { SubmissionError, type TranscriptionService } from '../services/transcription';
-import { DOWNLOAD_FORMATS, attachmentDisposition, transcriptView, type DownloadFormat } from '../transcription/formats';
-import { errorAnswer, sendAnswer, sendServiceError } from './speech-service-errors';
-import type { TranscriptionRow } from '../transcription/repository';
-import { DEFAULT_LANGUAGE, MAX_AUDIO_BYTES } from '../transcription/settings';
-import { tooLargeAnswer } from '../transcription/upload-guard';
 import { removeTemporaryFiles } from '../http/body-guard';
+import { rethrowForAdmin } from '../http/speech-service-errors';
+import { conflict } from '../http/status-error';
+import { SubmissionError } from '../services/speech-to-text';
+import type { TranscriptionRow } from '../speech-to-text/repository';
+import { attachmentDisposition } from '../speech-to-text/result-file';
+import { DEFAULT_LANGUAGE, MAX_AUDIO_BYTES } from '../speech-to-text/settings';
+import { audioTooLargeError } from '../speech-to-text/upload-guard';
+import { DOWNLOAD_FORMATS, transcriptView, type DownloadFormat } from '../subtitles/transcript';
+import { getService } from '../utils';
 
 /** The Transcribe page's routes: submit an upload, follow jobs, download and save results. */
-
-const service = (strapi: Core.Strapi) => strapi.plugin('speech').service('transcription') as TranscriptionService;
 
 const submitFields = z.object({
   language: z
@@ -58,12 +59,18 @@ export function transcriptionView(row: TranscriptionRow, withResult = false) {
   return { ...view, result: view.hasResult ? transcriptView(row.result?.subtitles) : null };
 }
 
-function validationError(ctx: any, message: string, details: Record<string, unknown> = {}) {
-  sendAnswer(ctx, errorAnswer(400, 'ValidationError', message, details));
+/** The row of `:id`, or 404. */
+async function findTranscription(ctx: any): Promise<TranscriptionRow> {
+  const id = idParam.safeParse(ctx.params.id);
+  const row = id.success ? await getService('speech-to-text').find(id.data) : null;
+  if (!row) throw new errors.NotFoundError('This transcription does not exist.');
+  return row;
 }
 
-function notFound(ctx: any) {
-  sendAnswer(ctx, errorAnswer(404, 'NotFoundError', 'This transcription does not exist.'));
+function downloadFormat(requested: unknown): DownloadFormat {
+  const format = formatSchema.safeParse(requested);
+  if (!format.success) throw new errors.ValidationError('format must be srt, vtt or json.', { field: 'format' });
+  return format.data;
 }
 
 interface UploadedFile {
@@ -85,7 +92,7 @@ function adminUser(ctx: any): { id: number | null; name: string | null } {
   return { id: typeof user.id === 'number' ? user.id : Number(user.id) || null, name: user.username || fullName || user.email || null };
 }
 
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
+export default {
   /** POST /speech/transcriptions (multipart: audio, language, output_format) */
   async submit(ctx: any) {
     const abort = new AbortController();
@@ -96,16 +103,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.res.once('close', onClose);
     try {
       if (!ctx.is('multipart')) {
-        return validationError(ctx, 'Send the audio as multipart/form-data with an "audio" file field.', { field: 'audio' });
+        throw new errors.ValidationError('Send the audio as multipart/form-data with an "audio" file field.', { field: 'audio' });
       }
       const files = ctx.request.files as Record<string, UploadedFile | UploadedFile[]> | undefined;
       const audioField = files?.audio;
       const audios = Array.isArray(audioField) ? audioField : audioField ? [audioField] : [];
-      if (audios.length === 0) return validationError(ctx, 'Choose an audio file to transcribe (form field "audio").', { field: 'audio' });
-      if (audios.length > 1) return validationError(ctx, 'Send one audio file at a time.', { field: 'audio' });
+      if (audios.length === 0) throw new errors.ValidationError('Choose an audio file to transcribe (form field "audio").', { field: 'audio' });
+      if (audios.length > 1) throw new errors.ValidationError('Send one audio file at a time.', { field: 'audio' });
       const audio = audios[0];
-      if (audio.size > MAX_AUDIO_BYTES) return sendAnswer(ctx, tooLargeAnswer(audio.size));
-      if (audio.size === 0) return validationError(ctx, 'The audio file is empty.', { field: 'audio' });
+      if (audio.size > MAX_AUDIO_BYTES) throw audioTooLargeError(audio.size);
+      if (audio.size === 0) throw new errors.ValidationError('The audio file is empty.', { field: 'audio' });
 
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
       const parsed = submitFields.safeParse({
@@ -117,10 +124,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         const message = fieldErrors.output_format
           ? 'The output format must be json or srt.'
           : `The language must be a language code such as ar-JO.`;
-        return validationError(ctx, message, { errors: fieldErrors });
+        throw new errors.ValidationError(message, { errors: fieldErrors });
       }
 
-      const row = await service(strapi).submit({
+      const row = await getService('speech-to-text').submit({
         filepath: audio.filepath,
         // Made safe by the service (safeFileName); an upload without a name gets `recording.mp3`.
         fileName: audio.originalFilename ?? '',
@@ -134,8 +141,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       ctx.status = 201;
       ctx.body = { data: transcriptionView(row) };
     } catch (error) {
-      if (error instanceof SubmissionError) return sendServiceError(ctx, error.cause, { transcriptionId: error.transcriptionId });
-      return sendServiceError(ctx, error);
+      if (error instanceof SubmissionError) rethrowForAdmin(ctx, error.cause, { transcriptionId: error.transcriptionId });
+      rethrowForAdmin(ctx, error);
     } finally {
       ctx.res.off('close', onClose);
       // At once, not only in the body guard's finally: the 50 MB file need not wait for the response.
@@ -146,34 +153,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** GET /speech/transcriptions?limit=20&mine=true: newest first, without results. */
   async list(ctx: any) {
     const parsed = listQuery.safeParse(ctx.query ?? {});
-    if (!parsed.success) return validationError(ctx, 'limit must be a whole number from 1 to 100.', { errors: parsed.error.flatten().fieldErrors });
+    if (!parsed.success) throw new errors.ValidationError('limit must be a whole number from 1 to 100.', { errors: parsed.error.flatten().fieldErrors });
     const mine = parsed.data.mine === 'true' || parsed.data.mine === '1';
     const user = adminUser(ctx);
-    const rows = await service(strapi).list({ limit: parsed.data.limit, submittedById: mine && user.id !== null ? user.id : undefined });
-    ctx.body = { data: rows.map((row) => transcriptionView(row)), meta: { limit: parsed.data.limit, pollIntervalMs: service(strapi).settings.pollMs } };
+    const speechToText = getService('speech-to-text');
+    const rows = await speechToText.list({ limit: parsed.data.limit, submittedById: mine && user.id !== null ? user.id : undefined });
+    ctx.body = { data: rows.map((row) => transcriptionView(row)), meta: { limit: parsed.data.limit, pollIntervalMs: speechToText.pollIntervalMs } };
   },
 
   /** GET /speech/transcriptions/:id: status, and the result once completed. */
   async findOne(ctx: any) {
-    const id = idParam.safeParse(ctx.params.id);
-    if (!id.success) return notFound(ctx);
-    const row = await service(strapi).find(id.data);
-    if (!row) return notFound(ctx);
-    ctx.body = { data: transcriptionView(row, true) };
+    ctx.body = { data: transcriptionView(await findTranscription(ctx), true) };
   },
 
   /** GET /speech/transcriptions/:id/download?format=srt|vtt|json (default: the format asked of the service). */
   async download(ctx: any) {
-    const id = idParam.safeParse(ctx.params.id);
-    if (!id.success) return notFound(ctx);
-    const row = await service(strapi).find(id.data);
-    if (!row) return notFound(ctx);
-    const format = formatSchema.safeParse(ctx.query.format ?? row.outputFormat);
-    if (!format.success) return validationError(ctx, 'format must be srt, vtt or json.', { field: 'format' });
-    const rendered = service(strapi).render(row, format.data);
-    if (!rendered) {
-      return sendAnswer(ctx, errorAnswer(409, 'ConflictError', `This transcription has no result (it is ${row.status}).`, { status: row.status }));
-    }
+    const row = await findTranscription(ctx);
+    const rendered = getService('speech-to-text').render(row, downloadFormat(ctx.query.format ?? row.outputFormat));
+    if (!rendered) throw conflict(`This transcription has no result (it is ${row.status}).`, { status: row.status });
     ctx.set('Content-Disposition', attachmentDisposition(rendered.fileName));
     ctx.set('Cache-Control', 'private, no-store');
     ctx.type = rendered.contentType;
@@ -182,18 +179,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** POST /speech/transcriptions/:id/save { format? }: the result as a Media Library file. */
   async save(ctx: any) {
-    const id = idParam.safeParse(ctx.params.id);
-    if (!id.success) return notFound(ctx);
-    const row = await service(strapi).find(id.data);
-    if (!row) return notFound(ctx);
-    const requested = (ctx.request.body as Record<string, unknown> | undefined)?.format ?? row.outputFormat;
-    const format = formatSchema.safeParse(requested);
-    if (!format.success) return validationError(ctx, 'format must be srt, vtt or json.', { field: 'format' });
-    const saved = await service(strapi).saveToMediaLibrary(row, format.data);
-    if (!saved) {
-      return sendAnswer(ctx, errorAnswer(409, 'ConflictError', `This transcription has no result to save (it is ${row.status}).`, { status: row.status }));
-    }
-    const fresh = (await service(strapi).find(row.id)) as TranscriptionRow;
+    const row = await findTranscription(ctx);
+    const speechToText = getService('speech-to-text');
+    const format = downloadFormat((ctx.request.body as Record<string, unknown> | undefined)?.format ?? row.outputFormat);
+    const saved = await speechToText.saveToMediaLibrary(row, format);
+    if (!saved) throw conflict(`This transcription has no result to save (it is ${row.status}).`, { status: row.status });
+    const fresh = (await speechToText.find(row.id)) as TranscriptionRow;
     ctx.status = saved.created ? 201 : 200;
     ctx.body = {
       data: transcriptionView(fresh),
@@ -201,4 +192,4 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       created: saved.created,
     };
   },
-});
+};

@@ -1,7 +1,6 @@
-import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import type { DocumentAction } from '../access/document-permissions';
-import { documentPermissions } from '../services';
-import { sendError } from './http-error';
+import { getService } from '../utils';
 
 const REFUSALS: Record<DocumentAction, string> = {
   read: 'You may not read this document.',
@@ -9,14 +8,11 @@ const REFUSALS: Record<DocumentAction, string> = {
 };
 
 /**
- * The Content Manager's permissions on the very document a route acts on. Answers 403 or 404
- * itself and returns false when the caller may not; nothing has been read or sent by then.
+ * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
+ * the caller may not, before anything has been read or sent.
  */
-export async function mayActOn(strapi: Core.Strapi, ctx: any, target: { contentType: string; documentId: string; locale?: string | null }, action: DocumentAction): Promise<boolean> {
-  const decision = await documentPermissions(strapi).decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale: target.locale ?? null }, action);
-  if (decision === 'allowed') return true;
-  if (decision === 'not-found') sendError(ctx, 404, 'This document does not exist.');
-  else sendError(ctx, 403, REFUSALS[action]);
-  return false;
+export async function ensureMayActOn(ctx: any, target: { contentType: string; documentId: string; locale?: string | null }, action: DocumentAction): Promise<void> {
+  const decision = await getService('document-permissions').decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale: target.locale ?? null }, action);
+  if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
+  if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
 }
-

@@ -1,58 +1,45 @@
-import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationJson } from '../narration/public-view';
-import { contentApiAccess, narrationService } from '../services';
-import { sendError } from './http-error';
+import { getService } from '../utils';
+import { validate } from './validate';
 
 /** Public, read-only narration routes for front ends: JSON, and the stored files themselves. */
 
 const articleIdParam = z.string().min(1).max(255);
 
-export default ({ strapi }: { strapi: Core.Strapi }) => {
-  async function load(ctx: any): Promise<NarrationRow | null> {
-    const articleId = articleIdParam.safeParse(ctx.params.articleId);
-    if (!articleId.success) {
-      sendError(ctx, 400, 'Invalid articleId.');
-      return null;
-    }
-    // Not found, not live, or not readable by this caller: one answer, so a closed type's
-    // narrations cannot even be detected.
-    const auth = await contentApiAccess(strapi).authenticate(ctx);
-    const row = await narrationService(strapi).findVisible(articleId.data, auth);
-    if (!row) {
-      sendError(ctx, 404, 'No narration for this article.');
-      return null;
-    }
-    return row;
-  }
+async function findVisible(ctx: any): Promise<NarrationRow> {
+  const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
+  // Not found, not live, or not readable by this caller: one answer, so a closed type's
+  // narrations cannot even be detected.
+  const auth = await getService('content-api-access').authenticate(ctx);
+  const row = await getService('narrations').findVisible(articleId, auth);
+  if (!row) throw new errors.NotFoundError('No narration for this article.');
+  return row;
+}
 
-  /** Media Library URLs are relative for the local provider and absolute for cloud providers. */
-  function redirectToFile(ctx: any, file: NarrationRow['audio']) {
-    if (!file) return sendError(ctx, 404, 'This narration has no stored file yet.');
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.redirect(file.url);
-  }
+/** Media Library URLs are relative for the local provider and absolute for cloud providers. */
+function redirectToFile(ctx: any, file: NarrationRow['audio']) {
+  if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.redirect(file.url);
+}
 
-  return {
-    async findOne(ctx: any) {
-      const row = await load(ctx);
-      if (!row) return;
-      // Who sees it depends on the caller's credentials: shared caches must keep answers apart.
-      ctx.set('Vary', 'Authorization');
-      ctx.body = narrationJson(row, narrationService(strapi).publicUrl());
-    },
-    async audio(ctx: any) {
-      const row = await load(ctx);
-      if (row) redirectToFile(ctx, row.audio);
-    },
-    async srt(ctx: any) {
-      const row = await load(ctx);
-      if (row) redirectToFile(ctx, row.subtitles);
-    },
-    async vtt(ctx: any) {
-      const row = await load(ctx);
-      if (row) redirectToFile(ctx, row.subtitlesVtt);
-    },
-  };
+export default {
+  async findOne(ctx: any) {
+    const row = await findVisible(ctx);
+    // Who sees it depends on the caller's credentials: shared caches must keep answers apart.
+    ctx.set('Vary', 'Authorization');
+    ctx.body = narrationJson(row, getService('settings').publicUrl());
+  },
+  async audio(ctx: any) {
+    redirectToFile(ctx, (await findVisible(ctx)).audio);
+  },
+  async srt(ctx: any) {
+    redirectToFile(ctx, (await findVisible(ctx)).subtitles);
+  },
+  async vtt(ctx: any) {
+    redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
+  },
 };

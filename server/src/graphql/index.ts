@@ -55,7 +55,7 @@ export function registerGraphql(strapi: Core.Strapi): void {
                 type: NARRATION_TYPE,
                 description: 'Its narration, where the caller may read this type and the entry is published.',
                 resolve: (parent: { documentId?: string; locale?: string | null; publishedAt?: string | null }, _args: unknown, context: { state?: { auth?: ContentApiAuth } }) =>
-                  entryNarration(strapi, type.uid, parent, context.state?.auth ?? null),
+                  entryNarration(type.uid, parent, context.state?.auth ?? null),
               });
             },
           })

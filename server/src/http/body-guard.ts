@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
-import { errorAnswer, sendAnswer } from '../controllers/speech-service-errors';
 
 /**
  * Keeps Strapi's body parser from leaving request bodies on disk for the plugin's routes.
@@ -18,6 +17,8 @@ import { errorAnswer, sendAnswer } from '../controllers/speech-service-errors';
  * - whatever the outcome (401 on a bad token, 403, 400, 413, an error, or success), deletes every
  *   temporary file the parser wrote for the request once the response is decided. The upload's
  *   controller has by then streamed its file to the service and removed it; removing it again is a no-op.
+ * Being ahead of Strapi's error middleware too, it answers through Strapi's own response helpers
+ * (`ctx.unsupportedMediaType`, `ctx.unauthorized`), which write the body that middleware would.
  */
 
 export type PluginRequestKind =
@@ -46,19 +47,13 @@ export function hasBearerToken(authorization: string | undefined): boolean {
   return parts.length === 2 && parts[0]!.toLowerCase() === 'bearer';
 }
 
-export function multipartRefusedAnswer() {
-  return errorAnswer(
-    415,
-    'UnsupportedMediaTypeError',
-    'This route does not accept multipart/form-data; send JSON. Only the transcription upload (POST /speech/transcriptions) takes a file.',
-    { code: 'MULTIPART_NOT_ACCEPTED' }
-  );
-}
+const MULTIPART_REFUSED = {
+  message: 'This route does not accept multipart/form-data; send JSON. Only the transcription upload (POST /speech/transcriptions) takes a file.',
+  details: { code: 'MULTIPART_NOT_ACCEPTED' },
+};
 
 /** The same words as Strapi's own 401, so clients see one answer whichever layer refused. */
-export function unauthenticatedAnswer() {
-  return errorAnswer(401, 'UnauthorizedError', 'Missing or invalid credentials');
-}
+const UNAUTHENTICATED_MESSAGE = 'Missing or invalid credentials';
 
 interface ParsedFile {
   filepath?: unknown;
@@ -86,9 +81,9 @@ export function bodyGuard(apiPrefix = '/api') {
     if (kind === 'other') return next();
     // Same test as koa-body's: a multipart Content-Type on a request that has a body.
     const multipart = Boolean(ctx.is('multipart'));
-    if (multipart && kind === 'no-files') return sendAnswer(ctx, multipartRefusedAnswer());
+    if (multipart && kind === 'no-files') return ctx.unsupportedMediaType(MULTIPART_REFUSED.message, MULTIPART_REFUSED.details);
     if (multipart && kind === 'upload' && !hasBearerToken(ctx.get('authorization') || undefined)) {
-      return sendAnswer(ctx, unauthenticatedAnswer());
+      return ctx.unauthorized(UNAUTHENTICATED_MESSAGE);
     }
     try {
       return await next();

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { NarrationService } from '../services/narration';
+import { getService } from '../utils';
 
 /**
  * Document Service middleware: publishing (and, for types configured `save`, creating or
@@ -34,7 +34,7 @@ export function localesOf(locale: unknown): Array<string | null> {
   return [null];
 }
 
-export function narrateOnPublish(strapi: Core.Strapi, narration: () => NarrationService) {
+export function narrateOnPublish(strapi: Core.Strapi) {
   async function afterCommit(work: () => Promise<unknown>): Promise<void> {
     const run = async () => {
       try {
@@ -46,7 +46,7 @@ export function narrateOnPublish(strapi: Core.Strapi, narration: () => Narration
     if (strapi.db.inTransaction()) {
       // Joining the outer transaction only to register a commit hook; nothing is written in it.
       await strapi.db.transaction(async ({ onCommit }) => {
-        onCommit(() => void narration().track(run()));
+        onCommit(() => void getService('narrations').track(run()));
       });
       return;
     }
@@ -56,8 +56,8 @@ export function narrateOnPublish(strapi: Core.Strapi, narration: () => Narration
   return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
     const result = await next();
     if (ctx.uid.startsWith('plugin::speech.')) return result;
-    const service = narration();
-    const trigger = await service.triggerFor(ctx.uid);
+    const narrations = getService('narrations');
+    const trigger = await narrations.triggerFor(ctx.uid);
     if (trigger === 'off' || trigger === null) return result;
 
     const { action, params } = ctx;
@@ -68,15 +68,15 @@ export function narrateOnPublish(strapi: Core.Strapi, narration: () => Narration
     if (publishes) {
       const entries = entriesOf(result);
       await afterCommit(async () => {
-        for (const entry of entries) await service.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
+        for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
       });
     } else if (action === 'unpublish' || action === 'delete') {
       const documentId = params?.documentId as string | undefined;
       if (documentId) {
         await afterCommit(async () => {
           for (const locale of localesOf(params?.locale)) {
-            if (action === 'delete') await service.forgetDocument(ctx.uid, documentId, locale);
-            else await service.cancelDocument(ctx.uid, documentId, locale);
+            if (action === 'delete') await narrations.forgetDocument(ctx.uid, documentId, locale);
+            else await narrations.cancelDocument(ctx.uid, documentId, locale);
           }
         });
       }

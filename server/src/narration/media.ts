@@ -5,7 +5,7 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/schema';
 import { DownloadRefusedError, downloadToTempFile } from './download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
-import { narrationDuration, srtToVtt } from './subtitles';
+import { narrationDuration, srtToVtt } from '../subtitles/srt';
 
 /**
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library

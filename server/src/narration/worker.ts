@@ -9,6 +9,7 @@ import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media
 import { createSerialRunner } from '../utils/serial-runner';
 import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
+import type { VoiceOverrides } from './voice-overrides';
 
 /**
  * The queue worker. Each tick: recover expired leases, time out lost callbacks, store accepted
@@ -22,6 +23,7 @@ export interface WorkerDeps {
   config: PluginConfig;
   repository: JobsRepository;
   settings: SettingsService;
+  voiceOverrides: Pick<VoiceOverrides, 'get'>;
   content: ContentReader;
   client: () => SpeechClient;
   media: MediaStore;
@@ -202,7 +204,7 @@ export function createWorker(deps: WorkerDeps) {
       await repository.apply(job, { type: 'submitRejected', reason: 'The content is no longer published or no longer narrated.', code: 'NOT_PUBLISHED' });
       return;
     }
-    const version = content.describe(job.contentType, entry, narration, current, await settings.voiceOverride(job.articleId));
+    const version = content.describe(job.contentType, entry, narration, current, await deps.voiceOverrides.get(job.articleId));
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
       await repository.setFigures(job.id, { fingerprint: version.fingerprint, characters: version.characters, credits: version.credits, voiceId: version.voiceId, preprocessType: version.preprocessType, title: version.title.slice(0, 255) });
       job = { ...job, fingerprint: version.fingerprint };

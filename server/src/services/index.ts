@@ -1,32 +1,53 @@
 import type { Core } from '@strapi/strapi';
-import { createNarrationService, type NarrationService } from './narration';
-import { createTranscriptionService, type TranscriptionService } from './transcription';
-import { createContentApiAccess, type ContentApiAccess } from '../access/content-api-access';
-import { createDocumentPermissions, type DocumentPermissions } from '../access/document-permissions';
+import { createContentApiAccess } from '../access/content-api-access';
+import { createDocumentPermissions } from '../access/document-permissions';
+import { createContentReader } from '../narration/content';
+import { createJobsRepository } from '../narration/jobs.repository';
+import { createMediaStore } from '../narration/media';
+import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createTranscriptionRepository } from '../speech-to-text/repository';
+import { getService } from '../utils';
+import { createNarrationsService } from './narrations';
+import { createSettingsService } from './settings';
+import { createSpeechClientService } from './speech-client';
+import { createSpeechToTextService } from './speech-to-text';
+import { createVoicePreviewService } from './voice-preview';
+import { createVoicesService } from './voices';
+import { createWorkerService } from './worker';
 
+type Factory = ({ strapi }: { strapi: Core.Strapi }) => unknown;
+
+/**
+ * The plugin's services, by name (`getService(name)` in utils/ returns them typed). Strapi creates
+ * each one the first time it is asked for, once per instance, so every caller shares it.
+ */
 export default {
-  narration: createNarrationService,
-  transcription: createTranscriptionService,
-  'document-permissions': ({ strapi }: { strapi: Core.Strapi }) => createDocumentPermissions(strapi),
-  'content-api-access': ({ strapi }: { strapi: Core.Strapi }) => createContentApiAccess(strapi),
-};
-
-/** The Content Manager's permissions, applied to the documents the admin routes act on. */
-export function documentPermissions(strapi: Core.Strapi): DocumentPermissions {
-  return strapi.plugin('speech').service('document-permissions') as DocumentPermissions;
-}
-
-/** Who may read narrations through the content API (REST and GraphQL). */
-export function contentApiAccess(strapi: Core.Strapi): ContentApiAccess {
-  return strapi.plugin('speech').service('content-api-access') as ContentApiAccess;
-}
-
-/** Typed access to the plugin's narration service. */
-export function narrationService(strapi: Core.Strapi): NarrationService {
-  return strapi.plugin('speech').service('narration') as NarrationService;
-}
-
-/** Typed access to the plugin's transcription (speech to text, speech generation) service. */
-export function transcriptionService(strapi: Core.Strapi): TranscriptionService {
-  return strapi.plugin('speech').service('transcription') as TranscriptionService;
-}
+  /** The configuration file and the editor's runtime settings; the queue's pause and credits. */
+  settings: createSettingsService,
+  /** The site's content types and entries as narration reads them. */
+  content: ({ strapi }) => createContentReader(strapi),
+  /** The narration queue's rows: the only code that writes them. */
+  jobs: ({ strapi }) => createJobsRepository(strapi),
+  /** A narration's files in the Media Library. */
+  media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
+  /** The voice an editor chose for one article. */
+  'voice-overrides': ({ strapi }) => createVoiceOverrides(strapi),
+  /** The voices editors choose from. */
+  voices: createVoicesService,
+  /** The one configured client of the speech service. */
+  'speech-client': createSpeechClientService,
+  /** Submits queued narrations and stores their results. */
+  worker: createWorkerService,
+  /** The narration use cases the controllers, the document middleware and the content API call. */
+  narrations: createNarrationsService,
+  /** The transcription rows: the only code that writes them. */
+  transcriptions: ({ strapi }) => createTranscriptionRepository(strapi),
+  /** Speech to text: uploads, following jobs, results. */
+  'speech-to-text': createSpeechToTextService,
+  /** Voice previews and "listen to this paragraph". */
+  'voice-preview': createVoicePreviewService,
+  /** The Content Manager's permissions, applied to the documents the admin routes act on. */
+  'document-permissions': ({ strapi }) => createDocumentPermissions(strapi),
+  /** Who may read narrations through the content API (REST and GraphQL). */
+  'content-api-access': ({ strapi }) => createContentApiAccess(strapi),
+} satisfies Record<string, Factory>;

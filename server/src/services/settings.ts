@@ -1,14 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { contentTypeNarrationSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
+import { contentTypeNarrationSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
 import { effectiveTrigger } from '../narration/triggers';
-import { createVoiceOverrides, type VoiceOverrideTarget } from '../narration/voice-overrides';
 
 /**
- * Settings an editor may change at run time (default voice, preprocessType, per-type narration)
- * live in the plugin store and override the file config. The publish path reads them on every
- * document action, so they are cached in memory for a few seconds.
+ * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
+ * editor may change at run time (default voice, preprocessType, per-type narration), which lives in
+ * the plugin store and overrides the file. The publish path reads them on every document action,
+ * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
+ * in the same store.
  */
 
 export const runtimeSettingsSchema = z
@@ -50,9 +51,15 @@ const EMPTY_QUEUE_STATE: QueueState = {
 
 const CACHE_MS = 5_000;
 
-export function createSettingsService(strapi: Core.Strapi, config: PluginConfig) {
+/** The site's public origin (`server.url`), never a request's Host header. */
+export function publicUrl(strapi: Core.Strapi): string {
+  const configured = (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
+  return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
+}
+
+export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
+  const config: PluginConfig = parsePluginConfig(strapi.config.get('plugin::speech'));
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
-  const voiceOverrides = createVoiceOverrides(strapi);
   let cached: { value: EffectiveSettings; at: number } | null = null;
 
   function merge(runtime: RuntimeSettings): EffectiveSettings {
@@ -83,6 +90,26 @@ export function createSettingsService(strapi: Core.Strapi, config: PluginConfig)
   }
 
   return {
+    /** The validated configuration file. */
+    config,
+
+    /** The site's public origin, for the URLs front ends are given. */
+    publicUrl: () => publicUrl(strapi),
+
+    /** Where the speech service posts narration results. */
+    callbackUrl: () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`,
+
+    /** How this server reaches the speech service, as the admin shows it: never the API key itself. */
+    connection() {
+      return {
+        apiKeyConfigured: Boolean(config.apiKey),
+        baseUrl: config.baseUrl,
+        webUrl: config.webUrl,
+        callbackUrl: this.callbackUrl(),
+        voiceSource: config.voiceSource,
+      };
+    },
+
     async get(): Promise<EffectiveSettings> {
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
       const value = merge(await readRuntime());
@@ -96,11 +123,6 @@ export function createSettingsService(strapi: Core.Strapi, config: PluginConfig)
       cached = null;
       return this.get();
     },
-
-    /** Per-article voice chosen by an editor; null means the default voice. */
-    voiceOverride: (articleId: string) => voiceOverrides.get(articleId),
-    setVoiceOverride: (target: VoiceOverrideTarget, voiceId: string | null) => voiceOverrides.set(target, voiceId),
-    voiceOverrides,
 
     async queueState(): Promise<QueueState> {
       const raw = (await store().get({ key: 'queue' })) as Partial<QueueState> | null;

@@ -1,19 +1,18 @@
 import type { Core } from '@strapi/strapi';
-import { parsePluginConfig, type NarrationTrigger, type PluginConfig } from '../config/schema';
+import type { NarrationTrigger } from '../config/schema';
 import { articleKey } from '../narration/article';
-import { createContentReader } from '../narration/content';
 import { countCharacters } from '../narration/cost';
 import { narrationParagraphs } from '../narration/text';
-import { createJobsRepository, type NarrationRow } from '../narration/jobs.repository';
-import { createMediaStore } from '../narration/media';
-import { createWorker, type NarrationWorker } from '../narration/worker';
-import { createSpeechClient, verifyCallbackSignature, type SpeechClient, type Voice } from '../speech-client';
-import { createSettingsService } from './settings';
-import { createContentApiAccess, type ContentApiAuth } from '../access/content-api-access';
+import type { NarrationRow } from '../narration/jobs.repository';
+import { verifyCallbackSignature } from '../speech-client';
+import type { ContentApiAuth } from '../access/content-api-access';
+import { getService } from '../utils';
 
 /**
- * The narration feature as the rest of Strapi sees it: the document middleware, the controllers
- * and the admin call this service; it wires the repository, the worker and the speech client.
+ * The narration use cases, as the document middleware, the controllers and the content API call
+ * them: record a published version, narrate, regenerate, cancel, estimate, receive the service's
+ * callback, and find what a front end may see. The queue itself is the `jobs` service; the
+ * `worker` submits and stores.
  */
 
 export interface CallbackInput {
@@ -27,50 +26,19 @@ export type CallbackOutcome =
   | { status: 'unauthorized' }
   | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
 
-/** The site's public origin (`server.url`), never a request's Host header. */
-export function publicUrl(strapi: Core.Strapi): string {
-  const configured = (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
-  return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
-}
-
-export function readPluginConfig(strapi: Core.Strapi): PluginConfig {
-  return parsePluginConfig(strapi.config.get('plugin::speech'));
-}
-
-export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
-  const config = readPluginConfig(strapi);
-  const repository = createJobsRepository(strapi);
-  const settings = createSettingsService(strapi, config);
-  const content = createContentReader(strapi);
-  const media = createMediaStore(strapi, config);
-  const contentApi = createContentApiAccess(strapi);
+export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
+  const settings = getService('settings');
+  const { config } = settings;
+  const repository = getService('jobs');
+  const content = getService('content');
+  const media = getService('media');
+  const voiceOverrides = getService('voice-overrides');
+  const contentApi = getService('content-api-access');
+  const worker = getService('worker');
   const pending = new Set<Promise<unknown>>();
-  let client: SpeechClient | null = null;
-  let voiceCache: { voices: Voice[]; at: number } | null = null;
   let stopping: Promise<void> | null = null;
 
-  const speechClient = () =>
-    (client ??= createSpeechClient({
-      apiKey: config.apiKey,
-      baseUrl: config.baseUrl,
-      webUrl: config.webUrl,
-      timeoutMs: config.requestTimeoutMs,
-      voicesPath: config.voicesPath,
-    }));
-
-  const callbackUrl = () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
-
-  const worker: NarrationWorker = createWorker({ strapi, config, repository, settings, content, client: speechClient, media, callbackUrl });
-
   return {
-    config,
-    settings,
-    repository,
-    content,
-    worker,
-    speechClient,
-    callbackUrl,
-
     /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
     track<T>(promise: Promise<T>): Promise<T> {
       pending.add(promise);
@@ -93,7 +61,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       if (!narration) return { queued: false, reason: 'this content type is not narrated' };
       const entry = await content.loadLive(uid, documentId, locale);
       if (!entry) return { queued: false, reason: 'the content is not published' };
-      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, entry.locale ?? locale));
+      const override = await voiceOverrides.get(this.articleIdFor(uid, documentId, entry.locale ?? locale));
       const version = content.describe(uid, entry, narration, current, override);
       const outcome = await repository.recordContentVersion(version);
       if (outcome.applied) worker.wake();
@@ -119,7 +87,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       if (content.hasDraftAndPublish(uid)) params.status = 'draft';
       const entry = (await strapi.documents(uid as never).findOne(params as never)) as never;
       if (!entry) return null;
-      const override = await settings.voiceOverride(this.articleIdFor(uid, documentId, locale));
+      const override = await voiceOverrides.get(this.articleIdFor(uid, documentId, locale));
       return { version: content.describe(uid, entry, narration, current, override), override };
     },
 
@@ -158,7 +126,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
 
     async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null) {
       const articleId = this.articleIdFor(uid, documentId, locale);
-      await settings.setVoiceOverride({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
+      await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
       return { articleId, voiceId };
     },
 
@@ -186,7 +154,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
         // The files linked when the row is deleted, not when it was read: a download may finish in between.
         await media.remove(await repository.removeWithMedia(row.id));
       }
-      await settings.voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
+      await voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
     },
 
     /** Verifies and records a callback; storing the files happens after the response. */
@@ -222,6 +190,18 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       return row;
     },
 
+    /**
+     * The narration of one entry a content-API caller has just read (REST `?narration=true`,
+     * GraphQL's `narration` field), under the same rule as findVisible. A published entry is live
+     * already; for a draft, the published version decides.
+     */
+    async findVisibleForEntry(uid: string, entry: { documentId: string; locale?: string | null; publishedAt?: string | null }, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
+      if (!(await settings.get()).contentTypes[uid]) return null;
+      const row = await repository.findByArticleId(this.articleIdFor(uid, entry.documentId, entry.locale ?? null), true);
+      if (!row || !(await this.isVisible(row, auth, { live: entry.publishedAt ? true : undefined }))) return null;
+      return row;
+    },
+
     async isVisible(row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>, auth: ContentApiAuth | null, { live }: { live?: boolean } = {}): Promise<boolean> {
       if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return false;
       const narrated = (await settings.get()).contentTypes[row.contentType];
@@ -229,23 +209,39 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
       return live ?? Boolean(await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale));
     },
 
-    publicUrl: () => publicUrl(strapi),
-
     articleIdFor(uid: string, documentId: string, locale: string | null) {
       return articleKey(documentId, locale, content.isLocalized(uid));
     },
 
-    /** Voices from the configured source; the service's list is cached for ten minutes. */
-    async voices({ fresh = false } = {}): Promise<Voice[]> {
-      if (config.voiceSource === 'config') return config.voices;
-      if (!fresh && voiceCache && Date.now() - voiceCache.at < 10 * 60_000) return voiceCache.voices;
-      const voices = await speechClient().listVoices();
-      voiceCache = { voices, at: Date.now() };
-      return voices;
-    },
-
     /** Average narrated characters per content type (latest narrations), for the settings page's cost preview. */
     averageCharacters: () => repository.recentAverageCharacters(),
+
+    /** The narrations of some documents of one type (a list page), every locale. */
+    findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
+
+    /** The narrations of one document, every locale. */
+    findForDocument: (uid: string, documentId: string) => repository.findForDocument(uid, documentId),
+
+    /** Lifts a pause (credits, API key) and lets the worker submit again at once. */
+    async resumeQueue() {
+      const queue = await settings.updateQueueState({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
+      worker.wake();
+      return queue;
+    },
+
+    /** The queue at a glance, for the admin's status board. */
+    async overview() {
+      const connection = settings.connection();
+      return {
+        apiKeyConfigured: connection.apiKeyConfigured,
+        baseUrl: connection.baseUrl,
+        webUrl: connection.webUrl,
+        callbackUrl: connection.callbackUrl,
+        queue: await settings.queueState(),
+        counts: await repository.countByStatus(),
+        settings: await settings.get(),
+      };
+    },
 
     /**
      * What narrating a document's current text would cost, before anything is submitted. The
@@ -268,7 +264,7 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
     },
 
     async start() {
-      const moved = await settings.voiceOverrides.migrateLegacyStore();
+      const moved = await voiceOverrides.migrateLegacyStore();
       if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);
       if (config.worker) worker.start();
     },
@@ -283,4 +279,4 @@ export function createNarrationService({ strapi }: { strapi: Core.Strapi }) {
   };
 }
 
-export type NarrationService = ReturnType<typeof createNarrationService>;
+export type NarrationsService = ReturnType<typeof createNarrationsService>;

@@ -1,25 +1,25 @@
 /**
- * Speech-service errors as answers of the plugin's admin routes. Pure mapping, plus a small koa helper.
+ * Speech-service errors as answers of the plugin's admin routes: the status, the words an editor
+ * reads, and the details the admin shows (the service's code, credits, when to retry). Pure
+ * mapping, plus `rethrowForAdmin`, which hands the answer to Strapi's error middleware.
  *
  * The service's own 401 and 403 (a bad or restricted API key) are NOT passed on as 401/403: the
  * admin panel reads a 401 as "your session expired" and logs the editor out, and a 403 as "you
  * lack the permission". They become 502 with the service's code in `details.code`.
  */
 import { formatDuration, SpeechServiceError } from '../speech-client';
+import { StatusError } from './status-error';
 
-export interface ErrorAnswer {
+export interface ServiceErrorAnswer {
   status: number;
+  /** `Retry-After`, when the service said when to come back. */
   headers: Record<string, string>;
-  body: {
-    data: null;
-    error: {
-      status: number;
-      name: string;
-      message: string;
-      details: Record<string, unknown>;
-    };
-  };
+  message: string;
+  details: Record<string, unknown>;
 }
+
+/** The name the admin's error bodies carry for every speech-service error, whatever the status. */
+export const SPEECH_SERVICE_ERROR = 'SpeechServiceError';
 
 const STATUS_BY_CODE: Record<string, number> = {
   INVALID_REQUEST: 400,
@@ -50,7 +50,7 @@ function messageFor(error: SpeechServiceError, retryAfterSeconds: number | undef
 
 /** The editor-facing message of a speech-service error (what an admin route answers). */
 export function editorMessage(error: SpeechServiceError): string {
-  return serviceErrorAnswer(error).body.error.message;
+  return serviceErrorAnswer(error).message;
 }
 
 function baseMessageFor(error: SpeechServiceError, retryAfterSeconds: number | undefined): string {
@@ -81,22 +81,18 @@ function fieldMessages(value: unknown): string | undefined {
   return list.length ? list.join(' ').replace(/[.\s]+$/, '') : undefined;
 }
 
-export function errorAnswer(status: number, name: string, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): ErrorAnswer {
-  return { status, headers, body: { data: null, error: { status, name, message, details } } };
-}
-
 /** The answer for a speech-service error (section 7 of the spec). */
-export function serviceErrorAnswer(error: SpeechServiceError): ErrorAnswer {
+export function serviceErrorAnswer(error: SpeechServiceError): ServiceErrorAnswer {
   const status =
     STATUS_BY_CODE[error.code] ?? (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403 ? error.status : 502);
   const retryAfterSeconds = error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 409)) headers['Retry-After'] = String(retryAfterSeconds);
-  return errorAnswer(
+  return {
     status,
-    'SpeechServiceError',
-    messageFor(error, retryAfterSeconds),
-    {
+    headers,
+    message: messageFor(error, retryAfterSeconds),
+    details: {
       code: error.code,
       serviceStatus: error.status ?? null,
       creditsRemaining: error.creditsRemaining ?? null,
@@ -104,26 +100,16 @@ export function serviceErrorAnswer(error: SpeechServiceError): ErrorAnswer {
       retryAfterSeconds: retryAfterSeconds ?? null,
       ...(error.details && typeof error.details === 'object' && error.code === 'INVALID_REQUEST' ? { fields: error.details } : {}),
     },
-    headers
-  );
+  };
 }
 
-/** Writes an answer to a koa context. */
-export function sendAnswer(ctx: any, answer: ErrorAnswer): void {
-  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-  ctx.status = answer.status;
-  ctx.body = answer.body;
-}
-
-/** Sends a speech-service error; anything else is rethrown for Strapi's error middleware. */
-export function sendServiceError(ctx: any, error: unknown, extraDetails: Record<string, unknown> = {}): void {
+/**
+ * Rethrows a speech-service error as the admin route's answer (Strapi's error middleware writes
+ * it; `Retry-After` is set on the response first). Anything else is rethrown as it is.
+ */
+export function rethrowForAdmin(ctx: { set(name: string, value: string): void }, error: unknown, extraDetails: Record<string, unknown> = {}): never {
   if (!(error instanceof SpeechServiceError)) throw error;
   const answer = serviceErrorAnswer(error);
-  answer.body.error.details = { ...answer.body.error.details, ...extraDetails };
-  sendAnswer(ctx, answer);
-}
-
-export function formatMegabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  throw new StatusError(answer.status, SPEECH_SERVICE_ERROR, answer.message, { ...answer.details, ...extraDetails });
 }

@@ -8,7 +8,7 @@ import {
   UnexpectedResponseError,
   type SttJob,
 } from '../../server/src/speech-client';
-import { MAX_UNEXPECTED_POLL_ERRORS, planFromError, planFromStatus, type PollContext } from '../../server/src/transcription/status';
+import { MAX_UNEXPECTED_POLL_ERRORS, planFromError, planFromStatus, type PollContext } from '../../server/src/speech-to-text/status';
 
 const context = (overrides: Partial<PollContext> = {}): PollContext => ({
   pollMs: 5000,

@@ -1,28 +1,13 @@
 /**
  * Voice previews (and "listen to this text"): `POST /api/v1/tts/generate` with a short sample in the
- * voice's language. Answers are cached per voice and text in memory (bounded by entries and bytes),
- * so clicking play twice costs credits once. Requests from this instance go to the service one at a
- * time (spec 7.3 allows one request per account at a time; 7.5: queue on the client), and a 409
- * CONCURRENT_REQUEST caused by another instance is retried briefly.
+ * voice's language. Answers are cached per voice and text in memory (least recently used first out,
+ * bounded by entries and bytes), so clicking play twice costs credits once. Requests from this
+ * instance go to the service one at a time (spec 7.3 allows one request per account at a time; 7.5:
+ * queue on the client), and a 409 CONCURRENT_REQUEST caused by another instance is retried briefly.
  */
+import { LRUCache } from 'lru-cache';
 import { ConcurrentRequestError, type GeneratedSpeech, type SpeechClient, type Voice } from '../speech-client';
-
-/** One or two sentences per language: short (few credits), with a full stop between sentences. */
-export const SAMPLE_TEXTS: Record<string, string> = {
-  ar: 'مرحبا، هذا مثال على صوتي. أتمنى أن يعجبك.',
-  en: 'Hello, this is a sample of my voice. I hope you like it.',
-  fr: 'Bonjour, voici un exemple de ma voix. J’espère qu’elle vous plaît.',
-  es: 'Hola, esta es una muestra de mi voz. Espero que te guste.',
-  de: 'Hallo, das ist eine Hörprobe meiner Stimme. Ich hoffe, sie gefällt Ihnen.',
-  it: 'Ciao, questo è un esempio della mia voce. Spero che ti piaccia.',
-  pt: 'Olá, esta é uma amostra da minha voz. Espero que goste.',
-  tr: 'Merhaba, bu sesimden bir örnek. Umarım beğenirsiniz.',
-  ur: 'السلام علیکم، یہ میری آواز کا نمونہ ہے۔ امید ہے آپ کو پسند آئے گا۔',
-  fa: 'سلام، این نمونه‌ای از صدای من است. امیدوارم خوشتان بیاید.',
-  hi: 'नमस्ते, यह मेरी आवाज़ का एक नमूना है। आशा है आपको पसंद आएगा।',
-  ru: 'Здравствуйте, это образец моего голоса. Надеюсь, он вам понравится.',
-};
-export const FALLBACK_LANGUAGE = 'en';
+import { sampleFor } from './samples';
 
 /** Longest text a preview may send; longer texts are refused locally, before any credit is spent. */
 export const MAX_PREVIEW_TEXT_LENGTH = 10_000;
@@ -31,20 +16,6 @@ const CACHE_MAX_ENTRIES = 64;
 const CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const CACHE_MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 const CONCURRENT_RETRIES_MS = [750, 1500];
-
-/** `ar-JO`, `ar_male`, `ar-female-1` -> `ar`. */
-export function primaryLanguage(tag: string | undefined | null): string | null {
-  const match = typeof tag === 'string' ? /^([A-Za-z]{2,3})(?:$|[-_])/.exec(tag.trim()) : null;
-  return match ? match[1].toLowerCase() : null;
-}
-
-/** The sample for a voice: by its language, else by the language its id starts with, else English. */
-export function sampleFor(voice: Pick<Voice, 'id' | 'language'> | { id: string; language?: string }): { language: string; text: string } {
-  for (const candidate of [primaryLanguage(voice.language), primaryLanguage(voice.id)]) {
-    if (candidate && SAMPLE_TEXTS[candidate]) return { language: candidate, text: SAMPLE_TEXTS[candidate] };
-  }
-  return { language: FALLBACK_LANGUAGE, text: SAMPLE_TEXTS[FALLBACK_LANGUAGE] };
-}
 
 export interface PreviewResult {
   audio: Buffer;
@@ -61,45 +32,18 @@ export interface CacheEntry {
   contentType: string;
 }
 
-/** A small LRU by insertion order of a Map. */
+/**
+ * The answers kept: at most `maxEntries` of them and `maxBytes` of audio, none larger than
+ * 4 MB (nor than `maxBytes`); no expiry, a voice's sample does not change.
+ */
 export function createAudioCache(maxEntries = CACHE_MAX_ENTRIES, maxBytes = CACHE_MAX_BYTES) {
-  const entries = new Map<string, CacheEntry>();
-  let bytes = 0;
-  return {
-    get(key: string): CacheEntry | undefined {
-      const entry = entries.get(key);
-      if (entry) {
-        entries.delete(key);
-        entries.set(key, entry);
-      }
-      return entry;
-    },
-    set(key: string, entry: CacheEntry) {
-      if (entry.audio.length > Math.min(CACHE_MAX_ENTRY_BYTES, maxBytes)) return;
-      const previous = entries.get(key);
-      if (previous) {
-        bytes -= previous.audio.length;
-        entries.delete(key);
-      }
-      entries.set(key, entry);
-      bytes += entry.audio.length;
-      for (const [oldest, value] of entries) {
-        if (entries.size <= maxEntries && bytes <= maxBytes) break;
-        entries.delete(oldest);
-        bytes -= value.audio.length;
-      }
-    },
-    get size() {
-      return entries.size;
-    },
-    get bytes() {
-      return bytes;
-    },
-    clear() {
-      entries.clear();
-      bytes = 0;
-    },
-  };
+  return new LRUCache<string, CacheEntry>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    maxEntrySize: Math.min(CACHE_MAX_ENTRY_BYTES, maxBytes),
+    // lru-cache counts sizes from 1.
+    sizeCalculation: (entry) => Math.max(1, entry.audio.length),
+  });
 }
 
 export interface PreviewDeps {

@@ -1,5 +1,6 @@
 import { ConcurrentRequestError, InsufficientCreditsError, type SpeechClient } from '../../server/src/speech-client';
-import { createAudioCache, createVoicePreview, primaryLanguage, sampleFor, SAMPLE_TEXTS } from '../../server/src/transcription/preview';
+import { createAudioCache, createVoicePreview } from '../../server/src/voice-preview/preview';
+import { primaryLanguage, sampleFor, SAMPLE_TEXTS } from '../../server/src/voice-preview/samples';
 
 describe('samples', () => {
   it('picks the sample by the voice language, else its id, else English', () => {
@@ -28,11 +29,27 @@ describe('audio cache', () => {
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
     cache.set('d', audio(900));
-    expect(cache.bytes).toBe(1000);
+    expect(cache.calculatedSize).toBe(1000);
     expect(cache.size).toBe(2);
     expect(cache.get('c')).toBeUndefined();
     cache.set('huge', audio(5000));
     expect(cache.get('huge')).toBeUndefined();
+  });
+
+  it('keeps by default 64 answers, 16 MB of audio, none over 4 MB, and an empty answer too', () => {
+    const cache = createAudioCache();
+    const MB = 1024 * 1024;
+    cache.set('too large', audio(4 * MB + 1));
+    expect(cache.has('too large')).toBe(false);
+    for (let i = 0; i < 5; i += 1) cache.set(`large ${i}`, audio(4 * MB));
+    expect(cache.size).toBe(4);
+    expect(cache.has('large 0')).toBe(false);
+    cache.clear();
+    for (let i = 0; i < 65; i += 1) cache.set(`small ${i}`, audio(10));
+    expect(cache.size).toBe(64);
+    expect(cache.has('small 0')).toBe(false);
+    cache.set('silence', audio(0));
+    expect(cache.get('silence')?.audio.length).toBe(0);
   });
 });
 

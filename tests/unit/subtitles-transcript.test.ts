@@ -1,13 +1,12 @@
-import { parseSrt } from '../../server/src/narration/subtitles';
+import { parseSrt } from '../../server/src/subtitles/srt';
+import { attachmentDisposition, fileStem } from '../../server/src/speech-to-text/result-file';
 import {
-  attachmentDisposition,
-  fileStem,
   isReadableSubtitles,
   renderTranscript,
   segmentsFromSubtitles,
   segmentsToSrt,
   transcriptView,
-} from '../../server/src/transcription/formats';
+} from '../../server/src/subtitles/transcript';
 
 const segments = [
   { start: 0, end: 2.5, text: 'مرحبا بكم في النشرة.' },

@@ -4,20 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { PayloadTooLargeError, SpeechServiceError, type TranscriptionOutputFormat } from '../speech-client';
-import { editorMessage } from '../controllers/speech-service-errors';
-import { DOWNLOAD_TYPES, fileStem, renderTranscript, type DownloadFormat } from '../transcription/formats';
-import { createPoller } from '../transcription/poller';
-import { createVoicePreview } from '../transcription/preview';
-import { createTranscriptionRepository, type MediaFileRef, type TranscriptionRow } from '../transcription/repository';
-import { MAX_AUDIO_BYTES, readTranscriptionSettings } from '../transcription/settings';
-import { readPluginConfig, type NarrationService } from './narration';
+import { editorMessage } from '../http/speech-service-errors';
+import { DOWNLOAD_TYPES, renderTranscript, type DownloadFormat } from '../subtitles/transcript';
+import { createPoller } from '../speech-to-text/poller';
+import type { MediaFileRef, TranscriptionRow } from '../speech-to-text/repository';
+import { fileStem } from '../speech-to-text/result-file';
+import { MAX_AUDIO_BYTES, readTranscriptionSettings } from '../speech-to-text/settings';
+import { getService } from '../utils';
 import { safeFileName } from '../utils/safe-file-name';
 
 /**
- * Speech to text and speech generation as the admin routes see them: submit an upload (streamed
- * from the body parser's temporary file to the service), follow the job (the poller), save or
- * render the result, and voice previews. The speech client and the validated config come from
- * the narration service, so there is one client per instance.
+ * Speech to text as the admin routes see it: submit an upload (streamed from the body parser's
+ * temporary file to the service), follow the job (the poller), save or render the result. The
+ * rows are the `transcriptions` service; the client is the plugin's one `speech-client`.
  */
 
 export interface SubmitInput {
@@ -47,22 +46,18 @@ export class SubmissionError extends Error {
 const AUDIO_MIME = /^(audio|video)\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 const UPLOAD_LEASE_RENEW_MS = 15_000;
 
-export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) {
-  const narration = () => strapi.plugin('speech').service('narration') as NarrationService;
-  const config = readPluginConfig(strapi);
+export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
+  const { config } = getService('settings');
   const settings = readTranscriptionSettings(config);
-  const repository = createTranscriptionRepository(strapi);
+  const repository = getService('transcriptions');
+  const client = getService('speech-client');
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  const client = () => narration().speechClient();
-  const poller = createPoller({ strapi, repository, client, settings, owner });
-  const preview = createVoicePreview({ client, voices: () => narration().voices() });
+  const poller = createPoller({ strapi, repository, client: () => client, settings, owner });
   const upload = () => strapi.plugin('upload').service('upload');
 
   return {
-    settings,
-    repository,
-    poller,
-    preview,
+    /** How often the admin may look again at a job in progress: the poller's own interval. */
+    pollIntervalMs: settings.pollMs,
 
     /**
      * Records the upload, streams it to `POST /api/v1/stt/submit/` and returns the queued row.
@@ -97,7 +92,7 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
       };
 
       try {
-        const { jobId } = await client().submitTranscription(
+        const { jobId } = await client.submitTranscription(
           {
             file: input.filepath,
             filename: fileName,
@@ -182,4 +177,4 @@ export function createTranscriptionService({ strapi }: { strapi: Core.Strapi }) 
   };
 }
 
-export type TranscriptionService = ReturnType<typeof createTranscriptionService>;
+export type SpeechToTextService = ReturnType<typeof createSpeechToTextService>;

@@ -1,12 +1,11 @@
 /**
- * The transcription result in the shapes editors download: the service returns either timed
- * segments (`output_format=json`: `[{ start, end, text }]`, seconds) or an SRT string
- * (`output_format=srt`). Both are read into segments; SRT and WebVTT are written from them.
+ * A transcript (the result of speech to text) in the shapes editors download: the service returns
+ * either timed segments (`output_format=json`: `[{ start, end, text }]`, seconds) or an SRT string
+ * (`output_format=srt`). Both are read into segments; SRT, WebVTT and JSON are written from them.
  *
  * Pure: no Strapi, no I/O.
  */
-import { formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../narration/subtitles';
-import { safeFileName, splitExtension } from '../utils/safe-file-name';
+import { containsSrtCues, formatSrt, parseSrt, srtToVtt, type Cue } from './srt';
 
 export interface Segment {
   /** Seconds from the start of the audio, millisecond precision. */
@@ -67,7 +66,7 @@ function segmentToCue(segment: Segment, position: number): Cue {
 
 /** The SRT string inside `subtitles`, when the service sent one. */
 export function srtOf(subtitles: unknown): string | null {
-  return typeof subtitles === 'string' && looksLikeSrt(subtitles) ? subtitles : null;
+  return containsSrtCues(subtitles) ? subtitles : null;
 }
 
 /**
@@ -143,16 +142,4 @@ export function renderTranscript(subtitles: unknown, format: DownloadFormat): st
     case 'json':
       return `${JSON.stringify(segments, null, 2)}\n`;
   }
-}
-
-/** `interview.final.mp3` -> `interview.final`; never empty, no path separators, control characters or `<>:"|?*`. */
-export function fileStem(fileName: string): string {
-  // The same rules as the upload's name, so a row stored before names were made safe still saves.
-  return splitExtension(safeFileName(fileName, 'transcription')).stem;
-}
-
-/** A Content-Disposition that keeps non-ASCII names (RFC 6266 / 5987). */
-export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -1,4 +1,4 @@
-import { cuesToText, formatSrt, looksLikeSrt, parseSrt, srtToVtt, type Cue } from '../../server/src/narration/subtitles';
+import { cuesToText, formatSrt, containsSrtCues, parseSrt, srtToVtt, type Cue } from '../../server/src/subtitles/srt';
 
 const arabicSrt = [
   '1',
@@ -148,25 +148,25 @@ describe('cuesToText', () => {
   });
 });
 
-describe('looksLikeSrt', () => {
+describe('containsSrtCues', () => {
   it('recognises SRT', () => {
-    expect(looksLikeSrt(arabicSrt)).toBe(true);
-    expect(looksLikeSrt(`\uFEFF${arabicSrt.replace(/\n/g, '\r\n')}`)).toBe(true);
+    expect(containsSrtCues(arabicSrt)).toBe(true);
+    expect(containsSrtCues(`\uFEFF${arabicSrt.replace(/\n/g, '\r\n')}`)).toBe(true);
   });
 
   it('rejects other content', () => {
-    expect(looksLikeSrt('')).toBe(false);
-    expect(looksLikeSrt('plain words')).toBe(false);
-    expect(looksLikeSrt('{"subtitles": []}')).toBe(false);
-    expect(looksLikeSrt(srtToVtt(arabicSrt))).toBe(false);
-    expect(looksLikeSrt(42)).toBe(false);
-    expect(looksLikeSrt(null)).toBe(false);
+    expect(containsSrtCues('')).toBe(false);
+    expect(containsSrtCues('plain words')).toBe(false);
+    expect(containsSrtCues('{"subtitles": []}')).toBe(false);
+    expect(containsSrtCues(srtToVtt(arabicSrt))).toBe(false);
+    expect(containsSrtCues(42)).toBe(false);
+    expect(containsSrtCues(null)).toBe(false);
   });
 });
 
 describe('cuesToText keeps text that only looks like markup', () => {
   it('drops styling tags but not comparisons', () => {
-    const { cuesToText, parseSrt } = require('../../server/src/narration/subtitles');
+    const { cuesToText, parseSrt } = require('../../server/src/subtitles/srt');
     const cues = parseSrt('1\n00:00:00,000 --> 00:00:01,000\n<b>Rain</b> < 5 mm & wind > 3 <font color="red">today</font>\n');
     expect(cuesToText(cues)).toBe('Rain < 5 mm & wind > 3 today');
   });
@@ -174,7 +174,7 @@ describe('cuesToText keeps text that only looks like markup', () => {
 
 describe('narrationDuration', () => {
   it('is the end of the latest cue, in seconds, and null without cues', () => {
-    const { narrationDuration } = require('../../server/src/narration/subtitles');
+    const { narrationDuration } = require('../../server/src/subtitles/srt');
     expect(narrationDuration('1\n00:00:00,000 --> 00:00:02,500\nOne.\n\n2\n00:00:02,500 --> 00:01:03,250\nTwo.\n')).toBe(63.25);
     expect(narrationDuration('')).toBeNull();
   });

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { errorAnswer, formatMegabytes } from '../controllers/speech-service-errors';
+import { errors } from '@strapi/utils';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
 
 /**
@@ -9,16 +9,22 @@ import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
  * gets 413 at once. The rest of the body is read and discarded by Node, so the client can read the
  * answer. Uploads without a Content-Length (chunked) are checked after parsing, by the controller.
  *
- * Installed with `strapi.server.use()` during `register`, i.e. ahead of the configured middlewares.
+ * Installed with `strapi.server.use()` during `register`, i.e. ahead of the configured middlewares,
+ * Strapi's error middleware included: the guard answers through Strapi's own response helper
+ * (`ctx.payloadTooLarge`), which writes the same body that middleware would.
  */
 
 export const TRANSCRIPTION_UPLOAD_PATH = /^\/speech\/transcriptions\/?$/;
 
-export function tooLargeAnswer(sizeBytes: number | null) {
+export function formatMegabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/** 413 for an audio file over the service's limit; `sizeBytes` null when the size is not known. */
+export function audioTooLargeError(sizeBytes: number | null): errors.PayloadTooLargeError {
   const size = sizeBytes !== null ? ` (${formatMegabytes(sizeBytes)})` : '';
-  return errorAnswer(
-    413,
-    'PayloadTooLargeError',
+  return new errors.PayloadTooLargeError(
     `The audio file is too large${size}: the speech service accepts files of at most ${formatMegabytes(MAX_AUDIO_BYTES)}. Shorten or compress the recording and try again.`,
     { code: 'PAYLOAD_TOO_LARGE', maxBytes: MAX_AUDIO_BYTES, sizeBytes }
   );
@@ -29,10 +35,8 @@ export function uploadGuard() {
     if (ctx.method !== 'POST' || !TRANSCRIPTION_UPLOAD_PATH.test(ctx.path)) return next();
     const declared = Number(ctx.get('content-length'));
     if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + MULTIPART_ENVELOPE_ALLOWANCE) {
-      const answer = tooLargeAnswer(declared);
-      ctx.status = answer.status;
-      ctx.body = answer.body;
-      return undefined;
+      const refusal = audioTooLargeError(declared);
+      return ctx.payloadTooLarge(refusal.message, refusal.details);
     }
     return next();
   };

@@ -1,6 +1,6 @@
 import { RateLimitExceededError, type SpeechClient, type SttJob } from '../../server/src/speech-client';
-import { createPoller } from '../../server/src/transcription/poller';
-import type { TranscriptionRepository, TranscriptionRow } from '../../server/src/transcription/repository';
+import { createPoller } from '../../server/src/speech-to-text/poller';
+import type { TranscriptionRepository, TranscriptionRow } from '../../server/src/speech-to-text/repository';
 
 /** The poller against an in-memory repository with the same claim semantics (lease + active status). */
 

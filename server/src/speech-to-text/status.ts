@@ -6,7 +6,7 @@
  * Pure: no Strapi, no I/O.
  */
 import { backoffDelay, SpeechServiceError, type SttJob } from '../speech-client';
-import { isReadableSubtitles } from './formats';
+import { isReadableSubtitles } from '../subtitles/transcript';
 
 export type TranscriptionStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
 export const ACTIVE_STATUSES: readonly TranscriptionStatus[] = ['queued', 'processing'];

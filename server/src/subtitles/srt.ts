@@ -1,6 +1,7 @@
 /**
- * SRT handling for the narration transcript (the service returns an SRT file, spec 2.3) and its
- * conversion to WebVTT, the only caption format an HTML `<track>` element accepts.
+ * SRT: reading it leniently, writing it, and converting it to WebVTT, the only caption format an
+ * HTML `<track>` element accepts. Narrations come with an SRT file (spec 2.3); a transcription may
+ * come as SRT too (see transcript.ts).
  *
  * Pure: no Strapi, no I/O.
  */
@@ -164,11 +165,6 @@ function toVttCueText(text: string): string {
     .join('\n');
 }
 
-/**
- * Converts SRT to WebVTT for an HTML `<track>`: "WEBVTT" header, `HH:MM:SS.mmm` timestamps,
- * numeric cue identifiers, cue text kept (escaped, see toVttCueText). Unreadable blocks of the
- * SRT are dropped, as parseSrt does.
- */
 /** The length of a narration as its subtitles tell it: the end of the last cue, in seconds (ms precision). */
 export function narrationDuration(srt: string): number | null {
   const cues = parseSrt(srt);
@@ -176,6 +172,11 @@ export function narrationDuration(srt: string): number | null {
   return Math.max(...cues.map((cue) => cue.endMs)) / 1000;
 }
 
+/**
+ * Converts SRT to WebVTT for an HTML `<track>`: "WEBVTT" header, `HH:MM:SS.mmm` timestamps,
+ * numeric cue identifiers, cue text kept (escaped, see toVttCueText). Unreadable blocks of the
+ * SRT are dropped, as parseSrt does.
+ */
 export function srtToVtt(srt: string): string {
   const body = parseSrt(srt)
     .map((cue, position) => {
@@ -202,8 +203,11 @@ export function cuesToText(cues: readonly Cue[]): string {
     .trim();
 }
 
-/** True for a string that holds at least one readable SRT cue (and is not a WebVTT file). */
-export function looksLikeSrt(text: unknown): text is string {
+/**
+ * True for a string that holds at least one readable SRT cue anywhere (and is not a WebVTT file).
+ * Lenient, like parseSrt: for text already received whole (a transcription result).
+ */
+export function containsSrtCues(text: unknown): text is string {
   if (typeof text !== 'string') return false;
   const normalised = normaliseNewlines(text).trimStart();
   if (normalised.startsWith('WEBVTT')) return false;
