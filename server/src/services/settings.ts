@@ -52,7 +52,7 @@ const EMPTY_QUEUE_STATE: QueueState = {
 const CACHE_MS = 5_000;
 
 /** The site's public origin (`server.url`), never a request's Host header. */
-export function publicUrl(strapi: Core.Strapi): string {
+function publicUrl(strapi: Core.Strapi): string {
   const configured = (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
   return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
 }
@@ -61,6 +61,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
   const config: PluginConfig = parsePluginConfig(strapi.config.get('plugin::speech'));
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   let cached: { value: EffectiveSettings; at: number } | null = null;
+  const callbackUrl = () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
 
   function merge(runtime: RuntimeSettings): EffectiveSettings {
     return {
@@ -97,7 +98,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     publicUrl: () => publicUrl(strapi),
 
     /** Where the speech service posts narration results. */
-    callbackUrl: () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`,
+    callbackUrl,
 
     /** How this server reaches the speech service, as the admin shows it: never the API key itself. */
     connection() {
@@ -105,7 +106,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
         apiKeyConfigured: Boolean(config.apiKey),
         baseUrl: config.baseUrl,
         webUrl: config.webUrl,
-        callbackUrl: this.callbackUrl(),
+        callbackUrl: callbackUrl(),
         voiceSource: config.voiceSource,
       };
     },
