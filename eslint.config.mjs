@@ -1,0 +1,44 @@
+// ESLint (flat config): typescript-eslint's recommended rules, React hooks, no import cycles;
+// formatting is Prettier's alone (eslint-config-prettier turns off the rules it would fight).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'playground/.strapi/**', 'playground/types/**', 'playground/public/**', '.demo/**', 'test-artifacts/**', 'coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { import: importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] })] },
+    rules: {
+      'import/no-cycle': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['admin/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: globals.browser },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['server/src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{mjs,cjs,js}', 'emulator/**/*.{mjs,js}', 'playground/**/*.{ts,js,cjs}', '*.{js,mjs,cjs}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['tests/**/*.ts'],
+    languageOptions: { globals: { ...globals.jest, ...globals.browser } },
+  },
+  {
+    // CommonJS entry points and scripts.
+    files: ['**/*.{js,cjs}'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  prettier
+);
