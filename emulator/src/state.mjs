@@ -18,6 +18,7 @@ import { MediaStore } from './speech/media.mjs';
  * @property {string} [articleId]
  * @property {number} [credits]
  * @property {string} [message]
+ * @property {number} [holdMs]  ANSWER_LOST: how long the answer was held before the connection was cut
  */
 
 export class StateDisposedError extends Error {

@@ -182,6 +182,75 @@ describe('submit validation', () => {
   });
 });
 
+describe('multipart parsing (contract 2.4: the body is checked, not trusted)', () => {
+  const BOUNDARY = 'raw-test-boundary';
+
+  /** POSTs bytes exactly as given, so a test can send what no well-behaved client would. */
+  async function postRaw(body: Buffer | string, contentType = `multipart/form-data; boundary=${BOUNDARY}`) {
+    const res = await fetch(submitUrl(), {
+      method: 'POST',
+      headers: { Authorization: 'Bearer emulator-dev-key', 'Content-Type': contentType },
+      body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  const textPart = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const filePart = (name: string, filename: string, data: string) =>
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: audio/wav\r\n\r\n${data}\r\n`;
+  const closing = `--${BOUNDARY}--\r\n`;
+
+  it('answers 400 "Malformed multipart upload." for a body cut off before its closing boundary, and keeps no file', async () => {
+    const res = await postRaw(textPart('language', 'ar-JO') + filePart('audio', 'a.wav', 'RIFF').replace(/\r\n$/, ''));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: { code: 'INVALID_REQUEST', message: 'Malformed multipart upload.', details: { body: [expect.any(String)] } } });
+    expect((await emulator.control('stt-jobs')).jobs).toEqual([]);
+  });
+
+  it('answers 400 with an audio detail for multipart without a boundary, and for other body types', async () => {
+    for (const contentType of ['multipart/form-data', 'application/x-www-form-urlencoded', 'text/plain']) {
+      const res = await postRaw('audio=x', contentType);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'The request is invalid.', details: { audio: ['Send a multipart/form-data upload with an "audio" file field.'] } });
+    }
+  });
+
+  it('refuses an empty audio file and an audio part that is not a file', async () => {
+    const empty = await postRaw(filePart('audio', 'a.wav', '') + closing);
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details).toEqual({ audio: ['The audio file is empty.'] });
+    const notAFile = await postRaw(textPart('audio', 'RIFF....') + closing);
+    expect(notAFile.status).toBe(400);
+    expect(notAFile.body.error.details).toEqual({ audio: ['An "audio" file is required.'] });
+  });
+
+  it('refuses a text field over 64 KB as malformed', async () => {
+    const res = await postRaw(textPart('language', 'a'.repeat(64 * 1024 + 1)) + filePart('audio', 'a.wav', 'RIFF') + closing);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({ body: ['Field "language" is too large.'] });
+  });
+
+  it('uses the first audio file and the first value of each field, logs the rest as ignored, and keeps the file name as sent', async () => {
+    const wav = toneWav(1, [[0.2, 0.6]]);
+    const name = 'نشرة/الأخبار "1".wav';
+    const body = Buffer.concat([
+      Buffer.from(textPart('output_format', 'srt') + textPart('output_format', 'vtt')),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="${name.replace(/"/g, '\\"')}"\r\nContent-Type: audio/wav\r\n\r\n`),
+      wav,
+      Buffer.from(`\r\n${filePart('audio', 'second.wav', 'RIFF')}${filePart('cover', 'c.png', 'PNG')}${closing}`),
+    ]);
+    const res = await postRaw(body);
+    expect(res.status).toBe(200);
+    const [logged] = (await emulator.control('requests?route=stt-submit')).requests;
+    expect(logged.body.fields).toEqual({ output_format: 'srt' });
+    expect(logged.body.ignoredParts).toEqual(['output_format', 'audio', 'cover']);
+    expect(logged.body.files).toEqual([{ field: 'audio', filename: name, contentType: 'audio/wav', bytes: wav.length, sha256: expect.any(String) }]);
+    expect(logged.body.audioBytesSeen).toBe(wav.length);
+    const { final } = await pollUntilDone(res.body.job_id);
+    expect(typeof final.result.subtitles).toBe('string');
+  });
+});
+
 describe('status', () => {
   it('answers 404 NOT_FOUND for an unknown job and for another company’s job', async () => {
     const unknown = await requestJson(statusUrl('no-such-job'));

@@ -10,11 +10,11 @@ import {
   downloadToTempFile,
   looksLikeMp3,
   looksLikeSrt,
-  nonPublicAddressReason,
   pinnedLookup,
   type DownloadOptions,
   type ResolvedAddress,
 } from '../../server/src/narration/download';
+import { nonPublicAddressReason } from '../../server/src/narration/address-policy';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
 /** A real narration MP3 (the emulator's encoder) without a tag, and the same behind an ID3 tag with cover-art-sized padding. */
@@ -294,7 +294,10 @@ describe('allow-list', () => {
 });
 
 describe('private addresses', () => {
-  const privateAnswers = ['10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '192.168.1.10', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0'];
+  const privateAnswers = [
+    '10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '192.168.1.10', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0',
+    '255.255.255.255', '239.255.255.250', '240.0.0.1', 'ff02::1', '::ffff:0:7f00:1', '2002:7f00:1::1',
+  ];
 
   it.each(privateAnswers)('refuses a listed name that resolves to %s', async (address) => {
     const error = await refusal(
@@ -475,7 +478,60 @@ describe('nonPublicAddressReason', () => {
     expect(nonPublicAddressReason(address)).toBe(reason);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+  it.each([
+    ['fd00::1', 'unique-local'],
+    ['fe80::1', 'link-local'],
+    ['FE80::1', 'link-local'],
+    ['fec0::1', 'site-local'],
+    ['239.255.255.250', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['192.0.0.9', 'reserved'],
+    ['192.0.2.1', 'documentation'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.9', 'documentation'],
+    ['198.19.255.1', 'benchmarking'],
+    ['2001:db8::1', 'documentation'],
+    ['2001::1', 'Teredo'],
+    ['100::1', 'discard'],
+    ['::ffff:169.254.169.254', 'link-local'],
+    ['::ffff:100.64.0.1', 'carrier-grade NAT'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b:1::1', 'local NAT64'],
+    ['64:ff9b:2::1', 'local NAT64'],
+    // IPv4-compatible (deprecated): refused whatever the IPv4, in either spelling (ipaddr.js would read the
+    // dotted one as IPv4-mapped and let ::8.8.8.8 through).
+    ['::8.8.8.8', 'reserved'],
+    ['::808:808', 'reserved'],
+    ['::0.0.0.1', 'loopback'],
+    // Only the strict forms Node accepts are addresses; ipaddr.js alone would read these as 127.0.0.1.
+    ['127.1', 'malformed'],
+    ['0x7f.0.0.1', 'malformed'],
+    ['2130706433', 'malformed'],
+  ])('%s is %s, as before ipaddr.js', (address, reason) => {
+    expect(nonPublicAddressReason(address)).toBe(reason);
+  });
+
+  it.each([
+    // SIIT (RFC 6145) IPv4-translated addresses, judged by their IPv4 part like NAT64.
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'link-local'],
+    ['192.88.99.1', 'reserved'],
+    ['2001:2::1', 'benchmarking'],
+    ['3fff::1', 'documentation'],
+    ['2001:1::1', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['5f00::1', 'reserved'],
+  ])('%s is %s (a range ipaddr.js knows and the hand-written checks missed)', (address, reason) => {
+    expect(nonPublicAddressReason(address)).toBe(reason);
+  });
+
+  it.each([
+    '93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808',
+    // Special ranges that are still globally reachable services: AS112 DNS sinks and AMT relays.
+    '192.175.48.1', '192.52.193.1', '2001:4:112::1', '2001:3::1',
+    '::ffff:0:8.8.8.8', '2002:808:808::1', '169.253.255.255', '100.63.255.255', '11.0.0.1',
+  ])(
     '%s is public',
     (address) => {
       expect(nonPublicAddressReason(address)).toBeUndefined();

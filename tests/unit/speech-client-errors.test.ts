@@ -17,10 +17,9 @@ import {
   UnauthorizedError,
   UnexpectedResponseError,
   ValidationFailedError,
-  errorFromResponse,
-  formatDuration,
-  readErrorBody,
 } from '../../server/src/speech-client/errors';
+import { errorFromResponse, readErrorBody } from '../../server/src/speech-client/response-errors';
+import { formatDuration } from '../../server/src/speech-client/wording';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 

@@ -74,8 +74,9 @@ export async function processText(ctx) {
   const lost = state.injections.take('lostAnswer', { articleId: request.articleId });
   if (lost) {
     // Charged and generating, but the client never learns it: the case a client must not pay twice for.
-    state.recordEvent({ type: 'ANSWER_LOST', company, articleId: request.articleId, holdMs: lost.holdMs });
-    await state.sleep(/** @type {number} */ (lost.holdMs));
+    const holdMs = /** @type {number} */ (lost.holdMs);
+    state.recordEvent({ type: 'ANSWER_LOST', company, articleId: request.articleId, holdMs });
+    await state.sleep(holdMs);
     ctx.res.socket?.destroy();
     return undefined;
   }

@@ -3,8 +3,7 @@ import { rm } from 'node:fs/promises';
 import { ApiError } from '../http/errors.mjs';
 import { sendJson } from '../http/respond.mjs';
 import { backgroundErrorHandler } from '../state.mjs';
-import { multipartBoundary, MultipartError } from './multipart.mjs';
-import { receiveUpload, drainRequest } from './upload.mjs';
+import { receiveUpload, drainRequest, MultipartError } from './upload.mjs';
 import { createSttJob, publicJob } from './jobs.mjs';
 
 const OUTPUT_FORMATS = ['json', 'srt'];
@@ -17,18 +16,13 @@ const invalid = (details, message = 'The request is invalid.') => new ApiError(4
 export async function submitStt(ctx) {
   const { req, runtime } = ctx;
   const { knobs } = runtime;
-  const boundary = multipartBoundary(req.headers['content-type']);
-  if (!boundary) {
-    await drainRequest(req, knobs.sttMaxUploadBytes * 2);
-    throw invalid({ audio: ['Send a multipart/form-data upload with an "audio" file field.'] });
-  }
-
   let upload;
   try {
-    upload = await receiveUpload(req, boundary, { maxFileBytes: knobs.sttMaxUploadBytes, tmpDir: runtime.tmpDir });
+    upload = await receiveUpload(req, { maxFileBytes: knobs.sttMaxUploadBytes, tmpDir: runtime.tmpDir });
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error;
     await drainRequest(req, knobs.sttMaxUploadBytes * 2);
+    if (error.reason === 'not-multipart') throw invalid({ audio: ['Send a multipart/form-data upload with an "audio" file field.'] });
     throw invalid({ body: [error.message] }, 'Malformed multipart upload.');
   }
   ctx.log.body = {

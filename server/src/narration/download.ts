@@ -8,8 +8,9 @@
  *   an explicit `http://` (the local emulator);
  * - the name is resolved once, every address it resolves to must be public, and the connection is pinned
  *   to that checked address (a custom `lookup`), so a second DNS answer (rebinding) cannot swap it;
- * - private, loopback and similar addresses are allowed only where an entry names that exact origin by
- *   its IP literal (or `localhost`) with an explicit scheme: the operator asked for a local address there;
+ * - what is public is decided in address-policy.ts; private, loopback and similar addresses are allowed
+ *   only where an entry names that exact origin by its IP literal (or `localhost`) with an explicit
+ *   scheme: the operator asked for a local address there;
  * - redirects are followed by hand, each one checked like the first URL;
  * - the size cap is enforced while streaming, the whole download has one deadline, and the start of the
  *   file must be an MP3 (an optional ID3 tag, then chained MPEG audio frames: see mp3-sniff.ts) or an SRT.
@@ -26,6 +27,7 @@ import path from 'path';
 import { Transform, type TransformCallback } from 'stream';
 import { pipeline } from 'stream/promises';
 import { TextDecoder } from 'util';
+import { nonPublicAddressReason, stripZone } from './address-policy';
 import { Mp3Sniffer, looksLikeMp3, type Mp3Verdict } from './mp3-sniff';
 
 export { looksLikeMp3 };
@@ -275,93 +277,6 @@ async function admit(
 }
 
 /**
- * Why an address is not a public unicast one (a short phrase), or undefined when it is public.
- * IPv4 embedded in IPv6 (mapped, NAT64, 6to4) is judged by its IPv4 part.
- */
-export function nonPublicAddressReason(address: string): string | undefined {
-  const text = stripZone(address.trim());
-  const v4 = ipv4Bytes(text);
-  if (v4) return ipv4Reason(v4);
-  const v6 = ipv6Bytes(text);
-  if (!v6) return 'malformed';
-  return ipv6Reason(v6);
-}
-
-function ipv4Reason([a, b, c]: number[]): string | undefined {
-  if (a === 0) return 'unspecified';
-  if (a === 10) return 'private';
-  if (a === 100 && (b! & 0xc0) === 64) return 'carrier-grade NAT';
-  if (a === 127) return 'loopback';
-  if (a === 169 && b === 254) return 'link-local';
-  if (a === 172 && (b! & 0xf0) === 16) return 'private';
-  if (a === 192 && b === 0 && c === 0) return 'reserved';
-  if (a === 192 && b === 0 && c === 2) return 'documentation';
-  if (a === 192 && b === 168) return 'private';
-  if (a === 198 && (b! & 0xfe) === 18) return 'benchmarking';
-  if (a === 198 && b === 51 && c === 100) return 'documentation';
-  if (a === 203 && b === 0 && c === 113) return 'documentation';
-  if (a! >= 224 && a! <= 239) return 'multicast';
-  if (a! >= 240) return 'reserved';
-  return undefined;
-}
-
-function ipv6Reason(bytes: number[]): string | undefined {
-  const zeroUpTo = (end: number) => bytes.slice(0, end).every((byte) => byte === 0);
-  if (zeroUpTo(16)) return 'unspecified';
-  if (zeroUpTo(15) && bytes[15] === 1) return 'loopback';
-  // ::ffff:a.b.c.d, IPv4-mapped: the connection goes to the IPv4 address.
-  if (zeroUpTo(10) && bytes[10] === 0xff && bytes[11] === 0xff) return ipv4Reason(bytes.slice(12));
-  // ::a.b.c.d, the deprecated IPv4-compatible form.
-  if (zeroUpTo(12)) return 'reserved';
-  const [b0, b1, b2, b3] = bytes as [number, number, number, number];
-  // 64:ff9b::/96, NAT64: judged by the IPv4 address it translates to.
-  if (b0 === 0x00 && b1 === 0x64 && b2 === 0xff && b3 === 0x9b && bytes.slice(4, 12).every((byte) => byte === 0)) {
-    return ipv4Reason(bytes.slice(12));
-  }
-  if (b0 === 0x00 && b1 === 0x64 && b2 === 0xff && b3 === 0x9b) return 'local NAT64';
-  if (b0 === 0x01 && b1 === 0x00 && bytes.slice(2, 8).every((byte) => byte === 0)) return 'discard';
-  // 2002::/16, 6to4: the IPv4 address sits in bytes 2-5.
-  if (b0 === 0x20 && b1 === 0x02) return ipv4Reason(bytes.slice(2, 6));
-  if (b0 === 0x20 && b1 === 0x01 && b2 === 0x0d && b3 === 0xb8) return 'documentation';
-  if (b0 === 0x20 && b1 === 0x01 && b2 === 0x00 && b3 === 0x00) return 'Teredo';
-  if ((b0 & 0xfe) === 0xfc) return 'unique-local';
-  if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return 'link-local';
-  if (b0 === 0xfe && (b1 & 0xc0) === 0xc0) return 'site-local';
-  if (b0 === 0xff) return 'multicast';
-  return undefined;
-}
-
-function ipv4Bytes(text: string): number[] | undefined {
-  if (!net.isIPv4(text)) return undefined;
-  return text.split('.').map(Number);
-}
-
-function ipv6Bytes(text: string): number[] | undefined {
-  if (!net.isIPv6(text)) return undefined;
-  let groupsText = text;
-  let embedded: number[] | undefined;
-  const lastColon = groupsText.lastIndexOf(':');
-  const last = groupsText.slice(lastColon + 1);
-  if (last.includes('.')) {
-    embedded = ipv4Bytes(last);
-    if (!embedded) return undefined;
-    groupsText = `${groupsText.slice(0, lastColon + 1)}0:0`;
-  }
-  const halves = groupsText.split('::');
-  if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(':') : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const groups = halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail] : head;
-  if (groups.length !== 8) return undefined;
-  const bytes = groups.flatMap((group) => {
-    const value = parseInt(group, 16);
-    return [value >> 8, value & 0xff];
-  });
-  if (embedded) bytes.splice(12, 4, ...embedded);
-  return bytes;
-}
-
-/**
  * A `lookup` for http(s).request that answers with the address already checked, whatever the name, so
  * the connection cannot go anywhere else. Node asks for one address or, with autoSelectFamily, for a list.
  */
@@ -591,11 +506,6 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** Lowercase, without IPv6 brackets or a trailing dot, so `CDN.example.com.` and `cdn.example.com` compare equal. */
 function normaliseHost(hostname: string): string {
   return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-}
-
-function stripZone(address: string): string {
-  const percent = address.indexOf('%');
-  return percent === -1 ? address : address.slice(0, percent);
 }
 
 function effectivePort(url: URL): number {

@@ -1,0 +1,196 @@
+/**
+ * The one way the speech client talks HTTP: an axios instance, the Bearer key, timeouts, and the
+ * translation of every failure (a non-2xx answer or a broken connection) into a typed error.
+ *
+ * Two rules shape it:
+ * - The API key goes into the Authorization header and nowhere else: it is held in a closure (not on
+ *   the returned object, so logging the transport cannot print it), axios errors (whose `config` holds
+ *   the headers) are never passed on, and response bodies are scrubbed of the key before they become messages.
+ * - Redirects are not followed (maxRedirects 0): following one would send the Bearer key to whatever
+ *   host the Location names.
+ * Nothing here retries: when to try again is the caller's decision (retry.ts gives the timing).
+ */
+import axios, { type AxiosResponse } from 'axios';
+
+import {
+  AuthFailedError,
+  RequestAbortedError,
+  SpeechServiceError,
+  SpeechServiceUnavailableError,
+  UnauthorizedError,
+  UnexpectedResponseError,
+  type SpeechEndpoint,
+} from './errors';
+import type { ResponseHeaders } from './headers';
+import { errorFromResponse } from './response-errors';
+import { formatDuration } from './wording';
+
+/** JSON answers are small; the cap stops a misbehaving server from filling memory. */
+export const MAX_JSON_RESPONSE_BYTES = 20 * 1024 * 1024;
+export const MAX_AUDIO_RESPONSE_BYTES = 100 * 1024 * 1024;
+
+/** A 2xx answer. */
+export interface Exchange {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer;
+}
+
+export interface ExchangeRequest {
+  endpoint: SpeechEndpoint;
+  method: 'GET' | 'POST';
+  url: string;
+  data?: unknown;
+  headers?: Record<string, string>;
+  maxContentLength: number;
+  /** The caller's cancellation; given only for the upload, which has no overall deadline. */
+  signal?: AbortSignal;
+  /** An upload only gets the inactivity timeout; everything else also gets an overall deadline. */
+  overallDeadline: boolean;
+}
+
+export interface Transport {
+  /** Sends one request; answers a 2xx or throws a SpeechServiceError. */
+  exchange(request: ExchangeRequest): Promise<Exchange>;
+  /** The error a body in the service's error format stands for (the key scrubbed out of it first). */
+  errorFromBody(endpoint: SpeechEndpoint, status: number, body: Buffer, headers: ResponseHeaders): SpeechServiceError;
+  /** The text with the API key replaced, for anything of the service's that may become a message. */
+  scrub(text: string): string;
+}
+
+export interface TransportConfig {
+  apiKey: string;
+  /** Per request; for the upload an inactivity timeout. */
+  timeoutMs: number;
+}
+
+export function createTransport({ apiKey, timeoutMs }: TransportConfig): Transport {
+  const keyProblem = describeKeyProblem(apiKey);
+
+  // No interceptors: nothing here may log requests, whose headers carry the key.
+  const http = axios.create({
+    timeout: timeoutMs,
+    maxRedirects: 0,
+    validateStatus: () => true,
+    responseType: 'arraybuffer',
+    // Bodies are decoded by the endpoints, once, so a broken JSON answer is noticed rather than silently passed on as text.
+    transformResponse: [(data: unknown) => data],
+    transitional: { clarifyTimeoutError: true, silentJSONParsing: false, forcedJSONParsing: false },
+    // Environment proxies would see the Bearer key; the service is called directly.
+    proxy: false,
+  });
+
+  const scrub = (text: string) => scrubSecret(text, apiKey);
+  const errorFromBody = (endpoint: SpeechEndpoint, status: number, body: Buffer, headers: ResponseHeaders) =>
+    errorFromResponse(endpoint, status, scrub(body.toString('utf8')), headers);
+
+  async function exchange(request: ExchangeRequest): Promise<Exchange> {
+    if (keyProblem !== undefined) {
+      const init = { message: keyProblem, details: { reason: 'API_KEY_NOT_USABLE' } };
+      throw request.endpoint === 'article' ? new AuthFailedError(init) : new UnauthorizedError(init);
+    }
+    const origin = new URL(request.url).origin;
+    const deadline = request.overallDeadline ? new AbortController() : undefined;
+    const timer = deadline ? setTimeout(() => deadline.abort(), timeoutMs) : undefined;
+
+    let response: AxiosResponse<unknown>;
+    try {
+      response = await http.request<unknown>({
+        method: request.method,
+        url: request.url,
+        data: request.data,
+        headers: {
+          Accept: 'application/json',
+          'User-Agent': 'strapi-plugin-speech',
+          ...request.headers,
+          Authorization: `Bearer ${apiKey}`,
+        },
+        maxContentLength: request.maxContentLength,
+        signal: deadline?.signal ?? request.signal,
+      });
+    } catch (error) {
+      throw transportError(error, { origin, timeoutMs, timedOut: deadline?.signal.aborted === true });
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+
+    const body = toBuffer(response.data);
+    const headers = response.headers as ResponseHeaders;
+    if (response.status >= 200 && response.status <= 299) return { status: response.status, headers, body };
+    throw errorFromBody(request.endpoint, response.status, body, headers);
+  }
+
+  return { exchange, errorFromBody, scrub };
+}
+
+/** Keys with whitespace or control characters cannot go into a header; the message never repeats the key. */
+function describeKeyProblem(apiKey: unknown): string | undefined {
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    return 'No API key is configured for the speech service. Add it in the plugin settings.';
+  }
+  if (/[\s\x00-\x1f\x7f]/.test(apiKey) || /[^\x21-\x7e]/.test(apiKey)) {
+    return 'The configured API key contains spaces or characters that cannot be sent; check it in the plugin settings.';
+  }
+  return undefined;
+}
+
+/**
+ * Turns an axios/network failure into an error without passing the axios error on: its `config`
+ * holds the request headers, Authorization included.
+ */
+function transportError(
+  error: unknown,
+  context: { origin: string; timeoutMs: number; timedOut: boolean }
+): SpeechServiceError {
+  if (error instanceof SpeechServiceError) return error;
+  const code = axios.isAxiosError(error)
+    ? error.code
+    : typeof (error as { code?: unknown })?.code === 'string'
+      ? (error as { code: string }).code
+      : undefined;
+  const message = axios.isAxiosError(error) ? error.message : '';
+  const details = { reason: code ?? 'NETWORK_ERROR', origin: context.origin };
+
+  if (context.timedOut || code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
+    return new SpeechServiceUnavailableError({
+      message: `The speech service did not answer within ${formatDuration(context.timeoutMs)}; the request will be retried.`,
+      details: { ...details, reason: 'TIMEOUT' },
+      outcomeUnknown: true,
+    });
+  }
+  if (code === 'ERR_CANCELED') return new RequestAbortedError({ details });
+  if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(message)) {
+    return new UnexpectedResponseError({ message: 'The speech service sent a response far larger than expected.', details });
+  }
+  // The two failures below happen before a connection exists: the service cannot have seen the request.
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new SpeechServiceUnavailableError({
+      message: `The speech service's address (${new URL(context.origin).host}) could not be found; check the address in the plugin settings.`,
+      details,
+    });
+  }
+  if (code === 'ECONNREFUSED') {
+    return new SpeechServiceUnavailableError({
+      message: `The speech service at ${context.origin} refused the connection; the request will be retried.`,
+      details,
+    });
+  }
+  // A connection reset or closed mid-exchange: the request may have been received and acted on.
+  return new SpeechServiceUnavailableError({
+    message: `The speech service could not be reached (${code ?? 'network error'}); the request will be retried.`,
+    details,
+    outcomeUnknown: true,
+  });
+}
+
+function scrubSecret(text: string, secret: string): string {
+  return secret === '' ? text : text.split(secret).join('[redacted]');
+}
+
+function toBuffer(data: unknown): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (typeof data === 'string') return Buffer.from(data, 'utf8');
+  return Buffer.alloc(0);
+}
