@@ -35,29 +35,36 @@
  * PostgreSQL Debian's `postgresql` package (initdb/pg_ctl from /usr/lib/postgresql/<v>/bin, PG_BIN
  * or PATH). As root the cluster runs as the `postgres` user (created as `benchpg` if missing).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import {
+  adminToken,
+  cleanupAll,
+  cleanUpOnSignals,
+  contentManager,
+  ensureBuilt,
+  freePort,
+  json,
+  onCleanup,
+  optionOf,
+  playgroundEnv,
+  quantile,
+  sleep,
+  startEmulator,
+  startPlayground,
+  waitFor,
+} from './bench-support.mjs';
 
-/** Ends the process at once with this code (after a signal or a usage error). */
-const leave = process.exit.bind(process);
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // Options
 const argv = process.argv.slice(2);
-const option = (name) => {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
+const option = (name) => optionOf(argv, name);
 const SIZES = (option('sizes') ?? '1000,100000,1000000').split(',').map((s) => Number(s.replace(/[_\s]/g, '')));
 const DATABASES = (option('db') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const IDLE_SECONDS = Number(option('idle-seconds') ?? 30);
@@ -77,116 +84,10 @@ if (SIZES.some((n) => !Number.isInteger(n) || n < DOCUMENTS)) throw new Error(`-
 if (DATABASES.some((db) => db !== 'sqlite' && db !== 'postgres')) throw new Error('--db: sqlite, postgres or sqlite,postgres');
 
 const say = (message) => console.log(`[bench-scale] ${message}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 // ---------------------------------------------------------------------------------------------
-// Cleanup: every process and folder the bench makes is registered here, undone in reverse order,
-// at the end, on an error and on Ctrl-C / SIGTERM.
-const cleanups = [];
-function onCleanup(label, fn) {
-  const entry = { label, fn };
-  cleanups.push(entry);
-  return async () => {
-    const index = cleanups.indexOf(entry);
-    if (index < 0) return;
-    cleanups.splice(index, 1);
-    await fn();
-  };
-}
-let cleaning = null;
-function cleanupAll() {
-  cleaning ??= (async () => {
-    while (cleanups.length) {
-      const { label, fn } = cleanups.pop();
-      try {
-        await fn();
-      } catch (error) {
-        say(`cleanup of ${label}: ${error.message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    say(`${signal}: stopping and cleaning up`);
-    cleanupAll().finally(() => leave(130));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
 // Processes
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a Node child; resolves when a stdout JSON line satisfies `ready`. Registered for cleanup. */
-async function startChild(label, args, options, ready) {
-  const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const keep = (text) => (log = (log + text).slice(-16_000));
-  child.stderr.on('data', (chunk) => keep(chunk.toString()));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = onCleanup(`${label} (pid ${child.pid})`, async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.kill('SIGTERM');
-    await exited;
-    clearTimeout(timer);
-  });
-  const info = await new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`${label} did not start in 180 s:\n${log}`)), 180_000);
-    const onExit = (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited with code ${code}:\n${log}`));
-    };
-    child.once('exit', onExit);
-    lines.on('line', (line) => {
-      keep(`${line}\n`);
-      if (!line.startsWith('{')) return;
-      try {
-        const parsed = JSON.parse(line);
-        if (ready(parsed)) {
-          clearTimeout(timer);
-          child.off('exit', onExit);
-          resolve(parsed);
-        }
-      } catch {
-        /* a log line */
-      }
-    });
-  }).catch(async (error) => {
-    await stop();
-    throw error;
-  });
-  return { child, pid: child.pid, info, stop, log: () => log };
-}
-
-async function json(url, method, body, token) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: response.status, body: parsed };
-}
 
 /** utime + stime of a process in clock ticks (all its threads). */
 function cpuTicks(pid) {
@@ -244,11 +145,6 @@ function rssBytes(pid) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and ids
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-};
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** A 24-character id like Strapi's documentIds (cuid2: lowercase, starts with a letter), unique by `n`. */
@@ -584,16 +480,6 @@ async function postgresDatabase() {
 // ---------------------------------------------------------------------------------------------
 // One database at one size
 
-async function waitFor(probe, { timeoutMs, intervalMs = 20, what }) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
-
 async function runOne(kind, size) {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-scale-'));
   const removeWorkDir = onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
@@ -603,51 +489,14 @@ async function runOne(kind, size) {
   const label = `${db.label} ${size.toLocaleString('en-US')}`;
   const result = { db: kind, rows: size };
   try {
-    const emulator = await startChild(
-      'emulator',
-      [path.join(root, 'emulator/src/main.mjs'), '--port', '0', '--web-port', '0', '--api-keys', API_KEY, '--delay', '100', '--credits', '100000000', '--rate-limit', '1000/60'],
-      { env: { ...process.env } },
-      (line) => line.event === 'listening'
-    );
+    const emulator = await startEmulator(API_KEY, ['--delay', '100', '--credits', '100000000', '--rate-limit', '1000/60']);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      TZ: 'UTC',
-      STRAPI_TELEMETRY_DISABLED: 'true',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      PUBLIC_DIR: path.join(workDir, 'public'),
-      SERVE_ADMIN_PANEL: 'false',
-      APP_KEYS: 'bench-1,bench-2',
-      API_TOKEN_SALT: 'bench',
-      ADMIN_JWT_SECRET: 'bench-admin-jwt',
-      TRANSFER_TOKEN_SALT: 'bench',
-      JWT_SECRET: 'bench-jwt',
-      ENCRYPTION_KEY: 'bench-encryption',
-      SPEECH_API_KEY: API_KEY,
-      SPEECH_BASE_URL: emulator.info.url,
-      SPEECH_WEB_URL: emulator.info.webUrl,
-      TMPDIR: path.join(workDir, 'tmp'),
-      ...db.env,
-    };
+    const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator, extra: db.env });
     // The bench measures the defaults: no poll interval, lease or in-flight override from the caller's shell.
     for (const name of ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT']) delete env[name];
-    const startStrapi = () => startChild('strapi', [path.join(root, 'scripts/playground.cjs'), 'start'], { cwd: workDir, env }, (line) => line.event === 'strapi-ready');
-    const cm = (token) => ({
-      async create(data) {
-        const res = await json(`${url}/content-manager/collection-types/${CONTENT_TYPE}`, 'POST', data, token);
-        if (res.status >= 300) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
-        return res.body.data;
-      },
-      async publish(documentId) {
-        const res = await json(`${url}/content-manager/collection-types/${CONTENT_TYPE}/${documentId}/actions/publish`, 'POST', {}, token);
-        if (res.status >= 300) throw new Error(`publish failed: ${res.status} ${JSON.stringify(res.body)}`);
-        return res.body.data;
-      },
-    });
+    const startStrapi = () => startPlayground(workDir, env);
+    const cm = (token) => contentManager(url, token, CONTENT_TYPE);
     const article = (n) => ({
       title: `Bench article ${n}`,
       summary: 'A short summary that the narration reads before the body.',
@@ -661,9 +510,7 @@ async function runOne(kind, size) {
     let started = Date.now();
     let strapi = await startStrapi();
     say(`${label}: schema created (first start ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    const registered = await json(`${url}/admin/register-admin`, 'POST', { firstname: 'Bench', lastname: 'Admin', ...credentials });
-    const firstToken = registered.body?.data?.token;
-    if (!firstToken) throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+    const firstToken = await adminToken(url, credentials);
     const drafts = [];
     for (let n = 0; n < DOCUMENTS; n += 1) drafts.push(await cm(firstToken).create(article(`draft-${n}`)));
     const locale = drafts[0].locale ?? 'en';
@@ -722,9 +569,7 @@ async function runOne(kind, size) {
     );
 
     // 3. Statuses of 100 documents.
-    const login = await json(`${url}/admin/login`, 'POST', credentials);
-    const token = login.body?.data?.token;
-    if (!token) throw new Error(`admin login failed: ${login.status} ${JSON.stringify(login.body)}`);
+    const token = await adminToken(url, credentials, { registered: true });
     const statusesBody = { contentType: CONTENT_TYPE, documentIds: drafts.map((d) => d.documentId) };
     // Interleaved with a control: the admin's own `GET /admin/users/me` passes the same
     // authentication (token, user, roles, the permission engine building the ability) and does
@@ -869,19 +714,7 @@ function explain() {
 
 async function main() {
   if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
-  if (argv.includes('--build')) {
-    for (const [labelText, args] of [
-      ['plugin', [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']],
-      ['playground', [path.join(root, 'scripts/playground.cjs'), 'compile']],
-    ]) {
-      say(`building ${labelText}...`);
-      const built = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' } });
-      if (built.status !== 0) throw new Error(`building the ${labelText} failed`);
-    }
-  }
-  if (!existsSync(path.join(root, 'dist/server/index.js')) || !existsSync(path.join(root, 'playground/dist'))) {
-    throw new Error('build first: node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build && node scripts/playground.cjs compile (or pass --build)');
-  }
+  ensureBuilt(argv, say);
   say(`sizes ${SIZES.map((n) => n.toLocaleString('en-US')).join(', ')} on ${DATABASES.join(', ')}; idle window ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s`);
   const results = [];
   const benchStarted = Date.now();
@@ -902,6 +735,7 @@ async function main() {
   if (!ok) process.exitCode = 1;
 }
 
+cleanUpOnSignals(say);
 main()
   .catch((error) => {
     console.error(`[bench-scale] ${error.stack ?? error}`);

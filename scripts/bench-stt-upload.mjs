@@ -36,16 +36,12 @@
  *
  * Needs a built plugin and playground (`--build` builds both first). Linux only (/proc).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { adminToken, cleanupAll, cleanUpOnSignals, ensureBuilt, freePort, json, onCleanup, playgroundEnv, startEmulator, startPlayground } from './bench-support.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = argv.indexOf(`--${name}`);
@@ -56,69 +52,7 @@ const PROCESSES = option('processes', 5);
 const FILE_MB = option('mb', 50);
 const API_KEY = 'bench-key';
 const MB = 1024 * 1024;
-const children = [];
 const say = (message) => console.log(`[bench] ${message}`);
-
-function build() {
-  for (const [label, args, cwd] of [
-    ['plugin', [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build'], root],
-    ['playground', [path.join(root, 'scripts/playground.cjs'), 'compile'], root],
-  ]) {
-    say(`building ${label}...`);
-    const result = spawnSync(process.execPath, args, { cwd, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' } });
-    if (result.status !== 0) throw new Error(`building the ${label} failed`);
-  }
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a child and resolves when a stdout line satisfies `ready` (with that line's JSON). */
-function startChild(label, args, options, ready) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let log = '';
-    child.stderr.on('data', (chunk) => (log = (log + chunk).slice(-8000)));
-    const lines = readline.createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`${label} did not start in 120 s:\n${log}`)), 120_000);
-    lines.on('line', (line) => {
-      log = (log + line + '\n').slice(-8000);
-      if (!line.startsWith('{')) return;
-      try {
-        const parsed = JSON.parse(line);
-        if (ready(parsed)) {
-          clearTimeout(timer);
-          resolve({ child, info: parsed });
-        }
-      } catch {
-        /* a log line */
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited with code ${code}:\n${log}`));
-    });
-  });
-}
-
-async function json(url, method, body, token) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
 
 function procStatus(pid) {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -240,47 +174,18 @@ const TARGET = 5 * MB;
 async function main() {
   if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
   if (!(RUNS >= 1) || !(PROCESSES >= 1) || !(FILE_MB >= 2 && FILE_MB <= 50)) throw new Error('--runs and --processes at least 1, --mb from 2 to 50 (the route refuses more)');
-  if (argv.includes('--build')) build();
-  if (!existsSync(path.join(root, 'dist/server/index.js')) || !existsSync(path.join(root, 'playground/dist'))) {
-    throw new Error('build first: node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build && node scripts/playground.cjs compile (or pass --build)');
-  }
+  ensureBuilt(argv, say);
 
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-'));
   const tmpDir = path.join(workDir, 'tmp');
   mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
   mkdirSync(tmpDir);
+  onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
   try {
-    const emulator = await startChild(
-      'emulator',
-      [path.join(root, 'emulator/src/main.mjs'), '--port', '0', '--web-port', '0', '--api-keys', API_KEY, '--stt-queued-ms', '200', '--stt-processing-ms', '200', '--rate-limit', '1000/60'],
-      { env: { ...process.env } },
-      (line) => line.event === 'listening'
-    );
+    const emulator = await startEmulator(API_KEY, ['--stt-queued-ms', '200', '--stt-processing-ms', '200', '--rate-limit', '1000/60']);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const strapiEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      STRAPI_TELEMETRY_DISABLED: 'true',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      PUBLIC_DIR: path.join(workDir, 'public'),
-      SERVE_ADMIN_PANEL: 'false',
-      DATABASE_CLIENT: 'sqlite',
-      DATABASE_FILENAME: path.join(workDir, 'data.db'),
-      APP_KEYS: 'bench-1,bench-2',
-      API_TOKEN_SALT: 'bench',
-      ADMIN_JWT_SECRET: 'bench-admin-jwt',
-      TRANSFER_TOKEN_SALT: 'bench',
-      JWT_SECRET: 'bench-jwt',
-      ENCRYPTION_KEY: 'bench-encryption',
-      SPEECH_API_KEY: API_KEY,
-      SPEECH_BASE_URL: emulator.info.url,
-      SPEECH_WEB_URL: emulator.info.webUrl,
-      SPEECH_STT_POLL_MS: '300',
-      TMPDIR: tmpDir,
-    };
+    const strapiEnv = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator, extra: { SPEECH_STT_POLL_MS: '300' } });
     const credentials = { email: 'bench@example.com', password: 'Bench-Passw0rd!' };
     const small = path.join(workDir, 'warmup.m4a');
     const big = path.join(workDir, 'bench.m4a');
@@ -303,23 +208,14 @@ async function main() {
     /** A fresh Strapi process on the same database, its PID and an admin token, after the warm-up (the same for both kinds). */
     async function freshStrapi() {
       const started = Date.now();
-      const strapi = await startChild('strapi', [path.join(root, 'scripts/playground.cjs'), 'start'], { cwd: workDir, env: strapiEnv }, (line) => line.event === 'strapi-ready');
-      const auth = registered
-        ? await json(`${url}/admin/login`, 'POST', credentials)
-        : await json(`${url}/admin/register-admin`, 'POST', { firstname: 'Bench', lastname: 'Admin', ...credentials });
+      const strapi = await startPlayground(workDir, strapiEnv);
+      const token = await adminToken(url, credentials, { registered });
       registered = true;
-      const token = auth.body?.data?.token;
-      if (!token) throw new Error(`admin sign-in failed: ${JSON.stringify(auth.body)}`);
       // Warm-up: loads both code paths (lazy requires, JIT) so the runs measure the upload itself.
       await send('real', small, token);
       await send('control', small, token);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return { child: strapi.child, pid: strapi.child.pid, token, readyMs: Date.now() - started };
-    }
-
-    async function stop(child) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      return { stop: strapi.stop, pid: strapi.pid, token, readyMs: Date.now() - started };
     }
 
     const runs = { real: [], control: [] };
@@ -341,7 +237,7 @@ async function main() {
           );
           await new Promise((resolve) => setTimeout(resolve, 1_000));
         }
-        await stop(strapi.child);
+        await strapi.stop();
       }
     }
 
@@ -424,27 +320,13 @@ async function main() {
     if (!complete) say('INCOMPLETE: an upload did not reach the service, a control did, or a temporary file was left');
     if (!ok) process.exitCode = 1;
   } finally {
-    for (const child of children.reverse()) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve();
-          }, 10_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-    }
-    rmSync(workDir, { recursive: true, force: true });
+    // Strapi, the emulator and the work folder, in reverse order.
+    await cleanupAll();
   }
 }
 
+cleanUpOnSignals(say);
 main().catch((error) => {
   console.error(`[bench] ${error.stack ?? error}`);
   process.exitCode = 1;
-  for (const child of children) child.kill('SIGKILL');
 });

@@ -2,11 +2,13 @@
 /**
  * `npm run bench`: the machine and the date, then the benches one after another, each in its own
  * process (scripts/bench-stt-upload.mjs: memory of a 50 MB upload; scripts/bench-scale.mjs: the
- * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL).
+ * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL; scripts/bench-flow.mjs: the
+ * editor's flow: publish with narration on/off, a backlog drain, callback acknowledgement, statuses).
  *
- *   npm run bench -- [--only upload|scale] [--build]
+ *   npm run bench -- [--only upload|scale|flow] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
+ *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -27,13 +29,18 @@ const value = (name) => {
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && only !== 'upload' && only !== 'scale') {
-  console.error('--only: upload or scale');
+if (only !== undefined && !['upload', 'scale', 'flow'].includes(only)) {
+  console.error('--only: upload, scale or flow');
   leave(2);
 }
 const benches = [
   { name: 'upload', script: 'bench-stt-upload.mjs', args: forward(['runs', 'processes', 'mb']) },
   { name: 'scale', script: 'bench-scale.mjs', args: forward(['sizes', 'db', 'idle-seconds']) },
+  {
+    name: 'flow',
+    script: 'bench-flow.mjs',
+    args: [...forward(['samples', 'warmups', 'backlog', 'generation-ms', 'callbacks']), ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : [])],
+  },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');
