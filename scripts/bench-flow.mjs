@@ -118,8 +118,12 @@ const articleIdOf = (entry) => `${entry.documentId}-${entry.locale ?? 'en'}`;
  * A callback answered, from a line of Strapi's request log ("[2026-11-22 19:59:57.358] http: POST
  * /api/speech/callback (11 ms) 200", written once the answer is sent; TZ=UTC): when and how long.
  */
+// Strapi colours its request log on a terminal; the escape character is what the pattern is for.
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
 function callbackLogEntry(line) {
-  const match = /^\[(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\] http: POST \/api\/speech\/callback \((\d+) ms\) (\d{3})/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+  const match = /^\[(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\] http: POST \/api\/speech\/callback \((\d+) ms\) (\d{3})/.exec(line.replace(ANSI_COLOUR, ''));
   return match ? { at: Date.parse(`${match[1]}T${match[2]}Z`), ms: Number(match[3]), status: Number(match[4]) } : null;
 }
 

@@ -107,7 +107,7 @@ function upload(url, token, file, outputFormat = 'json') {
 /** Every regular file under `dir` with its size (files may vanish while we look). */
 function filesIn(dir) {
   const found = [];
-  let names = [];
+  let names;
   try {
     names = readdirSync(dir);
   } catch {

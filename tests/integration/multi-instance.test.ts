@@ -104,7 +104,7 @@ it('submits each article once across instances, with at most maxInFlight generat
   } catch (error) {
     sampling = false;
     await sampler.catch(() => undefined);
-    throw new Error(`${(error as Error).message}\n${await diagnosis(documentIds)}`);
+    throw new Error(`${(error as Error).message}\n${await diagnosis(documentIds)}`, { cause: error });
   }
   await stack.stopStrapi('SIGKILL');
 

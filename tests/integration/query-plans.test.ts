@@ -34,7 +34,7 @@ async function bootStrapi(env: Record<string, string>) {
     SPEECH_STT_POLL_MS: '3600000',
     ...env,
   });
-  const { createStrapi } = require('@strapi/strapi');
+  const { createStrapi } = await import('@strapi/strapi');
   const app = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist'), autoReload: false, serveAdminPanel: false }).load();
   return { app, cleanup: () => rmSync(workDir, { recursive: true, force: true }) };
 }

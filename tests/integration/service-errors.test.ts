@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import { expectPaidOnce, lastRequestId, mediaFiles, narrationRow, processTextSince, requestTime, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
 
@@ -16,7 +17,7 @@ let articles: ReturnType<typeof contentManager>;
 let tmpDir: string;
 
 beforeAll(async () => {
-  tmpDir = path.join(require('node:os').tmpdir(), `speech-errors-tmp-${process.pid}`);
+  tmpDir = path.join(os.tmpdir(), `speech-errors-tmp-${process.pid}`);
   mkdirSync(tmpDir, { recursive: true });
   stack = await startStack({ env: { SPEECH_CALLBACK_TIMEOUT_MS: '1500', SPEECH_CREDITS_PAUSE_MS: '600000', TMPDIR: tmpDir } });
   articles = contentManager(stack, ARTICLE);

@@ -1,4 +1,4 @@
-import { cuesToText, formatSrt, containsSrtCues, parseSrt, srtToVtt, type Cue } from '../../server/src/subtitles/srt';
+import { cuesToText, formatSrt, containsSrtCues, narrationDuration, parseSrt, srtToVtt, type Cue } from '../../server/src/subtitles/srt';
 
 const arabicSrt = [
   '1',
@@ -166,7 +166,6 @@ describe('containsSrtCues', () => {
 
 describe('cuesToText keeps text that only looks like markup', () => {
   it('drops styling tags but not comparisons', () => {
-    const { cuesToText, parseSrt } = require('../../server/src/subtitles/srt');
     const cues = parseSrt('1\n00:00:00,000 --> 00:00:01,000\n<b>Rain</b> < 5 mm & wind > 3 <font color="red">today</font>\n');
     expect(cuesToText(cues)).toBe('Rain < 5 mm & wind > 3 today');
   });
@@ -174,7 +173,6 @@ describe('cuesToText keeps text that only looks like markup', () => {
 
 describe('narrationDuration', () => {
   it('is the end of the latest cue, in seconds, and null without cues', () => {
-    const { narrationDuration } = require('../../server/src/subtitles/srt');
     expect(narrationDuration('1\n00:00:00,000 --> 00:00:02,500\nOne.\n\n2\n00:00:02,500 --> 00:01:03,250\nTwo.\n')).toBe(63.25);
     expect(narrationDuration('')).toBeNull();
   });

@@ -45,6 +45,6 @@ export const articleKey = (company, articleId) => `${company}\u0000${articleId}`
 
 /** The control API's view of a record: everything but the API key. @param {ArticleRecord} record */
 export function publicArticle(record) {
-  const { apiKey, ...rest } = record;
+  const { apiKey: _apiKey, ...rest } = record;
   return rest;
 }

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 
 /**
@@ -34,7 +35,7 @@ export function createContentApiAccess(strapi: Core.Strapi) {
      * without touching the real response: the strategies run on a view of the context with its
      * own state, and a refusal only leaves that view unauthenticated.
      */
-    async authenticate(ctx: any): Promise<ContentApiAuth | null> {
+    async authenticate(ctx: Context): Promise<ContentApiAuth | null> {
       if (ctx.state?.auth && ctx.state.route?.config?.auth !== false) return ctx.state.auth as ContentApiAuth;
       const view = Object.create(ctx);
       view.state = { route: { info: { type: 'content-api' }, config: {} } };

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 import type { ContentApiAuth } from '../access/content-api-access';
 import { entryNarration } from './entry-narration';
@@ -15,14 +16,14 @@ export function registerRestNarrationParam(strapi: Core.Strapi): void {
   const contentApi = (strapi as unknown as { contentAPI?: { addQueryParams?: (params: Record<string, unknown>) => void } }).contentAPI;
   contentApi?.addQueryParams?.({
     narration: {
-      schema: (z: any) => z.enum(['true', 'false']).optional().describe('true: each entry comes with its narration (speech plugin)'),
+      schema: (z: typeof import('zod').z) => z.enum(['true', 'false']).optional().describe('true: each entry comes with its narration (speech plugin)'),
       // Route objects outlive a Strapi instance in one process (tests create several): add it once.
       matchRoute: (route: { handler?: unknown; request?: { query?: Record<string, unknown> } }) =>
         typeof route.handler === 'string' && READ_HANDLER.test(route.handler) && !(route.request?.query && 'narration' in route.request.query),
     },
   });
 
-  strapi.server.use(async (ctx: any, next: () => Promise<unknown>) => {
+  strapi.server.use(async (ctx: Context, next: () => Promise<unknown>) => {
     await next();
     if (ctx.method !== 'GET' || ctx.status !== 200 || ctx.query?.narration !== 'true') return;
     const handler = ctx.state?.route?.handler;

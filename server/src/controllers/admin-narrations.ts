@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { documentKey, type DocumentAction } from '../access/document-permissions';
@@ -41,7 +42,7 @@ export function adminNarrationView(row: NarrationRow) {
 }
 
 /** Splits a bulk request into the documents the caller may act on and the ones skipped. */
-async function permittedDocuments(ctx: any, target: z.infer<typeof manyTarget>, action: DocumentAction) {
+async function permittedDocuments(ctx: Context, target: z.infer<typeof manyTarget>, action: DocumentAction) {
   const locale = target.locale ?? null;
   const permitted = await getService('document-permissions').permitted(ctx.state.userAbility, target.contentType, target.documentIds.map((documentId) => ({ documentId, locale })), action);
   const localized = getService('content').isLocalized(target.contentType);
@@ -50,7 +51,7 @@ async function permittedDocuments(ctx: any, target: z.infer<typeof manyTarget>, 
 }
 
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */
-async function readableRows(ctx: any, contentType: string, rows: NarrationRow[]): Promise<NarrationRow[]> {
+async function readableRows(ctx: Context, contentType: string, rows: NarrationRow[]): Promise<NarrationRow[]> {
   if (rows.length === 0) return rows;
   const targets = rows.map((row) => ({ documentId: row.targetDocumentId, locale: row.targetLocale }));
   const permitted = await getService('document-permissions').permitted(ctx.state.userAbility, contentType, targets, 'read');
@@ -59,32 +60,32 @@ async function readableRows(ctx: any, contentType: string, rows: NarrationRow[])
 
 export default {
   /** One request for a whole list page: statuses of many documents of one type. */
-  async statuses(ctx: any) {
+  async statuses(ctx: Context) {
     const { contentType, documentIds } = validate(statusesQuery, ctx.request.body);
     const rows = await readableRows(ctx, contentType, await getService('narrations').findForDocuments(contentType, documentIds));
     ctx.body = { data: rows.map(adminNarrationView), queue: await getService('settings').queueState() };
   },
 
-  async forDocument(ctx: any) {
+  async forDocument(ctx: Context) {
     const target = validate(documentTarget, { contentType: ctx.query.contentType, documentId: ctx.params.documentId, locale: ctx.query.locale ?? null });
     const rows = await readableRows(ctx, target.contentType, await getService('narrations').findForDocument(target.contentType, target.documentId));
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
     ctx.body = { data: selected.map(adminNarrationView), queue: await getService('settings').queueState() };
   },
 
-  async narrateNow(ctx: any) {
+  async narrateNow(ctx: Context) {
     const target = validate(documentTarget, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
     ctx.body = await getService('narrations').narrateNow(target.contentType, target.documentId, target.locale ?? null);
   },
 
-  async regenerate(ctx: any) {
+  async regenerate(ctx: Context) {
     const target = validate(documentTarget, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
     ctx.body = await getService('narrations').regenerate(target.contentType, target.documentId, target.locale ?? null);
   },
 
-  async estimateMany(ctx: any) {
+  async estimateMany(ctx: Context) {
     const target = validate(manyTarget, ctx.request.body);
     // The preview of narrate-many: what the caller may read and also narrate.
     const readable = await permittedDocuments(ctx, target, 'read');
@@ -94,20 +95,20 @@ export default {
     ctx.body = { ...(await getService('narrations').estimateMany(target.contentType, allowed, target.locale ?? null)), refused };
   },
 
-  async narrateMany(ctx: any) {
+  async narrateMany(ctx: Context) {
     const target = validate(manyTarget, ctx.request.body);
     const { allowed, refused } = await permittedDocuments(ctx, target, 'narrate');
     ctx.body = { ...(await getService('narrations').narrateMany(target.contentType, allowed, target.locale ?? null)), refused };
   },
 
-  async setVoice(ctx: any) {
+  async setVoice(ctx: Context) {
     const target = validate(voiceTarget, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
     ctx.body = await getService('narrations').setVoice(target.contentType, target.documentId, target.locale ?? null, target.voiceId);
   },
 
   /** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
-  async paragraphs(ctx: any) {
+  async paragraphs(ctx: Context) {
     const target = validate(documentTarget, ctx.request.body);
     await ensureMayActOn(ctx, target, 'read');
     const result = await getService('narrations').paragraphs(target.contentType, target.documentId, target.locale ?? null);
@@ -115,18 +116,18 @@ export default {
     ctx.body = result;
   },
 
-  async cancel(ctx: any) {
+  async cancel(ctx: Context) {
     const target = validate(documentTarget, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
     await getService('narrations').cancelDocument(target.contentType, target.documentId, target.locale ?? null);
     ctx.body = { cancelled: true };
   },
 
-  async resumeQueue(ctx: any) {
+  async resumeQueue(ctx: Context) {
     ctx.body = { queue: await getService('narrations').resumeQueue() };
   },
 
-  async overview(ctx: any) {
+  async overview(ctx: Context) {
     ctx.body = await getService('narrations').overview();
   },
 };

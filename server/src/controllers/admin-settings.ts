@@ -1,4 +1,5 @@
-import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import type { Core, Struct } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { describeConfigIssues } from '../config/schema';
@@ -23,17 +24,17 @@ const estimateBody = z.object({
 const FEATURES = { voicePreview: true, transcription: true } as const;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async get(ctx: any) {
+  async get(ctx: Context) {
     const settings = getService('settings');
     const content = getService('content');
-    const contentTypes = Object.values(strapi.contentTypes as Record<string, any>)
+    const contentTypes = Object.values(strapi.contentTypes as Record<string, Struct.ContentTypeSchema>)
       .filter((ct) => ct.uid.startsWith('api::'))
       .map((ct) => ({
         uid: ct.uid as string,
         displayName: (ct.info?.displayName as string) ?? ct.uid,
         kind: ct.kind === 'singleType' ? 'singleType' : 'collectionType',
         draftAndPublish: Boolean(ct.options?.draftAndPublish),
-        localized: Boolean(ct.pluginOptions?.i18n?.localized),
+        localized: Boolean((ct.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized),
         // Text fields that are not private: the only ones a narration may read.
         fields: content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
       }));
@@ -51,7 +52,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
    * What the content manager needs to decide where to show narration UI. Any logged-in admin may
    * read it: editors without `settings.read` still see badges and the panel.
    */
-  async narratedTypes(ctx: any) {
+  async narratedTypes(ctx: Context) {
     const { contentTypes } = await getService('settings').get();
     ctx.body = {
       contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
@@ -59,7 +60,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     };
   },
 
-  async update(ctx: any) {
+  async update(ctx: Context) {
     const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
     if (!parsed.success) {
       throw new errors.ValidationError(describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''), {
@@ -76,7 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     ctx.body = { settings: await getService('settings').update(parsed.data) };
   },
 
-  async voices(ctx: any) {
+  async voices(ctx: Context) {
     try {
       ctx.body = { voices: await getService('voices').list() };
     } catch (error) {
@@ -85,7 +86,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */
-  async testConnection(ctx: any) {
+  async testConnection(ctx: Context) {
     try {
       const voices = await getService('voices').list({ fresh: true });
       ctx.body = { ok: true, voices: voices.length };
@@ -99,7 +100,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Characters and credits of a document's current text with the current voice and mode. */
-  async estimate(ctx: any) {
+  async estimate(ctx: Context) {
     const target = validate(estimateBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'read');
     const estimate = await getService('narrations').estimate(target.contentType, target.documentId, target.locale ?? null);
@@ -108,7 +109,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   /** Cost of any text in both modes (the settings page's preview). */
-  async cost(ctx: any) {
+  async cost(ctx: Context) {
     const { text } = validate(z.object({ text: z.string().max(1_000_000) }), ctx.request.body, 'text is required');
     ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') };
   },

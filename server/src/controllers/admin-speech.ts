@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { rethrowForAdmin } from '../http/speech-service-errors';
@@ -17,7 +18,7 @@ const listenBody = documentTarget.extend({ index: z.number().int().min(0).max(10
 
 export default {
   /** POST /speech/tts/preview { voiceId, text? } -> audio/mpeg */
-  async preview(ctx: any) {
+  async preview(ctx: Context) {
     const parsed = previewBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) {
       const fields = parsed.error.flatten().fieldErrors;
@@ -36,7 +37,7 @@ export default {
    * one paragraph of the entry's current text in the voice it would be narrated in. The text is
    * read on the server, so this route speaks article text only, never arbitrary input.
    */
-  async listen(ctx: any) {
+  async listen(ctx: Context) {
     const target = validate(listenBody, ctx.request.body ?? {});
     const { contentType, documentId, locale, index } = target;
     await ensureMayActOn(ctx, target, 'narrate');
@@ -59,7 +60,7 @@ export default {
 };
 
 /** Writes a generated (or cached) audio answer with what the admin shows about it. */
-function sendPreviewAudio(ctx: any, result: PreviewResult) {
+function sendPreviewAudio(ctx: Context, result: PreviewResult) {
   ctx.set('Cache-Control', 'private, max-age=3600');
   ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
   // The sample the server chose (the client knows its own text; a long one would not fit a header).

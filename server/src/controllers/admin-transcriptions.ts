@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { removeTemporaryFiles } from '../http/body-guard';
@@ -60,7 +61,7 @@ export function transcriptionView(row: TranscriptionRow, withResult = false) {
 }
 
 /** The row of `:id`, or 404. */
-async function findTranscription(ctx: any): Promise<TranscriptionRow> {
+async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
   const id = idParam.safeParse(ctx.params.id);
   const row = id.success ? await getService('speech-to-text').find(id.data) : null;
   if (!row) throw new errors.NotFoundError('This transcription does not exist.');
@@ -85,7 +86,7 @@ function firstValue(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function adminUser(ctx: any): { id: number | null; name: string | null } {
+function adminUser(ctx: Context): { id: number | null; name: string | null } {
   const user = ctx.state?.user;
   if (!user) return { id: null, name: null };
   const fullName = [user.firstname, user.lastname].filter(Boolean).join(' ').trim();
@@ -94,7 +95,7 @@ function adminUser(ctx: any): { id: number | null; name: string | null } {
 
 export default {
   /** POST /speech/transcriptions (multipart: audio, language, output_format) */
-  async submit(ctx: any) {
+  async submit(ctx: Context) {
     const abort = new AbortController();
     // The editor closed the page or lost the connection: stop sending to the service.
     const onClose = () => {
@@ -151,7 +152,7 @@ export default {
   },
 
   /** GET /speech/transcriptions?limit=20&mine=true: newest first, without results. */
-  async list(ctx: any) {
+  async list(ctx: Context) {
     const parsed = listQuery.safeParse(ctx.query ?? {});
     if (!parsed.success) throw new errors.ValidationError('limit must be a whole number from 1 to 100.', { errors: parsed.error.flatten().fieldErrors });
     const mine = parsed.data.mine === 'true' || parsed.data.mine === '1';
@@ -162,12 +163,12 @@ export default {
   },
 
   /** GET /speech/transcriptions/:id: status, and the result once completed. */
-  async findOne(ctx: any) {
+  async findOne(ctx: Context) {
     ctx.body = { data: transcriptionView(await findTranscription(ctx), true) };
   },
 
   /** GET /speech/transcriptions/:id/download?format=srt|vtt|json (default: the format asked of the service). */
-  async download(ctx: any) {
+  async download(ctx: Context) {
     const row = await findTranscription(ctx);
     const rendered = getService('speech-to-text').render(row, downloadFormat(ctx.query.format ?? row.outputFormat));
     if (!rendered) throw conflict(`This transcription has no result (it is ${row.status}).`, { status: row.status });
@@ -178,7 +179,7 @@ export default {
   },
 
   /** POST /speech/transcriptions/:id/save { format? }: the result as a Media Library file. */
-  async save(ctx: any) {
+  async save(ctx: Context) {
     const row = await findTranscription(ctx);
     const speechToText = getService('speech-to-text');
     const format = downloadFormat((ctx.request.body as Record<string, unknown> | undefined)?.format ?? row.outputFormat);

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { narrationCallbackPayloadSchema } from '../speech-client';
 import { getService } from '../utils';
@@ -8,7 +9,7 @@ import { validate } from './validate';
  * the authentication). The body is parsed by the contract's schema before any crypto or database work.
  */
 export default {
-  async receive(ctx: any) {
+  async receive(ctx: Context) {
     const { articleId, response } = validate(narrationCallbackPayloadSchema, ctx.request.body, 'Malformed narration callback.');
     const outcome = await getService('narrations').receiveCallback({ articleId, ...response });
     if (outcome.status === 'unauthorized') throw new errors.UnauthorizedError('Invalid callback signature.');

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import type { DocumentAction } from '../access/document-permissions';
 import { getService } from '../utils';
@@ -11,7 +12,7 @@ const REFUSALS: Record<DocumentAction, string> = {
  * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
  * the caller may not, before anything has been read or sent.
  */
-export async function ensureMayActOn(ctx: any, target: { contentType: string; documentId: string; locale?: string | null }, action: DocumentAction): Promise<void> {
+export async function ensureMayActOn(ctx: Context, target: { contentType: string; documentId: string; locale?: string | null }, action: DocumentAction): Promise<void> {
   const decision = await getService('document-permissions').decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale: target.locale ?? null }, action);
   if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
   if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);

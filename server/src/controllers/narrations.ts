@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
@@ -9,7 +10,7 @@ import { validate } from './validate';
 
 const articleIdParam = z.string().min(1).max(255);
 
-async function findVisible(ctx: any): Promise<NarrationRow> {
+async function findVisible(ctx: Context): Promise<NarrationRow> {
   const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
   // Not found, not live, or not readable by this caller: one answer, so a closed type's
   // narrations cannot even be detected.
@@ -20,26 +21,26 @@ async function findVisible(ctx: any): Promise<NarrationRow> {
 }
 
 /** Media Library URLs are relative for the local provider and absolute for cloud providers. */
-function redirectToFile(ctx: any, file: NarrationRow['audio']) {
+function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
   if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
   ctx.set('Cache-Control', 'no-cache');
   ctx.redirect(file.url);
 }
 
 export default {
-  async findOne(ctx: any) {
+  async findOne(ctx: Context) {
     const row = await findVisible(ctx);
     // Who sees it depends on the caller's credentials: shared caches must keep answers apart.
     ctx.set('Vary', 'Authorization');
     ctx.body = narrationJson(row, getService('settings').publicUrl());
   },
-  async audio(ctx: any) {
+  async audio(ctx: Context) {
     redirectToFile(ctx, (await findVisible(ctx)).audio);
   },
-  async srt(ctx: any) {
+  async srt(ctx: Context) {
     redirectToFile(ctx, (await findVisible(ctx)).subtitles);
   },
-  async vtt(ctx: any) {
+  async vtt(ctx: Context) {
     redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
   },
 };

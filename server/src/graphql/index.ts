@@ -13,10 +13,27 @@ import { entryNarration } from '../content-api/entry-narration';
 // Not 'SpeechNarration': that is the name GraphQL would give the plugin's own queue table.
 const NARRATION_TYPE = 'SpeechPublicNarration';
 
+/** The few nexus builders used here (nexus comes with the GraphQL plugin; it is not ours to depend on). */
+type ScalarField = (name: string, options?: { description?: string }) => void;
+interface ObjectDefinition {
+  string: ScalarField;
+  float: ScalarField;
+  nonNull: { string: ScalarField };
+}
+interface ExtensionDefinition {
+  field(name: string, options: { type: string; description: string; resolve: (parent: EntryParent, args: unknown, context: GraphqlContext) => unknown }): void;
+}
+interface Nexus {
+  objectType(config: { name: string; description: string; definition(t: ObjectDefinition): void }): unknown;
+  extendType(config: { type: string; definition(t: ExtensionDefinition): void }): unknown;
+}
+type EntryParent = { documentId?: string; locale?: string | null; publishedAt?: string | null };
+type GraphqlContext = { state?: { auth?: ContentApiAuth } };
+
 interface GraphqlPlugin {
   service(name: 'extension'): {
     shadowCRUD(uid: string): { disable(): void };
-    use(extension: (args: { nexus: any }) => Record<string, unknown>): void;
+    use(extension: (args: { nexus: Nexus }) => Record<string, unknown>): void;
   };
   service(name: 'utils'): { naming: { getTypeName(contentType: unknown): string } };
 }
@@ -36,7 +53,7 @@ export function registerGraphql(strapi: Core.Strapi): void {
         nexus.objectType({
           name: NARRATION_TYPE,
           description: 'The narration of an entry: audio and subtitles of its published version.',
-          definition(t: any) {
+          definition(t) {
             t.nonNull.string('status', { description: 'ready, processing, failed or cancelled' });
             t.string('audioUrl');
             t.string('srtUrl');
@@ -50,11 +67,11 @@ export function registerGraphql(strapi: Core.Strapi): void {
         ...siteTypes.map((type) =>
           nexus.extendType({
             type: naming.getTypeName(type),
-            definition(t: any) {
+            definition(t) {
               t.field('narration', {
                 type: NARRATION_TYPE,
                 description: 'Its narration, where the caller may read this type and the entry is published.',
-                resolve: (parent: { documentId?: string; locale?: string | null; publishedAt?: string | null }, _args: unknown, context: { state?: { auth?: ContentApiAuth } }) =>
+                resolve: (parent, _args, context) =>
                   entryNarration(type.uid, parent, context.state?.auth ?? null),
               });
             },

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
 
@@ -68,7 +69,7 @@ export function temporaryFilePaths(files: unknown): string[] {
     .filter((filepath): filepath is string => typeof filepath === 'string' && filepath.length > 0);
 }
 
-export async function removeTemporaryFiles(ctx: any): Promise<void> {
+export async function removeTemporaryFiles(ctx: Context): Promise<void> {
   const paths = temporaryFilePaths(ctx.request?.files);
   if (paths.length === 0) return;
   await Promise.all(paths.map((filepath) => fs.rm(filepath, { force: true }).catch(() => undefined)));
@@ -76,7 +77,7 @@ export async function removeTemporaryFiles(ctx: any): Promise<void> {
 }
 
 export function bodyGuard(apiPrefix = '/api') {
-  return async (ctx: any, next: () => Promise<unknown>) => {
+  return async (ctx: Context, next: () => Promise<unknown>) => {
     const kind = pluginRequestKind(ctx.method, ctx.path, apiPrefix);
     if (kind === 'other') return next();
     // Same test as koa-body's: a multipart Content-Type on a request that has a body.

@@ -11,7 +11,7 @@ import { getService } from '../utils';
 type DocumentActionContext = {
   uid: string;
   action: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
 };
 
 type Entry = { documentId: string; locale?: string | null };

@@ -71,6 +71,7 @@ function ensureSentenceEndPerLine(block: string): string {
  */
 const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
 /** Control characters other than tab and line feed (which the whitespace rules handle). */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu;
 
 /**

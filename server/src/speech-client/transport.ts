@@ -128,6 +128,7 @@ function describeKeyProblem(apiKey: unknown): string | undefined {
   if (typeof apiKey !== 'string' || apiKey === '') {
     return 'No API key is configured for the speech service. Add it in the plugin settings.';
   }
+  // eslint-disable-next-line no-control-regex -- a key with control characters cannot go in a header
   if (/[\s\x00-\x1f\x7f]/.test(apiKey) || /[^\x21-\x7e]/.test(apiKey)) {
     return 'The configured API key contains spaces or characters that cannot be sent; check it in the plugin settings.';
   }

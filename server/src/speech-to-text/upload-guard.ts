@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
@@ -31,7 +32,7 @@ export function audioTooLargeError(sizeBytes: number | null): errors.PayloadTooL
 }
 
 export function uploadGuard() {
-  return async (ctx: any, next: () => Promise<unknown>) => {
+  return async (ctx: Context, next: () => Promise<unknown>) => {
     if (ctx.method !== 'POST' || !TRANSCRIPTION_UPLOAD_PATH.test(ctx.path)) return next();
     const declared = Number(ctx.get('content-length'));
     if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + MULTIPART_ENVELOPE_ALLOWANCE) {

@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
 
 const ACTIONS = ['create', 'update', 'publish', 'unpublish', 'discardDraft', 'delete'] as const;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async run(ctx: any) {
+  async run(ctx: Context) {
     if (process.env.PLAYGROUND_CODE_ACTIONS !== 'true') return ctx.notFound();
     const { uid, action, params } = ctx.request.body ?? {};
     if (typeof uid !== 'string' || !uid.startsWith('api::') || !ACTIONS.includes(action)) return ctx.badRequest('uid (api::…) and action required');
