@@ -1,4 +1,4 @@
-/** Three suites: pure unit tests (no Strapi), the emulator over HTTP, and integration/e2e against a real Strapi. */
+/** Five suites: code style (ESLint, Prettier), pure unit tests (no Strapi), the emulator over HTTP, and integration/e2e against a real Strapi. */
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 
 const base = {
@@ -11,6 +11,7 @@ module.exports = {
   // One plain closing line, `N passed, N failed`, that CI counts.
   reporters: ['default', '<rootDir>/tests/summary-reporter.js'],
   projects: [
+    { ...base, displayName: 'lint', testMatch: ['<rootDir>/tests/lint/**/*.test.ts'] },
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...base, displayName: 'emulator', testMatch: ['<rootDir>/tests/emulator/**/*.test.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'] },
