@@ -1,11 +1,21 @@
-/** Prints jest's totals as one plain line, `N passed, N failed`, the line CI counts. */
+/**
+ * Prints jest's totals as one plain line, `N passed, N failed`, the line CI counts; also writes it
+ * to test-artifacts/jest-totals.txt so `.ci/run` can end its output with it.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failedSuites = results.numRuntimeErrorTestSuites;
     // A suite that crashed before running its tests counts as one failure, so it cannot hide.
     const failed = results.numFailedTests + failedSuites;
-    process.stdout.write(`\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    const totals = `${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+    process.stdout.write(`\n${totals}\n`);
+    const dir = path.join(__dirname, '..', 'test-artifacts');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'jest-totals.txt'), `${totals}\n`);
   }
 }
 module.exports = SummaryReporter;
