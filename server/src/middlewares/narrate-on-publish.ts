@@ -35,6 +35,16 @@ export function localesOf(locale: unknown): Array<string | null> {
 }
 
 export function narrateOnPublish(strapi: Core.Strapi) {
+  // Recordings that wait for a commit run one after another, each in a turn of its own of the event
+  // loop. A bulk publish commits many documents at once; recorded side by side, their queries
+  // interleave on the database connection and the first is ready (and wakes the worker) only when
+  // nearly all are; and SQLite's queries answer synchronously, so a chain of recordings can run
+  // from one microtask to the next without ever letting the worker's request to the service out
+  // of the socket. In turn, the first document goes to the service while the others are recorded.
+  let committed: Promise<void> = Promise.resolve();
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const afterPrevious = (run: () => Promise<void>): Promise<void> => (committed = committed.then(nextTurn).then(run));
+
   async function afterCommit(work: () => Promise<unknown>): Promise<void> {
     const run = async () => {
       try {
@@ -46,7 +56,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
     if (strapi.db.inTransaction()) {
       // Joining the outer transaction only to register a commit hook; nothing is written in it.
       await strapi.db.transaction(async ({ onCommit }) => {
-        onCommit(() => void getService('narrations').track(run()));
+        onCommit(() => void getService('narrations').track(afterPrevious(run)));
       });
       return;
     }
