@@ -25,7 +25,7 @@ function statusesServer(statuses: Map<string, NarrationStatus>) {
  */
 function mountCell(stack: ReturnType<typeof adminStore>, documentIds: string[], pollMs = 1000) {
   const args = { contentType: TYPE, documentIds };
-  const endpoint = stack.api.endpoints.getListStatuses;
+  const endpoint = stack.api.endpoints.getSpeechListStatuses;
   const subscription = stack.store.dispatch(endpoint.initiate(args, { forceRefetch: true, subscriptionOptions: { pollingInterval: 0 } }));
   const read = () => endpoint.select(args)(stack.store.getState() as never);
   return {
@@ -113,7 +113,7 @@ describe('list view statuses', () => {
     const back = mountCell(stack, page.getDocumentIds());
     await jest.advanceTimersByTimeAsync(10);
     expect(stack.sent(STATUSES)).toHaveLength(2);
-    await stack.store.dispatch(stack.api.endpoints.narrateMany.initiate({ contentType: TYPE, documentIds: ['x'], locale: 'en' }));
+    await stack.store.dispatch(stack.api.endpoints.speechNarrateMany.initiate({ contentType: TYPE, documentIds: ['x'], locale: 'en' }));
     await jest.advanceTimersByTimeAsync(10);
     expect(stack.sent(STATUSES)).toHaveLength(3);
     back.unmount();

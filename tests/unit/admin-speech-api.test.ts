@@ -14,13 +14,20 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 afterEach(closeAdminStores);
 
+it('names every endpoint after the plugin: all plugins inject into the one adminApi', () => {
+  const { api } = adminStore(() => null);
+  const names = Object.keys(api.endpoints);
+  expect(names.length).toBeGreaterThan(15);
+  expect(names.filter((name) => !/speech/i.test(name))).toEqual([]);
+});
+
 describe('narrated types', () => {
   beforeEach(() => recordNarratedTypes({ status: 'idle', contentTypes: {}, features: {} }));
 
   it('are recorded for the list view column hook when the query answers, and after a failed one', async () => {
     const { api, store } = adminStore(() => ({ contentTypes: SETTINGS.contentTypes, features: { transcription: true } }));
     expect(lastNarratedTypes().status).toBe('idle');
-    await store.dispatch(api.endpoints.getNarratedTypes.initiate());
+    await store.dispatch(api.endpoints.getSpeechNarratedTypes.initiate());
     const snapshot = lastNarratedTypes();
     expect(snapshot).toMatchObject({ status: 'ready', features: { transcription: true } });
     expect(isNarratedType(snapshot.contentTypes, ARTICLE)).toBe(true);
@@ -30,7 +37,7 @@ describe('narrated types', () => {
     const failing = adminStore(() => {
       throw { error: { name: 'ApplicationError', status: 500, message: 'down', details: {} } };
     });
-    await failing.store.dispatch(failing.api.endpoints.getNarratedTypes.initiate());
+    await failing.store.dispatch(failing.api.endpoints.getSpeechNarratedTypes.initiate());
     expect(lastNarratedTypes()).toEqual({ status: 'error', contentTypes: {}, features: {} });
   });
 
@@ -43,19 +50,19 @@ describe('narrated types', () => {
       throw new Error(`unexpected ${request.method} ${request.url}`);
     });
     const { api, store } = stack;
-    const page = store.dispatch(api.endpoints.getSettings.initiate());
+    const page = store.dispatch(api.endpoints.getSpeechSettings.initiate());
     await page;
-    await store.dispatch(api.endpoints.getNarratedTypes.initiate());
+    await store.dispatch(api.endpoints.getSpeechNarratedTypes.initiate());
     expect(isNarratedType(lastNarratedTypes().contentTypes, NOTE)).toBe(false);
 
-    await store.dispatch(api.endpoints.updateSettings.initiate({ contentTypes: saved.contentTypes }));
+    await store.dispatch(api.endpoints.updateSpeechSettings.initiate({ contentTypes: saved.contentTypes }));
     await settle();
     expect(stack.sent('/speech/settings').map((request) => request.method)).toEqual(['GET', 'PUT']);
     expect(stack.sent('/speech/narrated-types')).toHaveLength(1);
     expect(isNarratedType(lastNarratedTypes().contentTypes, NOTE)).toBe(true);
     // Components reading the query see the same, and the settings page its saved settings.
-    expect(isNarratedType(api.endpoints.getNarratedTypes.select()(store.getState() as never).data?.contentTypes, NOTE)).toBe(true);
-    const settings = api.endpoints.getSettings.select()(store.getState() as never).data;
+    expect(isNarratedType(api.endpoints.getSpeechNarratedTypes.select()(store.getState() as never).data?.contentTypes, NOTE)).toBe(true);
+    const settings = api.endpoints.getSpeechSettings.select()(store.getState() as never).data;
     expect(settings?.settings).toEqual(saved);
     expect(settings?.features).toEqual({ voicePreview: true });
     page.unsubscribe();
@@ -66,11 +73,11 @@ describe('settings page', () => {
   it('shows the resumed queue from the answer of the resume request', async () => {
     const resumed = { ...QUEUE, paused: false, pauseCode: null, pauseReason: null };
     const stack = adminStore((request) => (request.url === '/speech/queue/resume' ? { queue: resumed } : SETTINGS_RESPONSE));
-    const page = stack.store.dispatch(stack.api.endpoints.getSettings.initiate());
+    const page = stack.store.dispatch(stack.api.endpoints.getSpeechSettings.initiate());
     await page;
-    await stack.store.dispatch(stack.api.endpoints.resumeQueue.initiate());
+    await stack.store.dispatch(stack.api.endpoints.resumeSpeechQueue.initiate());
     await settle();
-    expect(stack.api.endpoints.getSettings.select()(stack.store.getState() as never).data?.queue).toEqual(resumed);
+    expect(stack.api.endpoints.getSpeechSettings.select()(stack.store.getState() as never).data?.queue).toEqual(resumed);
     expect(stack.sent('/speech/settings')).toHaveLength(1);
     page.unsubscribe();
   });
@@ -81,7 +88,7 @@ describe('settings page', () => {
       throw { error: body };
     });
     const caught = await stack.store
-      .dispatch(stack.api.endpoints.updateSettings.initiate({ defaultVoiceId: 'nope' }))
+      .dispatch(stack.api.endpoints.updateSpeechSettings.initiate({ defaultVoiceId: 'nope' }))
       .unwrap()
       .catch((error: unknown) => error);
     const problem = toProblem(caught);
@@ -104,22 +111,22 @@ describe('Transcribe page', () => {
       throw new Error(`unexpected ${request.url}`);
     });
     const { api, store } = stack;
-    const list = store.dispatch(api.endpoints.listTranscriptions.initiate(RECENT_TRANSCRIPTIONS));
+    const list = store.dispatch(api.endpoints.getSpeechTranscriptions.initiate(RECENT_TRANSCRIPTIONS));
     await list;
     expect(stack.sent('/speech/transcriptions')[0].params).toEqual({ limit: '20', mine: 'true' });
-    const listed = () => api.endpoints.listTranscriptions.select(RECENT_TRANSCRIPTIONS)(store.getState() as never).data?.data;
+    const listed = () => api.endpoints.getSpeechTranscriptions.select(RECENT_TRANSCRIPTIONS)(store.getState() as never).data?.data;
 
     jobStatus = 'completed';
-    const job = store.dispatch(api.endpoints.getTranscription.initiate(1));
+    const job = store.dispatch(api.endpoints.getSpeechTranscription.initiate(1));
     await job;
     await settle();
     expect(listed()?.map((row) => [row.id, row.status])).toEqual([[2, 'completed'], [1, 'completed']]);
     // The list holds views, not the transcript.
     expect(listed()?.[1]).not.toHaveProperty('result');
 
-    await store.dispatch(api.endpoints.saveTranscription.initiate({ id: 1 }));
+    await store.dispatch(api.endpoints.saveSpeechTranscription.initiate({ id: 1 }));
     await settle();
-    const detail = api.endpoints.getTranscription.select(1)(store.getState() as never).data as TranscriptionDetail;
+    const detail = api.endpoints.getSpeechTranscription.select(1)(store.getState() as never).data as TranscriptionDetail;
     expect(detail.savedFile?.name).toBe('1.json');
     expect(detail.result?.text).toBe('hi');
     expect(listed()?.[1].savedFile?.name).toBe('1.json');

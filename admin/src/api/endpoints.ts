@@ -27,6 +27,9 @@ import type {
  * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
  * Binary answers and the upload with progress are not here (see binary.ts, transcriptions.ts).
  *
+ * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name
+ * another plugin already injected silently keeps ITS definition): every name here says speech.
+ *
  * Takes the api as an argument so unit tests run the same definitions against a test store;
  * speechApi.ts binds them to Strapi's `adminApi`. No runtime import from Strapi here.
  */
@@ -68,31 +71,31 @@ export function withSpeechEndpoints(api: AdminApi) {
       /* Settings page */
 
       /** Read afresh each time the settings page opens (nothing kept once it closes). */
-      getSettings: builder.query<SettingsResponse, void>({
+      getSpeechSettings: builder.query<SettingsResponse, void>({
         query: () => `${BASE}/settings`,
         keepUnusedDataFor: 0,
       }),
 
-      updateSettings: builder.mutation<SpeechSettings, Partial<SpeechSettings>>({
+      updateSpeechSettings: builder.mutation<SpeechSettings, Partial<SpeechSettings>>({
         query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
         transformResponse: (response: { settings: SpeechSettings }) => response.settings,
         async onQueryStarted(_changes, { dispatch, getState, queryFulfilled }) {
           const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
           if (!saved) return;
           dispatch(
-            speech.util.updateQueryData('getSettings', undefined, (draft) => {
+            speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
               draft.settings = saved;
             })
           );
           // The list view and the edit view follow the saved types at once, without a request.
           const state = getState();
-          const features = speech.endpoints.getSettings.select()(state).data?.features ?? speech.endpoints.getNarratedTypes.select()(state).data?.features ?? {};
-          dispatch(speech.util.upsertQueryData('getNarratedTypes', undefined, { contentTypes: saved.contentTypes, features }));
+          const features = speech.endpoints.getSpeechSettings.select()(state).data?.features ?? speech.endpoints.getSpeechNarratedTypes.select()(state).data?.features ?? {};
+          dispatch(speech.util.upsertQueryData('getSpeechNarratedTypes', undefined, { contentTypes: saved.contentTypes, features }));
         },
       }),
 
       /** Which types are narrated: readable by every logged-in admin, not only settings readers. */
-      getNarratedTypes: builder.query<NarratedTypesResponse, void>({
+      getSpeechNarratedTypes: builder.query<NarratedTypesResponse, void>({
         query: () => `${BASE}/narrated-types`,
         keepUnusedDataFor: SESSION_SECONDS,
         async onQueryStarted(_arg, { queryFulfilled }) {
@@ -105,20 +108,20 @@ export function withSpeechEndpoints(api: AdminApi) {
         },
       }),
 
-      getVoices: builder.query<Voice[], void>({
+      getSpeechVoices: builder.query<Voice[], void>({
         query: () => `${BASE}/voices`,
         transformResponse: (response: { voices: Voice[] }) => response.voices,
       }),
 
-      testConnection: builder.mutation<ConnectionTestResult, void>({
+      testSpeechConnection: builder.mutation<ConnectionTestResult, void>({
         query: () => ({ url: `${BASE}/connection/test`, method: 'POST', data: {} }),
       }),
 
-      cost: builder.query<CostResponse, string>({
+      getSpeechCost: builder.query<CostResponse, string>({
         query: (text) => ({ url: `${BASE}/cost`, method: 'POST', data: { text } }),
       }),
 
-      resumeQueue: builder.mutation<QueueState, void>({
+      resumeSpeechQueue: builder.mutation<QueueState, void>({
         query: () => ({ url: `${BASE}/queue/resume`, method: 'POST', data: {} }),
         transformResponse: (response: { queue: QueueState }) => response.queue,
         invalidatesTags: ['SpeechNarration'],
@@ -126,7 +129,7 @@ export function withSpeechEndpoints(api: AdminApi) {
           const { data: queue } = await queryFulfilled.catch(() => ({ data: null }));
           if (!queue) return;
           dispatch(
-            speech.util.updateQueryData('getSettings', undefined, (draft) => {
+            speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
               draft.queue = queue;
             })
           );
@@ -135,27 +138,27 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /* List view: statuses of a whole page in one request */
 
-      getListStatuses: builder.query<ListStatuses, { contentType: string; documentIds: string[] }>({
+      getSpeechListStatuses: builder.query<ListStatuses, { contentType: string; documentIds: string[] }>({
         query: ({ contentType, documentIds }) => ({ url: `${BASE}/narrations/statuses`, method: 'POST', data: { contentType, documentIds } }),
         transformResponse: (response: NarrationsResponse, _meta, { documentIds }) => ({ ...response, documentIds }),
         providesTags: (_result, _error, { contentType }) => [typeTag(contentType)],
       }),
 
       /** Asked afresh each time the bulk dialog opens (nothing kept once it closes). */
-      estimateMany: builder.query<EstimateManyResponse, ManyTarget>({
+      getSpeechEstimateMany: builder.query<EstimateManyResponse, ManyTarget>({
         query: (target) => ({ url: `${BASE}/narrations/estimate-many`, method: 'POST', data: target }),
         keepUnusedDataFor: 0,
         providesTags: (_result, _error, target) => target.documentIds.map((id) => ({ type: 'SpeechEstimate' as const, id })),
       }),
 
-      narrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({
+      speechNarrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({
         query: (target) => ({ url: `${BASE}/narrations/narrate-many`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
       }),
 
       /* Edit view panel. `version` (the document's save/publish state) is part of the cache key only. */
 
-      getDocumentNarrations: builder.query<NarrationsResponse, DocumentTarget & { version?: string | null }>({
+      getSpeechDocumentNarrations: builder.query<NarrationsResponse, DocumentTarget & { version?: string | null }>({
         query: ({ contentType, documentId, locale }) => ({
           url: `${BASE}/narrations/document/${encodeURIComponent(documentId)}`,
           config: { params: locale ? { contentType, locale } : { contentType } },
@@ -164,44 +167,44 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       /** `status` and `completedAt` of the shown narration are part of the key: the estimate follows them. */
-      estimate: builder.query<Estimate, DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }>({
+      getSpeechEstimate: builder.query<Estimate, DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }>({
         query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/estimate`, method: 'POST', data: { contentType, documentId, locale } }),
         providesTags: (_result, _error, target) => [{ type: 'SpeechEstimate', id: target.documentId }],
       }),
 
-      narrate: builder.mutation<NarrateResult, DocumentTarget>({
+      speechNarrate: builder.mutation<NarrateResult, DocumentTarget>({
         query: (target) => ({ url: `${BASE}/narrations/narrate`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      regenerate: builder.mutation<NarrateResult, DocumentTarget>({
+      speechRegenerate: builder.mutation<NarrateResult, DocumentTarget>({
         query: (target) => ({ url: `${BASE}/narrations/regenerate`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      cancel: builder.mutation<{ cancelled: true }, DocumentTarget>({
+      speechCancel: builder.mutation<{ cancelled: true }, DocumentTarget>({
         query: (target) => ({ url: `${BASE}/narrations/cancel`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      setVoice: builder.mutation<{ articleId: string; voiceId: string | null }, DocumentTarget & { voiceId: string | null }>({
+      setSpeechVoice: builder.mutation<{ articleId: string; voiceId: string | null }, DocumentTarget & { voiceId: string | null }>({
         query: (target) => ({ url: `${BASE}/narrations/voice`, method: 'PUT', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
       /** The draft's paragraphs and the voice they would be read in; `refreshKey` is part of the cache key only. */
-      paragraphs: builder.query<ParagraphsResponse, DocumentTarget & { refreshKey?: string }>({
+      getSpeechParagraphs: builder.query<ParagraphsResponse, DocumentTarget & { refreshKey?: string }>({
         query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/paragraphs`, method: 'POST', data: { contentType, documentId, locale } }),
       }),
 
       /* Speech to text (the upload and downloads are in transcriptions.ts) */
 
-      listTranscriptions: builder.query<TranscriptionListResponse, number>({
+      getSpeechTranscriptions: builder.query<TranscriptionListResponse, number>({
         query: (limit) => ({ url: TRANSCRIPTIONS, config: { params: { limit: String(limit), mine: 'true' } } }),
         providesTags: [{ type: 'SpeechTranscription', id: 'LIST' }],
       }),
 
-      getTranscription: builder.query<TranscriptionDetail, number>({
+      getSpeechTranscription: builder.query<TranscriptionDetail, number>({
         query: (id) => `${TRANSCRIPTIONS}/${id}`,
         transformResponse: (response: { data: TranscriptionDetail }) => response.data,
         providesTags: (_result, _error, id) => [transcriptionTag(id)],
@@ -211,7 +214,7 @@ export function withSpeechEndpoints(api: AdminApi) {
           if (!job) return;
           const { result: _result, ...view } = job;
           dispatch(
-            speech.util.updateQueryData('listTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
+            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
               const index = draft.data.findIndex((row) => row.id === id);
               if (index >= 0) draft.data[index] = view;
             })
@@ -219,14 +222,14 @@ export function withSpeechEndpoints(api: AdminApi) {
         },
       }),
 
-      saveTranscription: builder.mutation<SaveTranscriptionResponse, { id: number; format?: TranscriptDownloadFormat }>({
+      saveSpeechTranscription: builder.mutation<SaveTranscriptionResponse, { id: number; format?: TranscriptDownloadFormat }>({
         query: ({ id, format }) => ({ url: `${TRANSCRIPTIONS}/${id}/save`, method: 'POST', data: format ? { format } : {} }),
         async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
           const { data: answer } = await queryFulfilled.catch(() => ({ data: null }));
           if (!answer) return;
-                    dispatch(speech.util.updateQueryData('getTranscription', id, (draft) => ({ ...draft, ...answer.data, result: draft.result })));
+          dispatch(speech.util.updateQueryData('getSpeechTranscription', id, (draft) => ({ ...draft, ...answer.data, result: draft.result })));
           dispatch(
-            speech.util.updateQueryData('listTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
+            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
               const index = draft.data.findIndex((row) => row.id === id);
               if (index >= 0) draft.data[index] = answer.data;
             })

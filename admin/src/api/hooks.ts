@@ -3,11 +3,11 @@ import { useAuth } from '@strapi/strapi/admin';
 import type { TokenSource } from './binary';
 import { rowsOfDocument, statusesPollMs, visibleDocuments } from './listStatus';
 import { isNarratedType } from './narratedTypes';
-import { speechApi, useGetNarratedTypesQuery } from './speechApi';
+import { speechApi, useGetSpeechNarratedTypesQuery } from './speechApi';
 
 /** Which types are narrated (loaded once per login, see index.ts); 'loading' until the first answer. */
 export function useNarratedTypes() {
-  const { data, isError, isLoading, isUninitialized } = useGetNarratedTypesQuery();
+  const { data, isError, isLoading, isUninitialized } = useGetSpeechNarratedTypesQuery();
   const status = data ? 'ready' : isError ? 'error' : isLoading || isUninitialized ? 'loading' : 'error';
   const contentTypes = data?.contentTypes;
   const isNarrated = React.useCallback((uid: string) => isNarratedType(contentTypes, uid), [contentTypes]);
@@ -25,9 +25,9 @@ export function useListStatus(contentType: string, documentId: string) {
   const documentIds = React.useSyncExternalStore(documents.subscribe, documents.getDocumentIds, documents.getDocumentIds);
   const listed = documentIds.includes(documentId);
   const args = { contentType, documentIds };
-  const { data, currentData, isError } = speechApi.endpoints.getListStatuses.useQueryState(args, { skip: !listed });
+  const { data, currentData, isError } = speechApi.endpoints.getSpeechListStatuses.useQueryState(args, { skip: !listed });
   // Fresh on every visit of the page; polled while one of its narrations is in progress.
-  speechApi.endpoints.getListStatuses.useQuerySubscription(args, {
+  speechApi.endpoints.getSpeechListStatuses.useQuerySubscription(args, {
     skip: !listed,
     refetchOnMountOrArgChange: true,
     pollingInterval: statusesPollMs(currentData, isError),

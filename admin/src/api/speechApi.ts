@@ -1,28 +1,27 @@
 import { adminApi } from '@strapi/strapi/admin';
 import { withSpeechEndpoints } from './endpoints';
 
-/** The plugin's endpoints on Strapi's own query api (see endpoints.ts), and their React hooks. */
+/**
+ * The plugin's endpoints on Strapi's own query api (see endpoints.ts), and the React hooks the
+ * components use (polled queries read `speechApi.endpoints.x.useQueryState` and subscribe apart).
+ */
 export const speechApi = withSpeechEndpoints(adminApi);
 
 export const {
-  useGetSettingsQuery,
-  useUpdateSettingsMutation,
-  useGetNarratedTypesQuery,
-  useGetVoicesQuery,
-  useTestConnectionMutation,
-  useCostQuery,
-  useResumeQueueMutation,
-  useGetListStatusesQuery,
-  useEstimateManyQuery,
-  useNarrateManyMutation,
-  useGetDocumentNarrationsQuery,
-  useEstimateQuery,
-  useNarrateMutation,
-  useRegenerateMutation,
-  useCancelMutation,
-  useSetVoiceMutation,
-  useParagraphsQuery,
-  useListTranscriptionsQuery,
-  useGetTranscriptionQuery,
-  useSaveTranscriptionMutation,
+  useGetSpeechSettingsQuery,
+  useUpdateSpeechSettingsMutation,
+  useGetSpeechNarratedTypesQuery,
+  useGetSpeechVoicesQuery,
+  useTestSpeechConnectionMutation,
+  useGetSpeechCostQuery,
+  useResumeSpeechQueueMutation,
+  useGetSpeechEstimateManyQuery,
+  useSpeechNarrateManyMutation,
+  useGetSpeechEstimateQuery,
+  useSpeechNarrateMutation,
+  useSpeechRegenerateMutation,
+  useSpeechCancelMutation,
+  useSetSpeechVoiceMutation,
+  useGetSpeechParagraphsQuery,
+  useSaveSpeechTranscriptionMutation,
 } = speechApi;

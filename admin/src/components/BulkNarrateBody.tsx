@@ -3,7 +3,7 @@ import { Button, Flex, Loader, Modal, Typography } from '@strapi/design-system';
 import { useNotification, useTable } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
-import { useEstimateManyQuery, useNarrateManyMutation } from '../api/speechApi';
+import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
 
 interface Props {
@@ -17,9 +17,9 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const { formatMessage, formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
-  const [narrateMany, { isLoading: submitting }] = useNarrateManyMutation();
+  const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
   const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
-  const estimateQuery = useEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
+  const estimateQuery = useGetSpeechEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
   const estimate = { data: estimateQuery.data, loading: estimateQuery.isLoading, error: problemOf(estimateQuery.error) };
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useGetNarratedTypesQuery } from '../api/speechApi';
+import { useGetSpeechNarratedTypesQuery } from '../api/speechApi';
 import { PLUGIN_ID } from '../pluginId';
 
 /**
@@ -9,7 +9,7 @@ import { PLUGIN_ID } from '../pluginId';
  * continues; its answer stays in the query cache for the session).
  */
 export const NarratedTypesLoader = ({ setPlugin }: { setPlugin: (pluginId: string) => void }) => {
-  useGetNarratedTypesQuery();
+  useGetSpeechNarratedTypesQuery();
   React.useEffect(() => setPlugin(PLUGIN_ID), [setPlugin]);
   return null;
 };

@@ -6,13 +6,13 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import {
   speechApi,
-  useCancelMutation,
-  useEstimateQuery,
-  useGetVoicesQuery,
-  useNarrateMutation,
-  useRegenerateMutation,
-  useResumeQueueMutation,
-  useSetVoiceMutation,
+  useSpeechCancelMutation,
+  useGetSpeechEstimateQuery,
+  useGetSpeechVoicesQuery,
+  useSpeechNarrateMutation,
+  useSpeechRegenerateMutation,
+  useResumeSpeechQueueMutation,
+  useSetSpeechVoiceMutation,
 } from '../api/speechApi';
 import type { DocumentTarget, Estimate, NarrateResult, NarrationView, QueueState, Voice } from '../api/types';
 import { PERMISSIONS } from '../permissions';
@@ -56,28 +56,28 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     watchUntil.current = Date.now() + WATCH_MS;
   }
   const narrationArgs = { ...target, version };
-  const narrationQuery = speechApi.endpoints.getDocumentNarrations.useQueryState(narrationArgs);
+  const narrationQuery = speechApi.endpoints.getSpeechDocumentNarrations.useQueryState(narrationArgs);
   const narration = { data: narrationQuery.data, loading: narrationQuery.isLoading || narrationQuery.isUninitialized, error: problemOf(narrationQuery.error) };
   const anyInProgress = Boolean(narration.data?.data.some((candidate) => isInProgress(candidate)));
   // Polled while a narration is in progress, and for a while after a save, publish or action
   // (every answer re-renders the panel, so the watch ends in time).
-  const { refetch: reloadNarration } = speechApi.endpoints.getDocumentNarrations.useQuerySubscription(narrationArgs, {
+  const { refetch: reloadNarration } = speechApi.endpoints.getSpeechDocumentNarrations.useQuerySubscription(narrationArgs, {
     refetchOnMountOrArgChange: true,
     pollingInterval: anyInProgress ? POLL_MS : Date.now() < watchUntil.current ? 1_500 : 0,
   });
   const row: NarrationView | null = narration.data ? rowForLocale(narration.data.data, locale) : null;
   const queue: QueueState | null = narration.data?.queue ?? null;
-  const estimateQuery = useEstimateQuery(
+  const estimateQuery = useGetSpeechEstimateQuery(
     { ...target, version, status: row?.status ?? null, completedAt: row?.completedAt ?? null },
     { refetchOnMountOrArgChange: true }
   );
   const estimate = { data: estimateQuery.data, error: problemOf(estimateQuery.error), reload: estimateQuery.refetch };
-  const voices = useGetVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
-  const [narrate] = useNarrateMutation();
-  const [regenerate] = useRegenerateMutation();
-  const [cancel] = useCancelMutation();
-  const [setVoice] = useSetVoiceMutation();
-  const [resumeQueue] = useResumeQueueMutation();
+  const voices = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [narrate] = useSpeechNarrateMutation();
+  const [regenerate] = useSpeechRegenerateMutation();
+  const [cancel] = useSpeechCancelMutation();
+  const [setVoice] = useSetSpeechVoiceMutation();
+  const [resumeQueue] = useResumeSpeechQueueMutation();
 
   const t = (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;

@@ -6,7 +6,7 @@ import { useIntl } from 'react-intl';
 import { listenParagraph } from '../api/binary';
 import { problemOf, toProblem } from '../api/errors';
 import { useAdminToken } from '../api/hooks';
-import { useParagraphsQuery } from '../api/speechApi';
+import { useGetSpeechParagraphsQuery } from '../api/speechApi';
 import type { DocumentTarget } from '../api/types';
 import { getTranslation } from '../utils/getTranslation';
 
@@ -50,7 +50,7 @@ function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defau
   const tokens = useAdminToken('SpeechParagraphListener');
   const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
-  const paragraphsQuery = useParagraphsQuery({ ...target, refreshKey }, { refetchOnMountOrArgChange: true });
+  const paragraphsQuery = useGetSpeechParagraphsQuery({ ...target, refreshKey }, { refetchOnMountOrArgChange: true });
   const draft = { data: paragraphsQuery.data, loading: paragraphsQuery.isLoading, error: problemOf(paragraphsQuery.error) };
   const [index, setIndex] = React.useState(0);
   const [loadingAudio, setLoadingAudio] = React.useState(false);

@@ -4,7 +4,7 @@ import { ArrowClockwise, Lightning } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem } from '../../api/errors';
-import { useResumeQueueMutation, useTestConnectionMutation } from '../../api/speechApi';
+import { useResumeSpeechQueueMutation, useTestSpeechConnectionMutation } from '../../api/speechApi';
 import type { ConnectionInfo, ConnectionTestResult, QueueState } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card, Fact } from './Card';
@@ -19,8 +19,8 @@ interface Props {
 export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
   const { formatMessage, formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
-  const [testConnection, { isLoading: testing }] = useTestConnectionMutation();
-  const [resumeQueue, { isLoading: resuming }] = useResumeQueueMutation();
+  const [testConnection, { isLoading: testing }] = useTestSpeechConnectionMutation();
+  const [resumeQueue, { isLoading: resuming }] = useResumeSpeechQueueMutation();
   const [result, setResult] = React.useState<ConnectionTestResult | null>(null);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 

@@ -3,7 +3,7 @@ import { Box, Field, Flex, Loader, Radio, Table, Tbody, Td, Textarea, Th, Thead,
 import { useDebounce } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf } from '../../api/errors';
-import { useCostQuery } from '../../api/speechApi';
+import { useGetSpeechCostQuery } from '../../api/speechApi';
 import type { ContentTypeDescription, PreprocessType } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { creditsFor } from './form';
@@ -28,7 +28,7 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const [sample, setSample] = React.useState(locale.startsWith('ar') ? SAMPLE_AR : SAMPLE_EN);
   const debounced = useDebounce(sample, 300);
-  const cost = useCostQuery(debounced);
+  const cost = useGetSpeechCostQuery(debounced);
   const costError = problemOf(cost.error);
   const selected = cost.data ? (preprocessType === '2' ? cost.data.preprocessed : cost.data.verbatim) : null;
 

@@ -4,7 +4,7 @@ import { Check } from '@strapi/icons';
 import { Layouts, Page, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { fieldError, problemOf, toProblem } from '../../api/errors';
-import { useGetSettingsQuery, useGetVoicesQuery, useUpdateSettingsMutation } from '../../api/speechApi';
+import { useGetSpeechSettingsQuery, useGetSpeechVoicesQuery, useUpdateSpeechSettingsMutation } from '../../api/speechApi';
 import type { FieldError, SettingsResponse } from '../../api/types';
 import { PERMISSIONS } from '../../permissions';
 import { getTranslation } from '../../utils/getTranslation';
@@ -26,11 +26,11 @@ const SettingsPage = () => {
     allowedActions: { canUpdate, canNarrate, canTranscribe },
   } = useRBAC(SETTINGS_PERMISSIONS);
 
-  const settingsQuery = useGetSettingsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const settingsQuery = useGetSpeechSettingsQuery(undefined, { refetchOnMountOrArgChange: true });
   const settings = { data: settingsQuery.data, loading: settingsQuery.isLoading, error: problemOf(settingsQuery.error), reload: settingsQuery.refetch };
-  const voicesQuery = useGetVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const voicesQuery = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
   const voices = { data: voicesQuery.data, loading: voicesQuery.isLoading, error: problemOf(voicesQuery.error) };
-  const [updateSettings, { isLoading: saving }] = useUpdateSettingsMutation();
+  const [updateSettings, { isLoading: saving }] = useUpdateSpeechSettingsMutation();
   const [baseline, setBaseline] = React.useState<SettingsForm | null>(null);
   const [form, setForm] = React.useState<SettingsForm | null>(null);
   const [errors, setErrors] = React.useState<FieldError[]>([]);

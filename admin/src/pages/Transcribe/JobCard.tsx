@@ -4,7 +4,7 @@ import { Download, Folder } from '@strapi/icons';
 import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../../api/errors';
-import { speechApi, useSaveTranscriptionMutation } from '../../api/speechApi';
+import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechApi';
 import { downloadTranscript, saveBlob } from '../../api/transcriptions';
 import type { SavedTranscriptFile, TranscriptDownloadFormat } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
@@ -56,14 +56,14 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
   const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
   const failureHeadline = useFailureHeadline();
   const pollMs = detailPollMs(serverPollMs);
-  const jobState = speechApi.endpoints.getTranscription.useQueryState(id);
+  const jobState = speechApi.endpoints.getSpeechTranscription.useQueryState(id);
   // Followed until it is done (and through failed answers, until there is one).
-  const { refetch: reloadJob } = speechApi.endpoints.getTranscription.useQuerySubscription(id, {
+  const { refetch: reloadJob } = speechApi.endpoints.getSpeechTranscription.useQuerySubscription(id, {
     refetchOnMountOrArgChange: true,
     pollingInterval: jobState.data === undefined || isTranscriptionInProgress(jobState.data.status) ? pollMs : 0,
   });
   const job = { data: jobState.data, loading: jobState.isLoading || jobState.isUninitialized, error: problemOf(jobState.error) };
-  const [saveTranscription, { isLoading: saving }] = useSaveTranscriptionMutation();
+  const [saveTranscription, { isLoading: saving }] = useSaveSpeechTranscriptionMutation();
   const [downloading, setDownloading] = React.useState<TranscriptDownloadFormat | null>(null);
   const [saved, setSaved] = React.useState<SavedTranscriptFile | null>(null);
 

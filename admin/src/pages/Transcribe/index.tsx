@@ -22,9 +22,9 @@ const TranscribePage = () => {
   const [searchParams, setSearchParams] = useSearchParams();
   const selected = Number(searchParams.get('id')) || null;
 
-  const recentState = speechApi.endpoints.listTranscriptions.useQueryState(RECENT_TRANSCRIPTIONS);
+  const recentState = speechApi.endpoints.getSpeechTranscriptions.useQueryState(RECENT_TRANSCRIPTIONS);
   // While one of the listed jobs is in progress, the list follows it too.
-  const { refetch: reloadRecent } = speechApi.endpoints.listTranscriptions.useQuerySubscription(RECENT_TRANSCRIPTIONS, {
+  const { refetch: reloadRecent } = speechApi.endpoints.getSpeechTranscriptions.useQuerySubscription(RECENT_TRANSCRIPTIONS, {
     refetchOnMountOrArgChange: true,
     pollingInterval: recentState.data?.data.some((row) => isTranscriptionInProgress(row.status)) ? 5_000 : 0,
   });
