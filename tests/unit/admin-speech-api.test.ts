@@ -60,6 +60,7 @@ describe('narrated types', () => {
     expect(stack.sent('/speech/settings').map((request) => request.method)).toEqual(['GET', 'PUT']);
     expect(stack.sent('/speech/narrated-types')).toHaveLength(1);
     expect(isNarratedType(lastNarratedTypes().contentTypes, NOTE)).toBe(true);
+    expect(lastNarratedTypes().features).toEqual({ voicePreview: true });
     // Components reading the query see the same, and the settings page its saved settings.
     expect(isNarratedType(api.endpoints.getSpeechNarratedTypes.select()(store.getState() as never).data?.contentTypes, NOTE)).toBe(true);
     const settings = api.endpoints.getSpeechSettings.select()(store.getState() as never).data;
@@ -132,6 +133,29 @@ describe('Transcribe page', () => {
     expect(listed()?.[1].savedFile?.name).toBe('1.json');
     expect(stack.sent('/speech/transcriptions')).toHaveLength(1);
     expect(stack.sent('/speech/transcriptions/1/save')[0]).toMatchObject({ method: 'POST', data: {} });
+    job.unsubscribe();
+    list.unsubscribe();
+  });
+
+  it('lets the open job answer first while the list is still on its first request', async () => {
+    let answerList: (value: unknown) => void = () => undefined;
+    const stack = adminStore((request) => {
+      if (request.url === '/speech/transcriptions') return new Promise((resolve) => (answerList = resolve));
+      return { data: { ...view(1, 'completed'), result: null } };
+    });
+    const { api, store } = stack;
+    const list = store.dispatch(api.endpoints.getSpeechTranscriptions.initiate(RECENT_TRANSCRIPTIONS));
+    const job = store.dispatch(api.endpoints.getSpeechTranscription.initiate(1));
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    await job;
+    await settle();
+    answerList({ data: [view(1, 'completed')], meta: { limit: 20, pollIntervalMs: 1000 } });
+    await list;
+    await settle();
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
+    expect(api.endpoints.getSpeechTranscriptions.select(RECENT_TRANSCRIPTIONS)(store.getState() as never).data?.data.map((row) => row.id)).toEqual([1]);
     job.unsubscribe();
     list.unsubscribe();
   });

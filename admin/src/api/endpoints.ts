@@ -18,6 +18,7 @@ import type {
   TranscriptDownloadFormat,
   TranscriptionDetail,
   TranscriptionListResponse,
+  TranscriptionView,
   Voice,
 } from './types';
 
@@ -65,6 +66,15 @@ const SESSION_SECONDS = 24 * 60 * 60;
 
 type AdminApi = typeof adminApi;
 
+/**
+ * Puts a job's new view in the recent list, if listed. The list may still be on its first
+ * request (a cache entry without data yet): then there is nothing to update.
+ */
+function replaceRow(list: TranscriptionListResponse | undefined, view: TranscriptionView) {
+  const index = list?.data.findIndex((row) => row.id === view.id) ?? -1;
+  if (list && index >= 0) list.data[index] = view;
+}
+
 export function withSpeechEndpoints(api: AdminApi) {
   const speech = api.enhanceEndpoints({ addTagTypes: SPEECH_TAGS }).injectEndpoints({
     endpoints: (builder) => ({
@@ -79,17 +89,19 @@ export function withSpeechEndpoints(api: AdminApi) {
       updateSpeechSettings: builder.mutation<SpeechSettings, Partial<SpeechSettings>>({
         query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
         transformResponse: (response: { settings: SpeechSettings }) => response.settings,
-        async onQueryStarted(_changes, { dispatch, getState, queryFulfilled }) {
+        async onQueryStarted(_changes, { dispatch, queryFulfilled }) {
           const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
           if (!saved) return;
+          let features: NonNullable<SettingsResponse['features']> = {};
           dispatch(
             speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
+              if (!draft) return;
               draft.settings = saved;
+              // A plain copy: the draft is gone once the update is done.
+              features = { ...draft.features };
             })
           );
           // The list view and the edit view follow the saved types at once, without a request.
-          const state = getState();
-          const features = speech.endpoints.getSpeechSettings.select()(state).data?.features ?? speech.endpoints.getSpeechNarratedTypes.select()(state).data?.features ?? {};
           dispatch(speech.util.upsertQueryData('getSpeechNarratedTypes', undefined, { contentTypes: saved.contentTypes, features }));
         },
       }),
@@ -130,7 +142,7 @@ export function withSpeechEndpoints(api: AdminApi) {
           if (!queue) return;
           dispatch(
             speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
-              draft.queue = queue;
+              if (draft) draft.queue = queue;
             })
           );
         },
@@ -209,15 +221,12 @@ export function withSpeechEndpoints(api: AdminApi) {
         transformResponse: (response: { data: TranscriptionDetail }) => response.data,
         providesTags: (_result, _error, id) => [transcriptionTag(id)],
         // The open job's status also updates its row in the recent list (no extra request).
-        async onQueryStarted(id, { dispatch, queryFulfilled }) {
+        async onQueryStarted(_id, { dispatch, queryFulfilled }) {
           const { data: job } = await queryFulfilled.catch(() => ({ data: null }));
           if (!job) return;
           const { result: _result, ...view } = job;
           dispatch(
-            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
-              const index = draft.data.findIndex((row) => row.id === id);
-              if (index >= 0) draft.data[index] = view;
-            })
+            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, view))
           );
         },
       }),
@@ -227,13 +236,8 @@ export function withSpeechEndpoints(api: AdminApi) {
         async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
           const { data: answer } = await queryFulfilled.catch(() => ({ data: null }));
           if (!answer) return;
-          dispatch(speech.util.updateQueryData('getSpeechTranscription', id, (draft) => ({ ...draft, ...answer.data, result: draft.result })));
-          dispatch(
-            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => {
-              const index = draft.data.findIndex((row) => row.id === id);
-              if (index >= 0) draft.data[index] = answer.data;
-            })
-          );
+          dispatch(speech.util.updateQueryData('getSpeechTranscription', id, (draft) => (draft ? { ...draft, ...answer.data, result: draft.result } : draft)));
+          dispatch(speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, answer.data)));
         },
       }),
     }),
