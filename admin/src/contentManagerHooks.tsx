@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { narratedTypes } from './api/narratedTypes';
+import { isNarratedType, lastNarratedTypes } from './api/narratedTypes';
 import { getTranslation } from './utils/getTranslation';
 import { modelFromPath } from './utils/paths';
 
@@ -21,9 +21,9 @@ interface HookArgs {
 
 export function addNarrationColumn({ displayedHeaders, layout }: HookArgs) {
   const model = typeof window === 'undefined' ? null : modelFromPath(window.location.pathname);
-  const snapshot = narratedTypes.get();
-  const unknown = snapshot.status === 'idle' || snapshot.status === 'loading';
-  if (!model || snapshot.status === 'error' || (!unknown && !narratedTypes.isNarrated(model))) {
+  // The hook cannot use the query cache (no hooks, no store here): the endpoint's last answer.
+  const snapshot = lastNarratedTypes();
+  if (!model || snapshot.status === 'error' || (snapshot.status === 'ready' && !isNarratedType(snapshot.contentTypes, model))) {
     return { displayedHeaders, layout };
   }
   return {

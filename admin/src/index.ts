@@ -1,6 +1,6 @@
 import { Microphone } from '@strapi/icons';
-import { narratedTypesMiddleware } from './api/narratedTypes';
 import { BulkNarrateAction } from './components/BulkNarrateAction';
+import { NarratedTypesLoader } from './components/NarratedTypesLoader';
 import { NarrationPanel } from './components/NarrationPanel';
 import { addNarrationColumn } from './contentManagerHooks';
 import { PERMISSIONS } from './permissions';
@@ -19,9 +19,9 @@ function prefixKeys(messages: Record<string, string>) {
  */
 export default {
   register(app: any) {
-    app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
-    // Knows which types are narrated before the list view asks (its column hook is synchronous).
-    app.addMiddlewares([narratedTypesMiddleware]);
+    // The initializer loads which types are narrated once per login, before the list view asks
+    // (its column hook is synchronous); it does not hold the admin back.
+    app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID, initializer: NarratedTypesLoader, isReady: false });
     // Speech to text: a page of its own in the main menu (lazy chunk).
     app.addMenuLink({
       to: `plugins/${PLUGIN_ID}`,

@@ -2,8 +2,9 @@ import type { FieldError } from './types';
 
 /**
  * What the admin needs from a failed request: a message, the service's error code when the
- * server relayed one, and per-field validation errors for forms. Works on the admin fetch
- * client's FetchError without importing it (the shape is enough).
+ * server relayed one, and per-field validation errors for forms. Reads both shapes the admin
+ * produces, without importing either: the fetch client's FetchError (the error body under
+ * `response.data.error`) and the query cache's error (that body itself: status, message, details).
  */
 export interface ApiProblem {
   status: number | null;
@@ -17,6 +18,8 @@ interface ErrorLike {
   name?: string;
   message?: string;
   status?: number;
+  /** Present on the query cache's errors. */
+  details?: unknown;
   response?: { data?: { error?: { status?: number; message?: string; details?: unknown } } };
 }
 
@@ -27,7 +30,8 @@ export function isAbort(error: unknown): boolean {
 export function toProblem(error: unknown): ApiProblem {
   const e = (error && typeof error === 'object' ? error : {}) as ErrorLike;
   const body = e.response?.data?.error;
-  const details = body?.details && typeof body.details === 'object' ? (body.details as Record<string, unknown>) : {};
+  const rawDetails = body ? body.details : e.details;
+  const details = rawDetails && typeof rawDetails === 'object' ? (rawDetails as Record<string, unknown>) : {};
   const fieldErrors = Array.isArray(details.errors)
     ? (details.errors as unknown[]).filter(
         (item): item is FieldError =>
@@ -47,4 +51,9 @@ export function toProblem(error: unknown): ApiProblem {
 export function fieldError(errors: FieldError[], ...path: string[]): string | undefined {
   const match = errors.find((error) => error.path.length >= path.length && path.every((part, index) => String(error.path[index]) === part));
   return match?.message;
+}
+
+/** A query's error as an ApiProblem (null without an error). */
+export function problemOf(error: unknown): ApiProblem | null {
+  return error ? toProblem(error) : null;
 }

@@ -1,83 +1,47 @@
 import * as React from 'react';
-import { useFetchClient } from '@strapi/strapi/admin';
-import { createSpeechApi, type SpeechApi } from './client';
-import { isAbort, toProblem, type ApiProblem } from './errors';
+import { useAuth } from '@strapi/strapi/admin';
+import type { TokenSource } from './binary';
+import { rowsOfDocument, statusesPollMs, visibleDocuments } from './listStatus';
+import { isNarratedType } from './narratedTypes';
+import { speechApi, useGetSpeechNarratedTypesQuery } from './speechApi';
 
-/** The plugin's API bound to the admin fetch client of the calling component. */
-export function useSpeechApi(): SpeechApi {
-  const client = useFetchClient();
-  return React.useMemo(() => createSpeechApi(client), [client]);
-}
-
-export interface AsyncState<T> {
-  data: T | undefined;
-  error: ApiProblem | null;
-  /** True until the first answer (or error); later reloads keep showing the previous data. */
-  loading: boolean;
-  reload: () => Promise<void>;
-  setData: React.Dispatch<React.SetStateAction<T | undefined>>;
-}
-
-interface AsyncOptions<T> {
-  /** Skip loading (e.g. until a prerequisite is known). */
-  enabled?: boolean;
-  /** Poll again after this many ms (computed from the latest data); null or 0 stops polling. */
-  pollMs?: (data: T | undefined) => number | null;
+/** Which types are narrated (loaded once per login, see index.ts); 'loading' until the first answer. */
+export function useNarratedTypes() {
+  const { data, isError, isLoading, isUninitialized } = useGetSpeechNarratedTypesQuery();
+  const status = data ? 'ready' : isError ? 'error' : isLoading || isUninitialized ? 'loading' : 'error';
+  const contentTypes = data?.contentTypes;
+  const isNarrated = React.useCallback((uid: string) => isNarratedType(contentTypes, uid), [contentTypes]);
+  return { status, features: data?.features ?? {}, isNarrated } as const;
 }
 
 /**
- * Loads data with one of the API functions, reloads when `deps` change, optionally polls.
- * Small on purpose: the plugin needs a handful of requests, not a cache library.
+ * The narration rows of one document in the list view (undefined while loading). Every cell of
+ * the page subscribes to the same statuses query (see listStatus.ts): one request per page, polled
+ * while a narration of the page is in progress.
  */
-export function useSpeechQuery<T>(load: (api: SpeechApi) => Promise<T>, deps: React.DependencyList, options: AsyncOptions<T> = {}): AsyncState<T> {
-  const api = useSpeechApi();
-  const { enabled = true, pollMs } = options;
-  const [data, setData] = React.useState<T | undefined>(undefined);
-  const [error, setError] = React.useState<ApiProblem | null>(null);
-  const [loading, setLoading] = React.useState<boolean>(enabled);
-  const loadRef = React.useRef(load);
-  loadRef.current = load;
-  const pollRef = React.useRef(pollMs);
-  pollRef.current = pollMs;
-  const generation = React.useRef(0);
-  const mounted = React.useRef(true);
-  const timer = React.useRef<ReturnType<typeof setTimeout> | null>(null);
+export function useListStatus(contentType: string, documentId: string) {
+  const documents = visibleDocuments(contentType);
+  React.useEffect(() => documents.register(documentId), [documents, documentId]);
+  const documentIds = React.useSyncExternalStore(documents.subscribe, documents.getDocumentIds, documents.getDocumentIds);
+  const listed = documentIds.includes(documentId);
+  const args = { contentType, documentIds };
+  const { data, currentData, isError } = speechApi.endpoints.getSpeechListStatuses.useQueryState(args, { skip: !listed });
+  // Fresh on every visit of the page; polled while one of its narrations is in progress.
+  speechApi.endpoints.getSpeechListStatuses.useQuerySubscription(args, {
+    skip: !listed,
+    refetchOnMountOrArgChange: true,
+    pollingInterval: statusesPollMs(currentData, isError),
+  });
+  return { rows: rowsOfDocument(data, isError, documentId), queue: data?.queue ?? null, failed: isError };
+}
 
-  React.useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-      if (timer.current) clearTimeout(timer.current);
-    };
-  }, []);
-
-  const run = React.useCallback(async () => {
-    if (timer.current) clearTimeout(timer.current);
-    const mine = ++generation.current;
-    try {
-      const value = await loadRef.current(api);
-      if (!mounted.current || mine !== generation.current) return;
-      setData(value);
-      setError(null);
-      setLoading(false);
-      const next = pollRef.current?.(value);
-      if (next && next > 0) timer.current = setTimeout(() => void run(), next);
-    } catch (caught) {
-      if (!mounted.current || mine !== generation.current || isAbort(caught)) return;
-      setError(toProblem(caught));
-      setLoading(false);
-      // Keep polling through transient failures, more slowly.
-      const next = pollRef.current?.(undefined);
-      if (next && next > 0) timer.current = setTimeout(() => void run(), next * 2);
-    }
-  }, [api]);
-
-  React.useEffect(() => {
-    if (!enabled) return;
-    setLoading(true);
-    void run();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [enabled, run, ...deps]);
-
-  return { data, error, loading, reload: run, setData };
+/**
+ * The admin token for the few raw requests (binary answers, the upload with progress), from the
+ * admin's auth context; kept current after a refresh made by one of those requests.
+ */
+export function useAdminToken(name: string): TokenSource {
+  const token = useAuth(name, (state) => state.token);
+  const ref = React.useRef<string | null>(token);
+  ref.current = token ?? ref.current;
+  return React.useMemo(() => ({ get: () => ref.current, set: (next: string | null) => void (ref.current = next) }), []);
 }

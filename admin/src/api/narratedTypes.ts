@@ -1,93 +1,35 @@
-import * as React from 'react';
-import { getFetchClient } from '@strapi/strapi/admin';
-import { rememberAdminToken } from './binary';
-import { createSpeechApi } from './client';
-import type { ContentTypeNarration, SettingsResponse } from './types';
-
-type TriggerOnly = Pick<ContentTypeNarration, 'trigger'>;
+import type { ContentTypeNarration, NarratedTypesResponse } from './types';
 
 /**
- * Which content types are narrated, known before the content manager asks. The list view's
- * column hook is synchronous, so this is loaded once per login (from a redux middleware that
- * sees the admin token appear) and kept in memory; the settings page refreshes it after a save.
+ * Which content types are narrated, for the one reader that cannot use a hook: the list view's
+ * column hook (`Admin/CM/pages/ListView/inject-column-in-table`) is a plain function the content
+ * manager calls while it renders, with no access to the admin's store. The data itself lives in
+ * the admin's query cache (`getNarratedTypes` in endpoints.ts); this is the last answer that
+ * endpoint recorded, nothing else writes it. Components read the query (useNarratedTypes).
+ * No Strapi imports: unit-tested.
  */
 
-type Status = 'idle' | 'loading' | 'ready' | 'error';
+export type NarratedTypesStatus = 'idle' | 'ready' | 'error';
 
-interface Snapshot {
-  status: Status;
-  contentTypes: Record<string, TriggerOnly>;
-  features: NonNullable<SettingsResponse['features']>;
+export interface NarratedTypesSnapshot {
+  status: NarratedTypesStatus;
+  contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
+  features: NonNullable<NarratedTypesResponse['features']>;
 }
 
-let snapshot: Snapshot = { status: 'idle', contentTypes: {}, features: {} };
-let inflight: Promise<void> | null = null;
-const listeners = new Set<() => void>();
+let snapshot: NarratedTypesSnapshot = { status: 'idle', contentTypes: {}, features: {} };
 
-function set(next: Snapshot) {
+/** Called by the `getNarratedTypes` endpoint when an answer (or an error) arrives. */
+export function recordNarratedTypes(next: NarratedTypesSnapshot) {
   snapshot = next;
-  listeners.forEach((listener) => listener());
 }
 
-export const narratedTypes = {
-  get: () => snapshot,
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
-  /** Loads once; `force` reloads (after a settings save). */
-  load(force = false): Promise<void> {
-    if (inflight) return inflight;
-    if (!force && (snapshot.status === 'ready' || snapshot.status === 'loading')) return Promise.resolve();
-    set({ ...snapshot, status: 'loading' });
-    inflight = createSpeechApi(getFetchClient())
-      .getNarratedTypes()
-      .then((response) => set({ status: 'ready', contentTypes: response.contentTypes, features: response.features ?? {} }))
-      .catch(() => set({ status: 'error', contentTypes: {}, features: {} }))
-      .finally(() => {
-        inflight = null;
-      });
-    return inflight;
-  },
-  /** Used by the settings page, which already holds fresh settings. */
-  replace(response: Pick<SettingsResponse, 'settings' | 'features'>) {
-    set({ status: 'ready', contentTypes: response.settings.contentTypes, features: response.features ?? {} });
-  },
-  reset() {
-    set({ status: 'idle', contentTypes: {}, features: {} });
-  },
-  /** True when narration of this type can happen (configured and not switched off). */
-  isNarrated(uid: string): boolean {
-    const config = snapshot.contentTypes[uid];
-    return Boolean(config && config.trigger !== 'off');
-  },
-};
-
-/** Re-renders when the narrated types change; starts loading them if nobody has yet. */
-export function useNarratedTypes(): Snapshot & { isNarrated: (uid: string) => boolean } {
-  const current = React.useSyncExternalStore(narratedTypes.subscribe, narratedTypes.get, narratedTypes.get);
-  React.useEffect(() => {
-    if (current.status === 'idle') void narratedTypes.load();
-  }, [current.status]);
-  return { ...current, isNarrated: narratedTypes.isNarrated };
+export function lastNarratedTypes(): NarratedTypesSnapshot {
+  return snapshot;
 }
 
-/**
- * A redux middleware (registered with app.addMiddlewares) that loads the narrated types as soon
- * as an admin token exists, and forgets them on logout. It only compares a string per action.
- */
-export function narratedTypesMiddleware() {
-  let lastToken: string | null = null;
-  return (store: { getState: () => any }) => (next: (action: unknown) => unknown) => (action: unknown) => {
-    const result = next(action);
-    const token: string | null = store.getState()?.admin_app?.token ?? null;
-    if (token !== lastToken) {
-      const wasLoggedIn = lastToken !== null;
-      lastToken = token;
-      rememberAdminToken(token);
-      if (!token) narratedTypes.reset();
-      else if (!wasLoggedIn) void narratedTypes.load(true);
-    }
-    return result;
-  };
+/** True when narration of this type can happen (configured and not switched off). */
+export function isNarratedType(contentTypes: NarratedTypesSnapshot['contentTypes'] | undefined, uid: string): boolean {
+  const config = contentTypes?.[uid];
+  return Boolean(config && config.trigger !== 'off');
 }

@@ -1,55 +1,14 @@
 import type { FetchClient } from '@strapi/strapi/admin';
-import { attemptTokenRefresh } from '@strapi/strapi/admin';
-import type {
-  SaveTranscriptionResponse,
-  TranscriptDownloadFormat,
-  TranscriptionDetail,
-  TranscriptionListResponse,
-  TranscriptionOutputFormat,
-  TranscriptionView,
-} from './types';
+import { backendURL, fetchError, parseJson, withFreshToken, type TokenSource } from './binary';
+import type { TranscriptDownloadFormat, TranscriptionOutputFormat, TranscriptionView } from './types';
 
 /**
- * Speech to text for the Transcribe page. JSON routes go through the admin fetch client (see
- * client.ts); the upload uses XMLHttpRequest (fetch reports no upload progress) and downloads
- * use fetch to a Blob, both with the admin JWT and one refresh on a 401.
+ * Speech to text requests the query cache does not make (the JSON routes are in endpoints.ts):
+ * the upload uses XMLHttpRequest (fetch reports no upload progress) with the admin token from
+ * the auth context; downloads go through the admin fetch client as a Blob.
  */
 
 const BASE = '/speech/transcriptions';
-
-
-export function createTranscriptionApi(client: FetchClient) {
-  return {
-    listTranscriptions: async (limit = 20) =>
-      (await client.get<TranscriptionListResponse>(BASE, { params: { limit: String(limit), mine: 'true' } })).data,
-
-    getTranscription: async (id: number) => (await client.get<{ data: TranscriptionDetail }>(`${BASE}/${id}`)).data.data,
-
-    saveTranscription: async (id: number, format?: TranscriptDownloadFormat) =>
-      (await client.post<SaveTranscriptionResponse>(`${BASE}/${id}/save`, format ? { format } : {})).data,
-  };
-}
-
-/** Gives the current admin token; the page passes the one from useAuth. */
-export type TokenSource = { get: () => string | null; set: (token: string | null) => void };
-
-function backendURL(): string {
-  return (window as any).strapi?.backendURL ?? '';
-}
-
-/** The shape of the admin fetch client's FetchError, so api/errors.ts reads it the same way. */
-function fetchError(status: number, data: unknown, fallback: string) {
-  const message = (data as any)?.error?.message ?? fallback;
-  return Object.assign(new Error(message), { name: 'FetchError', status, response: { data } });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface UploadProgress {
   loaded: number;
@@ -94,12 +53,7 @@ function sendUpload(request: UploadRequest, token: string | null): Promise<{ sta
 
 /** POST /speech/transcriptions with upload progress. Resolves with the new job. */
 export async function uploadAudio(request: UploadRequest, tokens: TokenSource): Promise<TranscriptionView> {
-  let answer = await sendUpload(request, tokens.get());
-  if (answer.status === 401) {
-    const fresh = await attemptTokenRefresh(tokens.get());
-    tokens.set(fresh);
-    answer = await sendUpload(request, fresh);
-  }
+  const answer = await withFreshToken(tokens, (token) => sendUpload(request, token));
   if (answer.status < 200 || answer.status >= 300) throw fetchError(answer.status, answer.data, `HTTP ${answer.status}`);
   return (answer.data as { data: TranscriptionView }).data;
 }
@@ -119,23 +73,19 @@ export function fileNameFromDisposition(header: string | null, fallback: string)
   return (plain?.[1] ?? plain?.[2])?.trim() || fallback;
 }
 
-async function sendDownload(id: number, format: TranscriptDownloadFormat, token: string | null) {
-  return fetch(`${backendURL()}${BASE}/${id}/download?format=${format}`, {
-    credentials: 'include',
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+/**
+ * GET /speech/transcriptions/:id/download as a Blob, through the admin fetch client (its token,
+ * its refresh on a 401). Other failures are let through so their JSON message can be shown.
+ */
+export async function downloadTranscript(client: FetchClient, id: number, format: TranscriptDownloadFormat): Promise<{ blob: Blob; fileName: string }> {
+  const response = await client.get(`${BASE}/${id}/download`, {
+    params: { format },
+    responseType: 'blob',
+    validateStatus: (status) => status !== 401,
   });
-}
-
-/** GET /speech/transcriptions/:id/download as a Blob (the admin token is a header, not a cookie). */
-export async function downloadTranscript(id: number, format: TranscriptDownloadFormat, tokens: TokenSource): Promise<{ blob: Blob; fileName: string }> {
-  let response = await sendDownload(id, format, tokens.get());
-  if (response.status === 401) {
-    const fresh = await attemptTokenRefresh(tokens.get());
-    tokens.set(fresh);
-    response = await sendDownload(id, format, fresh);
-  }
-  if (!response.ok) throw fetchError(response.status, parseJson(await response.text().catch(() => '')), `HTTP ${response.status}`);
-  return { blob: await response.blob(), fileName: fileNameFromDisposition(response.headers.get('Content-Disposition'), `transcript.${format}`) };
+  const status = response.status ?? 200;
+  if (status < 200 || status >= 300) throw fetchError(status, parseJson(await response.data.text().catch(() => '')), `HTTP ${status}`);
+  return { blob: response.data, fileName: fileNameFromDisposition(response.headers?.get('Content-Disposition') ?? null, `transcript.${format}`) };
 }
 
 /** Hands a Blob to the browser as a download. */

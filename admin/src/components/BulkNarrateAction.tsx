@@ -1,10 +1,10 @@
 import * as React from 'react';
-import type { BulkActionComponent } from '@strapi/content-manager/strapi-admin';
 import { Modal } from '@strapi/design-system';
 import { Play } from '@strapi/icons';
 import { useQueryParams, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { useNarratedTypes } from '../api/narratedTypes';
+import { useNarratedTypes } from '../api/hooks';
+import type { BulkActionComponent } from '../contentManagerTypes';
 import { PERMISSIONS } from '../permissions';
 import { getTranslation } from '../utils/getTranslation';
 

@@ -2,9 +2,8 @@ import * as React from 'react';
 import { Button, Flex, Loader, Modal, Typography } from '@strapi/design-system';
 import { useNotification, useTable } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { toProblem } from '../api/errors';
-import { useSpeechApi, useSpeechQuery } from '../api/hooks';
-import { statusBoard } from '../api/statusBoard';
+import { problemOf, toProblem } from '../api/errors';
+import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
 
 interface Props {
@@ -17,11 +16,11 @@ interface Props {
 export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
   const { formatMessage, formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
-  const [submitting, setSubmitting] = React.useState(false);
+  const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
   const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
-  const estimate = useSpeechQuery((speech) => speech.estimateMany(target), [target]);
+  const estimateQuery = useGetSpeechEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
+  const estimate = { data: estimateQuery.data, loading: estimateQuery.isLoading, error: problemOf(estimateQuery.error) };
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
@@ -29,20 +28,17 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length - refused : 0;
 
   const narrate = async () => {
-    setSubmitting(true);
     try {
-      const result = await api.narrateMany(target);
+      const result = await narrateMany(target).unwrap();
       toggleNotification({
         type: result.queued > 0 ? 'success' : 'info',
         message: t('bulk.done', '{queued, plural, =0 {No narration queued} one {# narration queued} other {# narrations queued}}.', { queued: result.queued }),
       });
-      statusBoard(model).refresh();
+      // The list's statuses refresh by themselves: the mutation invalidates them.
       selectRow([]);
       onClose();
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });
-    } finally {
-      setSubmitting(false);
     }
   };
 

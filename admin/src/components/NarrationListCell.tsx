@@ -1,7 +1,6 @@
 import { Loader, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import { useNarratedTypes } from '../api/narratedTypes';
-import { useListStatus } from '../api/statusBoard';
+import { useListStatus, useNarratedTypes } from '../api/hooks';
 import { getTranslation } from '../utils/getTranslation';
 import { rowForLocale } from '../utils/status';
 import { NarrationBadge } from './NarrationBadge';

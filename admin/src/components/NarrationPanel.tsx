@@ -1,7 +1,7 @@
 import * as React from 'react';
-import type { PanelComponent } from '@strapi/content-manager/strapi-admin';
 import { useIntl } from 'react-intl';
-import { useNarratedTypes } from '../api/narratedTypes';
+import { useNarratedTypes } from '../api/hooks';
+import type { PanelComponent } from '../contentManagerTypes';
 import { getTranslation } from '../utils/getTranslation';
 
 const NarrationPanelContent = React.lazy(() => import('./NarrationPanelContent'));

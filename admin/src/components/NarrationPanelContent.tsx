@@ -3,8 +3,17 @@ import { Box, Button, Dialog, Field, Flex, Loader, SingleSelect, SingleSelectOpt
 import { ArrowClockwise, Cross, Play, WarningCircle } from '@strapi/icons';
 import { useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { toProblem } from '../api/errors';
-import { useSpeechApi, useSpeechQuery } from '../api/hooks';
+import { problemOf, toProblem } from '../api/errors';
+import {
+  speechApi,
+  useSpeechCancelMutation,
+  useGetSpeechEstimateQuery,
+  useGetSpeechVoicesQuery,
+  useSpeechNarrateMutation,
+  useSpeechRegenerateMutation,
+  useResumeSpeechQueueMutation,
+  useSetSpeechVoiceMutation,
+} from '../api/speechApi';
 import type { DocumentTarget, Estimate, NarrateResult, NarrationView, QueueState, Voice } from '../api/types';
 import { PERMISSIONS } from '../permissions';
 import { getTranslation } from '../utils/getTranslation';
@@ -32,7 +41,6 @@ type Action = 'narrate' | 'regenerate' | 'cancel' | 'voice' | 'resume';
 export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
   const { formatMessage, formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
   const describeFailure = useFailureReason();
   const {
     allowedActions: { canNarrate },
@@ -47,27 +55,41 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     firstVersion.current = version;
     watchUntil.current = Date.now() + WATCH_MS;
   }
-  const narration = useSpeechQuery((speech) => speech.forDocument(target), [target, version], {
-    pollMs: (data) => {
-      if (data && data.data.some((candidate) => isInProgress(candidate))) return POLL_MS;
-      return Date.now() < watchUntil.current ? 1_500 : null;
-    },
+  const narrationArgs = { ...target, version };
+  const narrationQuery = speechApi.endpoints.getSpeechDocumentNarrations.useQueryState(narrationArgs);
+  const narration = { data: narrationQuery.data, loading: narrationQuery.isLoading || narrationQuery.isUninitialized, error: problemOf(narrationQuery.error) };
+  const anyInProgress = Boolean(narration.data?.data.some((candidate) => isInProgress(candidate)));
+  // Polled while a narration is in progress, and for a while after a save, publish or action
+  // (every answer re-renders the panel, so the watch ends in time).
+  const { refetch: reloadNarration } = speechApi.endpoints.getSpeechDocumentNarrations.useQuerySubscription(narrationArgs, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: anyInProgress ? POLL_MS : Date.now() < watchUntil.current ? 1_500 : 0,
   });
   const row: NarrationView | null = narration.data ? rowForLocale(narration.data.data, locale) : null;
   const queue: QueueState | null = narration.data?.queue ?? null;
-  const estimate = useSpeechQuery((speech) => speech.estimate(target), [target, version, row?.status, row?.completedAt]);
-  const voices = useSpeechQuery((speech) => speech.getVoices(), []);
+  const estimateQuery = useGetSpeechEstimateQuery(
+    { ...target, version, status: row?.status ?? null, completedAt: row?.completedAt ?? null },
+    { refetchOnMountOrArgChange: true }
+  );
+  const estimate = { data: estimateQuery.data, error: problemOf(estimateQuery.error), reload: estimateQuery.refetch };
+  const voices = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [narrate] = useSpeechNarrateMutation();
+  const [regenerate] = useSpeechRegenerateMutation();
+  const [cancel] = useSpeechCancelMutation();
+  const [setVoice] = useSetSpeechVoiceMutation();
+  const [resumeQueue] = useResumeSpeechQueueMutation();
 
   const t = (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
-  const run = async (action: Action, call: () => Promise<unknown>, success?: (result: any) => void) => {
+  /** An action, then the panel's data again (the action invalidated it; this waits for the answers). */
+  const run = async <T,>(action: Action, call: () => { unwrap: () => Promise<T> }, success?: (result: T) => void) => {
     setBusy(action);
     try {
-      const result = await call();
+      const result = await call().unwrap();
       success?.(result);
       watchUntil.current = Date.now() + WATCH_MS;
-      await Promise.all([narration.reload(), estimate.reload()]);
+      await Promise.all([reloadNarration(), estimate.reload()]);
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });
     } finally {
@@ -97,7 +119,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
         <Typography variant="pi" textColor="danger600">
           {t('panel.loadError', 'The narration could not be loaded: {message}', { message: narration.error.message })}
         </Typography>
-        <Button variant="tertiary" size="S" onClick={() => void narration.reload()}>
+        <Button variant="tertiary" size="S" onClick={() => void reloadNarration()}>
           {t('common.retry', 'Try again')}
         </Button>
       </Flex>
@@ -157,7 +179,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               : t('panel.paused', 'Narrations are paused: {reason}', { reason: queue.pauseReason ?? queue.pauseCode ?? '' })}
           </Typography>
           {canNarrate ? (
-            <Button variant="secondary" size="S" loading={busy === 'resume'} onClick={() => void run('resume', () => api.resumeQueue())}>
+            <Button variant="secondary" size="S" loading={busy === 'resume'} onClick={() => void run('resume', () => resumeQueue())}>
               {t('panel.resume', 'Resume the queue')}
             </Button>
           ) : null}
@@ -209,7 +231,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
             data-testid="speech-voice-select"
             onChange={(value) => {
               const voiceId = String(value) === DEFAULT_VOICE ? null : String(value);
-              void run('voice', () => api.setVoice({ ...target, voiceId }));
+              void run('voice', () => setVoice({ ...target, voiceId }));
             }}
           >
             <SingleSelectOption value={DEFAULT_VOICE}>{t('panel.defaultVoice', 'Default voice')}</SingleSelectOption>
@@ -235,7 +257,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               loading={busy === 'narrate'}
               disabled={busy !== null}
               data-testid="speech-narrate"
-              onClick={() => void run('narrate', () => api.narrate(target), reportQueued)}
+              onClick={() => void run('narrate', () => narrate(target), reportQueued)}
             >
               {t('panel.narrate', 'Narrate now')}
             </Button>
@@ -261,7 +283,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               loading={busy === 'cancel'}
               disabled={busy !== null}
               data-testid="speech-cancel"
-              onClick={() => void run('cancel', () => api.cancel(target), () => toggleNotification({ type: 'success', message: t('panel.cancelled', 'Narration cancelled.') }))}
+              onClick={() => void run('cancel', () => cancel(target), () => toggleNotification({ type: 'success', message: t('panel.cancelled', 'Narration cancelled.') }))}
             >
               {t('panel.cancel', 'Cancel narration')}
             </Button>
@@ -299,7 +321,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
                 fullWidth
                 variant="secondary"
                 data-testid="speech-regenerate-confirm"
-                onClick={() => void run('regenerate', () => api.regenerate(target), reportQueued)}
+                onClick={() => void run('regenerate', () => regenerate(target), reportQueued)}
               >
                 {t('regenerate.confirm', 'Regenerate')}
               </Button>

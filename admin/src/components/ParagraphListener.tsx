@@ -3,8 +3,10 @@ import { Box, Button, Field, Flex, Loader, SingleSelect, SingleSelectOption, Typ
 import { Play, VolumeUp } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { toProblem } from '../api/errors';
-import { useSpeechApi, useSpeechQuery } from '../api/hooks';
+import { listenParagraph } from '../api/binary';
+import { problemOf, toProblem } from '../api/errors';
+import { useAdminToken } from '../api/hooks';
+import { useGetSpeechParagraphsQuery } from '../api/speechApi';
 import type { DocumentTarget } from '../api/types';
 import { getTranslation } from '../utils/getTranslation';
 
@@ -45,10 +47,11 @@ export function ParagraphListener({ target, refreshKey }: Props) {
 }
 
 function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) => string }) {
-  const api = useSpeechApi();
+  const tokens = useAdminToken('SpeechParagraphListener');
   const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
-  const draft = useSpeechQuery((speech) => speech.paragraphs(target), [target, refreshKey]);
+  const paragraphsQuery = useGetSpeechParagraphsQuery({ ...target, refreshKey }, { refetchOnMountOrArgChange: true });
+  const draft = { data: paragraphsQuery.data, loading: paragraphsQuery.isLoading, error: problemOf(paragraphsQuery.error) };
   const [index, setIndex] = React.useState(0);
   const [loadingAudio, setLoadingAudio] = React.useState(false);
   const [audioUrl, setAudioUrl] = React.useState<string | null>(null);
@@ -65,7 +68,7 @@ function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defau
     if (!chosen) return;
     setLoadingAudio(true);
     try {
-      const blob = await api.listenParagraph({ ...target, index: chosen.index });
+      const blob = await listenParagraph({ ...target, index: chosen.index }, tokens);
       setAudioUrl(URL.createObjectURL(blob));
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });

@@ -4,7 +4,7 @@ import { ArrowClockwise, Lightning } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem } from '../../api/errors';
-import { useSpeechApi } from '../../api/hooks';
+import { useResumeSpeechQueueMutation, useTestSpeechConnectionMutation } from '../../api/speechApi';
 import type { ConnectionInfo, ConnectionTestResult, QueueState } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card, Fact } from './Card';
@@ -13,40 +13,33 @@ interface Props {
   connection: ConnectionInfo;
   queue: QueueState;
   canNarrate: boolean;
-  onQueueChange: (queue: QueueState) => void;
 }
 
-export const ConnectionCard = ({ connection, queue, canNarrate, onQueueChange }: Props) => {
+/** The queue shown here follows a resume by itself: the mutation updates the cached settings. */
+export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
   const { formatMessage, formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
-  const [testing, setTesting] = React.useState(false);
-  const [resuming, setResuming] = React.useState(false);
+  const [testConnection, { isLoading: testing }] = useTestSpeechConnectionMutation();
+  const [resumeQueue, { isLoading: resuming }] = useResumeSpeechQueueMutation();
   const [result, setResult] = React.useState<ConnectionTestResult | null>(null);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
   const test = async () => {
-    setTesting(true);
     setResult(null);
     try {
-      setResult(await api.testConnection());
+      setResult(await testConnection().unwrap());
     } catch (error) {
       const problem = toProblem(error);
       setResult({ ok: false, code: problem.code ?? String(problem.status ?? ''), message: problem.message });
-    } finally {
-      setTesting(false);
     }
   };
 
   const resume = async () => {
-    setResuming(true);
     try {
-      onQueueChange(await api.resumeQueue());
+      await resumeQueue().unwrap();
       toggleNotification({ type: 'success', message: t('connection.resumed', 'The queue will resume.') });
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });
-    } finally {
-      setResuming(false);
     }
   };
 

@@ -2,7 +2,8 @@ import * as React from 'react';
 import { Box, Field, Flex, Loader, Radio, Table, Tbody, Td, Textarea, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { useDebounce } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { useSpeechQuery } from '../../api/hooks';
+import { problemOf } from '../../api/errors';
+import { useGetSpeechCostQuery } from '../../api/speechApi';
 import type { ContentTypeDescription, PreprocessType } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { creditsFor } from './form';
@@ -27,7 +28,8 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const [sample, setSample] = React.useState(locale.startsWith('ar') ? SAMPLE_AR : SAMPLE_EN);
   const debounced = useDebounce(sample, 300);
-  const cost = useSpeechQuery((speech) => speech.cost(debounced), [debounced]);
+  const cost = useGetSpeechCostQuery(debounced);
+  const costError = problemOf(cost.error);
   const selected = cost.data ? (preprocessType === '2' ? cost.data.preprocessed : cost.data.verbatim) : null;
 
   return (
@@ -66,8 +68,8 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
               credits: formatNumber(selected.credits),
             })}
           </Typography>
-        ) : cost.error ? (
-          <Typography textColor="danger600">{cost.error.message}</Typography>
+        ) : costError ? (
+          <Typography textColor="danger600">{costError.message}</Typography>
         ) : (
           <Loader small>{t('cost.loading', 'Counting')}</Loader>
         )}

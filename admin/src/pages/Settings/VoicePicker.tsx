@@ -4,7 +4,8 @@ import { Play } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem, type ApiProblem } from '../../api/errors';
-import { useSpeechApi } from '../../api/hooks';
+import { previewVoice } from '../../api/binary';
+import { useAdminToken } from '../../api/hooks';
 import type { Voice } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 
@@ -27,7 +28,7 @@ export function voiceLabel(voice: Voice): string {
 export const VoicePicker = ({ value, voices, loading, error, disabled, fieldError, preview, onChange }: Props) => {
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
+  const tokens = useAdminToken('SpeechVoicePicker');
   const [previewState, setPreviewState] = React.useState<'idle' | 'loading' | 'playing' | 'error'>('idle');
   const audio = React.useRef<HTMLAudioElement | null>(null);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
@@ -58,7 +59,7 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
     if (!value) return;
     setPreviewState('loading');
     try {
-      const blob = await api.previewVoice(value);
+      const blob = await previewVoice(value, tokens);
       audio.current?.pause();
       if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
       const sample = new Audio(URL.createObjectURL(blob));

@@ -3,9 +3,8 @@ import { Button, Flex, Grid } from '@strapi/design-system';
 import { Check } from '@strapi/icons';
 import { Layouts, Page, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { fieldError, toProblem } from '../../api/errors';
-import { useSpeechApi, useSpeechQuery } from '../../api/hooks';
-import { narratedTypes } from '../../api/narratedTypes';
+import { fieldError, problemOf, toProblem } from '../../api/errors';
+import { useGetSpeechSettingsQuery, useGetSpeechVoicesQuery, useUpdateSpeechSettingsMutation } from '../../api/speechApi';
 import type { FieldError, SettingsResponse } from '../../api/types';
 import { PERMISSIONS } from '../../permissions';
 import { getTranslation } from '../../utils/getTranslation';
@@ -21,19 +20,20 @@ const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narr
 const SettingsPage = () => {
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const {
     isLoading: loadingPermissions,
     allowedActions: { canUpdate, canNarrate, canTranscribe },
   } = useRBAC(SETTINGS_PERMISSIONS);
 
-  const settings = useSpeechQuery((speech) => speech.getSettings(), []);
-  const voices = useSpeechQuery((speech) => speech.getVoices(), []);
+  const settingsQuery = useGetSpeechSettingsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const settings = { data: settingsQuery.data, loading: settingsQuery.isLoading, error: problemOf(settingsQuery.error), reload: settingsQuery.refetch };
+  const voicesQuery = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const voices = { data: voicesQuery.data, loading: voicesQuery.isLoading, error: problemOf(voicesQuery.error) };
+  const [updateSettings, { isLoading: saving }] = useUpdateSpeechSettingsMutation();
   const [baseline, setBaseline] = React.useState<SettingsForm | null>(null);
   const [form, setForm] = React.useState<SettingsForm | null>(null);
   const [errors, setErrors] = React.useState<FieldError[]>([]);
-  const [saving, setSaving] = React.useState(false);
 
   React.useEffect(() => {
     if (!settings.data) return;
@@ -67,19 +67,14 @@ const SettingsPage = () => {
       toggleNotification({ type: 'warning', message: t('save.invalid', 'Some settings need your attention.') });
       return;
     }
-    setSaving(true);
     try {
-      const saved = await api.updateSettings(fromForm(form));
-      const next = { ...data, settings: saved };
-      settings.setData(next);
-      narratedTypes.replace(next);
+      // The mutation updates the cached settings (the form follows) and the narrated types.
+      await updateSettings(fromForm(form)).unwrap();
       toggleNotification({ type: 'success', message: t('save.success', 'Settings saved.') });
     } catch (error) {
       const problem = toProblem(error);
       setErrors(problem.fieldErrors);
       toggleNotification({ type: 'danger', message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message });
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -101,7 +96,6 @@ const SettingsPage = () => {
             connection={data.connection}
             queue={data.queue}
             canNarrate={canNarrate}
-            onQueueChange={(queue) => settings.setData({ ...data, queue })}
           />
           <Card testId="speech-voice-cost" title={t('voiceCost.title', 'Voice and cost')} subtitle={t('voiceCost.subtitle', 'Credits are characters × 1 (verbatim) or × 2 (AI preprocessing).')}>
             <Grid.Root gap={6}>

@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { Box, Button, Flex, Link, Loader, Typography } from '@strapi/design-system';
 import { Download, Folder } from '@strapi/icons';
-import { useNotification } from '@strapi/strapi/admin';
+import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { toProblem } from '../../api/errors';
-import { useSpeechApi, useSpeechQuery } from '../../api/hooks';
-import { downloadTranscript, saveBlob, type TokenSource } from '../../api/transcriptions';
-import type { SavedTranscriptFile, TranscriptDownloadFormat, TranscriptionDetail } from '../../api/types';
+import { problemOf, toProblem } from '../../api/errors';
+import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechApi';
+import { downloadTranscript, saveBlob } from '../../api/transcriptions';
+import type { SavedTranscriptFile, TranscriptDownloadFormat } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card, Fact } from '../Settings/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
@@ -14,10 +14,7 @@ import { detailPollMs, formatBytes, formatTimestamp, isTranscriptionInProgress }
 
 interface Props {
   id: number;
-  tokens: TokenSource;
   serverPollMs?: number;
-  /** Called when the job's status changes (the recent list refreshes). */
-  onChange?: (job: TranscriptionDetail) => void;
 }
 
 /** Failure codes of speech to text explained in the editor's language; the server's own text follows. */
@@ -52,28 +49,24 @@ function absoluteUrl(url: string): string {
   return `${(window as any).strapi?.backendURL ?? ''}${url}`;
 }
 
-export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
+export const JobCard = ({ id, serverPollMs }: Props) => {
   const { formatMessage, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
-  const api = useSpeechApi();
+  const client = useFetchClient();
   const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
   const failureHeadline = useFailureHeadline();
   const pollMs = detailPollMs(serverPollMs);
-  const job = useSpeechQuery((speech) => speech.getTranscription(id), [id], {
-    pollMs: (data) => (data === undefined || isTranscriptionInProgress(data.status) ? pollMs : null),
+  const jobState = speechApi.endpoints.getSpeechTranscription.useQueryState(id);
+  // Followed until it is done (and through failed answers, until there is one).
+  const { refetch: reloadJob } = speechApi.endpoints.getSpeechTranscription.useQuerySubscription(id, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: jobState.data === undefined || isTranscriptionInProgress(jobState.data.status) ? pollMs : 0,
   });
+  const job = { data: jobState.data, loading: jobState.isLoading || jobState.isUninitialized, error: problemOf(jobState.error) };
+  const [saveTranscription, { isLoading: saving }] = useSaveSpeechTranscriptionMutation();
   const [downloading, setDownloading] = React.useState<TranscriptDownloadFormat | null>(null);
-  const [saving, setSaving] = React.useState(false);
   const [saved, setSaved] = React.useState<SavedTranscriptFile | null>(null);
 
-  const lastStatus = React.useRef<string | null>(null);
-  React.useEffect(() => {
-    if (!job.data) return;
-    if (lastStatus.current !== job.data.status) {
-      lastStatus.current = job.data.status;
-      onChange?.(job.data);
-    }
-  }, [job.data, onChange]);
   React.useEffect(() => setSaved(null), [id]);
 
   if (job.loading && !job.data) {
@@ -90,7 +83,7 @@ export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
           <Typography textColor="danger600" data-testid="transcribe-job-error">
             {t('transcribe.job.error', 'The transcription could not be loaded: {message}', { message: job.error?.message ?? '' })}
           </Typography>
-          <Button variant="secondary" onClick={() => void job.reload()}>
+          <Button variant="secondary" onClick={() => void reloadJob()}>
             {t('common.retry', 'Try again')}
           </Button>
         </Flex>
@@ -105,7 +98,7 @@ export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
   const download = async (format: TranscriptDownloadFormat) => {
     setDownloading(format);
     try {
-      const { blob, fileName } = await downloadTranscript(data.id, format, tokens);
+      const { blob, fileName } = await downloadTranscript(client, data.id, format);
       saveBlob(blob, fileName);
     } catch (error) {
       toggleNotification({ type: 'danger', message: t('transcribe.download.failed', 'The download failed: {message}', { message: toProblem(error).message }) });
@@ -115,11 +108,10 @@ export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
   };
 
   const save = async () => {
-    setSaving(true);
     try {
-      const answer = await api.saveTranscription(data.id);
+      // The mutation also updates this job and its row in the recent list.
+      const answer = await saveTranscription({ id: data.id }).unwrap();
       setSaved(answer.file);
-      job.setData({ ...data, ...answer.data, result: data.result });
       toggleNotification({
         type: 'success',
         message: answer.created
@@ -128,8 +120,6 @@ export const JobCard = ({ id, tokens, serverPollMs, onChange }: Props) => {
       });
     } catch (error) {
       toggleNotification({ type: 'danger', message: t('transcribe.save.failed', 'Saving to the Media Library failed: {message}', { message: toProblem(error).message }) });
-    } finally {
-      setSaving(false);
     }
   };
 

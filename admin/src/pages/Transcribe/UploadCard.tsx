@@ -3,8 +3,9 @@ import { Box, Button, Combobox, ComboboxOption, Field, Flex, Grid, ProgressBar, 
 import { Microphone, Upload } from '@strapi/icons';
 import { useIntl } from 'react-intl';
 import { styled } from 'styled-components';
-import { toProblem } from '../../api/errors';
-import { uploadAudio, type TokenSource } from '../../api/transcriptions';
+import type { TokenSource } from '../../api/binary';
+import { isAbort, toProblem } from '../../api/errors';
+import { uploadAudio } from '../../api/transcriptions';
 import type { TranscriptionOutputFormat, TranscriptionView } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from '../Settings/Card';
@@ -105,7 +106,7 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
       setPhase('done');
       onSubmitted(job);
     } catch (error) {
-      if ((error as Error)?.name === 'AbortError') {
+      if (isAbort(error)) {
         setPhase('idle');
         return;
       }

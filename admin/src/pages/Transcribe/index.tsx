@@ -1,11 +1,12 @@
 import * as React from 'react';
 import { Flex } from '@strapi/design-system';
-import { Layouts, Page, useAuth } from '@strapi/strapi/admin';
+import { Layouts, Page } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
-import { useSpeechQuery } from '../../api/hooks';
-import type { TokenSource } from '../../api/transcriptions';
-import type { TranscriptionDetail, TranscriptionView } from '../../api/types';
+import { RECENT_TRANSCRIPTIONS } from '../../api/endpoints';
+import { problemOf } from '../../api/errors';
+import { useAdminToken } from '../../api/hooks';
+import { speechApi } from '../../api/speechApi';
 import { PERMISSIONS } from '../../permissions';
 import { getTranslation } from '../../utils/getTranslation';
 import { JobCard } from './JobCard';
@@ -13,24 +14,19 @@ import { RecentTable } from './RecentTable';
 import { UploadCard } from './UploadCard';
 import { isTranscriptionInProgress } from './utils';
 
-/** The admin token for the upload (XMLHttpRequest) and downloads (fetch), kept fresh after a refresh. */
-function useTokenSource(): TokenSource {
-  const token = useAuth('TranscribePage', (state) => state.token);
-  const ref = React.useRef<string | null>(token);
-  ref.current = token ?? ref.current;
-  return React.useMemo(() => ({ get: () => ref.current, set: (next: string | null) => void (ref.current = next) }), []);
-}
-
 const TranscribePage = () => {
   const { formatMessage } = useIntl();
   const t = (id: string, defaultMessage: string) => formatMessage({ id: getTranslation(id), defaultMessage });
-  const tokens = useTokenSource();
+  // The upload (XMLHttpRequest, for its progress) carries the admin token itself.
+  const tokens = useAdminToken('TranscribePage');
   const [searchParams, setSearchParams] = useSearchParams();
   const selected = Number(searchParams.get('id')) || null;
 
-  const recent = useSpeechQuery((speech) => speech.listTranscriptions(20), [], {
-    // While one of the listed jobs is in progress, the list follows it too.
-    pollMs: (data) => (data?.data.some((row) => isTranscriptionInProgress(row.status)) ? 5_000 : null),
+  const recentState = speechApi.endpoints.getSpeechTranscriptions.useQueryState(RECENT_TRANSCRIPTIONS);
+  // While one of the listed jobs is in progress, the list follows it too.
+  const { refetch: reloadRecent } = speechApi.endpoints.getSpeechTranscriptions.useQuerySubscription(RECENT_TRANSCRIPTIONS, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: recentState.data?.data.some((row) => isTranscriptionInProgress(row.status)) ? 5_000 : 0,
   });
 
   const open = React.useCallback(
@@ -43,24 +39,12 @@ const TranscribePage = () => {
     [setSearchParams]
   );
 
-  const onSubmitted = (job: TranscriptionView) => {
-    recent.setData((current) => (current ? { ...current, data: [job, ...current.data.filter((row) => row.id !== job.id)] } : current));
-    open(job.id);
+  // The new job is in the list the server answers now; the open job keeps its row current itself
+  // (see getTranscription in endpoints.ts).
+  const onSubmitted = (id: number) => {
+    void reloadRecent();
+    open(id);
   };
-
-  // The open job's status also updates its row in the list.
-  const onJobChange = React.useCallback(
-    (job: TranscriptionDetail) => {
-      const { result: _result, ...view } = job;
-      recent.setData((current) => {
-        if (!current) return current;
-        const known = current.data.some((row) => row.id === view.id);
-        return { ...current, data: known ? current.data.map((row) => (row.id === view.id ? view : row)) : current.data };
-      });
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [recent.setData]
-  );
 
   return (
     <Page.Main>
@@ -68,9 +52,16 @@ const TranscribePage = () => {
       <Layouts.Header title={t('transcribe.title', 'Transcribe')} subtitle={t('transcribe.subtitle', 'Turn a recording into a timed transcript with the speech service.')} />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
-          <UploadCard tokens={tokens} onSubmitted={onSubmitted} />
-          {selected ? <JobCard key={selected} id={selected} tokens={tokens} serverPollMs={recent.data?.meta.pollIntervalMs} onChange={onJobChange} /> : null}
-          <RecentTable rows={recent.data?.data} loading={recent.loading} error={recent.error} selectedId={selected} onOpen={open} onReload={() => void recent.reload()} />
+          <UploadCard tokens={tokens} onSubmitted={(job) => onSubmitted(job.id)} />
+          {selected ? <JobCard key={selected} id={selected} serverPollMs={recentState.data?.meta.pollIntervalMs} /> : null}
+          <RecentTable
+            rows={recentState.data?.data}
+            loading={recentState.isLoading || recentState.isUninitialized}
+            error={problemOf(recentState.error)}
+            selectedId={selected}
+            onOpen={open}
+            onReload={() => void reloadRecent()}
+          />
         </Flex>
       </Layouts.Content>
     </Page.Main>

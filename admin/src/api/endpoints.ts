@@ -1,0 +1,248 @@
+import type { adminApi } from '@strapi/strapi/admin';
+import { recordNarratedTypes } from './narratedTypes';
+import type {
+  ConnectionTestResult,
+  CostResponse,
+  DocumentTarget,
+  Estimate,
+  EstimateManyResponse,
+  NarrateManyResponse,
+  NarrateResult,
+  NarratedTypesResponse,
+  NarrationsResponse,
+  ParagraphsResponse,
+  QueueState,
+  SaveTranscriptionResponse,
+  SettingsResponse,
+  SpeechSettings,
+  TranscriptDownloadFormat,
+  TranscriptionDetail,
+  TranscriptionListResponse,
+  TranscriptionView,
+  Voice,
+} from './types';
+
+/**
+ * The plugin's JSON admin routes as endpoints of Strapi's own RTK Query api (`adminApi`), the way
+ * Strapi's i18n plugin builds its admin API: requests go through the admin fetch client (admin JWT,
+ * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
+ * Binary answers and the upload with progress are not here (see binary.ts, transcriptions.ts).
+ *
+ * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name
+ * another plugin already injected silently keeps ITS definition): every name here says speech.
+ *
+ * Takes the api as an argument so unit tests run the same definitions against a test store;
+ * speechApi.ts binds them to Strapi's `adminApi`. No runtime import from Strapi here.
+ */
+
+const BASE = '/speech';
+const TRANSCRIPTIONS = `${BASE}/transcriptions`;
+
+/** How many recent transcriptions the Transcribe page lists. */
+export const RECENT_TRANSCRIPTIONS = 20;
+
+export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription'] as const;
+
+export interface ManyTarget {
+  contentType: string;
+  documentIds: string[];
+  locale?: string | null;
+}
+
+/** Statuses of the rows of one list page; `documentIds` says which documents the answer covers. */
+export type ListStatuses = NarrationsResponse & { documentIds: string[] };
+
+/** Tag of every narration of a content type (what a list page shows). */
+const typeTag = (contentType: string) => ({ type: 'SpeechNarration' as const, id: `type:${contentType}` });
+const documentTags = (target: { contentType: string; documentId: string }) => [
+  typeTag(target.contentType),
+  { type: 'SpeechNarration' as const, id: target.documentId },
+  { type: 'SpeechEstimate' as const, id: target.documentId },
+];
+const transcriptionTag = (id: number) => ({ type: 'SpeechTranscription' as const, id });
+
+/** Narrated types are known for the whole session (they change only through the settings page). */
+const SESSION_SECONDS = 24 * 60 * 60;
+
+type AdminApi = typeof adminApi;
+
+/**
+ * Puts a job's new view in the recent list, if listed. The list may still be on its first
+ * request (a cache entry without data yet): then there is nothing to update.
+ */
+function replaceRow(list: TranscriptionListResponse | undefined, view: TranscriptionView) {
+  const index = list?.data.findIndex((row) => row.id === view.id) ?? -1;
+  if (list && index >= 0) list.data[index] = view;
+}
+
+export function withSpeechEndpoints(api: AdminApi) {
+  const speech = api.enhanceEndpoints({ addTagTypes: SPEECH_TAGS }).injectEndpoints({
+    endpoints: (builder) => ({
+      /* Settings page */
+
+      /** Read afresh each time the settings page opens (nothing kept once it closes). */
+      getSpeechSettings: builder.query<SettingsResponse, void>({
+        query: () => `${BASE}/settings`,
+        keepUnusedDataFor: 0,
+      }),
+
+      updateSpeechSettings: builder.mutation<SpeechSettings, Partial<SpeechSettings>>({
+        query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
+        transformResponse: (response: { settings: SpeechSettings }) => response.settings,
+        async onQueryStarted(_changes, { dispatch, queryFulfilled }) {
+          const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
+          if (!saved) return;
+          let features: NonNullable<SettingsResponse['features']> = {};
+          dispatch(
+            speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
+              if (!draft) return;
+              draft.settings = saved;
+              // A plain copy: the draft is gone once the update is done.
+              features = { ...draft.features };
+            })
+          );
+          // The list view and the edit view follow the saved types at once, without a request.
+          dispatch(speech.util.upsertQueryData('getSpeechNarratedTypes', undefined, { contentTypes: saved.contentTypes, features }));
+        },
+      }),
+
+      /** Which types are narrated: readable by every logged-in admin, not only settings readers. */
+      getSpeechNarratedTypes: builder.query<NarratedTypesResponse, void>({
+        query: () => `${BASE}/narrated-types`,
+        keepUnusedDataFor: SESSION_SECONDS,
+        async onQueryStarted(_arg, { queryFulfilled }) {
+          try {
+            const { data } = await queryFulfilled;
+            recordNarratedTypes({ status: 'ready', contentTypes: data.contentTypes, features: data.features ?? {} });
+          } catch {
+            recordNarratedTypes({ status: 'error', contentTypes: {}, features: {} });
+          }
+        },
+      }),
+
+      getSpeechVoices: builder.query<Voice[], void>({
+        query: () => `${BASE}/voices`,
+        transformResponse: (response: { voices: Voice[] }) => response.voices,
+      }),
+
+      testSpeechConnection: builder.mutation<ConnectionTestResult, void>({
+        query: () => ({ url: `${BASE}/connection/test`, method: 'POST', data: {} }),
+      }),
+
+      getSpeechCost: builder.query<CostResponse, string>({
+        query: (text) => ({ url: `${BASE}/cost`, method: 'POST', data: { text } }),
+      }),
+
+      resumeSpeechQueue: builder.mutation<QueueState, void>({
+        query: () => ({ url: `${BASE}/queue/resume`, method: 'POST', data: {} }),
+        transformResponse: (response: { queue: QueueState }) => response.queue,
+        invalidatesTags: ['SpeechNarration'],
+        async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+          const { data: queue } = await queryFulfilled.catch(() => ({ data: null }));
+          if (!queue) return;
+          dispatch(
+            speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
+              if (draft) draft.queue = queue;
+            })
+          );
+        },
+      }),
+
+      /* List view: statuses of a whole page in one request */
+
+      getSpeechListStatuses: builder.query<ListStatuses, { contentType: string; documentIds: string[] }>({
+        query: ({ contentType, documentIds }) => ({ url: `${BASE}/narrations/statuses`, method: 'POST', data: { contentType, documentIds } }),
+        transformResponse: (response: NarrationsResponse, _meta, { documentIds }) => ({ ...response, documentIds }),
+        providesTags: (_result, _error, { contentType }) => [typeTag(contentType)],
+      }),
+
+      /** Asked afresh each time the bulk dialog opens (nothing kept once it closes). */
+      getSpeechEstimateMany: builder.query<EstimateManyResponse, ManyTarget>({
+        query: (target) => ({ url: `${BASE}/narrations/estimate-many`, method: 'POST', data: target }),
+        keepUnusedDataFor: 0,
+        providesTags: (_result, _error, target) => target.documentIds.map((id) => ({ type: 'SpeechEstimate' as const, id })),
+      }),
+
+      speechNarrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({
+        query: (target) => ({ url: `${BASE}/narrations/narrate-many`, method: 'POST', data: target }),
+        invalidatesTags: (_result, _error, target) => target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
+      }),
+
+      /* Edit view panel. `version` (the document's save/publish state) is part of the cache key only. */
+
+      getSpeechDocumentNarrations: builder.query<NarrationsResponse, DocumentTarget & { version?: string | null }>({
+        query: ({ contentType, documentId, locale }) => ({
+          url: `${BASE}/narrations/document/${encodeURIComponent(documentId)}`,
+          config: { params: locale ? { contentType, locale } : { contentType } },
+        }),
+        providesTags: (_result, _error, target) => [{ type: 'SpeechNarration', id: target.documentId }],
+      }),
+
+      /** `status` and `completedAt` of the shown narration are part of the key: the estimate follows them. */
+      getSpeechEstimate: builder.query<Estimate, DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }>({
+        query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/estimate`, method: 'POST', data: { contentType, documentId, locale } }),
+        providesTags: (_result, _error, target) => [{ type: 'SpeechEstimate', id: target.documentId }],
+      }),
+
+      speechNarrate: builder.mutation<NarrateResult, DocumentTarget>({
+        query: (target) => ({ url: `${BASE}/narrations/narrate`, method: 'POST', data: target }),
+        invalidatesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      speechRegenerate: builder.mutation<NarrateResult, DocumentTarget>({
+        query: (target) => ({ url: `${BASE}/narrations/regenerate`, method: 'POST', data: target }),
+        invalidatesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      speechCancel: builder.mutation<{ cancelled: true }, DocumentTarget>({
+        query: (target) => ({ url: `${BASE}/narrations/cancel`, method: 'POST', data: target }),
+        invalidatesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      setSpeechVoice: builder.mutation<{ articleId: string; voiceId: string | null }, DocumentTarget & { voiceId: string | null }>({
+        query: (target) => ({ url: `${BASE}/narrations/voice`, method: 'PUT', data: target }),
+        invalidatesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      /** The draft's paragraphs and the voice they would be read in; `refreshKey` is part of the cache key only. */
+      getSpeechParagraphs: builder.query<ParagraphsResponse, DocumentTarget & { refreshKey?: string }>({
+        query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/paragraphs`, method: 'POST', data: { contentType, documentId, locale } }),
+      }),
+
+      /* Speech to text (the upload and downloads are in transcriptions.ts) */
+
+      getSpeechTranscriptions: builder.query<TranscriptionListResponse, number>({
+        query: (limit) => ({ url: TRANSCRIPTIONS, config: { params: { limit: String(limit), mine: 'true' } } }),
+        providesTags: [{ type: 'SpeechTranscription', id: 'LIST' }],
+      }),
+
+      getSpeechTranscription: builder.query<TranscriptionDetail, number>({
+        query: (id) => `${TRANSCRIPTIONS}/${id}`,
+        transformResponse: (response: { data: TranscriptionDetail }) => response.data,
+        providesTags: (_result, _error, id) => [transcriptionTag(id)],
+        // The open job's status also updates its row in the recent list (no extra request).
+        async onQueryStarted(_id, { dispatch, queryFulfilled }) {
+          const { data: job } = await queryFulfilled.catch(() => ({ data: null }));
+          if (!job) return;
+          const { result: _result, ...view } = job;
+          dispatch(
+            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, view))
+          );
+        },
+      }),
+
+      saveSpeechTranscription: builder.mutation<SaveTranscriptionResponse, { id: number; format?: TranscriptDownloadFormat }>({
+        query: ({ id, format }) => ({ url: `${TRANSCRIPTIONS}/${id}/save`, method: 'POST', data: format ? { format } : {} }),
+        async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+          const { data: answer } = await queryFulfilled.catch(() => ({ data: null }));
+          if (!answer) return;
+          dispatch(speech.util.updateQueryData('getSpeechTranscription', id, (draft) => (draft ? { ...draft, ...answer.data, result: draft.result } : draft)));
+          dispatch(speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, answer.data)));
+        },
+      }),
+    }),
+  });
+  return speech;
+}
+
+export type SpeechEndpoints = ReturnType<typeof withSpeechEndpoints>;
