@@ -10,21 +10,20 @@
  *   cd playground && node ../node_modules/@strapi/strapi/bin/strapi.js build
  *
  * One Strapi boot for the whole file; the steps run in order and build on each other.
- * Screenshots go to test-artifacts/e2e/transcribe-*.png; the completed one is copied to
- * docs/screenshots/transcribe.png.
+ * Screenshots go to test-artifacts/e2e/transcribe-*.png (`npm run screenshots` copies the README's
+ * ones to docs/; a test never writes a tracked file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startStack, type Stack } from '../integration/harness';
-import { ARTIFACTS, ROOT, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
+import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
 import { startThrottlingProxy, type ThrottlingProxy } from './throttling-proxy';
 
 jest.setTimeout(120_000);
 
 const SPOKEN = 'Hello from the transcription test.';
-const DOCS_SCREENSHOT = path.join(ROOT, 'docs', 'screenshots', 'transcribe.png');
 
 let stack: Stack;
 let proxy: ThrottlingProxy;
@@ -206,9 +205,7 @@ it('uploads an MP3 with a progress bar, follows the job to completed and shows t
   const row = page.getByTestId('transcribe-recent-row').first();
   await expectAttribute(row.getByTestId('transcribe-recent-status'), 'data-status', 'completed');
   await job.scrollIntoViewIfNeeded();
-  const file = await shot('completed');
-  fs.mkdirSync(path.dirname(DOCS_SCREENSHOT), { recursive: true });
-  fs.copyFileSync(file, DOCS_SCREENSHOT);
+  await shot('completed');
 });
 
 it('downloads the SRT through an authenticated request', async () => {
