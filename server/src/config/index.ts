@@ -13,6 +13,7 @@ export default {
     callbackUrl: '',
     contentTypes: {},
     defaultVoiceId: '',
+    localeVoices: {},
     preprocessType: '0',
   },
   validator(config: unknown) {

@@ -27,6 +27,15 @@ export const contentTypeNarrationSchema = z
   .strict();
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
 
+/** A locale code as Strapi's i18n writes them: `en`, `ar`, `fr-FR`, `zh-Hans`, `es-419`. */
+export const localeCode = z.string().regex(/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i, 'must be a locale code such as "ar" or "fr-FR"');
+
+/** A voice id as sent to the service: non-empty, no surrounding spaces. */
+export const voiceId = z.string().trim().min(1, 'must name a voice').max(200);
+
+/** Default voice per locale (`{ ar: 'ar-female-1' }`): an article in that locale is read in it unless it has its own. */
+export const localeVoicesSchema = z.record(localeCode, voiceId).refine((map) => Object.keys(map).length <= 500, 'at most 500 locales');
+
 const voiceSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -60,6 +69,7 @@ export const pluginConfigSchema = z
     callbackUrl: z.union([httpUrl, z.literal('')]).default(''),
     contentTypes: z.record(z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i, 'must be a content-type uid such as api::article.article'), contentTypeNarrationSchema).default({}),
     defaultVoiceId: z.string().default(''),
+    localeVoices: localeVoicesSchema.default({}),
     /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
     preprocessType: z.enum(['0', '2']).default('0'),
     /** Articles awaiting a callback at once, account-wide (spec section 8 recommends about three). */

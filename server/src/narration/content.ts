@@ -5,6 +5,7 @@ import type { EffectiveSettings } from '../services/settings';
 import { describeArticle } from './article';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
 import { triggerProblem } from './triggers';
+import { resolveVoiceId } from '../voices/resolve';
 
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
@@ -35,6 +36,14 @@ export function createContentReader(strapi: Core.Strapi) {
       return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
     },
 
+    /** The locale codes of the site (i18n), default first; none without the i18n plugin. */
+    async siteLocales(): Promise<string[]> {
+      const i18n = strapi.plugin('i18n') as unknown as { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } } | undefined;
+      if (!i18n) return [];
+      const locales = await i18n.service('locales').find();
+      return [...locales].sort((a, b) => Number(Boolean(b.isDefault)) - Number(Boolean(a.isDefault))).map((locale) => locale.code);
+    },
+
     exists(uid: string): boolean {
       return Boolean(schema(uid));
     },
@@ -63,7 +72,12 @@ export function createContentReader(strapi: Core.Strapi) {
         narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
         attributes: model?.attributes,
         localized: this.isLocalized(uid),
-        voiceId: voiceOverride || settings.defaultVoiceId,
+        voiceId: resolveVoiceId({
+          override: voiceOverride,
+          locale: this.isLocalized(uid) ? entry.locale : null,
+          localeVoices: settings.localeVoices,
+          defaultVoiceId: settings.defaultVoiceId,
+        }),
         preprocessType: settings.preprocessType,
       });
     },

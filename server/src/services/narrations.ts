@@ -35,6 +35,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
   const voiceOverrides = getService('voice-overrides');
   const contentApi = getService('content-api-access');
   const worker = getService('worker');
+  const voices = getService('voices');
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
 
@@ -115,7 +116,14 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         if (estimate) items.push({ documentId, ...estimate });
       }
       const toSubmit = items.filter((item) => !item.unchanged);
-      return { items, toSubmit: toSubmit.length, skipped: items.length - toSubmit.length, totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0) };
+      return {
+        items,
+        toSubmit: toSubmit.length,
+        skipped: items.length - toSubmit.length,
+        totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0),
+        /** Documents that would be submitted in a voice the voice list gives another language. */
+        voiceMismatches: toSubmit.filter((item) => item.voice.mismatch).length,
+      };
     },
 
     async narrateMany(uid: string, documentIds: string[], locale: string | null) {
@@ -259,6 +267,8 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
         voiceOverride: override,
+        /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
+        voice: await voices.check(version.voiceId, version.locale),
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
       };
     },

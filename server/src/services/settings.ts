@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { contentTypeNarrationSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
+import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
 import { effectiveTrigger } from '../narration/triggers';
 
 /**
  * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
- * editor may change at run time (default voice, preprocessType, per-type narration), which lives in
+ * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration), which lives in
  * the plugin store and overrides the file. The publish path reads them on every document action,
  * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
  * in the same store.
@@ -15,6 +15,8 @@ import { effectiveTrigger } from '../narration/triggers';
 export const runtimeSettingsSchema = z
   .object({
     defaultVoiceId: z.string().min(1).max(200),
+    /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
+    localeVoices: localeVoicesSchema,
     preprocessType: z.enum(['0', '2']),
     contentTypes: z.record(z.string(), contentTypeNarrationSchema),
   })
@@ -24,6 +26,7 @@ export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 
 export interface EffectiveSettings {
   defaultVoiceId: string;
+  localeVoices: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarrationConfig>;
 }
@@ -66,6 +69,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
   function merge(runtime: RuntimeSettings): EffectiveSettings {
     return {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
+      localeVoices: runtime.localeVoices ?? config.localeVoices,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
       contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
     };
