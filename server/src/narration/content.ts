@@ -63,6 +63,19 @@ export function createContentReader(strapi: Core.Strapi) {
       return (entry as never) ?? null;
     },
 
+    /** One page of the live versions of a type's documents (in `locale`), oldest first, and how many there are. */
+    async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
+      const params: Record<string, unknown> = {};
+      if (locale && this.isLocalized(uid)) params.locale = locale;
+      if (this.hasDraftAndPublish(uid)) params.status = 'published';
+      const documents = strapi.documents(uid as never);
+      const [entries, total] = await Promise.all([
+        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<Array<Record<string, unknown> & { documentId: string; locale?: string | null }>>,
+        documents.count(params as never) as unknown as Promise<number>,
+      ]);
+      return { entries, total };
+    },
+
     describe(uid: string, entry: Record<string, unknown> & { documentId: string; locale?: string | null }, narration: ContentTypeNarrationConfig, settings: EffectiveSettings, voiceOverride?: string | null) {
       const model = schema(uid);
       return describeArticle({
@@ -79,6 +92,7 @@ export function createContentReader(strapi: Core.Strapi) {
           defaultVoiceId: settings.defaultVoiceId,
         }),
         preprocessType: settings.preprocessType,
+        lexicon: settings.lexicon,
       });
     },
   };

@@ -273,6 +273,48 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       };
     },
 
+    /**
+     * One page of a type's published documents (in `locale`) whose narration the current lexicon
+     * would change, and what narrating them again would cost: the text with the lexicon differs
+     * from the text without it, and its fingerprint from the one last narrated. Nothing is
+     * submitted; `readable` keeps the documents the caller may read.
+     */
+    async lexiconAffected(
+      uid: string,
+      locale: string | null,
+      { page, pageSize }: { page: number; pageSize: number },
+      readable: (documentIds: string[]) => Promise<Set<string>>
+    ) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const { entries, total } = await content.livePage(uid, locale, { start: (page - 1) * pageSize, limit: pageSize });
+      const allowed = await readable(entries.map((entry) => entry.documentId));
+      const rows = await repository.findForDocuments(uid, [...allowed]);
+      const narrated = new Map(rows.map((row) => [row.articleId, row.narratedFingerprint]));
+      const withoutLexicon = { ...current, lexicon: [] };
+      const items = [];
+      for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
+        const articleId = this.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
+        const lastNarrated = narrated.get(articleId);
+        if (!lastNarrated) continue;
+        const override = await voiceOverrides.get(articleId);
+        const version = content.describe(uid, entry, narration, current, override);
+        if (version.fingerprint === lastNarrated) continue;
+        if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
+        items.push({ documentId: entry.documentId, locale: version.locale, articleId, title: version.title, characters: version.characters, credits: version.credits });
+      }
+      return {
+        items,
+        totalCredits: items.reduce((sum, item) => sum + item.credits, 0),
+        page,
+        pageSize,
+        pageCount: Math.ceil(total / pageSize),
+        total,
+        refused: entries.length - allowed.size,
+      };
+    },
+
     async start() {
       const moved = await voiceOverrides.migrateLegacyStore();
       if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);

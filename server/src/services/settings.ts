@@ -2,11 +2,13 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
+import { lexiconSchema, type LexiconRule } from '../narration/lexicon';
 import { effectiveTrigger } from '../narration/triggers';
 
 /**
  * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
- * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration), which lives in
+ * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration,
+ * the pronunciation lexicon), which lives in
  * the plugin store and overrides the file. The publish path reads them on every document action,
  * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
  * in the same store.
@@ -19,6 +21,8 @@ export const runtimeSettingsSchema = z
     localeVoices: localeVoicesSchema,
     preprocessType: z.enum(['0', '2']),
     contentTypes: z.record(z.string(), contentTypeNarrationSchema),
+    /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
+    lexicon: lexiconSchema,
   })
   .partial()
   .strict();
@@ -29,6 +33,7 @@ export interface EffectiveSettings {
   localeVoices: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarrationConfig>;
+  lexicon: LexiconRule[];
 }
 
 /** Queue-wide state: a 402 or a rejected key pauses every submission, not one article. */
@@ -72,6 +77,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
       localeVoices: runtime.localeVoices ?? config.localeVoices,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
       contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
+      lexicon: runtime.lexicon ?? [],
     };
   }
 
