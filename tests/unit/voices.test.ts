@@ -1,5 +1,5 @@
-import { checkVoiceLanguage, primaryLanguage } from '../../server/src/voices/language';
-import { localeVoiceFor, resolveVoiceId } from '../../server/src/voices/resolve';
+import { checkVoiceLanguage, forLocale as localeVoiceFor, primaryLanguage } from '../../server/src/voices/language';
+import { resolveVoiceId } from '../../server/src/voices/resolve';
 import { parsePluginConfig } from '../../server/src/config/schema';
 import { runtimeSettingsSchema } from '../../server/src/services/settings';
 

@@ -14,6 +14,9 @@ export default {
     contentTypes: {},
     defaultVoiceId: '',
     localeVoices: {},
+    siteName: '',
+    introTemplates: {},
+    outroTemplates: {},
     preprocessType: '0',
   },
   validator(config: unknown) {

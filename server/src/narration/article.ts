@@ -2,7 +2,8 @@ import type { ContentTypeNarrationConfig } from '../config/schema';
 import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
 import { applyLexicon, type LexiconRule } from './lexicon';
-import { extractNarrationText } from './text';
+import { fillTemplate, templateFor } from './templates';
+import { extractNarrationText, fieldToText } from './text';
 import type { ContentVersion } from './jobs.repository';
 
 /**
@@ -17,19 +18,40 @@ export function articleKey(documentId: string, locale: string | null | undefined
 export interface ArticleSource {
   contentType: string;
   entry: Record<string, unknown> & { documentId: string; locale?: string | null };
-  narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields'>;
+  narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'skipBlocks' | 'authorField'>;
   attributes?: Record<string, { type: string }>;
   localized: boolean;
   voiceId: string;
   preprocessType: PreprocessType;
   /** Pronunciation rules, applied before the cost and the fingerprint (so the estimate is what is paid). */
   lexicon?: readonly LexiconRule[];
+  /** `{site}` in the templates. */
+  siteName?: string;
+  /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
+  introTemplates?: Readonly<Record<string, string>>;
+  outroTemplates?: Readonly<Record<string, string>>;
+}
+
+/** A field's text as one line (for `{title}` and `{author}`); '' when absent or not text. */
+function fieldLine(source: ArticleSource, field: string | undefined): string {
+  if (field === undefined || !Object.prototype.hasOwnProperty.call(source.entry, field)) return '';
+  return fieldToText(source.entry[field], source.attributes?.[field]?.type).replace(/\s+/gu, ' ').trim();
+}
+
+/** The article's own text between its intro and outro; an article with nothing to read gets neither. */
+function withIntroAndOutro(body: string, source: ArticleSource, locale: string | null): string {
+  if (body === '') return body;
+  const values = { title: fieldLine(source, source.narration.titleField), author: fieldLine(source, source.narration.authorField), site: source.siteName ?? '' };
+  const intro = fillTemplate(templateFor(source.introTemplates, locale), values);
+  const outro = fillTemplate(templateFor(source.outroTemplates, locale), values);
+  return [intro, body, outro].filter((part) => part !== null).join('\n\n');
 }
 
 /** What would be narrated for this entry, its cost and its fingerprint. Pure: no Strapi, no I/O. */
 export function describeArticle(source: ArticleSource): ContentVersion & { text: string } {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
-  const text = applyLexicon(extractNarrationText(source.entry, source.narration, source.attributes), source.lexicon ?? [], locale);
+  const body = extractNarrationText(source.entry, source.narration, source.attributes);
+  const text = applyLexicon(withIntroAndOutro(body, source, locale), source.lexicon ?? [], locale);
   const { characters, credits } = narrationCost(text, source.preprocessType);
   const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
   return {

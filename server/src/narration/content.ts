@@ -23,7 +23,7 @@ export function createContentReader(strapi: Core.Strapi) {
 
   return {
     /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
-    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'trigger'>): FieldProblem[] {
+    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>): FieldProblem[] {
       const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
       const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, this.hasDraftAndPublish(uid)) : null;
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
@@ -93,6 +93,9 @@ export function createContentReader(strapi: Core.Strapi) {
         }),
         preprocessType: settings.preprocessType,
         lexicon: settings.lexicon,
+        siteName: settings.siteName,
+        introTemplates: settings.introTemplates,
+        outroTemplates: settings.outroTemplates,
       });
     },
   };

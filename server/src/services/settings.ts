@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
+import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, siteName, templatesSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
 import { lexiconSchema, type LexiconRule } from '../narration/lexicon';
 import { effectiveTrigger } from '../narration/triggers';
@@ -23,6 +23,10 @@ export const runtimeSettingsSchema = z
     contentTypes: z.record(z.string(), contentTypeNarrationSchema),
     /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
     lexicon: lexiconSchema,
+    siteName,
+    /** Each replaces the file's whole map. */
+    introTemplates: templatesSchema,
+    outroTemplates: templatesSchema,
   })
   .partial()
   .strict();
@@ -34,6 +38,9 @@ export interface EffectiveSettings {
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarrationConfig>;
   lexicon: LexiconRule[];
+  siteName: string;
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
 }
 
 /** Queue-wide state: a 402 or a rejected key pauses every submission, not one article. */
@@ -78,6 +85,9 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
       preprocessType: runtime.preprocessType ?? config.preprocessType,
       contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
       lexicon: runtime.lexicon ?? [],
+      siteName: runtime.siteName ?? config.siteName,
+      introTemplates: runtime.introTemplates ?? config.introTemplates,
+      outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
     };
   }
 
@@ -87,10 +97,17 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     return Object.fromEntries(Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }]));
   }
 
-  /** `publicNarration` is a switch of the config file (the settings page does not offer it): keep it. */
+  /**
+   * What the config file says of a type and a runtime entry leaves out (`publicNarration`, which
+   * the settings page does not offer; what is read and the author field, when a saved entry
+   * predates them) is kept.
+   */
   function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
     return Object.fromEntries(
-      Object.entries(types).map(([uid, type]) => [uid, { publicNarration: config.contentTypes[uid]?.publicNarration, ...type }])
+      Object.entries(types).map(([uid, type]) => {
+        const file = config.contentTypes[uid];
+        return [uid, { publicNarration: file?.publicNarration, skipBlocks: file?.skipBlocks, authorField: file?.authorField, ...type }];
+      })
     );
   }
 

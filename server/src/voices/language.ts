@@ -29,3 +29,17 @@ export function checkVoiceLanguage(voiceId: string, voiceLanguage: string | null
   const written = primaryLanguage(locale);
   return { id: voiceId, language, mismatch: Boolean(spoken && written && spoken !== written) };
 }
+
+/**
+ * A per-locale setting (voices, intro and outro templates) for an article's locale: the locale's
+ * own entry wins (`pt-BR`); a regional locale without one falls back to its language's
+ * (`ar-JO` -> `ar`). Locale codes are compared without regard to case.
+ */
+export function forLocale<T>(byLocale: Readonly<Record<string, T>> | undefined, locale: string | null | undefined): T | null {
+  if (!byLocale || !locale) return null;
+  const byCode = new Map(Object.entries(byLocale).map(([code, value]) => [code.toLowerCase(), value]));
+  const exact = byCode.get(locale.toLowerCase());
+  if (exact !== undefined) return exact;
+  const language = primaryLanguage(locale);
+  return language === null ? null : (byCode.get(language) ?? null);
+}

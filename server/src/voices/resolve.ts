@@ -1,4 +1,4 @@
-import { primaryLanguage } from './language';
+import { forLocale } from './language';
 
 /**
  * Which voice reads an article: its own override, else its locale's default, else the global
@@ -17,19 +17,6 @@ export interface VoiceChoice {
   defaultVoiceId: string;
 }
 
-/**
- * The locale's own entry wins (`pt-BR`); a regional locale without one falls back to its
- * language's (`ar-JO` -> `ar`). Locale codes are compared without regard to case.
- */
-export function localeVoiceFor(localeVoices: Readonly<Record<string, string>> | undefined, locale: string | null | undefined): string | null {
-  if (!localeVoices || !locale) return null;
-  const byCode = new Map(Object.entries(localeVoices).map(([code, voiceId]) => [code.toLowerCase(), voiceId]));
-  const exact = byCode.get(locale.toLowerCase());
-  if (exact) return exact;
-  const language = primaryLanguage(locale);
-  return (language && byCode.get(language)) || null;
-}
-
 export function resolveVoiceId({ override, locale, localeVoices, defaultVoiceId }: VoiceChoice): string {
-  return override || localeVoiceFor(localeVoices, locale) || defaultVoiceId;
+  return override || forLocale(localeVoices, locale) || defaultVoiceId;
 }
