@@ -3,7 +3,8 @@ import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
 import { applyLexicon, type LexiconRule } from './lexicon';
 import { fillTemplate, templateFor } from './templates';
-import { extractNarrationText, fieldToText } from './text';
+import type { TextHeading } from '../subtitles/chapters';
+import { extractNarration, fieldToText } from './text';
 import type { ContentVersion } from './jobs.repository';
 
 /**
@@ -38,20 +39,36 @@ function fieldLine(source: ArticleSource, field: string | undefined): string {
   return fieldToText(source.entry[field], source.attributes?.[field]?.type).replace(/\s+/gu, ' ').trim();
 }
 
-/** The article's own text between its intro and outro; an article with nothing to read gets neither. */
-function withIntroAndOutro(body: string, source: ArticleSource, locale: string | null): string {
-  if (body === '') return body;
+/** The article's own paragraphs between its intro and outro; an article with nothing to read gets neither. */
+function withIntroAndOutro(body: string[], source: ArticleSource, locale: string | null): { paragraphs: string[]; introParagraphs: number } {
+  if (body.length === 0) return { paragraphs: body, introParagraphs: 0 };
   const values = { title: fieldLine(source, source.narration.titleField), author: fieldLine(source, source.narration.authorField), site: source.siteName ?? '' };
   const intro = fillTemplate(templateFor(source.introTemplates, locale), values);
   const outro = fillTemplate(templateFor(source.outroTemplates, locale), values);
-  return [intro, body, outro].filter((part) => part !== null).join('\n\n');
+  return { paragraphs: [...(intro ? [intro] : []), ...body, ...(outro ? [outro] : [])], introParagraphs: intro ? 1 : 0 };
 }
 
-/** What would be narrated for this entry, its cost and its fingerprint. Pure: no Strapi, no I/O. */
-export function describeArticle(source: ArticleSource): ContentVersion & { text: string } {
+/** A heading as a chapter title: its lines as one, without the full stop added for the narrator. */
+const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replace(/(?<!\.)\.$/u, '');
+
+/**
+ * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
+ * heading starts (for chapters). Pure: no Strapi, no I/O.
+ */
+export function describeArticle(source: ArticleSource): ContentVersion & { text: string; headings: TextHeading[] } {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
-  const body = extractNarrationText(source.entry, source.narration, source.attributes);
-  const text = applyLexicon(withIntroAndOutro(body, source, locale), source.lexicon ?? [], locale);
+  const extracted = extractNarration(source.entry, source.narration, source.attributes);
+  const written = withIntroAndOutro(extracted.text === '' ? [] : extracted.text.split('\n\n'), source, locale);
+  // Paragraph by paragraph (a rule never spans two), so each heading's position is known after it.
+  const spoken = written.paragraphs.map((paragraph) => applyLexicon(paragraph, source.lexicon ?? [], locale));
+  const text = spoken.join('\n\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const paragraph of spoken) {
+    starts.push(offset);
+    offset += paragraph.length + 2;
+  }
+  const headings = extracted.headingParagraphs.map((index) => ({ offset: starts[index + written.introParagraphs], title: headingTitle(written.paragraphs[index + written.introParagraphs]) }));
   const { characters, credits } = narrationCost(text, source.preprocessType);
   const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
   return {
@@ -61,6 +78,7 @@ export function describeArticle(source: ArticleSource): ContentVersion & { text:
     locale,
     title: typeof titleValue === 'string' && titleValue.trim() ? titleValue.trim() : source.entry.documentId,
     text,
+    headings,
     fingerprint: narrationFingerprint({ text, voiceId: source.voiceId, preprocessType: source.preprocessType }),
     voiceId: source.voiceId,
     preprocessType: source.preprocessType,

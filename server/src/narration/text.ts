@@ -103,12 +103,25 @@ export function normaliseNarrationText(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // HTML
 
+/**
+ * Where the headings of the field being converted are written down (extractNarration sets it
+ * around one synchronous conversion), so chapters know which paragraphs are headings.
+ */
+let headingSink: string[] | null = null;
+
 function headingFormatter(): FormatCallback {
   return (elem, walk, builder) => {
     builder.openBlock({ leadingLineBreaks: 2 });
     walk(elem.children, builder);
     // A heading may contain <br>; every resulting line is its own spoken phrase.
-    builder.closeBlock({ trailingLineBreaks: 2, blockTransform: ensureSentenceEndPerLine });
+    builder.closeBlock({
+      trailingLineBreaks: 2,
+      blockTransform: (block) => {
+        const heading = ensureSentenceEndPerLine(block);
+        headingSink?.push(heading);
+        return heading;
+      },
+    });
   };
 }
 
@@ -409,23 +422,33 @@ export interface NarrationFields {
   skipBlocks?: readonly SkippableBlock[];
 }
 
+/** The text to narrate and which of its paragraphs (0-based) are headings of the article's fields. */
+export interface ExtractedNarration {
+  text: string;
+  headingParagraphs: number[];
+}
+
+const paragraphsOf = (text: string) => (text === '' ? [] : text.split('\n\n'));
+
 /**
  * The text to narrate for an entry: the title (one line, ending in punctuation) as the first
  * paragraph, then each text field in the configured order. Fields that are missing, not text,
  * or empty after conversion are skipped; a text field equal to the title field is not read
- * twice. An entry with nothing to read gives ''.
+ * twice. An entry with nothing to read gives ''. The paragraphs that are headings are listed
+ * (the title is not one of them), found in order among the paragraphs of their own field.
  */
-export function extractNarrationText(
-  entry: Record<string, unknown>,
-  fields: NarrationFields,
-  attributes?: Record<string, { type: string }>,
-): string {
+export function extractNarration(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): ExtractedNarration {
   const parts: string[] = [];
+  const headingParagraphs: number[] = [];
+  let paragraphCount = 0;
 
   const title = fields.titleField !== undefined ? entry[fields.titleField] : undefined;
   if (typeof title === 'string') {
     const titleLine = normaliseNarrationText(title).replace(/\s+/gu, ' ');
-    if (titleLine !== '') parts.push(ensureSentenceEnd(titleLine));
+    if (titleLine !== '') {
+      parts.push(ensureSentenceEnd(titleLine));
+      paragraphCount = 1;
+    }
   }
 
   const seen = new Set<string>(fields.titleField !== undefined ? [fields.titleField] : []);
@@ -433,11 +456,34 @@ export function extractNarrationText(
     if (seen.has(field)) continue;
     seen.add(field);
     if (!Object.prototype.hasOwnProperty.call(entry, field)) continue;
-    const text = fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks);
-    if (text !== '') parts.push(text);
+    const headings: string[] = [];
+    headingSink = headings;
+    let text: string;
+    try {
+      text = fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks);
+    } finally {
+      headingSink = null;
+    }
+    if (text === '') continue;
+    const paragraphs = paragraphsOf(text);
+    let next = 0;
+    for (const heading of headings.map(normaliseNarrationText)) {
+      const at = paragraphs.indexOf(heading, next);
+      if (at < 0) continue;
+      headingParagraphs.push(paragraphCount + at);
+      next = at + 1;
+    }
+    parts.push(text);
+    paragraphCount += paragraphs.length;
   }
 
-  return normaliseNarrationText(parts.join('\n\n'));
+  // Every part is already in the canonical layout, so normalising keeps its paragraphs where they are.
+  return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs };
+}
+
+/** The text to narrate for an entry (see extractNarration). */
+export function extractNarrationText(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): string {
+  return extractNarration(entry, fields, attributes).text;
 }
 
 /**
