@@ -5,7 +5,8 @@
  * articles in English and Arabic, and prints where to go. Ctrl-C stops everything it started.
  *
  * Environment: SPEECH_BASE_URL, SPEECH_WEB_URL, SPEECH_API_KEY (a real service: no emulator),
- * PORT, PUBLIC_URL, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, EMULATOR_PORT.
+ * PORT, PUBLIC_URL, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, EMULATOR_PORT, SPEECH_LOCALE_VOICES (default
+ * `ar=ar-female-1,en=en-female-1`, so the Arabic sample is read in Arabic).
  * Flags: --reset (start from an empty database), --skip-build (reuse the last build).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +32,18 @@ function ensureEnvFile() {
     .join('\n');
   writeFileSync(file, filled);
   say('wrote playground/.env with fresh secrets');
+}
+
+/** The emulator's voices for the demo's two locales. */
+const DEMO_LOCALE_VOICES = 'ar=ar-female-1,en=en-female-1';
+
+/** Whether playground/.env gives `name` a value. */
+function envFileSets(name) {
+  const file = path.join(playground, '.env');
+  if (!existsSync(file)) return false;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .some((line) => line.trim().startsWith(`${name}=`));
 }
 
 function build() {
@@ -152,6 +165,11 @@ async function main() {
   if (!args.has('--skip-build')) build();
 
   const env = { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' };
+  // The Arabic sample is read by an Arabic voice, unless the caller chose voices per locale
+  // (in the environment, or in playground/.env, which Strapi reads and an env value would hide).
+  if (env.SPEECH_LOCALE_VOICES === undefined && !envFileSets('SPEECH_LOCALE_VOICES')) {
+    env.SPEECH_LOCALE_VOICES = DEMO_LOCALE_VOICES;
+  }
   if (!process.env.SPEECH_BASE_URL) {
     const emulatorPort = process.env.EMULATOR_PORT ?? '4010';
     const apiKey = process.env.SPEECH_API_KEY ?? 'emulator-dev-key';

@@ -20,6 +20,22 @@ const PLUGIN_ROOT =
     }
   }) ?? path.resolve(__dirname, '..', '..', '..');
 
+/**
+ * `SPEECH_LOCALE_VOICES=ar=ar-female-1,en=en-female-1` -> `{ ar: 'ar-female-1', en: 'en-female-1' }`.
+ * An entry without a voice is passed on as an empty one, so the plugin's validator names it.
+ */
+function parseLocaleVoices(value: string): Record<string, string> {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [locale, ...voice] = entry.split('=');
+      return [locale.trim(), voice.join('=').trim()] as const;
+    });
+  return Object.fromEntries(entries);
+}
+
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
   const port = env.int('PORT', 1337);
   const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
@@ -36,6 +52,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         webUrl: env('SPEECH_WEB_URL', baseUrl),
         callbackUrl: env('SPEECH_CALLBACK_URL', `${publicUrl}/api/speech/callback`),
         defaultVoiceId: env('SPEECH_DEFAULT_VOICE', 'en-female-1'),
+        localeVoices: parseLocaleVoices(env('SPEECH_LOCALE_VOICES', '')),
         preprocessType: env('SPEECH_PREPROCESS_TYPE', '0'),
         mediaHosts: env.array('SPEECH_MEDIA_HOSTS', []),
         maxInFlight: env.int('SPEECH_MAX_IN_FLIGHT', 3),

@@ -377,3 +377,49 @@ describe('narrationParagraphs', () => {
     expect(narrationParagraphs(text)).toEqual(['A title.', 'One.', 'Two']);
   });
 });
+
+describe('skipped block kinds (skipBlocks)', () => {
+  const blocks = [
+    { type: 'paragraph', children: [text('Intro.')] },
+    { type: 'quote', children: [text('A quoted line.')] },
+    { type: 'code', language: 'js', children: [text('const x = 1;')] },
+    { type: 'image', image: { url: '/x.png', alternativeText: 'A diagram' }, children: [text('')] },
+    { type: 'paragraph', children: [text('Outro.')] },
+  ];
+  const markdown = ['Intro.', '', '> A quoted line.', '', '    indented code', '', '```', 'fenced code', '```', '', '| A | B |', '| - | - |', '| 1 | 2 |', '', 'Outro.'].join('\n');
+  const html = '<p>Intro.</p><figure><img src="x.png" alt="A diagram"><figcaption>A caption.</figcaption></figure><blockquote>Quoted.</blockquote><table><tr><td>1</td><td>2</td></tr></table><p>Outro.</p>';
+
+  it('none by default: today\'s reading (quotes, tables, captions read; code and images never)', () => {
+    expect(blocksToText(blocks)).toBe('Intro.\n\nA quoted line.\n\nOutro.');
+    expect(markdownToText(markdown)).toBe('Intro.\n\nA quoted line.\n\nA, B.\n1, 2.\n\nOutro.');
+    expect(htmlToText(html)).toBe('Intro.\n\nA caption.\n\nQuoted.\n\n1, 2.\n\nOutro.');
+    expect(blocksToText(blocks, [])).toBe(blocksToText(blocks));
+  });
+
+  it('blocks: quotes skipped', () => {
+    expect(blocksToText(blocks, ['quote'])).toBe('Intro.\n\nOutro.');
+    expect(blocksToText(blocks, ['code', 'image'])).toBe('Intro.\n\nA quoted line.\n\nOutro.');
+  });
+
+  it('markdown: quotes and tables skipped; fenced and indented code are never read', () => {
+    expect(markdownToText(markdown, ['quote'])).toBe('Intro.\n\nA, B.\n1, 2.\n\nOutro.');
+    expect(markdownToText(markdown, ['table'])).toBe('Intro.\n\nA quoted line.\n\nOutro.');
+    expect(markdownToText(markdown, ['quote', 'table', 'code'])).toBe('Intro.\n\nOutro.');
+  });
+
+  it('HTML: image captions, quotes and tables skipped, each on its own', () => {
+    expect(htmlToText(html, ['image'])).toBe('Intro.\n\nQuoted.\n\n1, 2.\n\nOutro.');
+    expect(htmlToText(html, ['quote', 'table'])).toBe('Intro.\n\nA caption.\n\nOutro.');
+    // Order and repeats do not matter.
+    expect(htmlToText(html, ['table', 'quote', 'table'])).toBe(htmlToText(html, ['quote', 'table']));
+  });
+
+  it('applies to every chosen field of an entry, whatever its type', () => {
+    const entry = { title: 'T', body: blocks, notes: markdown };
+    const attributes = { title: { type: 'string' }, body: { type: 'blocks' }, notes: { type: 'richtext' } };
+    const textOf = (skipBlocks?: Array<'quote' | 'table'>) => extractNarrationText(entry, { titleField: 'title', textFields: ['body', 'notes'], skipBlocks }, attributes);
+    expect(textOf(['quote', 'table'])).toBe('T.\n\nIntro.\n\nOutro.\n\nIntro.\n\nOutro.');
+    expect(textOf(undefined)).toBe(textOf([]));
+    expect(textOf([])).toContain('A quoted line.');
+  });
+});

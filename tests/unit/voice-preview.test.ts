@@ -1,6 +1,7 @@
 import { ConcurrentRequestError, InsufficientCreditsError, type SpeechClient } from '../../server/src/speech-client';
 import { createAudioCache, createVoicePreview } from '../../server/src/voice-preview/preview';
-import { primaryLanguage, sampleFor, SAMPLE_TEXTS } from '../../server/src/voice-preview/samples';
+import { sampleFor, SAMPLE_TEXTS } from '../../server/src/voice-preview/samples';
+import { primaryLanguage } from '../../server/src/voices/language';
 
 describe('samples', () => {
   it('picks the sample by the voice language, else its id, else English', () => {

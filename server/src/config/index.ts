@@ -13,6 +13,10 @@ export default {
     callbackUrl: '',
     contentTypes: {},
     defaultVoiceId: '',
+    localeVoices: {},
+    siteName: '',
+    introTemplates: {},
+    outroTemplates: {},
     preprocessType: '0',
   },
   validator(config: unknown) {

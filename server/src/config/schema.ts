@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ALL_LOCALES, MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/templates';
+import { SKIPPABLE_BLOCKS } from '../narration/text';
 
 /**
  * The plugin's configuration (`config/plugins.ts` -> `speech.config`).
@@ -23,9 +25,37 @@ export const contentTypeNarrationSchema = z
      * (public audio of members-only text). Off: a narration is visible exactly where its entry is.
      */
     publicNarration: z.boolean().optional(),
+    /** Kinds of block not read, on top of the chosen fields; left out: every kind is read as before. */
+    skipBlocks: z.array(z.enum(SKIPPABLE_BLOCKS)).max(SKIPPABLE_BLOCKS.length).optional(),
+    /** The text field `{author}` reads in intro and outro templates. */
+    authorField: z.string().min(1).optional(),
   })
   .strict();
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
+
+/** A locale code as Strapi's i18n writes them: `en`, `ar`, `fr-FR`, `zh-Hans`, `es-419`. */
+export const localeCode = z.string().regex(/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i, 'must be a locale code such as "ar" or "fr-FR"');
+
+/** A voice id as sent to the service: non-empty, no surrounding spaces. */
+export const voiceId = z.string().trim().min(1, 'must name a voice').max(200);
+
+/** Default voice per locale (`{ ar: 'ar-female-1' }`): an article in that locale is read in it unless it has its own. */
+export const localeVoicesSchema = z.record(localeCode, voiceId).refine((map) => Object.keys(map).length <= 500, 'at most 500 locales');
+
+/** Intro or outro templates by locale code, or `*` for every locale without its own (narration/templates.ts). */
+export const templatesSchema = z.record(
+  z.union([z.literal(ALL_LOCALES), localeCode]),
+  z
+    .string()
+    .max(MAX_TEMPLATE_LENGTH, `a template may have at most ${MAX_TEMPLATE_LENGTH} characters`)
+    .superRefine((text, ctx) => {
+      const problem = templateProblem(text);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+);
+
+/** The site's name as `{site}` reads it. */
+export const siteName = z.string().trim().max(200);
 
 const voiceSchema = z.object({
   id: z.string().min(1),
@@ -60,6 +90,13 @@ export const pluginConfigSchema = z
     callbackUrl: z.union([httpUrl, z.literal('')]).default(''),
     contentTypes: z.record(z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i, 'must be a content-type uid such as api::article.article'), contentTypeNarrationSchema).default({}),
     defaultVoiceId: z.string().default(''),
+    localeVoices: localeVoicesSchema.default({}),
+    /** `{site}` in intro and outro templates. */
+    siteName: siteName.default(''),
+    /** Read before every article (per locale, `*` for all): `{title}`, `{author}`, `{site}`. None by default. */
+    introTemplates: templatesSchema.default({}),
+    /** Read after every article, like introTemplates. */
+    outroTemplates: templatesSchema.default({}),
     /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
     preprocessType: z.enum(['0', '2']).default('0'),
     /** Articles awaiting a callback at once, account-wide (spec section 8 recommends about three). */

@@ -38,9 +38,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         // Text fields that are not private: the only ones a narration may read.
         fields: content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
       }));
+    const current = await settings.get();
+    const locales = await content.siteLocales();
     ctx.body = {
-      settings: await settings.get(),
+      settings: current,
       contentTypes,
+      locales,
+      // The voice each locale is read in, and whether the voice list gives it another language.
+      localeVoiceChecks: await getService('voices').checkLocales(locales, current),
       connection: settings.connection(),
       queue: await settings.queueState(),
       averages: await getService('narrations').averageCharacters(),

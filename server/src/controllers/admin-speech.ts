@@ -60,7 +60,7 @@ export default {
 };
 
 /** Writes a generated (or cached) audio answer with what the admin shows about it. */
-function sendPreviewAudio(ctx: Context, result: PreviewResult) {
+export function sendPreviewAudio(ctx: Context, result: PreviewResult) {
   ctx.set('Cache-Control', 'private, max-age=3600');
   ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
   // The sample the server chose (the client knows its own text; a long one would not fit a header).

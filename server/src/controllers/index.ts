@@ -4,5 +4,6 @@ import adminNarrations from './admin-narrations';
 import adminSettings from './admin-settings';
 import adminTranscriptions from './admin-transcriptions';
 import adminSpeech from './admin-speech';
+import adminLexicon from './admin-lexicon';
 
-export default { callback, narrations, 'admin-narrations': adminNarrations, 'admin-settings': adminSettings, 'admin-transcriptions': adminTranscriptions, 'admin-speech': adminSpeech };
+export default { callback, narrations, 'admin-narrations': adminNarrations, 'admin-settings': adminSettings, 'admin-transcriptions': adminTranscriptions, 'admin-speech': adminSpeech, 'admin-lexicon': adminLexicon };

@@ -3,6 +3,7 @@ import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationJson } from '../narration/public-view';
+import { chaptersToVtt } from '../subtitles/chapters';
 import { getService } from '../utils';
 import { validate } from './validate';
 
@@ -42,5 +43,14 @@ export default {
   },
   async vtt(ctx: Context) {
     redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
+  },
+  /** A WebVTT chapters track (`<track kind="chapters">`) from the article's headings; 404 when it has none. */
+  async chapters(ctx: any) {
+    const row = await findVisible(ctx);
+    if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('Vary', 'Authorization');
+    ctx.type = 'text/vtt; charset=utf-8';
+    ctx.body = chaptersToVtt(row.chapters);
   },
 };

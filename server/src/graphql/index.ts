@@ -58,6 +58,7 @@ export function registerGraphql(strapi: Core.Strapi): void {
             t.string('audioUrl');
             t.string('srtUrl');
             t.string('vttUrl');
+            t.string('chaptersUrl', { description: 'WebVTT chapters from the headings; null when there are none' });
             t.float('durationSeconds');
             t.string('voice');
             t.string('locale');

@@ -5,6 +5,7 @@ import type { EffectiveSettings } from '../services/settings';
 import { describeArticle } from './article';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
 import { triggerProblem } from './triggers';
+import { resolveVoiceId } from '../voices/resolve';
 
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
@@ -22,7 +23,7 @@ export function createContentReader(strapi: Core.Strapi) {
 
   return {
     /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
-    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'trigger'>): FieldProblem[] {
+    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>): FieldProblem[] {
       const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
       const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, this.hasDraftAndPublish(uid)) : null;
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
@@ -33,6 +34,14 @@ export function createContentReader(strapi: Core.Strapi) {
       const model = schema(uid);
       if (!model || !uid.startsWith('api::')) return [];
       return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
+    },
+
+    /** The locale codes of the site (i18n), default first; none without the i18n plugin. */
+    async siteLocales(): Promise<string[]> {
+      const i18n = strapi.plugin('i18n') as unknown as { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } } | undefined;
+      if (!i18n) return [];
+      const locales = await i18n.service('locales').find();
+      return [...locales].sort((a, b) => Number(Boolean(b.isDefault)) - Number(Boolean(a.isDefault))).map((locale) => locale.code);
     },
 
     exists(uid: string): boolean {
@@ -54,6 +63,19 @@ export function createContentReader(strapi: Core.Strapi) {
       return (entry as never) ?? null;
     },
 
+    /** One page of the live versions of a type's documents (in `locale`), oldest first, and how many there are. */
+    async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
+      const params: Record<string, unknown> = {};
+      if (locale && this.isLocalized(uid)) params.locale = locale;
+      if (this.hasDraftAndPublish(uid)) params.status = 'published';
+      const documents = strapi.documents(uid as never);
+      const [entries, total] = await Promise.all([
+        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<Array<Record<string, unknown> & { documentId: string; locale?: string | null }>>,
+        documents.count(params as never) as unknown as Promise<number>,
+      ]);
+      return { entries, total };
+    },
+
     describe(uid: string, entry: Record<string, unknown> & { documentId: string; locale?: string | null }, narration: ContentTypeNarrationConfig, settings: EffectiveSettings, voiceOverride?: string | null) {
       const model = schema(uid);
       return describeArticle({
@@ -63,8 +85,17 @@ export function createContentReader(strapi: Core.Strapi) {
         narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
         attributes: model?.attributes,
         localized: this.isLocalized(uid),
-        voiceId: voiceOverride || settings.defaultVoiceId,
+        voiceId: resolveVoiceId({
+          override: voiceOverride,
+          locale: this.isLocalized(uid) ? entry.locale : null,
+          localeVoices: settings.localeVoices,
+          defaultVoiceId: settings.defaultVoiceId,
+        }),
         preprocessType: settings.preprocessType,
+        lexicon: settings.lexicon,
+        siteName: settings.siteName,
+        introTemplates: settings.introTemplates,
+        outroTemplates: settings.outroTemplates,
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../content-types';
+import type { Chapter } from '../subtitles/chapters';
 import type { PreprocessType } from './cost';
 import {
   IN_FLIGHT_STATUSES,
@@ -41,6 +42,8 @@ export interface NarrationRow extends NarrationJobState {
   credits: number;
   /** Length of the stored audio (end of the last subtitle cue); null until stored. */
   durationSeconds?: number | null;
+  /** The chapters of the stored audio (its headings); null when it has none. */
+  chapters?: Chapter[] | null;
   nextAttemptAt: string | null;
   leaseOwner: string | null;
   leaseExpiresAt: string | null;

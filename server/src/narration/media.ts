@@ -5,7 +5,7 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../config/schema';
 import { DownloadRefusedError, downloadToTempFile } from './download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
-import { narrationDuration, srtToVtt } from '../subtitles/srt';
+import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/srt';
 
 /**
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
@@ -19,6 +19,8 @@ export interface StoredMedia {
   subtitlesVtt: MediaFileRef;
   /** Where the last subtitle cue ends, in seconds; null when the SRT has no cue. */
   durationSeconds: number | null;
+  /** The SRT's cues (for chapters). */
+  cues: Cue[];
 }
 
 /** Allowed download origins: configured, or the origins of the service's own hosts. */
@@ -74,7 +76,7 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
         signal?.throwIfAborted();
         const [audioFile, srtFile, vttFile] = uploaded;
-        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds };
+        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds, cues: parseSrt(srtText) };
       } catch (error) {
         await this.remove(uploaded);
         throw error;

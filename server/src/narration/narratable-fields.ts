@@ -20,6 +20,8 @@ export interface ModelLike {
 export interface NarratedFieldsConfig {
   titleField?: string;
   textFields: string[];
+  /** Read only as `{author}` in intro and outro templates. */
+  authorField?: string;
 }
 
 export interface FieldProblem {
@@ -56,9 +58,11 @@ export function narrationConfigProblems(
   }
   if (!model) return [{ path: at(), message: `${uid}: unknown content type` }];
   const problems: FieldProblem[] = [];
-  if (narration.titleField !== undefined) {
-    const problem = fieldProblem(model, narration.titleField, isPrivate);
-    if (problem) problems.push({ path: at('titleField'), message: `${uid} ${problem}` });
+  for (const key of ['titleField', 'authorField'] as const) {
+    const field = narration[key];
+    if (field === undefined) continue;
+    const problem = fieldProblem(model, field, isPrivate);
+    if (problem) problems.push({ path: at(key), message: `${uid} ${problem}` });
   }
   narration.textFields.forEach((field, index) => {
     const problem = fieldProblem(model, field, isPrivate);
@@ -76,6 +80,7 @@ export function narratableFields<T extends NarratedFieldsConfig>(model: ModelLik
   return {
     ...narration,
     titleField: narration.titleField !== undefined && allowed(narration.titleField) ? narration.titleField : undefined,
+    authorField: narration.authorField !== undefined && allowed(narration.authorField) ? narration.authorField : undefined,
     textFields: narration.textFields.filter(allowed),
   };
 }

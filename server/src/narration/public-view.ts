@@ -22,6 +22,8 @@ export function narrationJson(row: NarrationRow, base: string) {
     audioUrl: fileUrl('audio.mp3'),
     srtUrl: fileUrl('subtitles.srt'),
     vttUrl: fileUrl('subtitles.vtt'),
+    /** A WebVTT chapters track from the article's headings; null when it has none. */
+    chaptersUrl: row.chapters?.length ? fileUrl('chapters.vtt') : null,
     voice: row.voiceId,
     durationSeconds: row.durationSeconds ?? null,
     characters: row.characters,

@@ -8,6 +8,7 @@
  * update on that expected state, so two instances (or two duplicate callbacks) racing for the same
  * row cannot both win.
  */
+import type { Chapter } from '../subtitles/chapters';
 
 export const NARRATION_STATUSES = [
   'queued',
@@ -93,6 +94,7 @@ export interface NarrationJobPatch {
   subtitles?: number;
   subtitlesVtt?: number;
   durationSeconds?: number | null;
+  chapters?: Chapter[] | null;
 }
 
 export type NarrationEvent =
@@ -130,7 +132,7 @@ export type NarrationEvent =
   /** The lease holder is still at work (a long download or upload): extend its lease. */
   | { type: 'leaseRenewed'; owner: string; leaseMs: number; now: Date }
   /** Both files are in the Media Library: link them and complete the row in one conditional write. */
-  | { type: 'stored'; owner: string; files: MediaLinks; durationSeconds?: number | null; now: Date }
+  | { type: 'stored'; owner: string; files: MediaLinks; durationSeconds?: number | null; chapters?: Chapter[] | null; now: Date }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
@@ -455,6 +457,7 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
           subtitles: event.files.subtitles,
           subtitlesVtt: event.files.subtitlesVtt,
           durationSeconds: event.durationSeconds ?? null,
+          chapters: event.chapters?.length ? event.chapters : null,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },
       };

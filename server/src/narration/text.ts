@@ -104,12 +104,25 @@ export function normaliseNarrationText(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // HTML
 
+/**
+ * Where the headings of the field being converted are written down (extractNarration sets it
+ * around one synchronous conversion), so chapters know which paragraphs are headings.
+ */
+let headingSink: string[] | null = null;
+
 function headingFormatter(): FormatCallback {
   return (elem, walk, builder) => {
     builder.openBlock({ leadingLineBreaks: 2 });
     walk(elem.children, builder);
     // A heading may contain <br>; every resulting line is its own spoken phrase.
-    builder.closeBlock({ trailingLineBreaks: 2, blockTransform: ensureSentenceEndPerLine });
+    builder.closeBlock({
+      trailingLineBreaks: 2,
+      blockTransform: (block) => {
+        const heading = ensureSentenceEndPerLine(block);
+        headingSink?.push(heading);
+        return heading;
+      },
+    });
   };
 }
 
@@ -176,6 +189,22 @@ const SKIPPED_ELEMENTS = [
   'button', 'input', 'select', 'textarea',
 ];
 
+/**
+ * Block kinds a narrated type may choose not to read, on top of its chosen fields (Strapi's blocks
+ * editor node types; markdown and HTML alike): code blocks (never read anyway), quotes, images'
+ * captions (`<figcaption>`; images and their alt text are never read), tables.
+ */
+export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
+export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
+
+/** The HTML elements of each skippable kind, as blocks (rendered to HTML here) and markdown (by `marked`) produce them. */
+const ELEMENTS_OF_BLOCK: Readonly<Record<SkippableBlock, readonly string[]>> = {
+  code: ['pre'],
+  quote: ['blockquote'],
+  image: ['figcaption'],
+  table: ['table'],
+};
+
 const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
   decodeEntities: true,
@@ -201,12 +230,26 @@ const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
   ],
 };
 
-const convertHtml = compile(HTML_TO_TEXT_OPTIONS);
+/** One compiled converter per set of skipped kinds (at most 2^4), made when first needed. */
+const converters = new Map<string, (html: string) => string>();
 
-/** HTML to narration text (see the file comment for what is kept and what is dropped). */
-export function htmlToText(html: string): string {
+function converterFor(skip: readonly SkippableBlock[]): (html: string) => string {
+  const kinds = [...new Set(skip)].filter((kind) => kind in ELEMENTS_OF_BLOCK).sort();
+  const key = kinds.join(',');
+  let convert = converters.get(key);
+  if (!convert) {
+    const skipped = kinds.flatMap((kind) => ELEMENTS_OF_BLOCK[kind]);
+    // A later selector for the same element replaces an earlier one in html-to-text.
+    convert = compile({ ...HTML_TO_TEXT_OPTIONS, selectors: [...(HTML_TO_TEXT_OPTIONS.selectors ?? []), ...skipped.map((selector) => ({ selector, format: 'skip' }))] });
+    converters.set(key, convert);
+  }
+  return convert;
+}
+
+/** HTML to narration text (see the file comment for what is kept and what is dropped); `skip`: kinds of block not read. */
+export function htmlToText(html: string, skip: readonly SkippableBlock[] = []): string {
   if (typeof html !== 'string' || html.trim() === '') return '';
-  return normaliseNarrationText(convertHtml(html));
+  return normaliseNarrationText(converterFor(skip)(html));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,10 +263,10 @@ export function htmlToText(html: string): string {
 const markdownParser = new Marked({ gfm: true, breaks: false, async: false });
 
 /** Markdown (Strapi 'richtext') to narration text. Plain text comes out unchanged in meaning. */
-export function markdownToText(markdown: string): string {
+export function markdownToText(markdown: string, skip: readonly SkippableBlock[] = []): string {
   if (typeof markdown !== 'string' || markdown.trim() === '') return '';
   const html = markdownParser.parse(markdown, { async: false });
-  return htmlToText(html);
+  return htmlToText(html, skip);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,9 +360,9 @@ function isInlineNode(node: unknown): boolean {
 }
 
 /** Strapi 5 blocks (the 'blocks' attribute type) to narration text. Anything but an array gives ''. */
-export function blocksToText(blocks: unknown): string {
+export function blocksToText(blocks: unknown, skip: readonly SkippableBlock[] = []): string {
   if (!Array.isArray(blocks)) return '';
-  return htmlToText(blocks.map(renderBlock).join('\n'));
+  return htmlToText(blocks.map(renderBlock).join('\n'), skip);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,38 +406,50 @@ const NEVER_NARRATED_TYPES = new Set(['password']);
  *   blocks, a string with HTML tags -> HTML, any other string -> markdown;
  * - anything else (numbers, media, relations, components, null) -> ''.
  */
-export function fieldToText(value: unknown, attributeType?: string): string {
+export function fieldToText(value: unknown, attributeType?: string, skip: readonly SkippableBlock[] = []): string {
   if (attributeType !== undefined && NEVER_NARRATED_TYPES.has(attributeType)) return '';
-  if (attributeType === 'blocks') return blocksToText(value);
-  if (typeof value !== 'string') return looksLikeBlocks(value) ? blocksToText(value) : '';
-  if (attributeType === 'richtext') return markdownToText(value);
-  if (looksLikeHtml(value)) return htmlToText(value);
+  if (attributeType === 'blocks') return blocksToText(value, skip);
+  if (typeof value !== 'string') return looksLikeBlocks(value) ? blocksToText(value, skip) : '';
+  if (attributeType === 'richtext') return markdownToText(value, skip);
+  if (looksLikeHtml(value)) return htmlToText(value, skip);
   if (attributeType !== undefined && PLAIN_TEXT_TYPES.has(attributeType)) return plainToText(value);
-  return markdownToText(value);
+  return markdownToText(value, skip);
 }
 
 export interface NarrationFields {
   titleField?: string;
   textFields: string[];
+  /** Kinds of block not read in any of the fields (none: today's reading). */
+  skipBlocks?: readonly SkippableBlock[];
 }
+
+/** The text to narrate and which of its paragraphs (0-based) are headings of the article's fields. */
+export interface ExtractedNarration {
+  text: string;
+  headingParagraphs: number[];
+}
+
+const paragraphsOf = (text: string) => (text === '' ? [] : text.split('\n\n'));
 
 /**
  * The text to narrate for an entry: the title (one line, ending in punctuation) as the first
  * paragraph, then each text field in the configured order. Fields that are missing, not text,
  * or empty after conversion are skipped; a text field equal to the title field is not read
- * twice. An entry with nothing to read gives ''.
+ * twice. An entry with nothing to read gives ''. The paragraphs that are headings are listed
+ * (the title is not one of them), found in order among the paragraphs of their own field.
  */
-export function extractNarrationText(
-  entry: Record<string, unknown>,
-  fields: NarrationFields,
-  attributes?: Record<string, { type: string }>,
-): string {
+export function extractNarration(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): ExtractedNarration {
   const parts: string[] = [];
+  const headingParagraphs: number[] = [];
+  let paragraphCount = 0;
 
   const title = fields.titleField !== undefined ? entry[fields.titleField] : undefined;
   if (typeof title === 'string') {
     const titleLine = normaliseNarrationText(title).replace(/\s+/gu, ' ');
-    if (titleLine !== '') parts.push(ensureSentenceEnd(titleLine));
+    if (titleLine !== '') {
+      parts.push(ensureSentenceEnd(titleLine));
+      paragraphCount = 1;
+    }
   }
 
   const seen = new Set<string>(fields.titleField !== undefined ? [fields.titleField] : []);
@@ -402,11 +457,34 @@ export function extractNarrationText(
     if (seen.has(field)) continue;
     seen.add(field);
     if (!Object.prototype.hasOwnProperty.call(entry, field)) continue;
-    const text = fieldToText(entry[field], attributes?.[field]?.type);
-    if (text !== '') parts.push(text);
+    const headings: string[] = [];
+    headingSink = headings;
+    let text: string;
+    try {
+      text = fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks);
+    } finally {
+      headingSink = null;
+    }
+    if (text === '') continue;
+    const paragraphs = paragraphsOf(text);
+    let next = 0;
+    for (const heading of headings.map(normaliseNarrationText)) {
+      const at = paragraphs.indexOf(heading, next);
+      if (at < 0) continue;
+      headingParagraphs.push(paragraphCount + at);
+      next = at + 1;
+    }
+    parts.push(text);
+    paragraphCount += paragraphs.length;
   }
 
-  return normaliseNarrationText(parts.join('\n\n'));
+  // Every part is already in the canonical layout, so normalising keeps its paragraphs where they are.
+  return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs };
+}
+
+/** The text to narrate for an entry (see extractNarration). */
+export function extractNarrationText(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): string {
+  return extractNarration(entry, fields, attributes).text;
 }
 
 /**

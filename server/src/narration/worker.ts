@@ -9,6 +9,8 @@ import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media
 import { createSerialRunner } from '../utils/serial-runner';
 import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
+import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
+import type { Cue } from '../subtitles/srt';
 import type { VoiceOverrides } from './voice-overrides';
 
 /**
@@ -150,7 +152,8 @@ export function createWorker(deps: WorkerDeps) {
     let outcome: ApplyOutcome;
     try {
       // Links the files in the write that completes the row, and only while the lease is ours.
-      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, durationSeconds: stored.durationSeconds, now: now() });
+      const chapters = await chaptersOf(job, stored.cues);
+      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, durationSeconds: stored.durationSeconds, chapters, now: now() });
     } catch (error) {
       await media.remove(files);
       throw error;
@@ -164,6 +167,26 @@ export function createWorker(deps: WorkerDeps) {
     // Replace, then delete: the old files are removed only once the new ones are linked.
     await media.remove(outcome.replaced);
     log(`stored narration of ${job.articleId}`);
+  }
+
+  /**
+   * The chapters of a stored narration: the headings of the text as it is narrated now (the
+   * version just read, unless it was edited and published again meanwhile, when only the cues
+   * still found in it count), placed on the SRT's cues. None rather than a failed store.
+   */
+  async function chaptersOf(job: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
+    try {
+      const current = await settings.get();
+      const narration = current.contentTypes[job.contentType];
+      const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
+      if (!narration || !entry) return null;
+      const version = content.describe(job.contentType, entry, narration, current, await deps.voiceOverrides.get(job.articleId));
+      const chapters = chaptersFromCues(version.text, version.headings, cues, version.title);
+      return chapters.length ? chapters : null;
+    } catch (error) {
+      strapi.log.warn(`[speech] no chapters for ${job.articleId}: ${(error as Error).message}`);
+      return null;
+    }
   }
 
   /** A store stopped from outside: a lost lease means hands off; a shutdown hands the row back. */

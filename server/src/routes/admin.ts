@@ -27,6 +27,9 @@ export default {
     { method: 'POST', path: '/narrations/paragraphs', handler: 'admin-narrations.paragraphs', config: guarded() },
     // Speech generation spends credits: the same permission as narrating.
     { method: 'POST', path: '/narrations/listen', handler: 'admin-speech.listen', config: guarded(action('narrate')) },
+    // Hearing a lexicon rule spends credits: whoever may change the lexicon may hear it.
+    { method: 'POST', path: '/lexicon/hear', handler: 'admin-lexicon.hear', config: guarded(action('settings.update')) },
+    { method: 'POST', path: '/lexicon/affected', handler: 'admin-lexicon.affected', config: guarded() },
     { method: 'POST', path: '/queue/resume', handler: 'admin-narrations.resumeQueue', config: guarded(action('narrate')) },
   ],
 };

@@ -10,5 +10,6 @@ export default {
     { method: 'GET', path: '/narrations/:articleId/audio.mp3', handler: 'narrations.audio', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/subtitles.vtt', handler: 'narrations.vtt', config: { auth: false } },
+    { method: 'GET', path: '/narrations/:articleId/chapters.vtt', handler: 'narrations.chapters', config: { auth: false } },
   ],
 };

@@ -35,6 +35,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
   const voiceOverrides = getService('voice-overrides');
   const contentApi = getService('content-api-access');
   const worker = getService('worker');
+  const voices = getService('voices');
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
 
@@ -115,7 +116,14 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         if (estimate) items.push({ documentId, ...estimate });
       }
       const toSubmit = items.filter((item) => !item.unchanged);
-      return { items, toSubmit: toSubmit.length, skipped: items.length - toSubmit.length, totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0) };
+      return {
+        items,
+        toSubmit: toSubmit.length,
+        skipped: items.length - toSubmit.length,
+        totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0),
+        /** Documents that would be submitted in a voice the voice list gives another language. */
+        voiceMismatches: toSubmit.filter((item) => item.voice.mismatch).length,
+      };
     },
 
     async narrateMany(uid: string, documentIds: string[], locale: string | null) {
@@ -259,7 +267,51 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
         voiceOverride: override,
+        /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
+        voice: await voices.check(version.voiceId, version.locale),
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
+      };
+    },
+
+    /**
+     * One page of a type's published documents (in `locale`) whose narration the current lexicon
+     * would change, and what narrating them again would cost: the text with the lexicon differs
+     * from the text without it, and its fingerprint from the one last narrated. Nothing is
+     * submitted; `readable` keeps the documents the caller may read.
+     */
+    async lexiconAffected(
+      uid: string,
+      locale: string | null,
+      { page, pageSize }: { page: number; pageSize: number },
+      readable: (documentIds: string[]) => Promise<Set<string>>
+    ) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const { entries, total } = await content.livePage(uid, locale, { start: (page - 1) * pageSize, limit: pageSize });
+      const allowed = await readable(entries.map((entry) => entry.documentId));
+      const rows = await repository.findForDocuments(uid, [...allowed]);
+      const narrated = new Map(rows.map((row) => [row.articleId, row.narratedFingerprint]));
+      const withoutLexicon = { ...current, lexicon: [] };
+      const items = [];
+      for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
+        const articleId = this.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
+        const lastNarrated = narrated.get(articleId);
+        if (!lastNarrated) continue;
+        const override = await voiceOverrides.get(articleId);
+        const version = content.describe(uid, entry, narration, current, override);
+        if (version.fingerprint === lastNarrated) continue;
+        if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
+        items.push({ documentId: entry.documentId, locale: version.locale, articleId, title: version.title, characters: version.characters, credits: version.credits });
+      }
+      return {
+        items,
+        totalCredits: items.reduce((sum, item) => sum + item.credits, 0),
+        page,
+        pageSize,
+        pageCount: Math.ceil(total / pageSize),
+        total,
+        refused: entries.length - allowed.size,
       };
     },
 

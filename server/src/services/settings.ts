@@ -1,12 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { contentTypeNarrationSchema, parsePluginConfig, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
+import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, siteName, templatesSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
+import { lexiconSchema, type LexiconRule } from '../narration/lexicon';
 import { effectiveTrigger } from '../narration/triggers';
 
 /**
  * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
- * editor may change at run time (default voice, preprocessType, per-type narration), which lives in
+ * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration,
+ * the pronunciation lexicon), which lives in
  * the plugin store and overrides the file. The publish path reads them on every document action,
  * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
  * in the same store.
@@ -15,8 +17,16 @@ import { effectiveTrigger } from '../narration/triggers';
 export const runtimeSettingsSchema = z
   .object({
     defaultVoiceId: z.string().min(1).max(200),
+    /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
+    localeVoices: localeVoicesSchema,
     preprocessType: z.enum(['0', '2']),
     contentTypes: z.record(z.string(), contentTypeNarrationSchema),
+    /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
+    lexicon: lexiconSchema,
+    siteName,
+    /** Each replaces the file's whole map. */
+    introTemplates: templatesSchema,
+    outroTemplates: templatesSchema,
   })
   .partial()
   .strict();
@@ -24,8 +34,13 @@ export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 
 export interface EffectiveSettings {
   defaultVoiceId: string;
+  localeVoices: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarrationConfig>;
+  lexicon: LexiconRule[];
+  siteName: string;
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
 }
 
 /** Queue-wide state: a 402 or a rejected key pauses every submission, not one article. */
@@ -66,8 +81,13 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
   function merge(runtime: RuntimeSettings): EffectiveSettings {
     return {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
+      localeVoices: runtime.localeVoices ?? config.localeVoices,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
       contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
+      lexicon: runtime.lexicon ?? [],
+      siteName: runtime.siteName ?? config.siteName,
+      introTemplates: runtime.introTemplates ?? config.introTemplates,
+      outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
     };
   }
 
@@ -77,10 +97,17 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     return Object.fromEntries(Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }]));
   }
 
-  /** `publicNarration` is a switch of the config file (the settings page does not offer it): keep it. */
+  /**
+   * What the config file says of a type and a runtime entry leaves out (`publicNarration`, which
+   * the settings page does not offer; what is read and the author field, when a saved entry
+   * predates them) is kept.
+   */
   function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
     return Object.fromEntries(
-      Object.entries(types).map(([uid, type]) => [uid, { publicNarration: config.contentTypes[uid]?.publicNarration, ...type }])
+      Object.entries(types).map(([uid, type]) => {
+        const file = config.contentTypes[uid];
+        return [uid, { publicNarration: file?.publicNarration, skipBlocks: file?.skipBlocks, authorField: file?.authorField, ...type }];
+      })
     );
   }
 

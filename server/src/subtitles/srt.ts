@@ -178,7 +178,12 @@ export function narrationDuration(srt: string): number | null {
  * SRT are dropped, as parseSrt does.
  */
 export function srtToVtt(srt: string): string {
-  const body = parseSrt(srt)
+  return formatVtt(parseSrt(srt));
+}
+
+/** Writes WebVTT with cues numbered 1..n in the given order, their text escaped (see toVttCueText). */
+export function formatVtt(cues: readonly Cue[]): string {
+  const body = cues
     .map((cue, position) => {
       const text = toVttCueText(cue.text);
       if (text === '') return null;

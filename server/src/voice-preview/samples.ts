@@ -3,6 +3,7 @@
  * language. Pure.
  */
 import type { Voice } from '../speech-client';
+import { primaryLanguage } from '../voices/language';
 
 /** One or two sentences per language: short (few credits), with a full stop between sentences. */
 export const SAMPLE_TEXTS: Record<string, string> = {
@@ -20,12 +21,6 @@ export const SAMPLE_TEXTS: Record<string, string> = {
   ru: 'Здравствуйте, это образец моего голоса. Надеюсь, он вам понравится.',
 };
 export const FALLBACK_LANGUAGE = 'en';
-
-/** `ar-JO`, `ar_male`, `ar-female-1` -> `ar`. */
-export function primaryLanguage(tag: string | undefined | null): string | null {
-  const match = typeof tag === 'string' ? /^([A-Za-z]{2,3})(?:$|[-_])/.exec(tag.trim()) : null;
-  return match ? match[1].toLowerCase() : null;
-}
 
 /** The sample for a voice: by its language, else by the language its id starts with, else English. */
 export function sampleFor(voice: Pick<Voice, 'id' | 'language'> | { id: string; language?: string }): { language: string; text: string } {
