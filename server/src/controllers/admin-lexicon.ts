@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { documentKey } from '../access/document-permissions';
@@ -27,7 +28,7 @@ export default {
    * POST /speech/lexicon/hear { rule: { spoken, locale? }, voiceId? } -> audio/mpeg: the spoken
    * form, in the given voice or the voice of the rule's locale (speech generation, cached).
    */
-  async hear(ctx: any) {
+  async hear(ctx: Context) {
     const { rule, voiceId: chosen } = validate(hearBody, ctx.request.body ?? {}, 'Write how the term is spoken (rule.spoken).');
     const settings = await getService('settings').get();
     const voiceId = chosen ?? resolveVoiceId({ locale: rule.locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
@@ -44,7 +45,7 @@ export default {
    * documents of one page the current lexicon would change, and what narrating them again would
    * cost. Only documents the caller may read are looked at; nothing is submitted.
    */
-  async affected(ctx: any) {
+  async affected(ctx: Context) {
     const target = validate(affectedBody, ctx.request.body ?? {});
     const locale = target.locale ?? null;
     const localized = getService('content').isLocalized(target.contentType);

@@ -45,7 +45,7 @@ export default {
     redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
   },
   /** A WebVTT chapters track (`<track kind="chapters">`) from the article's headings; 404 when it has none. */
-  async chapters(ctx: any) {
+  async chapters(ctx: Context) {
     const row = await findVisible(ctx);
     if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');
     ctx.set('Cache-Control', 'no-cache');

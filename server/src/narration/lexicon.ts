@@ -27,6 +27,7 @@ export const MAX_SPOKEN_LENGTH = 300;
 /** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */
 const ARABIC_DIACRITICS = '\\u0610-\\u061A\\u0640\\u064B-\\u065F\\u0670\\u06D6-\\u06DC\\u06DF-\\u06E8\\u06EA-\\u06ED';
 const DIACRITICS_RUN = `[${ARABIC_DIACRITICS}]*`;
+// eslint-disable-next-line no-misleading-character-class -- the class lists combining marks on purpose, to match each one alone
 const DIACRITIC = new RegExp(`[${ARABIC_DIACRITICS}]`, 'gu');
 
 /** Letters written for one another; each group matches any of its members. */
