@@ -45,3 +45,28 @@ export interface PanelDescription {
 }
 
 export type PanelComponent = DescriptionComponent<PanelProps, PanelDescription>;
+
+/** The content manager's `apis` as the plugin registers with them (`getPlugin('content-manager').apis`). */
+export type ContentManagerApis = {
+  addEditViewSidePanel(panels: PanelComponent[]): void;
+  addBulkAction(actions: BulkActionComponent[]): void;
+};
+
+/** A list view row as a column's `cellFormatter` receives it. */
+export interface ListRow {
+  documentId: string;
+  locale?: string | null;
+}
+
+/**
+ * A column the `Admin/CM/pages/ListView/inject-column-in-table` hook adds: the list view
+ * translates a descriptor label and renders the cell with `cellFormatter`.
+ */
+export interface InjectedListColumn {
+  attribute: { type: string };
+  label: { id: string; defaultMessage: string };
+  name: string;
+  searchable: boolean;
+  sortable: boolean;
+  cellFormatter: (row: ListRow, header: unknown, meta: { model: string }) => React.ReactNode;
+}

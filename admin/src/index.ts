@@ -1,8 +1,10 @@
 import { Microphone } from '@strapi/icons';
+import type { PluginDefinition } from '@strapi/strapi/admin';
 import { BulkNarrateAction } from './components/BulkNarrateAction';
 import { NarratedTypesLoader } from './components/NarratedTypesLoader';
 import { NarrationPanel } from './components/NarrationPanel';
 import { addNarrationColumn } from './contentManagerHooks';
+import type { ContentManagerApis } from './contentManagerTypes';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID } from './pluginId';
 
@@ -17,8 +19,8 @@ function prefixKeys(messages: Record<string, string>) {
  * What loads with the admin's first bundle is only this file and the small description
  * components; the settings page, the panel's content and the bulk dialog are separate chunks.
  */
-export default {
-  register(app: any) {
+const plugin: PluginDefinition = {
+  register(app) {
     // The initializer loads which types are narrated once per login, before the list view asks
     // (its column hook is synchronous); it does not hold the admin back.
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID, initializer: NarratedTypesLoader, isReady: false });
@@ -32,7 +34,7 @@ export default {
     });
   },
 
-  bootstrap(app: any) {
+  bootstrap(app) {
     app.addSettingsLink('global', {
       id: PLUGIN_ID,
       to: PLUGIN_ID,
@@ -41,10 +43,11 @@ export default {
       permissions: PERMISSIONS.readSettings,
     });
 
-    const contentManager = app.getPlugin('content-manager');
-    if (contentManager?.apis) {
-      contentManager.apis.addEditViewSidePanel([NarrationPanel]);
-      contentManager.apis.addBulkAction([BulkNarrateAction]);
+    // A plugin's apis are typed Record<string, unknown>; the content manager's are these.
+    const contentManagerApis = app.getPlugin('content-manager')?.apis as ContentManagerApis | undefined;
+    if (contentManagerApis) {
+      contentManagerApis.addEditViewSidePanel([NarrationPanel]);
+      contentManagerApis.addBulkAction([BulkNarrateAction]);
     }
     app.registerHook('Admin/CM/pages/ListView/inject-column-in-table', addNarrationColumn);
   },
@@ -62,3 +65,5 @@ export default {
     );
   },
 };
+
+export default plugin;

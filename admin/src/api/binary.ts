@@ -1,4 +1,5 @@
 import { attemptTokenRefresh } from '@strapi/strapi/admin';
+import { backendURL } from '../utils/backendURL';
 
 /**
  * Requests the admin fetch client cannot make: it parses every POST answer as JSON (the voice
@@ -10,13 +11,12 @@ import { attemptTokenRefresh } from '@strapi/strapi/admin';
 /** The current admin token and a way to keep a refreshed one. */
 export type TokenSource = { get: () => string | null; set: (token: string | null) => void };
 
-export function backendURL(): string {
-  return (window as any).strapi?.backendURL ?? '';
-}
+/** A Strapi error answer's body, as far as the message goes. */
+type ErrorBody = { error?: { message?: string } } | null | undefined;
 
 /** The shape of the admin fetch client's FetchError, so api/errors.ts reads it the same way. */
 export function fetchError(status: number, data: unknown, fallback: string) {
-  const message = (data as any)?.error?.message ?? fallback;
+  const message = (data as ErrorBody)?.error?.message ?? fallback;
   return Object.assign(new Error(message), { name: 'FetchError', status, response: { data } });
 }
 

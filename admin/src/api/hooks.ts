@@ -42,6 +42,9 @@ export function useListStatus(contentType: string, documentId: string) {
 export function useAdminToken(name: string): TokenSource {
   const token = useAuth(name, (state) => state.token);
   const ref = React.useRef<string | null>(token);
-  ref.current = token ?? ref.current;
+  // Read only by requests sent from event handlers, which run after the commit; a logout (no token) keeps the last one.
+  React.useEffect(() => {
+    if (token !== null) ref.current = token;
+  }, [token]);
   return React.useMemo(() => ({ get: () => ref.current, set: (next: string | null) => void (ref.current = next) }), []);
 }

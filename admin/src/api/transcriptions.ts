@@ -1,5 +1,6 @@
 import type { FetchClient } from '@strapi/strapi/admin';
-import { backendURL, fetchError, parseJson, withFreshToken, type TokenSource } from './binary';
+import { backendURL } from '../utils/backendURL';
+import { fetchError, parseJson, withFreshToken, type TokenSource } from './binary';
 import type { TranscriptDownloadFormat, TranscriptionOutputFormat, TranscriptionView } from './types';
 
 /**

@@ -38,6 +38,22 @@ interface Props {
 
 type Action = 'narrate' | 'regenerate' | 'cancel' | 'voice' | 'resume';
 
+/**
+ * A spell of closer polling: `watching` is true for WATCH_MS after the last `startWatch()`. Each
+ * start is a new watch with its own timer; a timer ends only its own watch, so a later start
+ * (whose timer replaces it) always gets its full time.
+ */
+function useWatch() {
+  const [watch, setWatch] = React.useState({ id: 0, active: false });
+  React.useEffect(() => {
+    if (!watch.active) return;
+    const timer = setTimeout(() => setWatch((current) => (current.id === watch.id ? { ...current, active: false } : current)), WATCH_MS);
+    return () => clearTimeout(timer);
+  }, [watch]);
+  const startWatch = React.useCallback(() => setWatch((current) => ({ id: current.id + 1, active: true })), []);
+  return { watching: watch.active, startWatch };
+}
+
 export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
   const { formatMessage, formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
@@ -49,21 +65,22 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const [confirmOpen, setConfirmOpen] = React.useState(false);
 
   const target: DocumentTarget = React.useMemo(() => ({ contentType: model, documentId, locale }), [model, documentId, locale]);
-  const watchUntil = React.useRef(0);
-  const firstVersion = React.useRef(version);
-  if (version !== firstVersion.current) {
-    firstVersion.current = version;
-    watchUntil.current = Date.now() + WATCH_MS;
+  const { watching, startWatch } = useWatch();
+  // A new version (a save or publish) may start a narration: watch for it. The version last seen
+  // is kept in state and compared during render (no effect, no render with the old interval).
+  const [seenVersion, setSeenVersion] = React.useState(version);
+  if (version !== seenVersion) {
+    setSeenVersion(version);
+    startWatch();
   }
   const narrationArgs = { ...target, version };
   const narrationQuery = speechApi.endpoints.getSpeechDocumentNarrations.useQueryState(narrationArgs);
   const narration = { data: narrationQuery.data, loading: narrationQuery.isLoading || narrationQuery.isUninitialized, error: problemOf(narrationQuery.error) };
   const anyInProgress = Boolean(narration.data?.data.some((candidate) => isInProgress(candidate)));
-  // Polled while a narration is in progress, and for a while after a save, publish or action
-  // (every answer re-renders the panel, so the watch ends in time).
+  // Polled while a narration is in progress, and for a while after a save, publish or action.
   const { refetch: reloadNarration } = speechApi.endpoints.getSpeechDocumentNarrations.useQuerySubscription(narrationArgs, {
     refetchOnMountOrArgChange: true,
-    pollingInterval: anyInProgress ? POLL_MS : Date.now() < watchUntil.current ? 1_500 : 0,
+    pollingInterval: anyInProgress ? POLL_MS : watching ? 1_500 : 0,
   });
   const row: NarrationView | null = narration.data ? rowForLocale(narration.data.data, locale) : null;
   const queue: QueueState | null = narration.data?.queue ?? null;
@@ -88,7 +105,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     try {
       const result = await call().unwrap();
       success?.(result);
-      watchUntil.current = Date.now() + WATCH_MS;
+      startWatch();
       await Promise.all([reloadNarration(), estimate.reload()]);
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });

@@ -1,5 +1,7 @@
+import { backendURL as adminBackendURL } from './backendURL';
+
 /** Media Library URLs are relative to the server ("/uploads/x.mp3") unless a provider made them absolute. */
-export function mediaUrl(url: string, backendURL: string | undefined = typeof window !== 'undefined' ? (window as any).strapi?.backendURL : undefined): string {
+export function mediaUrl(url: string, backendURL: string | undefined = adminBackendURL()): string {
   if (/^(?:[a-z+]+:)?\/\//i.test(url) || url.startsWith('blob:') || url.startsWith('data:')) return url;
   const base = (backendURL ?? '').replace(/\/+$/, '');
   return `${base}${url.startsWith('/') ? '' : '/'}${url}`;

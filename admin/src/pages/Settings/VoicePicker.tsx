@@ -7,6 +7,7 @@ import { toProblem, type ApiProblem } from '../../api/errors';
 import { previewVoice } from '../../api/binary';
 import { useAdminToken } from '../../api/hooks';
 import type { Voice } from '../../api/types';
+import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
 
 interface Props {
@@ -44,8 +45,7 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
     const voice = options.find((candidate) => candidate.id === id);
     return voice ? voiceLabel(voice) : id;
   }, [options]);
-  const [text, setText] = React.useState(() => labelOf(value));
-  React.useEffect(() => setText(labelOf(value)), [labelOf, value]);
+  const [text, setText] = useComboboxText(labelOf(value));
 
   React.useEffect(
     () => () => {

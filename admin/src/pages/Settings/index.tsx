@@ -31,18 +31,14 @@ const SettingsPage = () => {
   const voicesQuery = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
   const voices = { data: voicesQuery.data, loading: voicesQuery.isLoading, error: problemOf(voicesQuery.error) };
   const [updateSettings, { isLoading: saving }] = useUpdateSpeechSettingsMutation();
-  const [baseline, setBaseline] = React.useState<SettingsForm | null>(null);
-  const [form, setForm] = React.useState<SettingsForm | null>(null);
+  // The saved settings as a form, derived from the cached answer; the editor's changes are kept
+  // with the baseline they were made on, so a new answer (after a save, or a retry) replaces them.
+  const baseline = React.useMemo(() => (settingsQuery.data ? toForm(settingsQuery.data.settings, settingsQuery.data.contentTypes) : null), [settingsQuery.data]);
+  const [edited, setEdited] = React.useState<{ baseline: SettingsForm; form: SettingsForm } | null>(null);
+  const form = edited && edited.baseline === baseline ? edited.form : baseline;
   const [errors, setErrors] = React.useState<FieldError[]>([]);
 
-  React.useEffect(() => {
-    if (!settings.data) return;
-    const next = toForm(settings.data.settings, settings.data.contentTypes);
-    setBaseline(next);
-    setForm(next);
-  }, [settings.data]);
-
-  if (settings.loading || loadingPermissions || (settings.data && !form)) return <Page.Loading />;
+  if (settings.loading || loadingPermissions) return <Page.Loading />;
   if (settings.error || !settings.data || !form || !baseline) {
     return (
       <Page.Main>
@@ -56,6 +52,7 @@ const SettingsPage = () => {
   }
 
   const data: SettingsResponse = settings.data;
+  const setForm = (next: SettingsForm) => setEdited({ baseline, form: next });
   const dirty = isDirty(form, baseline);
   const message = (text: string | undefined) => (text && VALIDATION_MESSAGES[text] ? t(text, VALIDATION_MESSAGES[text]) : text);
   const enabledTypes = data.contentTypes.filter((type) => form.contentTypes[type.uid]?.enabled);

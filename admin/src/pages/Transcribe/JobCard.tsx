@@ -8,6 +8,7 @@ import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechA
 import { downloadTranscript, saveBlob } from '../../api/transcriptions';
 import type { SavedTranscriptFile, TranscriptDownloadFormat } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
+import { mediaUrl } from '../../utils/media';
 import { Card, Fact } from '../Settings/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
 import { detailPollMs, formatBytes, formatTimestamp, isTranscriptionInProgress } from './utils';
@@ -44,11 +45,7 @@ function useFailureHeadline() {
   };
 }
 
-function absoluteUrl(url: string): string {
-  if (/^https?:\/\//.test(url)) return url;
-  return `${(window as any).strapi?.backendURL ?? ''}${url}`;
-}
-
+/** One job's card; the page keys it by the job's id, so opening another job starts with fresh state (nothing saved yet). */
 export const JobCard = ({ id, serverPollMs }: Props) => {
   const { formatMessage, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
@@ -66,8 +63,6 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
   const [saveTranscription, { isLoading: saving }] = useSaveSpeechTranscriptionMutation();
   const [downloading, setDownloading] = React.useState<TranscriptDownloadFormat | null>(null);
   const [saved, setSaved] = React.useState<SavedTranscriptFile | null>(null);
-
-  React.useEffect(() => setSaved(null), [id]);
 
   if (job.loading && !job.data) {
     return (
@@ -202,7 +197,7 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
           {savedFile ? (
             <Typography variant="pi" textColor="success700" data-testid="transcribe-saved-file">
               {t('transcribe.save.savedAs', 'In the Media Library: ')}
-              <Link href={absoluteUrl(savedFile.url)} isExternal>
+              <Link href={mediaUrl(savedFile.url)} isExternal>
                 {savedFile.name ?? savedFile.url}
               </Link>
             </Typography>

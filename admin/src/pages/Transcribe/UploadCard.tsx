@@ -7,6 +7,7 @@ import type { TokenSource } from '../../api/binary';
 import { isAbort, toProblem } from '../../api/errors';
 import { uploadAudio } from '../../api/transcriptions';
 import type { TranscriptionOutputFormat, TranscriptionView } from '../../api/types';
+import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from '../Settings/Card';
 import { DEFAULT_LANGUAGE, LANGUAGES, MAX_AUDIO_BYTES, checkAudioFile, formatBytes, languageLabel, uploadPercent, type FileProblem } from './utils';
@@ -44,8 +45,7 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
   const [dragging, setDragging] = React.useState(false);
   const [language, setLanguage] = React.useState<string>(DEFAULT_LANGUAGE);
   const labelOf = React.useCallback((code: string) => languageLabel(code, locale), [locale]);
-  const [languageText, setLanguageText] = React.useState(() => labelOf(DEFAULT_LANGUAGE));
-  React.useEffect(() => setLanguageText(labelOf(language)), [labelOf, language]);
+  const [languageText, setLanguageText] = useComboboxText(labelOf(language));
   const [outputFormat, setOutputFormat] = React.useState<TranscriptionOutputFormat>('json');
   const [phase, setPhase] = React.useState<Phase>('idle');
   const [progress, setProgress] = React.useState({ loaded: 0, total: 0 });
