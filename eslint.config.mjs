@@ -9,7 +9,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'playground/.strapi/**', 'playground/types/**', 'playground/public/**', '.demo/**', 'test-artifacts/**', 'coverage/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'playground/.strapi/**',
+      'playground/types/**',
+      'playground/public/**',
+      '.demo/**',
+      'test-artifacts/**',
+      'coverage/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -28,7 +37,14 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['server/src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{mjs,cjs,js}', 'emulator/**/*.{mjs,js}', 'playground/**/*.{ts,js,cjs}', '*.{js,mjs,cjs}'],
+    files: [
+      'server/src/**/*.ts',
+      'tests/**/*.ts',
+      'scripts/**/*.{mjs,cjs,js}',
+      'emulator/**/*.{mjs,js}',
+      'playground/**/*.{ts,js,cjs}',
+      '*.{js,mjs,cjs}',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {

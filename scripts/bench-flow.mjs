@@ -92,15 +92,25 @@ const say = (message) => console.log(`[bench-flow] ${message}`);
 const ms = (value) => `${value.toFixed(1)} ms`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
-if (![SAMPLES, WARMUPS, BACKLOG, GENERATION_MS, CALLBACKS].every((n) => Number.isInteger(n) && n >= 0) || SAMPLES < 2 || BACKLOG < 1 || CALLBACKS < 1 || CALLBACKS > 50) {
-  console.error('--samples >= 2, --warmups >= 0, --backlog >= 1, --generation-ms >= 0, --callbacks 1 to 50 (the plugin allows at most 50 in flight)');
+if (
+  ![SAMPLES, WARMUPS, BACKLOG, GENERATION_MS, CALLBACKS].every((n) => Number.isInteger(n) && n >= 0) ||
+  SAMPLES < 2 ||
+  BACKLOG < 1 ||
+  CALLBACKS < 1 ||
+  CALLBACKS > 50
+) {
+  console.error(
+    '--samples >= 2, --warmups >= 0, --backlog >= 1, --generation-ms >= 0, --callbacks 1 to 50 (the plugin allows at most 50 in flight)'
+  );
   leave(2);
 }
 
 /** Spec 5.4: HMAC-SHA256 over "articleId|audioFile|srtFile", keyed by the hex SHA-256 of the API key. */
 function signCallback(articleId, audioFile, srtFile) {
   const key = createHash('sha256').update(API_KEY, 'utf8').digest('hex');
-  return createHmac('sha256', key).update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8').digest('hex');
+  return createHmac('sha256', key)
+    .update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8')
+    .digest('hex');
 }
 
 const article = (label) => ({
@@ -123,7 +133,9 @@ const articleIdOf = (entry) => `${entry.documentId}-${entry.locale ?? 'en'}`;
 const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
 
 function callbackLogEntry(line) {
-  const match = /^\[(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\] http: POST \/api\/speech\/callback \((\d+) ms\) (\d{3})/.exec(line.replace(ANSI_COLOUR, ''));
+  const match = /^\[(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\] http: POST \/api\/speech\/callback \((\d+) ms\) (\d{3})/.exec(
+    line.replace(ANSI_COLOUR, '')
+  );
   return match ? { at: Date.parse(`${match[1]}T${match[2]}Z`), ms: Number(match[3]), status: Number(match[4]) } : null;
 }
 
@@ -142,28 +154,42 @@ async function drain({ url, token, emulator, callbackLog }) {
   const published = Date.now();
   const rows = await waitFor(
     async () => {
-      const res = await json(`${url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds: drafts.map((d) => d.documentId) }, token);
+      const res = await json(
+        `${url}/speech/narrations/statuses`,
+        'POST',
+        { contentType: UID, documentIds: drafts.map((d) => d.documentId) },
+        token
+      );
       if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
       const failed = res.body.data.filter((row) => row.status === 'failed' || row.status === 'cancelled');
       if (failed.length) throw new Error(`narrations ended ${failed[0].status}: ${JSON.stringify(failed[0])}`);
       const done = res.body.data.filter((row) => row.status === 'completed');
       return done.length === BACKLOG ? done : null;
     },
-    { timeoutMs: 60_000 + 4 * Math.ceil(BACKLOG / SLOTS) * (GENERATION_MS + 1_000), intervalMs: 200, what: `${BACKLOG} narrations to complete` }
+    {
+      timeoutMs: 60_000 + 4 * Math.ceil(BACKLOG / SLOTS) * (GENERATION_MS + 1_000),
+      intervalMs: 200,
+      what: `${BACKLOG} narrations to complete`,
+    }
   );
   const lastCompleted = Math.max(...rows.map((row) => Date.parse(row.completedAt)));
   const wallMs = lastCompleted - started;
 
   // What the service saw: requests, generations, events (times) and credits.
-  const requests = (await json(`${emulator}/__control/requests?path=/process-text&method=POST`, 'GET')).body.requests.filter((r) => ids.has(r.body?.postData?.articleId));
+  const requests = (await json(`${emulator}/__control/requests?path=/process-text&method=POST`, 'GET')).body.requests.filter((r) =>
+    ids.has(r.body?.postData?.articleId)
+  );
   const records = (await json(`${emulator}/__control/articles`, 'GET')).body.articles.filter((a) => ids.has(a.articleId));
   const events = (await json(`${emulator}/__control/events`, 'GET')).body.events.filter((e) => ids.has(e.articleId));
   const creditsAfter = (await json(`${emulator}/__control/credits`, 'GET')).body.credits;
-  const deliveries = (await json(`${emulator}/__control/callbacks`, 'GET')).body.callbacks.filter((c) => ids.has(c.articleId) && c.attempts.length);
+  const deliveries = (await json(`${emulator}/__control/callbacks`, 'GET')).body.callbacks.filter(
+    (c) => ids.has(c.articleId) && c.attempts.length
+  );
   const timeOf = (type) => new Map(events.filter((e) => e.type === type).map((e) => [e.articleId, Date.parse(e.at)]));
   const charged = timeOf('CREDITS_CHARGED');
   const generated = timeOf('GENERATED');
-  if (charged.size !== BACKLOG || generated.size !== BACKLOG) throw new Error(`the emulator accepted ${charged.size} and generated ${generated.size} of ${BACKLOG} articles`);
+  if (charged.size !== BACKLOG || generated.size !== BACKLOG)
+    throw new Error(`the emulator accepted ${charged.size} and generated ${generated.size} of ${BACKLOG} articles`);
   // When each callback reached Strapi, from Strapi's own request log (the emulator's clock for its
   // POST is late whenever its synthesis of the next article holds its event loop).
   const received = callbackLog.splice(0).filter((c) => c.at >= started && c.status === 200);
@@ -178,7 +204,12 @@ async function drain({ url, token, emulator, callbackLog }) {
   const synthesisMs = [...ids].map((id) => generated.get(id) - charged.get(id) - GENERATION_MS);
 
   // Most generations at once, from the emulator's own times.
-  const edges = [...ids].flatMap((id) => [[charged.get(id), 1], [generated.get(id), -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = [...ids]
+    .flatMap((id) => [
+      [charged.get(id), 1],
+      [generated.get(id), -1],
+    ])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let generating = 0;
   let mostGenerating = 0;
   for (const [, step] of edges) mostGenerating = Math.max(mostGenerating, (generating += step));
@@ -202,7 +233,12 @@ async function drain({ url, token, emulator, callbackLog }) {
     bulkPublishMs: published - started,
     publishToFirstAcceptedMs: acceptances[0] - started,
     lastCallbackToStoredMs: lastCompleted - receipts.at(-1),
-    serviceMs: { mean: meanServiceMs, configuredWaitMs: GENERATION_MS, synthesisP50: quantile(synthesisMs, 0.5), synthesisMax: Math.max(...synthesisMs) },
+    serviceMs: {
+      mean: meanServiceMs,
+      configuredWaitMs: GENERATION_MS,
+      synthesisP50: quantile(synthesisMs, 0.5),
+      synthesisMax: Math.max(...synthesisMs),
+    },
     idealMs,
     ratio: wallMs / idealMs,
     nominalIdealMs: waves * GENERATION_MS,
@@ -215,7 +251,11 @@ async function drain({ url, token, emulator, callbackLog }) {
     creditsExpected: expectedCredits,
     mostGenerating,
   };
-  result.paidOnce = result.accepted === BACKLOG && result.submissions === BACKLOG && result.generations === BACKLOG && result.creditsSpent === expectedCredits;
+  result.paidOnce =
+    result.accepted === BACKLOG &&
+    result.submissions === BACKLOG &&
+    result.generations === BACKLOG &&
+    result.creditsSpent === expectedCredits;
   result.ok = result.paidOnce && result.mostGenerating <= SLOTS && result.ratio <= TARGETS.drainRatio;
   const pm = (figure) => `${figure?.p50} / ${figure?.max}`;
   say(
@@ -227,7 +267,9 @@ async function drain({ url, token, emulator, callbackLog }) {
     `drain: slot hand-over (callback at Strapi -> next article accepted) p50 / max ${pm(handOver.total)} ms; callback handled by Strapi in ${pm(handOver.strapiCallbackMs)} ms ` +
       `(its log), timed by the emulator ${pm(handOver.emulatorCallbackRoundTripMs)} ms`
   );
-  say(`drain: emulator saw ${requests.length} submissions, ${accepted} accepted, ${result.generations} generations, ${result.creditsSpent} credits spent (${expectedCredits} expected), at most ${mostGenerating} generating at once`);
+  say(
+    `drain: emulator saw ${requests.length} submissions, ${accepted} accepted, ${result.generations} generations, ${result.creditsSpent} credits spent (${expectedCredits} expected), at most ${mostGenerating} generating at once`
+  );
   const results = records.map((record) => record.result).filter((r) => r?.audioFile && r?.srtFile);
   return { result, drafts, mediaResults: results };
 }
@@ -241,7 +283,8 @@ async function setNarration({ url, token }, on) {
   if (put.status !== 200) throw new Error(`settings update failed: ${put.status} ${JSON.stringify(put.body)}`);
   const types = await json(`${url}/speech/narrated-types`, 'GET', undefined, token);
   const trigger = types.body?.contentTypes?.[UID]?.trigger;
-  if (trigger !== (on ? 'publish' : 'off')) throw new Error(`narration of ${UID} should be ${on ? 'on' : 'off'}, the plugin says trigger ${trigger}`);
+  if (trigger !== (on ? 'publish' : 'off'))
+    throw new Error(`narration of ${UID} should be ${on ? 'on' : 'off'}, the plugin says trigger ${trigger}`);
 }
 
 async function publishOnOff(server) {
@@ -263,14 +306,23 @@ async function publishOnOff(server) {
   await setNarration(server, true);
 
   // Narration on made exactly one row per publish; off made none.
-  const statuses = async (documentIds) => (await json(`${server.url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, server.token)).body.data;
+  const statuses = async (documentIds) =>
+    (await json(`${server.url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, server.token)).body.data;
   const onRows = await statuses(documents.on);
   const offRows = await statuses(documents.off);
   if (onRows.length !== documents.on.length || offRows.length !== 0) {
-    throw new Error(`narration rows: ${onRows.length} for ${documents.on.length} publishes with narration on, ${offRows.length} with it off (expected 0)`);
+    throw new Error(
+      `narration rows: ${onRows.length} for ${documents.on.length} publishes with narration on, ${offRows.length} with it off (expected 0)`
+    );
   }
 
-  const figure = (values) => ({ p50: quantile(values, 0.5), p95: quantile(values, 0.95), min: Math.min(...values), max: Math.max(...values), n: values.length });
+  const figure = (values) => ({
+    p50: quantile(values, 0.5),
+    p95: quantile(values, 0.95),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    n: values.length,
+  });
   const result = { on: figure(samples.on), off: figure(samples.off), warmupPairs: WARMUPS };
   result.ratioP50 = result.on.p50 / result.off.p50;
   result.ratioP95 = result.on.p95 / result.off.p95;
@@ -297,9 +349,17 @@ async function statuses({ url, token }, documentIds) {
     rowsAnswered = res.body.data.length;
     if (run >= STATUS_WARMUPS) timings.push(elapsed);
   }
-  const result = { documents: documentIds.length, rowsAnswered, p50: quantile(timings, 0.5), p95: quantile(timings, 0.95), runs: STATUS_RUNS };
+  const result = {
+    documents: documentIds.length,
+    rowsAnswered,
+    p50: quantile(timings, 0.5),
+    p95: quantile(timings, 0.95),
+    runs: STATUS_RUNS,
+  };
   result.ok = result.p50 < TARGETS.statusesMs;
-  say(`statuses: ${documentIds.length} documents (${rowsAnswered} with a narration) p50 ${ms(result.p50)}, p95 ${ms(result.p95)} (${STATUS_RUNS} requests after ${STATUS_WARMUPS} warm-ups)`);
+  say(
+    `statuses: ${documentIds.length} documents (${rowsAnswered} with a narration) p50 ${ms(result.p50)}, p95 ${ms(result.p95)} (${STATUS_RUNS} requests after ${STATUS_WARMUPS} warm-ups)`
+  );
   return result;
 }
 
@@ -351,7 +411,12 @@ async function callbacks({ env, port, mediaResults }) {
     await app.documents(UID).publish({ documentId: created.documentId, locale: 'en' });
   }
   const awaiting = () => narrations.findMany({ where: { status: 'awaiting_callback' }, orderBy: { id: 'asc' } });
-  const allAwaiting = () => waitFor(async () => ((await awaiting()).length === CALLBACKS ? awaiting() : null), { timeoutMs: 60_000, intervalMs: 100, what: `${CALLBACKS} narrations awaiting a callback` });
+  const allAwaiting = () =>
+    waitFor(async () => ((await awaiting()).length === CALLBACKS ? awaiting() : null), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: `${CALLBACKS} narrations awaiting a callback`,
+    });
 
   let nextMedia = 0;
   const signedBody = (articleId) => {
@@ -370,9 +435,14 @@ async function callbacks({ env, port, mediaResults }) {
   const warmRows = (await allAwaiting()).slice(0, CALLBACK_WARMUPS);
   for (const row of warmRows) {
     const answer = await send(signedBody(row.articleId));
-    if (answer.status !== 200 || answer.outcome !== 'accepted') throw new Error(`warm-up callback for ${row.articleId}: ${answer.status} ${answer.outcome}`);
+    if (answer.status !== 200 || answer.outcome !== 'accepted')
+      throw new Error(`warm-up callback for ${row.articleId}: ${answer.status} ${answer.outcome}`);
   }
-  await waitFor(async () => (await completed(warmRows.map((r) => r.articleId))) === warmRows.length, { timeoutMs: 60_000, intervalMs: 100, what: 'the warm-up narrations to be stored' });
+  await waitFor(async () => (await completed(warmRows.map((r) => r.articleId))) === warmRows.length, {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+    what: 'the warm-up narrations to be stored',
+  });
   const burstRows = await allAwaiting();
   await sleep(2_000);
   spans.length = 0;
@@ -387,14 +457,19 @@ async function callbacks({ env, port, mediaResults }) {
   if (spans.length !== CALLBACKS) throw new Error(`the timing middleware saw ${spans.length} callbacks, expected ${CALLBACKS}`);
   const ids = burstRows.map((r) => r.articleId);
   const acknowledged = await completed(ids);
-  await waitFor(async () => (await completed(ids)) === CALLBACKS, { timeoutMs: 180_000, intervalMs: 100, what: `the ${CALLBACKS} narrations to be stored` });
+  await waitFor(async () => (await completed(ids)) === CALLBACKS, {
+    timeoutMs: 180_000,
+    intervalMs: 100,
+    what: `the ${CALLBACKS} narrations to be stored`,
+  });
   const storedMs = performance.now() - burstStarted;
 
   const handler = spans.map((s) => s.ms);
   const roundTrip = answers.map((a) => a.ms);
   const result = {
     callbacks: CALLBACKS,
-    measuredAs: 'handler: koa middleware placed first in Strapi, loaded in the bench process; roundTrip: loopback fetch from the same process',
+    measuredAs:
+      'handler: koa middleware placed first in Strapi, loaded in the bench process; roundTrip: loopback fetch from the same process',
     handlerMs: { p50: quantile(handler, 0.5), p95: quantile(handler, 0.95), max: Math.max(...handler) },
     roundTripMs: { p50: quantile(roundTrip, 0.5), p95: quantile(roundTrip, 0.95), max: Math.max(...roundTrip) },
     burstMs,
@@ -458,7 +533,16 @@ async function main() {
   mkdirSync(path.join(workDir, 'tmp'));
 
   // One sentence synthesized per article keeps the emulator's own CPU small next to the wait T.
-  const emulator = await startEmulator(API_KEY, ['--delay', String(GENERATION_MS), '--credits', '100000000', '--rate-limit', '100000/60', '--max-narrated-sentences', '1']);
+  const emulator = await startEmulator(API_KEY, [
+    '--delay',
+    String(GENERATION_MS),
+    '--credits',
+    '100000000',
+    '--rate-limit',
+    '100000/60',
+    '--max-narrated-sentences',
+    '1',
+  ]);
   const emulatorUrl = emulator.info.url;
   const port = await freePort();
   const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator });
@@ -474,19 +558,29 @@ async function main() {
       if (entry) callbackLog.push(entry);
     },
   });
-  if (argv.includes('--cpu-prof')) say(`CPU profile of the Strapi child process (steps 1-3) goes to ${profiles}; for step 4 run the bench itself with node --cpu-prof`);
+  if (argv.includes('--cpu-prof'))
+    say(`CPU profile of the Strapi child process (steps 1-3) goes to ${profiles}; for step 4 run the bench itself with node --cpu-prof`);
   const server = { url: `http://127.0.0.1:${port}`, token: await adminToken(`http://127.0.0.1:${port}`, credentials) };
-  say(`strapi pid ${strapi.pid}, emulator pid ${emulator.pid}; ${BACKLOG} articles to drain at ${GENERATION_MS} ms, then ${WARMUPS}+${SAMPLES} publishes each way`);
+  say(
+    `strapi pid ${strapi.pid}, emulator pid ${emulator.pid}; ${BACKLOG} articles to drain at ${GENERATION_MS} ms, then ${WARMUPS}+${SAMPLES} publishes each way`
+  );
 
   const drained = await drain({ ...server, emulator: emulatorUrl, callbackLog });
   const held = await json(`${emulatorUrl}/__control/config`, 'PUT', { generationDelayMs: HELD_MS });
   if (held.status !== 200) throw new Error(`emulator config: ${held.status} ${JSON.stringify(held.body)}`);
   const published = await publishOnOff(server);
-  const statusIds = [...drained.drafts.map((d) => d.documentId), ...published.documents.on, ...published.documents.off].slice(0, STATUS_DOCUMENTS);
+  const statusIds = [...drained.drafts.map((d) => d.documentId), ...published.documents.on, ...published.documents.off].slice(
+    0,
+    STATUS_DOCUMENTS
+  );
   const statusFigures = await statuses(server, statusIds);
   await strapi.stop();
 
-  const callbackFigures = await callbacks({ env: { ...env, SPEECH_MAX_IN_FLIGHT: String(CALLBACKS) }, port, mediaResults: drained.mediaResults });
+  const callbackFigures = await callbacks({
+    env: { ...env, SPEECH_MAX_IN_FLIGHT: String(CALLBACKS) },
+    port,
+    mediaResults: drained.mediaResults,
+  });
 
   const figures = { publish: published.result, drain: drained.result, callback: callbackFigures, statuses: statusFigures };
   console.log('');

@@ -145,7 +145,6 @@ function rssBytes(pid) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and ids
 
-
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** A 24-character id like Strapi's documentIds (cuid2: lowercase, starts with a letter), unique by `n`. */
 function idMaker(letter) {
@@ -246,7 +245,8 @@ const KNOWN_COLUMNS = Object.keys(narrationRow(0, 1, 'x', 0, ''));
 function insertColumns(columns) {
   const names = columns.map((c) => c.name);
   const missing = columns.filter((c) => c.notNull && !c.hasDefault && c.name !== 'id' && !KNOWN_COLUMNS.includes(c.name));
-  if (missing.length) throw new Error(`speech_narrations has NOT NULL columns the bench does not fill: ${missing.map((c) => c.name).join(', ')}`);
+  if (missing.length)
+    throw new Error(`speech_narrations has NOT NULL columns the bench does not fill: ${missing.map((c) => c.name).join(', ')}`);
   const unknown = names.filter((name) => name !== 'id' && !KNOWN_COLUMNS.includes(name));
   if (unknown.length) say(`columns left to their defaults: ${unknown.join(', ')}`);
   return KNOWN_COLUMNS.filter((name) => names.includes(name));
@@ -277,7 +277,9 @@ async function sqliteDatabase(workDir) {
         .map((c) => ({ name: c.name, notNull: c.notnull === 1, hasDefault: c.dflt_value !== null }));
     },
     async insert(columns, count, rowAt) {
-      const statement = open().prepare(`INSERT INTO speech_narrations (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      const statement = open().prepare(
+        `INSERT INTO speech_narrations (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`
+      );
       const batch = open().transaction((from, to) => {
         for (let i = from; i < to; i += 1) {
           const row = rowAt(i);
@@ -356,7 +358,9 @@ async function postgresDatabase() {
   const removeDir = onCleanup('postgres folder', () => rmSync(dir, { recursive: true, force: true }));
   const run = (command, args) => {
     const full = path.join(bin, command);
-    const result = user ? spawnSync('runuser', ['-u', user, '--', full, ...args], { encoding: 'utf8' }) : spawnSync(full, args, { encoding: 'utf8' });
+    const result = user
+      ? spawnSync('runuser', ['-u', user, '--', full, ...args], { encoding: 'utf8' })
+      : spawnSync(full, args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
     return result.stdout;
   };
@@ -376,7 +380,16 @@ async function postgresDatabase() {
     }
   });
   // As the integration tests: own port and socket folder, fsync off (a throwaway cluster).
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c timezone=UTC`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c timezone=UTC`,
+    'start',
+  ]);
   const postmasterPid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const url = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
@@ -415,7 +428,9 @@ async function postgresDatabase() {
     env: { DATABASE_CLIENT: 'postgres', DATABASE_URL: url('strapi') },
     cpuPids: () => clusterPids(postmasterPid),
     async columns() {
-      const { rows } = await (await connect()).query(
+      const { rows } = await (
+        await connect()
+      ).query(
         `SELECT column_name, udt_name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'speech_narrations'`
       );
       types = Object.fromEntries(rows.map((r) => [r.column_name, r.udt_name]));
@@ -447,14 +462,18 @@ async function postgresDatabase() {
       return Number((await (await connect()).query('SELECT count(*) AS n FROM speech_narrations')).rows[0].n);
     },
     async status(articleId) {
-      return (await (await connect()).query('SELECT status FROM speech_narrations WHERE article_id = $1', [articleId])).rows[0]?.status ?? null;
+      return (
+        (await (await connect()).query('SELECT status FROM speech_narrations WHERE article_id = $1', [articleId])).rows[0]?.status ?? null
+      );
     },
     async statusById(id) {
       return (await (await connect()).query('SELECT status FROM speech_narrations WHERE id = $1', [id])).rows[0]?.status ?? null;
     },
     async installClaimProbe() {
       const c = await connect();
-      await c.query(`CREATE TABLE IF NOT EXISTS bench_claims (narration_id integer, lease_expires_ms double precision, claimed_at_ms double precision)`);
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS bench_claims (narration_id integer, lease_expires_ms double precision, claimed_at_ms double precision)`
+      );
       await c.query(`
         CREATE OR REPLACE FUNCTION bench_record_claim() RETURNS trigger AS $$
         BEGIN
@@ -466,7 +485,8 @@ async function postgresDatabase() {
         FOR EACH ROW WHEN (OLD.status = 'queued' AND NEW.status = 'submitting') EXECUTE FUNCTION bench_record_claim()`);
     },
     async claimRecord(id) {
-      const row = (await (await connect()).query('SELECT lease_expires_ms, claimed_at_ms FROM bench_claims WHERE narration_id = $1', [id])).rows[0];
+      const row = (await (await connect()).query('SELECT lease_expires_ms, claimed_at_ms FROM bench_claims WHERE narration_id = $1', [id]))
+        .rows[0];
       return row ? { tickStart: Number(row.lease_expires_ms) - LEASE_MS, claimedAt: Number(row.claimed_at_ms) } : null;
     },
     async close() {
@@ -501,7 +521,10 @@ async function runOne(kind, size) {
       title: `Bench article ${n}`,
       summary: 'A short summary that the narration reads before the body.',
       body: [
-        { type: 'paragraph', children: [{ type: 'text', text: `Paragraph one of article ${n}. The queue has room, so this goes out at once.` }] },
+        {
+          type: 'paragraph',
+          children: [{ type: 'text', text: `Paragraph one of article ${n}. The queue has room, so this goes out at once.` }],
+        },
         { type: 'paragraph', children: [{ type: 'text', text: 'Paragraph two: a few more words for the speech service to read aloud.' }] },
       ],
     });
@@ -521,14 +544,20 @@ async function runOne(kind, size) {
     const fingerprintBase = hex(28);
     const targetOf = (i) => (i < DOCUMENTS ? drafts[i].documentId : articleDocumentId(i));
     started = Date.now();
-    await db.insert(columns, size, (i) => ({ ...narrationRow(i, size, targetOf(i), now, fingerprintBase), target_locale: locale, article_id: `${targetOf(i)}-${locale}` }));
+    await db.insert(columns, size, (i) => ({
+      ...narrationRow(i, size, targetOf(i), now, fingerprintBase),
+      target_locale: locale,
+      article_id: `${targetOf(i)}-${locale}`,
+    }));
     result.insertSeconds = (Date.now() - started) / 1000;
     started = Date.now();
     await db.analyze();
     result.analyzeSeconds = (Date.now() - started) / 1000;
     const count = await db.count();
     if (count !== size) throw new Error(`expected ${size} rows, the table has ${count}`);
-    say(`${label}: inserted ${size.toLocaleString('en-US')} rows in ${result.insertSeconds.toFixed(1)} s, ANALYZE ${result.analyzeSeconds.toFixed(1)} s`);
+    say(
+      `${label}: inserted ${size.toLocaleString('en-US')} rows in ${result.insertSeconds.toFixed(1)} s, ANALYZE ${result.analyzeSeconds.toFixed(1)} s`
+    );
     if (kind === 'sqlite') await db.close(); // no second connection while Strapi starts and idles
 
     // 2. Idle CPU with the default worker tick.
@@ -541,7 +570,11 @@ async function runOne(kind, size) {
     // 150 MB, whatever the table holds) once in the first minute of quiet, a burst on its helper
     // threads of up to a second of CPU at a random moment. The median part is the steady cost of
     // the worker's ticks; the whole window and the split by thread are printed beside it.
-    const ticks = () => ({ threads: threadTicks(strapi.pid), db: dbPids.reduce((sum, pid) => sum + (existsSafe(pid) ? cpuTicks(pid) : 0), 0), at: performance.now() });
+    const ticks = () => ({
+      threads: threadTicks(strapi.pid),
+      db: dbPids.reduce((sum, pid) => sum + (existsSafe(pid) ? cpuTicks(pid) : 0), 0),
+      at: performance.now(),
+    });
     const readings = [ticks()];
     for (let part = 0; part < IDLE_WINDOWS; part += 1) {
       await sleep((IDLE_SECONDS * 1000) / IDLE_WINDOWS);
@@ -557,7 +590,11 @@ async function runOne(kind, size) {
     });
     result.idleCpuWindowsPercent = parts.map((p) => Math.round(p * 100) / 100);
     result.idleCpuPercent = quantile(parts, 0.5);
-    result.idleCpuWholePercent = percent(last.threads.main + last.threads.helpers - first.threads.main - first.threads.helpers, first, last);
+    result.idleCpuWholePercent = percent(
+      last.threads.main + last.threads.helpers - first.threads.main - first.threads.helpers,
+      first,
+      last
+    );
     result.idleCpuMainPercent = percent(last.threads.main - first.threads.main, first, last);
     result.dbIdleCpuPercent = dbPids.length ? percent(last.db - first.db, first, last) : null;
     result.rssBytes = rssBytes(strapi.pid);
@@ -615,11 +652,17 @@ async function runOne(kind, size) {
       );
       const arrived = Date.parse(request.at);
       publishes.push({ articleId, publishMs: answered - sent, fromResponseMs: arrived - answered, fromRequestMs: arrived - sent });
-      await waitFor(async () => ['completed', 'failed'].includes(await db.status(articleId)), { timeoutMs: 60_000, intervalMs: 50, what: `the narration of ${articleId} to complete` });
+      await waitFor(async () => ['completed', 'failed'].includes(await db.status(articleId)), {
+        timeoutMs: 60_000,
+        intervalMs: 50,
+        what: `the narration of ${articleId} to complete`,
+      });
     }
     const fromResponse = publishes.map((p) => p.fromResponseMs);
     result.publishToSubmitMs = { p50: quantile(fromResponse, 0.5), max: Math.max(...fromResponse), runs: publishes };
-    say(`${label}: publish response -> POST /process-text p50 ${result.publishToSubmitMs.p50} ms, max ${result.publishToSubmitMs.max} ms (${fromResponse.join(', ')})`);
+    say(
+      `${label}: publish response -> POST /process-text p50 ${result.publishToSubmitMs.p50} ms, max ${result.publishToSubmitMs.max} ms (${fromResponse.join(', ')})`
+    );
 
     // 5. Claims of a queued row inserted straight into the table.
     await db.installClaimProbe();
@@ -630,10 +673,18 @@ async function runOne(kind, size) {
       const record = await waitFor(() => db.claimRecord(id), { timeoutMs: 30_000, intervalMs: 20, what: `the claim of queued row ${id}` });
       claims.push({ claimMs: record.claimedAt - record.tickStart, insertToClaimMs: record.claimedAt - inserted });
       // The worker rejects it (no such article) right after the claim; wait so the next one starts clean.
-      await waitFor(async () => (await db.statusById(id)) !== 'submitting', { timeoutMs: 30_000, intervalMs: 20, what: `row ${id} to leave submitting` });
+      await waitFor(async () => (await db.statusById(id)) !== 'submitting', {
+        timeoutMs: 30_000,
+        intervalMs: 20,
+        what: `row ${id} to leave submitting`,
+      });
     }
     const claimMs = claims.map((c) => c.claimMs);
-    result.claimMs = { p50: quantile(claimMs, 0.5), max: Math.max(...claimMs), runs: claims.map((c) => ({ claimMs: Math.round(c.claimMs * 10) / 10, insertToClaimMs: Math.round(c.insertToClaimMs) })) };
+    result.claimMs = {
+      p50: quantile(claimMs, 0.5),
+      max: Math.max(...claimMs),
+      runs: claims.map((c) => ({ claimMs: Math.round(c.claimMs * 10) / 10, insertToClaimMs: Math.round(c.insertToClaimMs) })),
+    };
     say(`${label}: claim (tick start -> claim written) p50 ${result.claimMs.p50.toFixed(1)} ms, max ${result.claimMs.max.toFixed(1)} ms`);
 
     await strapi.stop();
@@ -656,7 +707,17 @@ function table(kind, results) {
   const rows = results.filter((r) => r.db === kind);
   if (rows.length === 0) return;
   const withDb = rows.some((r) => r.dbIdleCpuPercent !== null);
-  const header = ['rows', 'idle CPU %', 'whole / main %', ...(withDb ? ['db idle CPU %'] : []), 'statuses p50/p95 ms', 'users/me p50 ms', 'publish->submit p50/max ms', 'claim p50/max ms', 'insert s'];
+  const header = [
+    'rows',
+    'idle CPU %',
+    'whole / main %',
+    ...(withDb ? ['db idle CPU %'] : []),
+    'statuses p50/p95 ms',
+    'users/me p50 ms',
+    'publish->submit p50/max ms',
+    'claim p50/max ms',
+    'insert s',
+  ];
   const lines = rows.map((r) => [
     r.rows.toLocaleString('en-US'),
     r.idleCpuPercent.toFixed(2),
@@ -671,7 +732,11 @@ function table(kind, results) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padStart(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log('');
-  console.log(kind === 'sqlite' ? 'SQLite (queries run inside the Strapi process)' : 'PostgreSQL (private cluster; "db idle CPU" = its processes, fsync off)');
+  console.log(
+    kind === 'sqlite'
+      ? 'SQLite (queries run inside the Strapi process)'
+      : 'PostgreSQL (private cluster; "db idle CPU" = its processes, fsync off)'
+  );
   console.log(format(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const line of lines) console.log(format(line));
@@ -679,7 +744,9 @@ function table(kind, results) {
   const large = rows[rows.length - 1];
   if (rows.length > 1) {
     const ratio = large.idleCpuPercent / small.idleCpuPercent;
-    console.log(`idle CPU ${large.rows.toLocaleString('en-US')} / ${small.rows.toLocaleString('en-US')} rows: ${ratio.toFixed(2)}x (target < 2x)`);
+    console.log(
+      `idle CPU ${large.rows.toLocaleString('en-US')} / ${small.rows.toLocaleString('en-US')} rows: ${ratio.toFixed(2)}x (target < 2x)`
+    );
   }
   if (withDb) {
     // The targets name the Strapi process; on PostgreSQL the tick's queries cost CPU in the cluster instead.
@@ -706,16 +773,26 @@ function explain() {
     `idle CPU: CPU time of the Strapi process (all its threads, schedstat), % of one core, default 2 s worker tick; the median of ${IDLE_WINDOWS} equal parts of the idle window ` +
       '(a one-off heap reduction by V8 on its helper threads lands in one part); "whole / main": the whole window, and its main thread alone (JavaScript and SQLite queries).'
   );
-  console.log(`statuses: POST /speech/narrations/statuses for ${DOCUMENTS} documents that have rows, wall time at the client, ${STATUS_RUNS} runs after ${STATUS_WARMUPS} warm-ups.`);
-  console.log("users/me: the admin's own GET /admin/users/me, interleaved with the statuses requests: the same authentication and almost nothing else (the floor of an admin request here).");
-  console.log(`publish->submit: Content Manager publish response -> emulator receives POST /process-text for that article, ${PUBLISHES} articles one at a time.`);
-  console.log(`claim: start of the worker tick that claims a queued row -> its claim (queued -> submitting) written, read from lease_expires_at and a trigger; ${CLAIMS} rows.`);
+  console.log(
+    `statuses: POST /speech/narrations/statuses for ${DOCUMENTS} documents that have rows, wall time at the client, ${STATUS_RUNS} runs after ${STATUS_WARMUPS} warm-ups.`
+  );
+  console.log(
+    "users/me: the admin's own GET /admin/users/me, interleaved with the statuses requests: the same authentication and almost nothing else (the floor of an admin request here)."
+  );
+  console.log(
+    `publish->submit: Content Manager publish response -> emulator receives POST /process-text for that article, ${PUBLISHES} articles one at a time.`
+  );
+  console.log(
+    `claim: start of the worker tick that claims a queued row -> its claim (queued -> submitting) written, read from lease_expires_at and a trigger; ${CLAIMS} rows.`
+  );
 }
 
 async function main() {
   if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
   ensureBuilt(argv, say);
-  say(`sizes ${SIZES.map((n) => n.toLocaleString('en-US')).join(', ')} on ${DATABASES.join(', ')}; idle window ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s`);
+  say(
+    `sizes ${SIZES.map((n) => n.toLocaleString('en-US')).join(', ')} on ${DATABASES.join(', ')}; idle window ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s`
+  );
   const results = [];
   const benchStarted = Date.now();
   for (const kind of DATABASES) {

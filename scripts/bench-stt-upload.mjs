@@ -36,11 +36,33 @@
  *
  * Needs a built plugin and playground (`--build` builds both first). Linux only (/proc).
  */
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { adminToken, cleanupAll, cleanUpOnSignals, ensureBuilt, freePort, json, onCleanup, playgroundEnv, startEmulator, startPlayground } from './bench-support.mjs';
+import {
+  adminToken,
+  cleanupAll,
+  cleanUpOnSignals,
+  ensureBuilt,
+  freePort,
+  json,
+  onCleanup,
+  playgroundEnv,
+  startEmulator,
+  startPlayground,
+} from './bench-support.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -168,12 +190,14 @@ const median = (values) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const summary = (values) => (values.length ? { p50: median(values), max: Math.max(...values), min: Math.min(...values), n: values.length } : null);
+const summary = (values) =>
+  values.length ? { p50: median(values), max: Math.max(...values), min: Math.min(...values), n: values.length } : null;
 const TARGET = 5 * MB;
 
 async function main() {
   if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
-  if (!(RUNS >= 1) || !(PROCESSES >= 1) || !(FILE_MB >= 2 && FILE_MB <= 50)) throw new Error('--runs and --processes at least 1, --mb from 2 to 50 (the route refuses more)');
+  if (!(RUNS >= 1) || !(PROCESSES >= 1) || !(FILE_MB >= 2 && FILE_MB <= 50))
+    throw new Error('--runs and --processes at least 1, --mb from 2 to 50 (the route refuses more)');
   ensureBuilt(argv, say);
 
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-'));
@@ -199,8 +223,10 @@ async function main() {
     };
     const send = async (kind, file, token) => {
       const answer = await upload(url, token, file, kinds[kind].outputFormat);
-      if (answer.status !== kinds[kind].status) throw new Error(`${kind} upload answered ${answer.status}, expected ${kinds[kind].status}: ${JSON.stringify(answer.body)}`);
-      if (kind === 'control' && !/output format/i.test(answer.body?.error?.message ?? '')) throw new Error(`control refused for another reason: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== kinds[kind].status)
+        throw new Error(`${kind} upload answered ${answer.status}, expected ${kinds[kind].status}: ${JSON.stringify(answer.body)}`);
+      if (kind === 'control' && !/output format/i.test(answer.body?.error?.message ?? ''))
+        throw new Error(`control refused for another reason: ${JSON.stringify(answer.body)}`);
       return answer;
     };
 
@@ -222,11 +248,15 @@ async function main() {
     for (let proc = 1; proc <= PROCESSES; proc += 1) {
       for (const kind of ['real', 'control']) {
         const strapi = await freshStrapi();
-        say(`${kind} process ${proc}/${PROCESSES}: strapi pid ${strapi.pid}, ready and warmed up in ${(strapi.readyMs / 1000).toFixed(1)} s`);
+        say(
+          `${kind} process ${proc}/${PROCESSES}: strapi pid ${strapi.pid}, ready and warmed up in ${(strapi.readyMs / 1000).toFixed(1)} s`
+        );
         for (let run = 1; run <= RUNS; run += 1) {
           const figures = await measure(strapi.pid, tmpDir, () => send(kind, big, strapi.token));
           if (figures.largestTempFile < FILE_MB * MB * 0.5) {
-            throw new Error(`${kind} run: the body parser's temporary file was never seen at half its size or more (largest ${figures.largestTempFile} bytes)`);
+            throw new Error(
+              `${kind} run: the body parser's temporary file was never seen at half its size or more (largest ${figures.largestTempFile} bytes)`
+            );
           }
           const entry = { kind, proc, run, cold: run === 1, ...figures };
           runs[kind].push(entry);
@@ -251,13 +281,25 @@ async function main() {
     const leftovers = filesIn(tmpDir).length;
 
     const table = {};
-    for (const [label, cold] of [['cold', true], ['warm', false]]) {
+    for (const [label, cold] of [
+      ['cold', true],
+      ['warm', false],
+    ]) {
       const real = summary(runs.real.filter((entry) => entry.cold === cold).map((entry) => entry.growth));
       const control = summary(runs.control.filter((entry) => entry.cold === cold).map((entry) => entry.growth));
       if (!real || !control) continue;
       // For information: real - control of the runs with the same process and run number.
-      const paired = summary(runs.real.filter((entry) => entry.cold === cold).map((entry, index) => entry.growth - runs.control.filter((c) => c.cold === cold)[index].growth));
-      table[label] = { real, control, share: { p50: real.p50 - control.p50, max: real.max - control.max }, pairedShare: { min: paired.min, max: paired.max } };
+      const paired = summary(
+        runs.real
+          .filter((entry) => entry.cold === cold)
+          .map((entry, index) => entry.growth - runs.control.filter((c) => c.cold === cold)[index].growth)
+      );
+      table[label] = {
+        real,
+        control,
+        share: { p50: real.p50 - control.p50, max: real.max - control.max },
+        pairedShare: { min: paired.min, max: paired.max },
+      };
     }
     // The warm max is not checked: see the header.
     const checks = [
@@ -305,7 +347,9 @@ async function main() {
     for (const [label, row] of Object.entries(table)) {
       say(`  ${label} real upload (201)        ${cell(row.real)}`);
       say(`  ${label} control (400)            ${cell(row.control)}`);
-      say(`  ${label} plugin's share           ${cell(row.share)}   (real - control; paired runs ranged ${fmt(row.pairedShare.min)} to ${fmt(row.pairedShare.max)})`);
+      say(
+        `  ${label} plugin's share           ${cell(row.share)}   (real - control; paired runs ranged ${fmt(row.pairedShare.min)} to ${fmt(row.pairedShare.max)})`
+      );
     }
     say(`throughput (p50): real ${throughput('real')} MB/s (parser + upstream send), control ${throughput('control')} MB/s (parser only)`);
     say(
@@ -315,7 +359,9 @@ async function main() {
     say(
       `plugin's share of a ${FILE_MB} MB upload (real - control): ` +
         `${checks.map(([label, bytes]) => `${label} ${fmt(bytes)}`).join(', ')}; target < 5 MB: ${over.length ? `OVER (${over.map(([label]) => label).join(', ')})` : 'OK'}` +
-        (table.warm ? `; warm max ${fmt(table.warm.share.max)} not checked (when V8 frees the previous upload's buffers, in either kind)` : '')
+        (table.warm
+          ? `; warm max ${fmt(table.warm.share.max)} not checked (when V8 frees the previous upload's buffers, in either kind)`
+          : '')
     );
     if (!complete) say('INCOMPLETE: an upload did not reach the service, a control did, or a temporary file was left');
     if (!ok) process.exitCode = 1;

@@ -141,7 +141,13 @@ export function startEmulator(apiKey, args = []) {
 
 /** The playground Strapi (scripts/playground.cjs start) in `workDir` with `env`; resolves once it listens. */
 export function startPlayground(workDir, env, { nodeArgs = [], onLine } = {}) {
-  return startChild('strapi', [...nodeArgs, path.join(root, 'scripts/playground.cjs'), 'start'], { cwd: workDir, env }, (line) => line.event === 'strapi-ready', onLine);
+  return startChild(
+    'strapi',
+    [...nodeArgs, path.join(root, 'scripts/playground.cjs'), 'start'],
+    { cwd: workDir, env },
+    (line) => line.event === 'strapi-ready',
+    onLine
+  );
 }
 
 /**
@@ -238,12 +244,18 @@ export function ensureBuilt(argv, say) {
       ['playground', [path.join(root, 'scripts/playground.cjs'), 'compile']],
     ]) {
       say(`building ${label}...`);
-      const built = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' } });
+      const built = spawnSync(process.execPath, args, {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' },
+      });
       if (built.status !== 0) throw new Error(`building the ${label} failed`);
     }
   }
   if (!existsSync(path.join(root, 'dist/server/index.js')) || !existsSync(path.join(root, 'playground/dist'))) {
-    throw new Error('build first: node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build && node scripts/playground.cjs compile (or pass --build)');
+    throw new Error(
+      'build first: node node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js build && node scripts/playground.cjs compile (or pass --build)'
+    );
   }
 }
 

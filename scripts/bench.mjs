@@ -39,7 +39,10 @@ const benches = [
   {
     name: 'flow',
     script: 'bench-flow.mjs',
-    args: [...forward(['samples', 'warmups', 'backlog', 'generation-ms', 'callbacks']), ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : [])],
+    args: [
+      ...forward(['samples', 'warmups', 'backlog', 'generation-ms', 'callbacks']),
+      ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : []),
+    ],
   },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
@@ -47,7 +50,9 @@ if (argv.includes('--build')) benches[0].args.push('--build');
 
 const cpus = os.cpus();
 console.log(`# speech plugin benches, ${new Date().toISOString()}`);
-console.log(`# machine: ${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; node ${process.version}`);
+console.log(
+  `# machine: ${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; node ${process.version}`
+);
 
 let current = null;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

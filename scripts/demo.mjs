@@ -53,7 +53,11 @@ function build() {
   ];
   for (const [label, command, cwd] of steps) {
     const started = Date.now();
-    const result = spawnSync(process.execPath, command, { cwd, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' } });
+    const result = spawnSync(process.execPath, command, {
+      cwd,
+      stdio: 'inherit',
+      env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' },
+    });
     if (result.status !== 0) throw new Error(`building the ${label} failed`);
     say(`built ${label} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
@@ -126,32 +130,52 @@ async function seed(url, token) {
     say('sample content already there; not seeding again');
     return;
   }
-  const english = await json(`${url}${articles}?locale=en`, 'POST', {
-    title: 'Why narrated articles keep readers listening',
-    summary: 'Audio versions let readers follow a story on the move.',
-    body: [
-      { type: 'heading', level: 2, children: [{ type: 'text', text: 'Listening on the move' }] },
-      paragraph('Many readers open an article on the bus and finish it while walking. A narrated version lets them keep going.'),
-      paragraph('Subtitles follow the voice sentence by sentence, so nobody loses their place.'),
-    ],
-  }, token);
+  const english = await json(
+    `${url}${articles}?locale=en`,
+    'POST',
+    {
+      title: 'Why narrated articles keep readers listening',
+      summary: 'Audio versions let readers follow a story on the move.',
+      body: [
+        { type: 'heading', level: 2, children: [{ type: 'text', text: 'Listening on the move' }] },
+        paragraph('Many readers open an article on the bus and finish it while walking. A narrated version lets them keep going.'),
+        paragraph('Subtitles follow the voice sentence by sentence, so nobody loses their place.'),
+      ],
+    },
+    token
+  );
   const documentId = english.body.data.documentId;
-  await json(`${url}${articles}/${documentId}?locale=ar`, 'PUT', {
-    title: 'لماذا تجذب المقالات المسموعة القراء',
-    summary: 'تتيح النسخ الصوتية للقراء متابعة القصة أثناء التنقل.',
-    body: [paragraph('يفتح كثير من القراء المقال في الحافلة ويكملونه أثناء المشي. النسخة المسموعة تتيح لهم المتابعة.')],
-  }, token);
+  await json(
+    `${url}${articles}/${documentId}?locale=ar`,
+    'PUT',
+    {
+      title: 'لماذا تجذب المقالات المسموعة القراء',
+      summary: 'تتيح النسخ الصوتية للقراء متابعة القصة أثناء التنقل.',
+      body: [paragraph('يفتح كثير من القراء المقال في الحافلة ويكملونه أثناء المشي. النسخة المسموعة تتيح لهم المتابعة.')],
+    },
+    token
+  );
   await json(`${url}${articles}/${documentId}/actions/publish?locale=en`, 'POST', {}, token);
   await json(`${url}${articles}/${documentId}/actions/publish?locale=ar`, 'POST', {}, token);
-  await json(`${url}${articles}?locale=en`, 'POST', {
-    title: 'A draft waiting for review',
-    summary: 'Drafts are not narrated until they are published.',
-    body: [paragraph('This article is still a draft, so it has not been sent for narration.')],
-  }, token);
-  await json(`${url}/content-manager/collection-types/api::page.page`, 'POST', {
-    title: 'About this site',
-    content: '# About\n\nPages have no draft state: **saving** one sends it for narration.',
-  }, token);
+  await json(
+    `${url}${articles}?locale=en`,
+    'POST',
+    {
+      title: 'A draft waiting for review',
+      summary: 'Drafts are not narrated until they are published.',
+      body: [paragraph('This article is still a draft, so it has not been sent for narration.')],
+    },
+    token
+  );
+  await json(
+    `${url}/content-manager/collection-types/api::page.page`,
+    'POST',
+    {
+      title: 'About this site',
+      content: '# About\n\nPages have no draft state: **saving** one sends it for narration.',
+    },
+    token
+  );
   say('seeded two published articles (English and Arabic locales of one document), a draft and a page');
 }
 
@@ -173,7 +197,12 @@ async function main() {
   if (!process.env.SPEECH_BASE_URL) {
     const emulatorPort = process.env.EMULATOR_PORT ?? '4010';
     const apiKey = process.env.SPEECH_API_KEY ?? 'emulator-dev-key';
-    const listening = await startChild('emulator', [path.join(root, 'emulator/src/main.mjs'), '--port', emulatorPort, '--api-keys', apiKey], { cwd: root, env }, 'listening');
+    const listening = await startChild(
+      'emulator',
+      [path.join(root, 'emulator/src/main.mjs'), '--port', emulatorPort, '--api-keys', apiKey],
+      { cwd: root, env },
+      'listening'
+    );
     Object.assign(env, { SPEECH_BASE_URL: listening.url, SPEECH_WEB_URL: listening.webUrl ?? listening.url, SPEECH_API_KEY: apiKey });
     say(`speech-service emulator at ${listening.url}`);
   } else {

@@ -21,7 +21,10 @@ const README_SHOTS = {
   'transcribe.png': 'transcribe-completed.png',
 };
 
-const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'test.mjs'), '--selectProjects', 'e2e'], { cwd: root, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'test.mjs'), '--selectProjects', 'e2e'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (run.status !== 0) {
   console.error('[screenshots] the browser tests failed; docs/screenshots is left as it was');
   process.exitCode = run.status ?? 1;

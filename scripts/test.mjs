@@ -16,7 +16,12 @@ const withBrowser = !selecting || args.includes('e2e');
 
 function run(label, command, commandArgs, options = {}) {
   const started = Date.now();
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' }, ...options });
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, STRAPI_TELEMETRY_DISABLED: 'true' },
+    ...options,
+  });
   console.log(`[test] ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return result.status ?? 1;
 }
@@ -29,7 +34,11 @@ const steps = onlyUnit
       ['plugin verify', [sdkPlugin, 'verify']],
       withBrowser
         ? // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.
-          ['playground build (server and admin)', [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'], { cwd: path.join(root, 'playground') }]
+          [
+            'playground build (server and admin)',
+            [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'],
+            { cwd: path.join(root, 'playground') },
+          ]
         : ['playground compile', [path.join(root, 'scripts/playground.cjs'), 'compile']],
     ];
 
@@ -39,6 +48,8 @@ for (const [label, commandArgs, options] of steps) {
   if (status !== 0) break;
 }
 if (status === 0) {
-  status = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  status =
+    spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--runInBand', ...args], { cwd: root, stdio: 'inherit' })
+      .status ?? 1;
 }
 process.exitCode = status;

@@ -13,7 +13,9 @@ import { modelFromPath } from './utils/paths';
 export const NARRATION_COLUMN = 'speech-narration';
 
 /** The cell (badge, status board) is its own chunk, fetched when a narrated list is shown. */
-const NarrationListCell = React.lazy(() => import('./components/NarrationListCell').then((module) => ({ default: module.NarrationListCell })));
+const NarrationListCell = React.lazy(() =>
+  import('./components/NarrationListCell').then((module) => ({ default: module.NarrationListCell }))
+);
 
 /** The list view's columns (its ListFieldLayout, passed through untouched) and layout. */
 interface HookArgs<Column, Layout> {
@@ -21,7 +23,10 @@ interface HookArgs<Column, Layout> {
   layout: Layout;
 }
 
-export function addNarrationColumn<Column, Layout>({ displayedHeaders, layout }: HookArgs<Column, Layout>): HookArgs<Column | InjectedListColumn, Layout> {
+export function addNarrationColumn<Column, Layout>({
+  displayedHeaders,
+  layout,
+}: HookArgs<Column, Layout>): HookArgs<Column | InjectedListColumn, Layout> {
   const model = typeof window === 'undefined' ? null : modelFromPath(window.location.pathname);
   // The hook cannot use the query cache (no hooks, no store here): the endpoint's last answer.
   const snapshot = lastNarratedTypes();

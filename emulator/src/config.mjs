@@ -93,9 +93,7 @@ const toEnvName = (kebab) => `EMULATOR_${kebab.replace(/-/g, '_').toUpperCase()}
 
 /** @returns {Knobs} a fresh copy of the defaults (callers mutate their copy). */
 export function defaultKnobs() {
-  return /** @type {Knobs} */ (
-    Object.fromEntries(Object.entries(KNOB_SCHEMA).map(([k, s]) => [k, structuredClone(s.default)]))
-  );
+  return /** @type {Knobs} */ (Object.fromEntries(Object.entries(KNOB_SCHEMA).map(([k, s]) => [k, structuredClone(s.default)])));
 }
 
 /**
@@ -114,7 +112,10 @@ function parseKnobText(name, text) {
     case 'nullable-string':
       return text === '' && type === 'nullable-string' ? null : text;
     case 'string-list':
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'rate-limit': {
       // "60/60" = 60 requests per 60 seconds; "60" = per 60 seconds.
       const [requests, windowSec = '60'] = text.split('/');
@@ -124,9 +125,15 @@ function parseKnobText(name, text) {
       // "key1=voiceA+voiceB;key2=voiceC" (commas are taken by --api-keys lists).
       /** @type {Record<string, string[]>} */
       const out = {};
-      for (const entry of text.split(';').map((s) => s.trim()).filter(Boolean)) {
+      for (const entry of text
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const [key, voices = ''] = entry.split('=');
-        out[key.trim()] = voices.split('+').map((v) => v.trim()).filter(Boolean);
+        out[key.trim()] = voices
+          .split('+')
+          .map((v) => v.trim())
+          .filter(Boolean);
       }
       return out;
     }
@@ -169,7 +176,9 @@ export function validateKnob(name, value) {
     }
     case 'restricted-keys': {
       const ok =
-        value && typeof value === 'object' && !Array.isArray(value) &&
+        value &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
         Object.values(value).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string'));
       if (!ok) fail('expected { "<api key>": ["voice-id", ...] }');
       return value;
@@ -299,7 +308,9 @@ export function resolveOptions(partial = {}) {
 
 /** @param {EmulatorOptions} options @returns {Knobs} */
 export function knobsOf(options) {
-  return /** @type {Knobs} */ (Object.fromEntries(Object.keys(KNOB_SCHEMA).map((k) => [k, structuredClone(/** @type {any} */ (options)[k])])));
+  return /** @type {Knobs} */ (
+    Object.fromEntries(Object.keys(KNOB_SCHEMA).map((k) => [k, structuredClone(/** @type {any} */ (options)[k])]))
+  );
 }
 
 /** For --help: every flag with its env variable and default. */

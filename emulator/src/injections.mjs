@@ -76,10 +76,15 @@ export function parseInjection(body) {
       continue;
     }
     const valid =
-      field.type === 'int' ? Number.isInteger(value) && /** @type {number} */ (value) >= (field.min ?? 0)
-      : field.type === 'bool' ? typeof value === 'boolean'
-      : typeof value === 'string';
-    if (!valid) throw new InjectionError(`${name} must be ${field.type === 'int' ? `an integer >= ${field.min ?? 0}` : `a ${field.type === 'bool' ? 'boolean' : 'string'}`}`);
+      field.type === 'int'
+        ? Number.isInteger(value) && /** @type {number} */ (value) >= (field.min ?? 0)
+        : field.type === 'bool'
+          ? typeof value === 'boolean'
+          : typeof value === 'string';
+    if (!valid)
+      throw new InjectionError(
+        `${name} must be ${field.type === 'int' ? `an integer >= ${field.min ?? 0}` : `a ${field.type === 'bool' ? 'boolean' : 'string'}`}`
+      );
     injection[name] = value;
   }
   const known = new Set(['kind', 'count', 'target', 'articleId', ...Object.keys(spec.fields)]);
@@ -117,7 +122,7 @@ export class InjectionQueue {
       (i) =>
         i.kind === kind &&
         (i.target === undefined || (i.target === 'any' && matchesAny) || i.target === event.route) &&
-        (i.articleId === undefined || i.articleId === event.articleId),
+        (i.articleId === undefined || i.articleId === event.articleId)
     );
     if (index === -1) return null;
     const injection = this.items[index];

@@ -20,7 +20,13 @@ export async function serveMedia(ctx) {
       ctx.res.end();
       return;
     }
-    sendBytes(ctx.res, 206, file.bytes.subarray(start, end + 1), { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` }, headOnly);
+    sendBytes(
+      ctx.res,
+      206,
+      file.bytes.subarray(start, end + 1),
+      { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` },
+      headOnly
+    );
     return;
   }
   sendBytes(ctx.res, 200, file.bytes, headers, headOnly);

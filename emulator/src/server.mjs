@@ -21,11 +21,43 @@ import { CONTROL_ROUTES } from './control/routes.mjs';
 
 /** @type {import('./http/router.mjs').Route[]} */
 const SERVICE_ROUTES = [
-  { name: 'process-text', method: 'POST', path: '/process-text', listener: 'base', auth: 'article', rateLimited: true, handler: processText },
+  {
+    name: 'process-text',
+    method: 'POST',
+    path: '/process-text',
+    listener: 'base',
+    auth: 'article',
+    rateLimited: true,
+    handler: processText,
+  },
   { name: 'voices', method: 'GET', path: '/api/v1/voices', listener: 'web', auth: 'general', rateLimited: true, handler: listVoices },
-  { name: 'stt-submit', method: 'POST', path: '/api/v1/stt/submit/', listener: 'web', auth: 'general', rateLimited: true, handler: submitStt },
-  { name: 'stt-status', method: 'GET', path: '/api/v1/stt/status/:jobId/', listener: 'web', auth: 'general', rateLimited: true, handler: sttStatus },
-  { name: 'tts', method: 'POST', path: '/api/v1/tts/generate', listener: 'web', auth: 'general', rateLimited: true, handler: generateSpeech },
+  {
+    name: 'stt-submit',
+    method: 'POST',
+    path: '/api/v1/stt/submit/',
+    listener: 'web',
+    auth: 'general',
+    rateLimited: true,
+    handler: submitStt,
+  },
+  {
+    name: 'stt-status',
+    method: 'GET',
+    path: '/api/v1/stt/status/:jobId/',
+    listener: 'web',
+    auth: 'general',
+    rateLimited: true,
+    handler: sttStatus,
+  },
+  {
+    name: 'tts',
+    method: 'POST',
+    path: '/api/v1/tts/generate',
+    listener: 'web',
+    auth: 'general',
+    rateLimited: true,
+    handler: generateSpeech,
+  },
   { name: 'media', method: 'GET', path: '/media/:file', listener: 'both', auth: null, rateLimited: false, handler: serveMedia },
 ];
 
@@ -113,7 +145,9 @@ async function handleRequest(runtime, listener, req, res) {
     const match = (isControl ? routeControl : routeService)(method, url.pathname, listener, runtime.sharedPort);
     if (!match) throw errors.notFound(`No endpoint ${method} ${url.pathname} on this address.`);
     if ('allowed' in match) {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}.`, { headers: { Allow: match.allowed.join(', ') } });
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}.`, {
+        headers: { Allow: match.allowed.join(', ') },
+      });
     }
     const { route, params } = match;
     ctx.params = params;
@@ -150,7 +184,10 @@ function enforceRateLimit(ctx, routeName) {
     ? { allowed: false, resetAfterSec: /** @type {number} */ (injected.retryAfter) }
     : state.rateLimiter.take(`${company}:${routeName}`);
   if (!verdict.allowed) {
-    throw errors.rateLimited({ creditsRemaining: state.credits.balance(company), resetAfterSec: /** @type {number} */ (verdict.resetAfterSec) });
+    throw errors.rateLimited({
+      creditsRemaining: state.credits.balance(company),
+      resetAfterSec: /** @type {number} */ (verdict.resetAfterSec),
+    });
   }
 }
 
@@ -159,7 +196,9 @@ function respondWithError(ctx, error) {
   let apiError;
   if (error instanceof ApiError) apiError = error;
   else {
-    ctx.runtime.logError(`unexpected error on ${ctx.req.method} ${ctx.url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
+    ctx.runtime.logError(
+      `unexpected error on ${ctx.req.method} ${ctx.url.pathname}: ${error instanceof Error ? error.stack : String(error)}`
+    );
     apiError = errors.internal();
   }
   ctx.log.errorCode = apiError.code;
@@ -246,8 +285,8 @@ export async function startEmulator(partialOptions = {}) {
             new Promise((resolve) => {
               server.close(() => resolve(undefined));
               server.closeAllConnections();
-            }),
-        ),
+            })
+        )
       );
       await rm(tmpDir, { recursive: true, force: true });
     },

@@ -15,7 +15,9 @@ export default {
     }
 
     // The Public role may read articles (so their narrations are public too) and nothing else.
-    const publicRole = (await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } })) as { id: number } | null;
+    const publicRole = (await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } })) as {
+      id: number;
+    } | null;
     if (publicRole) {
       const permissions = strapi.db.query('plugin::users-permissions.permission');
       for (const action of PUBLIC_ACTIONS) {

@@ -10,7 +10,9 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // here, naming it, like any other bad value of the config.
   const problems = Object.entries(config.contentTypes).flatMap(([uid, type]) => content.configProblems(uid, type));
   if (problems.length) {
-    throw new Error(`Invalid configuration of the speech plugin:\n${problems.map((problem) => `speech.config.${problem.path.join('.')}: ${problem.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid configuration of the speech plugin:\n${problems.map((problem) => `speech.config.${problem.path.join('.')}: ${problem.message}`).join('\n')}`
+    );
   }
   if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');

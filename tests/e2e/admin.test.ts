@@ -160,7 +160,9 @@ it('switching on a type without draft & publish shows that saving narrates it, a
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Saved document').first().waitFor();
   const { body } = await stack.admin('GET', `/content-manager/collection-types/${NOTE}?page=1&pageSize=10&locale=en`);
-  const note = (body.results as Array<{ documentId: string; title: string }>).find((entry) => entry.title === 'A note saved in the browser');
+  const note = (body.results as Array<{ documentId: string; title: string }>).find(
+    (entry) => entry.title === 'A note saved in the browser'
+  );
   expect(note).toBeDefined();
   await waitFor(
     async () => {
@@ -221,34 +223,48 @@ it('the edit view panel plays the stored MP3 with its subtitles and regenerates 
   await expect(await badgeKind(panel.getByTestId('speech-badge'))).toBe('ready');
 
   const audio = panel.getByTestId('speech-audio');
-  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 0);
+  await page.waitForFunction(
+    () => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 0
+  );
   const duration = await audio.evaluate((element: HTMLAudioElement) => element.duration);
   expect(duration).toBeGreaterThan(1);
   // Play: a click gives the page a user gesture, then the element plays; the subtitle line follows.
   await audio.click({ position: { x: 24, y: 20 } });
   await audio.evaluate((element: HTMLAudioElement) => (element.paused ? element.play() : undefined));
-  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.currentTime ?? 0) > 0.3);
+  await page.waitForFunction(
+    () => ((document.querySelector('[data-testid="speech-audio"]') as HTMLAudioElement | null)?.currentTime ?? 0) > 0.3
+  );
   await expectText(panel.getByTestId('speech-subtitle-line'), 'The first sentence is short.');
   await audio.evaluate((element: HTMLAudioElement) => element.pause());
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-panel');
 
-  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: await documentIdOf(TITLE), locale: 'en' });
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', {
+    contentType: ARTICLE,
+    documentId: await documentIdOf(TITLE),
+    locale: 'en',
+  });
   const before = (await processTextRequests()).length;
   const firstCompletedAt = (await narrationOf(await documentIdOf(TITLE)))?.completedAt;
   await panel.getByTestId('speech-regenerate').click();
   const dialog = page.getByTestId('speech-regenerate-dialog');
   await dialog.waitFor();
-  await expectText(page.getByTestId('speech-regenerate-cost'), `Cost: ${estimate.body.credits} credits (${estimate.body.characters} characters × 2).`);
+  await expectText(
+    page.getByTestId('speech-regenerate-cost'),
+    `Cost: ${estimate.body.credits} credits (${estimate.body.characters} characters × 2).`
+  );
   expect(estimate.body.credits).toBe(estimate.body.characters * 2);
   await shot('regenerate-dialog');
   await page.getByTestId('speech-regenerate-confirm').click();
   await page.getByText('Narration queued.').first().waitFor();
 
-  await waitFor(async () => {
-    const row = await narrationOf(await documentIdOf(TITLE));
-    return row?.status === 'completed' && row.completedAt !== firstCompletedAt;
-  }, { timeoutMs: 45_000, what: 'the regenerated narration' });
+  await waitFor(
+    async () => {
+      const row = await narrationOf(await documentIdOf(TITLE));
+      return row?.status === 'completed' && row.completedAt !== firstCompletedAt;
+    },
+    { timeoutMs: 45_000, what: 'the regenerated narration' }
+  );
   const requests = await processTextRequests();
   expect(requests.length).toBeGreaterThan(before);
   expect(requests[requests.length - 1].body.postData).toMatchObject({ regenerate: true, voiceId: 'en-male-1', preprocessType: '2' });
@@ -258,7 +274,11 @@ it('the edit view panel plays the stored MP3 with its subtitles and regenerates 
 it('a failure injected in the emulator shows its reason in plain words', async () => {
   await stack.control('POST', '/inject', { kind: 'noAudio' });
   const cm = contentManager(stack, ARTICLE);
-  const { documentId } = await cm.create({ title: FAILING_TITLE, summary: 'This one gets no audio.', body: blocks('The emulator is told to produce nothing.') });
+  const { documentId } = await cm.create({
+    title: FAILING_TITLE,
+    summary: 'This one gets no audio.',
+    body: blocks('The emulator is told to produce nothing.'),
+  });
   await cm.publish(documentId);
   await waitFor(async () => (await narrationOf(documentId))?.status === 'failed', { timeoutMs: 45_000, what: 'the failed narration' });
 
@@ -298,7 +318,8 @@ it('a voice chosen in the edit view panel narrates that entry only, and the defa
   const panel = page.getByTestId('speech-panel');
   await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
   const documentId = await documentIdOf(TITLE);
-  const estimateOf = async (id: string) => (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: id, locale: 'en' })).body;
+  const estimateOf = async (id: string) =>
+    (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: id, locale: 'en' })).body;
   const defaultVoice = (await estimateOf(documentId)).voiceId;
   expect(defaultVoice).not.toBe('en-female-1');
   // Unchanged since its narration: nothing to pay for, so no "Narrate now".
@@ -319,10 +340,13 @@ it('a voice chosen in the edit view panel narrates that entry only, and the defa
   const previousCompletedAt = (await narrationOf(documentId))?.completedAt;
   await panel.getByTestId('speech-narrate').click();
   await page.getByText('Narration queued.').first().waitFor();
-  await waitFor(async () => {
-    const row = await narrationOf(documentId);
-    return row?.status === 'completed' && row.completedAt !== previousCompletedAt;
-  }, { timeoutMs: 45_000, what: 'the narration in the chosen voice' });
+  await waitFor(
+    async () => {
+      const row = await narrationOf(documentId);
+      return row?.status === 'completed' && row.completedAt !== previousCompletedAt;
+    },
+    { timeoutMs: 45_000, what: 'the narration in the chosen voice' }
+  );
   const sent = (await processTextRequests()).slice(before).map((request) => request.body.postData);
   expect(sent).toEqual([expect.objectContaining({ voiceId: 'en-female-1', regenerate: true })]);
   await waitForBadge(panel.getByTestId('speech-badge'), ['ready']);
@@ -330,29 +354,45 @@ it('a voice chosen in the edit view panel narrates that entry only, and the defa
   // Back to the default: the entry follows the settings again (a new narration would be needed).
   await voice.click();
   await page.getByRole('option', { name: 'Default voice' }).click();
-  await waitFor(async () => (await estimateOf(documentId)).voiceOverride === null, { timeoutMs: 10_000, what: 'the override to be cleared' });
+  await waitFor(async () => (await estimateOf(documentId)).voiceOverride === null, {
+    timeoutMs: 10_000,
+    what: 'the override to be cleared',
+  });
   expect((await estimateOf(documentId)).voiceId).toBe(defaultVoice);
   await panel.getByTestId('speech-narrate').waitFor();
 });
 
 it('the edit view panel reads one paragraph aloud in the entry voice, before anything is narrated', async () => {
   const panel = page.getByTestId('speech-panel');
-  const ttsRequests = async () => ((await stack.control('GET', '/requests?path=/api/v1/tts/generate')).requests as Array<{ method: string; body: any }>).filter((r) => r.method === 'POST');
+  const ttsRequests = async () =>
+    ((await stack.control('GET', '/requests?path=/api/v1/tts/generate')).requests as Array<{ method: string; body: any }>).filter(
+      (r) => r.method === 'POST'
+    );
   const before = (await ttsRequests()).length;
-  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: await documentIdOf(TITLE), locale: 'en' });
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', {
+    contentType: ARTICLE,
+    documentId: await documentIdOf(TITLE),
+    locale: 'en',
+  });
 
   // Closed until asked for: opening the edit view spends nothing.
   await panel.getByTestId('speech-listen-open').click();
   const select = panel.getByRole('combobox', { name: 'Paragraph' });
   await select.click();
   const options = await page.getByRole('option').allInnerTexts();
-  expect(options).toEqual(['1. Narrated from the browser.', '2. Read aloud by the speech plugin.', '3. The first sentence is short. The second one tells a little…']);
+  expect(options).toEqual([
+    '1. Narrated from the browser.',
+    '2. Read aloud by the speech plugin.',
+    '3. The first sentence is short. The second one tells a little…',
+  ]);
   await page.getByRole('option', { name: /^3\. / }).click();
   const paragraph = 'The first sentence is short. The second one tells a little more about the test.';
   await expectText(panel.getByTestId('speech-listen'), `${paragraph.length} characters.`);
 
   await panel.getByTestId('speech-listen-play').click();
-  await page.waitForFunction(() => ((document.querySelector('[data-testid="speech-listen-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 1);
+  await page.waitForFunction(
+    () => ((document.querySelector('[data-testid="speech-listen-audio"]') as HTMLAudioElement | null)?.duration ?? 0) > 1
+  );
   const sent = (await ttsRequests()).slice(before);
   expect(sent.map((r) => r.body)).toEqual([{ text: paragraph, voice_id: estimate.body.voiceId }]);
   await panel.getByTestId('speech-listen').scrollIntoViewIfNeeded();
@@ -367,9 +407,16 @@ it('the edit view panel reads one paragraph aloud in the entry voice, before any
 it('an empty credit balance pauses the queue ("Paused for credits") until an editor resumes it', async () => {
   await stack.control('PUT', '/credits', { credits: 0 });
   const cm = contentManager(stack, ARTICLE);
-  const { documentId } = await cm.create({ title: PAUSED_TITLE, summary: 'Waits for credits.', body: blocks('Credits first, then words.') });
+  const { documentId } = await cm.create({
+    title: PAUSED_TITLE,
+    summary: 'Waits for credits.',
+    body: blocks('Credits first, then words.'),
+  });
   await cm.publish(documentId);
-  await waitFor(async () => (await stack.admin('GET', '/speech/settings')).body?.queue?.paused === true, { timeoutMs: 30_000, what: 'the queue to pause' });
+  await waitFor(async () => (await stack.admin('GET', '/speech/settings')).body?.queue?.paused === true, {
+    timeoutMs: 30_000,
+    what: 'the queue to pause',
+  });
 
   await openList();
   await waitForBadge(listBadge(PAUSED_TITLE), ['paused']);
@@ -414,7 +461,10 @@ const documentIds = new Map<string, string>();
 async function documentIdOf(title: string): Promise<string> {
   const known = documentIds.get(title);
   if (known) return known;
-  const { body } = await stack.admin('GET', `/content-manager/collection-types/${ARTICLE}?filters[title][$eq]=${encodeURIComponent(title)}`);
+  const { body } = await stack.admin(
+    'GET',
+    `/content-manager/collection-types/${ARTICLE}?filters[title][$eq]=${encodeURIComponent(title)}`
+  );
   const documentId = body?.results?.[0]?.documentId;
   if (!documentId) throw new Error(`no article titled ${title}`);
   documentIds.set(title, documentId);

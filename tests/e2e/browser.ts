@@ -38,7 +38,15 @@ export async function launchAdminBrowser(
     executablePath: CHROMIUM,
     // Playwright also sends loopback traffic through the proxy (Chromium would bypass it).
     ...(options.proxyUrl ? { proxy: { server: options.proxyUrl } } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
   const page = await context.newPage();
@@ -57,7 +65,8 @@ export async function launchAdminBrowser(
   });
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.pathname.startsWith('/speech/') && response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${url.pathname}`);
+    if (url.pathname.startsWith('/speech/') && response.status() >= 400)
+      problems.push(`HTTP ${response.status()} ${response.request().method()} ${url.pathname}`);
     onResponse?.(response);
   });
   return { browser, page };
@@ -81,11 +90,19 @@ export async function logIn(page: Page, url: string) {
 }
 
 export async function expectText(locator: Locator, text: string, timeoutMs = 20_000) {
-  await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), { timeoutMs, intervalMs: 100, what: `"${text}"` }).catch(async (error) => {
+  await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), {
+    timeoutMs,
+    intervalMs: 100,
+    what: `"${text}"`,
+  }).catch(async (error) => {
     throw new Error(`${(error as Error).message}; found "${await locator.innerText({ timeout: 1_000 }).catch(() => '(nothing)')}"`);
   });
 }
 
 export async function expectAttribute(locator: Locator, name: string, value: string, timeoutMs = 20_000) {
-  await waitFor(async () => (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) === value, { timeoutMs, intervalMs: 100, what: `${name}=${value}` });
+  await waitFor(async () => (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) === value, {
+    timeoutMs,
+    intervalMs: 100,
+    what: `${name}=${value}`,
+  });
 }

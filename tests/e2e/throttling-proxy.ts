@@ -39,7 +39,10 @@ async function* atRate(source: AsyncIterable<Buffer>, bytesPerSecond: number) {
   }
 }
 
-export async function startThrottlingProxy(options: { bytesPerSecond: number; throttle: (method: string, path: string) => boolean }): Promise<ThrottlingProxy> {
+export async function startThrottlingProxy(options: {
+  bytesPerSecond: number;
+  throttle: (method: string, path: string) => boolean;
+}): Promise<ThrottlingProxy> {
   const throttled: string[] = [];
   const server = http.createServer((req, res) => {
     let target: URL;

@@ -81,7 +81,10 @@ beforeAll(async () => {
   fs.truncateSync(bigPath, 51 * 1024 * 1024);
 
   // Uploads to the plugin go over a 4 MB/s link; everything else at full speed.
-  proxy = await startThrottlingProxy({ bytesPerSecond: 4 * 1024 * 1024, throttle: (method, pathname) => method === 'POST' && pathname === '/speech/transcriptions' });
+  proxy = await startThrottlingProxy({
+    bytesPerSecond: 4 * 1024 * 1024,
+    throttle: (method, pathname) => method === 'POST' && pathname === '/speech/transcriptions',
+  });
   ({ browser, page } = await launchAdminBrowser(
     problems,
     (answer) => {
@@ -120,7 +123,10 @@ it('refuses a file over 50 MB in the browser with a clear message, without a req
   await page.getByTestId('transcribe-file-input').setInputFiles(bigPath);
   await expectText(page.getByTestId('transcribe-file-error'), 'This file is 51 MB: the limit is 50 MB.');
   expect(await page.getByTestId('transcribe-submit').isDisabled()).toBe(true);
-  await page.getByTestId('transcribe-submit').click({ force: true }).catch(() => undefined);
+  await page
+    .getByTestId('transcribe-submit')
+    .click({ force: true })
+    .catch(() => undefined);
   await page.waitForTimeout(500);
   expect(submissions).toEqual([]);
   await shot('too-large');
@@ -147,7 +153,11 @@ it('uploads an MP3 with a progress bar, follows the job to completed and shows t
       const progress = page.getByTestId('transcribe-progress');
       const percent = await progress.getAttribute('data-percent', { timeout: 200 }).catch(() => null);
       const phase = await progress.getAttribute('data-phase', { timeout: 200 }).catch(() => null);
-      const status = await page.getByTestId('transcribe-job').getByTestId('transcribe-status').getAttribute('data-status', { timeout: 200 }).catch(() => null);
+      const status = await page
+        .getByTestId('transcribe-job')
+        .getByTestId('transcribe-status')
+        .getAttribute('data-status', { timeout: 200 })
+        .catch(() => null);
       if (percent !== null) percents.add(Number(percent));
       if (phase) phases.add(phase);
       if (status) statuses.add(status);
@@ -228,7 +238,10 @@ it('downloads the SRT through an authenticated request', async () => {
 it('saves the result to the Media Library and shows the saved file', async () => {
   const job = page.getByTestId('transcribe-job');
   await job.getByTestId('transcribe-save').click();
-  await page.getByText(/Saved to the Media Library as/).first().waitFor();
+  await page
+    .getByText(/Saved to the Media Library as/)
+    .first()
+    .waitFor();
   const saved = job.getByTestId('transcribe-saved-file');
   await expectText(saved, '.srt');
   const { body } = await stack.admin('GET', `/speech/transcriptions/${transcriptionId}`);
@@ -260,7 +273,11 @@ it('takes a recording dropped on the drop zone and shows the upload going throug
     const rate = 16_000;
     const seconds = 600;
     const samples = new Int16Array(rate * seconds);
-    for (const [from, to] of [[10, 20], [60, 75], [150, 160]]) {
+    for (const [from, to] of [
+      [10, 20],
+      [60, 75],
+      [150, 160],
+    ]) {
       for (let i = from * rate; i < to * rate; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate));
     }
     const header = new DataView(new ArrayBuffer(44));
@@ -302,20 +319,24 @@ it('takes a recording dropped on the drop zone and shows the upload going throug
 
   // Part-way: the drawn bar, its ARIA value and its text agree on a value strictly between 0 and 100.
   const progress = page.getByTestId('transcribe-progress');
-  const drawn = await page.waitForFunction(() => {
-    const value = Number(document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent'));
-    const bar = document.querySelector('[data-testid="transcribe-progress-bar"]');
-    const fill = bar?.firstElementChild;
-    if (!bar || !fill || !(value >= 20 && value <= 80)) return null;
-    const outer = bar.getBoundingClientRect();
-    const inner = fill.getBoundingClientRect();
-    return {
-      value,
-      ariaValue: Number(bar.getAttribute('aria-valuenow')),
-      text: document.querySelector('[data-testid="transcribe-progress-text"]')?.textContent ?? '',
-      filledPercent: ((Math.min(inner.right, outer.right) - outer.left) / outer.width) * 100,
-    };
-  }, undefined, { timeout: 20_000, polling: 25 });
+  const drawn = await page.waitForFunction(
+    () => {
+      const value = Number(document.querySelector('[data-testid="transcribe-progress"]')?.getAttribute('data-percent'));
+      const bar = document.querySelector('[data-testid="transcribe-progress-bar"]');
+      const fill = bar?.firstElementChild;
+      if (!bar || !fill || !(value >= 20 && value <= 80)) return null;
+      const outer = bar.getBoundingClientRect();
+      const inner = fill.getBoundingClientRect();
+      return {
+        value,
+        ariaValue: Number(bar.getAttribute('aria-valuenow')),
+        text: document.querySelector('[data-testid="transcribe-progress-text"]')?.textContent ?? '',
+        filledPercent: ((Math.min(inner.right, outer.right) - outer.left) / outer.width) * 100,
+      };
+    },
+    undefined,
+    { timeout: 20_000, polling: 25 }
+  );
   const halfway = (await drawn.jsonValue())!;
   expect(halfway.ariaValue).toBe(halfway.value);
   expect(halfway.text).toMatch(new RegExp(`^Uploading: ${halfway.value}% \\(`));
@@ -341,7 +362,10 @@ it('takes a recording dropped on the drop zone and shows the upload going throug
   // Every byte arrived: the sound is found exactly where the tones are.
   await page.emulateMedia({ reducedMotion: null });
   const transcript = job.getByTestId('transcribe-transcript');
-  const lines = (await transcript.innerText()).split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = (await transcript.innerText())
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   expect(lines).toEqual(['00:10 – 00:20', '[speech]', '01:00 – 01:15', '[speech]', '02:30 – 02:40', '[speech]']);
   const id = Number(new URL(page.url()).searchParams.get('id'));
   const { body } = await stack.admin('GET', `/speech/transcriptions/${id}`);

@@ -56,7 +56,10 @@ describe('control API', () => {
     const unknown = await requestJson(`${emulator.url}/__control/config`, { method: 'PUT', body: { nope: 1 }, apiKey: null });
     expect(unknown.status).toBe(400);
 
-    const updated = await emulator.control('config', { method: 'PUT', body: { generationDelayMs: 10, rateLimit: { requests: 5, windowSec: 1 } } });
+    const updated = await emulator.control('config', {
+      method: 'PUT',
+      body: { generationDelayMs: 10, rateLimit: { requests: 5, windowSec: 1 } },
+    });
     expect(updated.config).toMatchObject({ generationDelayMs: 10, rateLimit: { requests: 5, windowSec: 1 } });
 
     await emulator.control('credits', { method: 'PUT', body: { credits: 42 } });

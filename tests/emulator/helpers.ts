@@ -62,7 +62,11 @@ export async function startCallbackServer(): Promise<CallbackServer> {
   };
 }
 
-export async function waitUntil<T>(probe: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs: number, what: string): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => T | null | undefined | Promise<T | null | undefined>,
+  timeoutMs: number,
+  what: string
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -80,7 +84,10 @@ export interface JsonResponse {
   body: any;
 }
 
-export async function requestJson(url: string, init: { method?: string; apiKey?: string | null; body?: unknown; rawBody?: string; contentType?: string } = {}): Promise<JsonResponse> {
+export async function requestJson(
+  url: string,
+  init: { method?: string; apiKey?: string | null; body?: unknown; rawBody?: string; contentType?: string } = {}
+): Promise<JsonResponse> {
   const headers: Record<string, string> = {};
   if (init.apiKey !== null) headers.Authorization = `Bearer ${init.apiKey ?? API_KEY}`;
   const body = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
@@ -97,7 +104,12 @@ export async function requestJson(url: string, init: { method?: string; apiKey?:
 }
 
 /** A valid /process-text body with overridable postData. */
-export function narrationBody(articleId: string, callbackURL: string, overrides: Record<string, unknown> = {}, text = 'Hello there. This is a short test article.') {
+export function narrationBody(
+  articleId: string,
+  callbackURL: string,
+  overrides: Record<string, unknown> = {},
+  text = 'Hello there. This is a short test article.'
+) {
   return { text, postData: { name: 'Test article', articleId, voiceId: 'en-male-1', callbackURL, ...overrides } };
 }
 
@@ -125,7 +137,7 @@ export function mp3Info(buf: Buffer): { startsWithSyncOrId3: boolean; frames: nu
     const bitrate = (version === 3 ? MPEG_BITRATES.v1l3 : MPEG_BITRATES.v2l3)[buf[pos + 2] >> 4] * 1000;
     sampleRate = MPEG_RATES[version][(buf[pos + 2] >> 2) & 3];
     const samples = version === 3 ? 1152 : 576;
-    const length = Math.floor((samples / 8) * bitrate / sampleRate) + ((buf[pos + 2] >> 1) & 1);
+    const length = Math.floor(((samples / 8) * bitrate) / sampleRate) + ((buf[pos + 2] >> 1) & 1);
     if (!bitrate || !sampleRate || length <= 0) break;
     frames++;
     durationSec += samples / sampleRate;

@@ -66,7 +66,7 @@ describe('validation', () => {
     expect(await fieldErrors({ postData: narrationBody('v', callbacks.url).postData })).toEqual(['text']);
     expect(await fieldErrors({ text: 'Hi.' })).toEqual(['postData']);
     expect(await fieldErrors({ text: 'Hi.', postData: {} })).toEqual(
-      expect.arrayContaining(['postData.name', 'postData.articleId', 'postData.voiceId', 'postData.callbackURL']),
+      expect.arrayContaining(['postData.name', 'postData.articleId', 'postData.voiceId', 'postData.callbackURL'])
     );
     expect(await fieldErrors(narrationBody('v', callbacks.url, { articleId: 42 }))).toEqual(['postData.articleId']);
     expect(await fieldErrors(narrationBody('v', 'not a url'))).toEqual(['postData.callbackURL']);
@@ -134,7 +134,12 @@ describe('narration and its signed callback', () => {
     expect(srtResponse.headers.get('content-type')).toBe('application/x-subrip; charset=utf-8');
     const cues = parseSrt(await srtResponse.text());
     // One cue per sentence, the title is not narrated.
-    expect(cues.map((c) => c.text)).toEqual(['Welcome to the news.', 'The weather is fine today!', 'Will it rain tomorrow?', 'Nobody knows.']);
+    expect(cues.map((c) => c.text)).toEqual([
+      'Welcome to the news.',
+      'The weather is fine today!',
+      'Will it rain tomorrow?',
+      'Nobody knows.',
+    ]);
     expect(cues.map((c) => c.index)).toEqual([1, 2, 3, 4]);
     expect(cues[0].start).toBe(0);
     for (let i = 0; i < cues.length; i++) {
@@ -197,7 +202,9 @@ describe('narration and its signed callback', () => {
     expect(regenerate.status).toBe(202);
     const [, , third] = await callbacks.waitFor(3);
     expect(third.body.response.audioFile).not.toBe(first.body.response.audioFile);
-    expect(third.body.response.signature).toBe(expectedSignature(API_KEY, 'again', third.body.response.audioFile, third.body.response.srtFile));
+    expect(third.body.response.signature).toBe(
+      expectedSignature(API_KEY, 'again', third.body.response.audioFile, third.body.response.srtFile)
+    );
     expect(await credits()).toBe(100000 - 2 * cost);
     expect((await article('again')).generation).toBe(2);
   });

@@ -87,7 +87,7 @@ export async function startEmulatorProcess(opts: EmulatorProcessOptions = {}): P
     listening = await new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`emulator did not start within ${opts.startTimeoutMs ?? 20000} ms.\nstderr:\n${stderr}`)),
-        opts.startTimeoutMs ?? 20000,
+        opts.startTimeoutMs ?? 20000
       );
       lines.on('line', (line) => {
         try {

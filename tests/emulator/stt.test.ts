@@ -34,7 +34,10 @@ beforeEach(async () => {
 
 const submitUrl = () => `${emulator.webUrl}/api/v1/stt/submit/`;
 const statusUrl = (jobId: string) => `${emulator.webUrl}/api/v1/stt/status/${jobId}/`;
-const audioPart = (data: Buffer, filename = 'audio.mp3', contentType = 'audio/mpeg'): UploadPart => ({ name: 'audio', file: { filename, contentType, data } });
+const audioPart = (data: Buffer, filename = 'audio.mp3', contentType = 'audio/mpeg'): UploadPart => ({
+  name: 'audio',
+  file: { filename, contentType, data },
+});
 
 async function submit(parts: UploadPart[]) {
   const res = await uploadMultipart(submitUrl(), parts);
@@ -54,7 +57,7 @@ async function pollUntilDone(jobId: string) {
       return ['queued', 'processing'].includes(res.body.status) ? null : res.body;
     },
     15000,
-    `STT job ${jobId}`,
+    `STT job ${jobId}`
   );
   return { final, seen };
 }
@@ -117,7 +120,10 @@ describe('transcribing audio the emulator produced', () => {
 
 describe('honesty for audio the emulator did not produce', () => {
   it('finds where sound is in a WAV and labels it [speech], never inventing words', async () => {
-    const wav = toneWav(4, [[0.5, 1.5], [2.5, 3.2]]);
+    const wav = toneWav(4, [
+      [0.5, 1.5],
+      [2.5, 3.2],
+    ]);
     const jobId = await submit([audioPart(wav, 'tone.wav', 'audio/wav')]);
     const { final } = await pollUntilDone(jobId);
     const segments = final.result.subtitles as Array<{ start: number; end: number; text: string }>;
@@ -166,7 +172,10 @@ describe('submit validation', () => {
       { name: 'audio', file: { filename: 'huge.wav', contentType: 'audio/wav', stream: zeroStream(50 * 1024 * 1024 + 1) } },
     ]);
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ success: false, error: { code: 'INVALID_REQUEST', message: expect.any(String), details: { audio: ['File exceeds 50 MB'] } } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'INVALID_REQUEST', message: expect.any(String), details: { audio: ['File exceeds 50 MB'] } },
+    });
     const [logged] = (await emulator.control('requests?route=stt-submit')).requests;
     expect(logged.body.tooLarge).toBe(true);
     expect(logged.body.audioBytesSeen).toBe(50 * 1024 * 1024 + 1);
@@ -203,7 +212,10 @@ describe('multipart parsing (contract 2.4: the body is checked, not trusted)', (
   it('answers 400 "Malformed multipart upload." for a body cut off before its closing boundary, and keeps no file', async () => {
     const res = await postRaw(textPart('language', 'ar-JO') + filePart('audio', 'a.wav', 'RIFF').replace(/\r\n$/, ''));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: 'INVALID_REQUEST', message: 'Malformed multipart upload.', details: { body: [expect.any(String)] } } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'INVALID_REQUEST', message: 'Malformed multipart upload.', details: { body: [expect.any(String)] } },
+    });
     expect((await emulator.control('stt-jobs')).jobs).toEqual([]);
   });
 
@@ -211,7 +223,11 @@ describe('multipart parsing (contract 2.4: the body is checked, not trusted)', (
     for (const contentType of ['multipart/form-data', 'application/x-www-form-urlencoded', 'text/plain']) {
       const res = await postRaw('audio=x', contentType);
       expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'The request is invalid.', details: { audio: ['Send a multipart/form-data upload with an "audio" file field.'] } });
+      expect(res.body.error).toEqual({
+        code: 'INVALID_REQUEST',
+        message: 'The request is invalid.',
+        details: { audio: ['Send a multipart/form-data upload with an "audio" file field.'] },
+      });
     }
   });
 
@@ -235,7 +251,9 @@ describe('multipart parsing (contract 2.4: the body is checked, not trusted)', (
     const name = 'نشرة/الأخبار "1".wav';
     const body = Buffer.concat([
       Buffer.from(textPart('output_format', 'srt') + textPart('output_format', 'vtt')),
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="${name.replace(/"/g, '\\"')}"\r\nContent-Type: audio/wav\r\n\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="${name.replace(/"/g, '\\"')}"\r\nContent-Type: audio/wav\r\n\r\n`
+      ),
       wav,
       Buffer.from(`\r\n${filePart('audio', 'second.wav', 'RIFF')}${filePart('cover', 'c.png', 'PNG')}${closing}`),
     ]);
@@ -244,7 +262,9 @@ describe('multipart parsing (contract 2.4: the body is checked, not trusted)', (
     const [logged] = (await emulator.control('requests?route=stt-submit')).requests;
     expect(logged.body.fields).toEqual({ output_format: 'srt' });
     expect(logged.body.ignoredParts).toEqual(['output_format', 'audio', 'cover']);
-    expect(logged.body.files).toEqual([{ field: 'audio', filename: name, contentType: 'audio/wav', bytes: wav.length, sha256: expect.any(String) }]);
+    expect(logged.body.files).toEqual([
+      { field: 'audio', filename: name, contentType: 'audio/wav', bytes: wav.length, sha256: expect.any(String) },
+    ]);
     expect(logged.body.audioBytesSeen).toBe(wav.length);
     const { final } = await pollUntilDone(res.body.job_id);
     expect(typeof final.result.subtitles).toBe('string');

@@ -33,10 +33,18 @@ async function setRolePermissions(roleId: number, conditions: string[]) {
   const cm = ['read', 'create', 'update', 'delete', 'publish'].map((action) => ({
     action: `plugin::content-manager.explorer.${action}`,
     subject: ARTICLE,
-    properties: action === 'delete' || action === 'publish' ? { locales: ['en', 'ar'] } : { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] },
+    properties:
+      action === 'delete' || action === 'publish'
+        ? { locales: ['en', 'ar'] }
+        : { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] },
     conditions,
   }));
-  const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
+  const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({
+    action,
+    subject: null,
+    properties: {},
+    conditions: [],
+  }));
   const response = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions: [...cm, ...speech] });
   if (response.status !== 200) throw new Error(`permissions of role ${roleId}: ${response.status} ${JSON.stringify(response.body)}`);
 }
@@ -74,8 +82,13 @@ beforeAll(async () => {
   author = await createAdmin(stack, 'author@example.com', authorRole);
   editor = await createAdmin(stack, 'editor2@example.com', editorRole);
 
-  othersArticle = (await articles.create({ title: 'Someone else', summary: 'Not yours.', body: blocks('First.', 'Second.') }, 'en')).documentId;
-  const own = await author.call('POST', `/content-manager/collection-types/${ARTICLE}?locale=en`, { title: 'My own', summary: 'Mine.', body: blocks('Mine too.') });
+  othersArticle = (await articles.create({ title: 'Someone else', summary: 'Not yours.', body: blocks('First.', 'Second.') }, 'en'))
+    .documentId;
+  const own = await author.call('POST', `/content-manager/collection-types/${ARTICLE}?locale=en`, {
+    title: 'My own',
+    summary: 'Mine.',
+    body: blocks('Mine too.'),
+  });
   if (own.status !== 201 && own.status !== 200) throw new Error(`author create: ${own.status} ${JSON.stringify(own.body)}`);
   ownArticle = own.body.data.documentId;
 });
@@ -89,14 +102,17 @@ describe('admin routes follow the Content Manager permissions', () => {
 
   it("refuses an Author everything about another admin's article, and nothing reaches the service", async () => {
     // The voice list (read for the estimate of the author's own article) tells nothing about any article.
-    const articleRequests = async () => (await stack.control<any>('GET', '/requests')).requests.filter((entry: any) => entry.path !== '/api/v1/voices').length;
+    const articleRequests = async () =>
+      (await stack.control<any>('GET', '/requests')).requests.filter((entry: any) => entry.path !== '/api/v1/voices').length;
     const requestsBefore = await articleRequests();
     const other = target(othersArticle);
 
     expect((await author.call('POST', '/speech/narrations/paragraphs', other)).status).toBe(403);
     expect((await author.call('POST', '/speech/narrations/estimate', other)).status).toBe(403);
     expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).status).toBe(200);
-    expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).body.data).toEqual([]);
+    expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).body.data).toEqual(
+      []
+    );
     expect((await author.call('POST', '/speech/narrations/narrate', other)).status).toBe(403);
     expect((await author.call('POST', '/speech/narrations/regenerate', other)).status).toBe(403);
     expect((await author.call('POST', '/speech/narrations/listen', { ...other, index: 0 })).status).toBe(403);
@@ -114,7 +130,7 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect((await stack.admin('POST', '/speech/narrations/estimate', other)).body.voiceOverride).toBeNull();
   });
 
-  it("lets the Author work on their own article, and skips the other one in bulk", async () => {
+  it('lets the Author work on their own article, and skips the other one in bulk', async () => {
     const own = target(ownArticle);
     const paragraphs = await author.call('POST', '/speech/narrations/paragraphs', own);
     expect(paragraphs.status).toBe(200);
@@ -124,17 +140,26 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect(listened.status).toBe(200);
 
     // Publishing is the author's to do; narrate-many narrates their own article only.
-    expect((await author.call('POST', `/content-manager/collection-types/${ARTICLE}/${ownArticle}/actions/publish?locale=en`, {})).status).toBe(200);
+    expect(
+      (await author.call('POST', `/content-manager/collection-types/${ARTICLE}/${ownArticle}/actions/publish?locale=en`, {})).status
+    ).toBe(200);
     await articles.publish(othersArticle, 'en');
     await waitForStatus(stack, ARTICLE, ownArticle, 'completed', 'en');
     await waitForStatus(stack, ARTICLE, othersArticle, 'completed', 'en');
 
-    const statuses = await author.call('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds: [ownArticle, othersArticle] });
+    const statuses = await author.call('POST', '/speech/narrations/statuses', {
+      contentType: ARTICLE,
+      documentIds: [ownArticle, othersArticle],
+    });
     expect(statuses.status).toBe(200);
     expect(statuses.body.data.map((row: any) => row.documentId)).toEqual([ownArticle]);
 
     const before = (await emulatorRequests(stack)).length;
-    const many = await author.call('POST', '/speech/narrations/narrate-many', { contentType: ARTICLE, documentIds: [othersArticle, ownArticle], locale: 'en' });
+    const many = await author.call('POST', '/speech/narrations/narrate-many', {
+      contentType: ARTICLE,
+      documentIds: [othersArticle, ownArticle],
+      locale: 'en',
+    });
     expect(many.status).toBe(200);
     expect(many.body.refused).toEqual([othersArticle]);
     expect(many.body.results.map((result: any) => result.articleId)).toEqual([`${ownArticle}-en`]);
@@ -156,7 +181,10 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect(view.body.data).toHaveLength(1);
     expect((await editor.call('PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' })).status).toBe(200);
     expect((await editor.call('POST', '/speech/narrations/listen', { ...other, index: 0 })).status).toBe(200);
-    const statuses = await editor.call('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds: [ownArticle, othersArticle] });
+    const statuses = await editor.call('POST', '/speech/narrations/statuses', {
+      contentType: ARTICLE,
+      documentIds: [ownArticle, othersArticle],
+    });
     expect(statuses.body.data.map((row: any) => row.documentId).sort()).toEqual([ownArticle, othersArticle].sort());
     expect((await editor.call('PUT', '/speech/narrations/voice', { ...other, voiceId: null })).status).toBe(200);
   });
@@ -206,8 +234,15 @@ describe('public routes answer like the content API of the narrated type', () =>
     expect(response.status).toBe(200);
     expect(response.headers.get('vary')).toMatch(/authorization/i);
     // A token without that permission gets the same 404 as anyone.
-    const other = await stack.admin('POST', '/admin/api-tokens', { name: 'articles only', type: 'custom', lifespan: null, permissions: ['api::article.article.find'] });
-    const refused = await stack.request(`/api/speech/narrations/${pageId}`, { headers: { authorization: `Bearer ${other.body.data.accessKey}` } });
+    const other = await stack.admin('POST', '/admin/api-tokens', {
+      name: 'articles only',
+      type: 'custom',
+      lifespan: null,
+      permissions: ['api::article.article.find'],
+    });
+    const refused = await stack.request(`/api/speech/narrations/${pageId}`, {
+      headers: { authorization: `Bearer ${other.body.data.accessKey}` },
+    });
     expect(refused.status).toBe(404);
   });
 
@@ -216,7 +251,8 @@ describe('public routes answer like the content API of the narrated type', () =>
     await stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId: draft, locale: 'en' });
     expect((await anonymous(`/api/speech/narrations/${draft}-en`)).status).toBe(404);
 
-    const unpublished = (await articles.create({ title: 'Soon unpublished', summary: 'Gone soon.', body: blocks('Was public.') }, 'en')).documentId;
+    const unpublished = (await articles.create({ title: 'Soon unpublished', summary: 'Gone soon.', body: blocks('Was public.') }, 'en'))
+      .documentId;
     await articles.publish(unpublished, 'en');
     await waitForStatus(stack, ARTICLE, unpublished, 'completed', 'en');
     expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(200);
@@ -241,11 +277,14 @@ describe('public routes answer like the content API of the narrated type', () =>
   it('builds URLs from the configured public URL, never from the Host header', async () => {
     const body = await new Promise<string>((resolve, reject) => {
       const url = new URL(`${stack.url}/api/speech/narrations/${othersArticle}-en`);
-      const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } }, (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve(text));
-      });
+      const request = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve(text));
+        }
+      );
       request.on('error', reject);
       request.end();
     });
@@ -272,7 +311,9 @@ describe('GraphQL', () => {
   it("has no type, query or mutation of the plugin's internal tables", async () => {
     const { body } = await graphql('{ __schema { types { name } queryType { fields { name } } mutationType { fields { name } } } }');
     const names: string[] = body.data.__schema.types.map((type: any) => type.name);
-    const fields: string[] = [...body.data.__schema.queryType.fields, ...body.data.__schema.mutationType.fields].map((field: any) => field.name);
+    const fields: string[] = [...body.data.__schema.queryType.fields, ...body.data.__schema.mutationType.fields].map(
+      (field: any) => field.name
+    );
     expect(names).toContain('SpeechPublicNarration');
     // Shadow CRUD would name them SpeechNarration, SpeechLease, SpeechTranscription, SpeechVoiceOverride (+ Input, FiltersInput...).
     expect(names.filter((name) => /^Speech(Narration|Lease|Transcription|VoiceOverride)/.test(name))).toEqual([]);
@@ -281,7 +322,9 @@ describe('GraphQL', () => {
   });
 
   it('answers an article narration for the public, and null where the caller may not see it', async () => {
-    const { body } = await graphql('{ articles(locale: "en") { documentId narration { status audioUrl vttUrl durationSeconds voice locale } } }');
+    const { body } = await graphql(
+      '{ articles(locale: "en") { documentId narration { status audioUrl vttUrl durationSeconds voice locale } } }'
+    );
     expect(body.errors).toBeUndefined();
     const entry = body.data.articles.find((item: any) => item.documentId === othersArticle);
     expect(entry.narration).toMatchObject({ status: 'ready', locale: 'en', voice: 'en-female-1' });
@@ -291,7 +334,8 @@ describe('GraphQL', () => {
     expect(entry.narration.durationSeconds).toBeLessThan(60);
 
     const draft = (await articles.create({ title: 'GraphQL draft', summary: 'Draft.', body: blocks('Draft.') }, 'en')).documentId;
-    const token = (await stack.admin('POST', '/admin/api-tokens', { name: 'full', type: 'full-access', lifespan: null })).body.data.accessKey;
+    const token = (await stack.admin('POST', '/admin/api-tokens', { name: 'full', type: 'full-access', lifespan: null })).body.data
+      .accessKey;
     const drafts = await graphql('{ articles(locale: "en", status: DRAFT) { documentId narration { status } } }', token);
     expect(drafts.body.errors).toBeUndefined();
     expect(drafts.body.data.articles.find((item: any) => item.documentId === draft).narration).toBeNull();
@@ -310,16 +354,23 @@ describe('voice overrides', () => {
       stack.admin('PUT', '/speech/narrations/voice', { contentType: ARTICLE, documentId: two, locale: 'en', voiceId: 'ar-female-1' }),
     ]);
     expect(saves.map((save) => save.status)).toEqual([200, 200]);
-    expect((await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: one, locale: 'en' })).body.voiceOverride).toBe('en-male-1');
-    expect((await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: two, locale: 'en' })).body.voiceOverride).toBe('ar-female-1');
+    expect(
+      (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: one, locale: 'en' })).body.voiceOverride
+    ).toBe('en-male-1');
+    expect(
+      (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: two, locale: 'en' })).body.voiceOverride
+    ).toBe('ar-female-1');
 
     const db = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
     try {
-      const count = () => (db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(one) as { n: number }).n;
+      const count = () =>
+        (db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(one) as { n: number }).n;
       expect(count()).toBe(1);
       await articles.remove(one, 'en');
       await waitFor(async () => count() === 0, { what: 'the override of the deleted document to go' });
-      expect((db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(two) as { n: number }).n).toBe(1);
+      expect(
+        (db.prepare('SELECT count(*) AS n FROM speech_voice_overrides WHERE target_document_id = ?').get(two) as { n: number }).n
+      ).toBe(1);
     } finally {
       db.close();
     }
@@ -348,17 +399,33 @@ describe('what the content API hides is never narrated', () => {
     // Settings saved before the field was made private: written straight to Strapi's store.
     const db = new Database(path.join(stack.workDir, 'data.db'));
     try {
-      const row = db.prepare("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_speech_settings'").get() as { value: string } | undefined;
+      const row = db.prepare("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_speech_settings'").get() as
+        | { value: string }
+        | undefined;
       const current = row ? JSON.parse(row.value) : {};
-      const value = JSON.stringify({ ...current, contentTypes: { ...(current.contentTypes ?? {}), [ARTICLE]: { titleField: 'title', textFields: ['summary', 'internalNotes', 'body'], trigger: 'publish' } } });
+      const value = JSON.stringify({
+        ...current,
+        contentTypes: {
+          ...(current.contentTypes ?? {}),
+          [ARTICLE]: { titleField: 'title', textFields: ['summary', 'internalNotes', 'body'], trigger: 'publish' },
+        },
+      });
       if (row) db.prepare("UPDATE strapi_core_store_settings SET value = ? WHERE key = 'plugin_speech_settings'").run(value);
-      else db.prepare("INSERT INTO strapi_core_store_settings (key, value, type, environment, tag) VALUES ('plugin_speech_settings', ?, 'object', NULL, NULL)").run(value);
+      else
+        db.prepare(
+          "INSERT INTO strapi_core_store_settings (key, value, type, environment, tag) VALUES ('plugin_speech_settings', ?, 'object', NULL, NULL)"
+        ).run(value);
     } finally {
       db.close();
     }
     await sleep(5_500); // the settings cache
 
-    const documentId = (await articles.create({ title: 'Has notes', summary: 'Public summary.', body: blocks('Public body.'), internalNotes: 'SECRET-NOTE-42' }, 'en')).documentId;
+    const documentId = (
+      await articles.create(
+        { title: 'Has notes', summary: 'Public summary.', body: blocks('Public body.'), internalNotes: 'SECRET-NOTE-42' },
+        'en'
+      )
+    ).documentId;
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     const [submission] = await submissionsFor(stack, `${documentId}-en`);

@@ -28,11 +28,19 @@ beforeAll(async () => {
 
   // A signed-in admin whose role has none of the plugin's permissions.
   const role = await stack.admin('POST', '/admin/roles', { name: 'No speech', description: 'No speech permissions' });
-  const user = await stack.admin('POST', '/admin/users', { firstname: 'Limited', lastname: 'Editor', email: 'limited@example.com', roles: [role.body.data.id] });
+  const user = await stack.admin('POST', '/admin/users', {
+    firstname: 'Limited',
+    lastname: 'Editor',
+    email: 'limited@example.com',
+    roles: [role.body.data.id],
+  });
   const registered = await stack.request('/admin/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ registrationToken: user.body.data.registrationToken, userInfo: { firstname: 'Limited', lastname: 'Editor', password: 'Limited-Passw0rd!' } }),
+    body: JSON.stringify({
+      registrationToken: user.body.data.registrationToken,
+      userInfo: { firstname: 'Limited', lastname: 'Editor', password: 'Limited-Passw0rd!' },
+    }),
   });
   limitedToken = ((await registered.json()) as any).data.token;
   if (!limitedToken) throw new Error('could not register the limited admin');
@@ -137,7 +145,11 @@ describe('a 20 MB chunked multipart body to a plugin route leaves nothing in the
   });
 
   it('refuses multipart with 415 before reading it on routes that take no file, even for a super admin', async () => {
-    for (const [method, pathname] of [['POST', '/api/speech/callback'], ['POST', '/speech/narrations/narrate'], ['PUT', '/speech/settings']]) {
+    for (const [method, pathname] of [
+      ['POST', '/api/speech/callback'],
+      ['POST', '/speech/narrations/narrate'],
+      ['PUT', '/speech/settings'],
+    ]) {
       const answer = await chunkedMultipart(method, pathname, { authorization: `Bearer ${stack.adminToken}` });
       expect(answer.status).toBe(415);
       expect(answer.body.error).toMatchObject({ name: 'UnsupportedMediaTypeError', details: { code: 'MULTIPART_NOT_ACCEPTED' } });
@@ -163,7 +175,11 @@ describe('a 20 MB chunked multipart body to a plugin route leaves nothing in the
   it('still takes JSON on those routes', async () => {
     const settings = await stack.admin('GET', '/speech/settings');
     expect(settings.status).toBe(200);
-    const callback = await stack.request('/api/speech/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({}) });
+    const callback = await stack.request('/api/speech/callback', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    });
     expect([400, 401, 422]).toContain(callback.status);
   });
 });

@@ -33,46 +33,62 @@ it.each([
   {
     locale: 'en',
     title: 'Narrated chapters',
-    body: [paragraph('An opening sentence.'), heading('Listening on the move'), paragraph('Readers finish articles while walking. It helps.'), heading('Following along'), paragraph('Subtitles follow the voice.')],
+    body: [
+      paragraph('An opening sentence.'),
+      heading('Listening on the move'),
+      paragraph('Readers finish articles while walking. It helps.'),
+      heading('Following along'),
+      paragraph('Subtitles follow the voice.'),
+    ],
     headings: ['Listening on the move', 'Following along'],
   },
   {
     locale: 'ar',
     title: 'فصول مسموعة',
-    body: [paragraph('جملة افتتاحية.'), heading('الاستماع أثناء التنقل'), paragraph('يكمل القراء المقالات أثناء المشي.'), heading('المتابعة مع الصوت'), paragraph('الترجمة تتبع الصوت.')],
+    body: [
+      paragraph('جملة افتتاحية.'),
+      heading('الاستماع أثناء التنقل'),
+      paragraph('يكمل القراء المقالات أثناء المشي.'),
+      heading('المتابعة مع الصوت'),
+      paragraph('الترجمة تتبع الصوت.'),
+    ],
     headings: ['الاستماع أثناء التنقل', 'المتابعة مع الصوت'],
   },
-])('chapters.vtt of an $locale article: each chapter starts at the SRT cue where its heading is read', async ({ locale, title, body, headings }) => {
-  const articles = contentManager(stack, ARTICLE);
-  const { documentId } = locale === 'en'
-    ? await articles.create({ title, body }, 'en')
-    : await articles.create({ title: 'placeholder', body: [paragraph('Placeholder.')] }, 'en');
-  if (locale !== 'en') await articles.update(documentId, { title, body }, locale);
-  await articles.publish(documentId, locale);
-  await waitForStatus(stack, ARTICLE, documentId, 'completed', locale);
-  const articleId = `${documentId}-${locale}`;
+])(
+  'chapters.vtt of an $locale article: each chapter starts at the SRT cue where its heading is read',
+  async ({ locale, title, body, headings }) => {
+    const articles = contentManager(stack, ARTICLE);
+    const { documentId } =
+      locale === 'en'
+        ? await articles.create({ title, body }, 'en')
+        : await articles.create({ title: 'placeholder', body: [paragraph('Placeholder.')] }, 'en');
+    if (locale !== 'en') await articles.update(documentId, { title, body }, locale);
+    await articles.publish(documentId, locale);
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', locale);
+    const articleId = `${documentId}-${locale}`;
 
-  const narration = await publicNarration(stack, articleId);
-  expect(narration.body.chaptersUrl).toBe(`${stack.url}/api/speech/narrations/${articleId}/chapters.vtt`);
-  const chapters = await text(`/api/speech/narrations/${articleId}/chapters.vtt`);
-  expect(chapters.status).toBe(200);
-  expect(chapters.type).toMatch(/^text\/vtt/);
-  expect(chapters.body.startsWith('WEBVTT\n\n')).toBe(true);
-  const chapterCues = parseSrt(chapters.body.replace(/^WEBVTT\n\n/, ''));
-  const srtCues = parseSrt((await text(`/api/speech/narrations/${articleId}/subtitles.srt`)).body);
+    const narration = await publicNarration(stack, articleId);
+    expect(narration.body.chaptersUrl).toBe(`${stack.url}/api/speech/narrations/${articleId}/chapters.vtt`);
+    const chapters = await text(`/api/speech/narrations/${articleId}/chapters.vtt`);
+    expect(chapters.status).toBe(200);
+    expect(chapters.type).toMatch(/^text\/vtt/);
+    expect(chapters.body.startsWith('WEBVTT\n\n')).toBe(true);
+    const chapterCues = parseSrt(chapters.body.replace(/^WEBVTT\n\n/, ''));
+    const srtCues = parseSrt((await text(`/api/speech/narrations/${articleId}/subtitles.srt`)).body);
 
-  // The title and opening sentence come first, as a chapter named by the title.
-  expect(chapterCues.map((cue) => cue.text)).toEqual([title, ...headings]);
-  expect(chapterCues[0].startMs).toBe(srtCues[0].startMs);
-  headings.forEach((name, index) => {
-    const read = srtCues.find((cue) => cue.text === `${name}.`);
-    expect(read).toBeDefined();
-    expect(chapterCues[index + 1].startMs).toBe(read!.startMs);
-    // Each chapter ends where the next begins; the last at the end of the audio.
-    expect(chapterCues[index].endMs).toBe(chapterCues[index + 1].startMs);
-  });
-  expect(chapterCues[chapterCues.length - 1].endMs).toBe(srtCues[srtCues.length - 1].endMs);
-});
+    // The title and opening sentence come first, as a chapter named by the title.
+    expect(chapterCues.map((cue) => cue.text)).toEqual([title, ...headings]);
+    expect(chapterCues[0].startMs).toBe(srtCues[0].startMs);
+    headings.forEach((name, index) => {
+      const read = srtCues.find((cue) => cue.text === `${name}.`);
+      expect(read).toBeDefined();
+      expect(chapterCues[index + 1].startMs).toBe(read!.startMs);
+      // Each chapter ends where the next begins; the last at the end of the audio.
+      expect(chapterCues[index].endMs).toBe(chapterCues[index + 1].startMs);
+    });
+    expect(chapterCues[chapterCues.length - 1].endMs).toBe(srtCues[srtCues.length - 1].endMs);
+  }
+);
 
 it('no heading: 404, and the narration says chaptersUrl null; a hidden narration is a 404 as well', async () => {
   const articles = contentManager(stack, ARTICLE);

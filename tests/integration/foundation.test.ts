@@ -27,7 +27,12 @@ it('loads the plugin: its public route answers with a JSON 404 for an unknown ar
 it('registers its RBAC actions and guards its admin routes', async () => {
   const { body } = await stack.admin('GET', '/admin/permissions');
   const actions = JSON.stringify(body);
-  for (const action of ['plugin::speech.settings.read', 'plugin::speech.settings.update', 'plugin::speech.narrate', 'plugin::speech.transcribe']) {
+  for (const action of [
+    'plugin::speech.settings.read',
+    'plugin::speech.settings.update',
+    'plugin::speech.narrate',
+    'plugin::speech.transcribe',
+  ]) {
     expect(actions).toContain(action);
   }
   const anonymous = await stack.request('/speech/overview');
@@ -78,7 +83,9 @@ it('refuses to start with a bad configuration, naming the key', async () => {
     SPEECH_BASE_URL: 'not a url',
     SPEECH_MAX_IN_FLIGHT: '0',
   };
-  await expect(launchStrapi(env, workDir)).rejects.toThrow(/speech\.config\.baseUrl[\s\S]*speech\.config\.maxInFlight|speech\.config\.maxInFlight[\s\S]*speech\.config\.baseUrl/);
+  await expect(launchStrapi(env, workDir)).rejects.toThrow(
+    /speech\.config\.baseUrl[\s\S]*speech\.config\.maxInFlight|speech\.config\.maxInFlight[\s\S]*speech\.config\.baseUrl/
+  );
 });
 
 it('refuses to start with a content type that can never be narrated as configured, naming the type and field', async () => {

@@ -26,7 +26,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, { timeoutMs = 30_000, intervalMs = 150, what = 'condition' } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 30_000, intervalMs = 150, what = 'condition' } = {}
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -242,7 +245,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     stopStrapi,
     async startExtraInstance(env = {}) {
       const extraPort = await freePort();
-      const instance = await launchStrapi({ ...baseEnv(), PORT: String(extraPort), PUBLIC_URL: `http://127.0.0.1:${extraPort}`, ...env }, workDir);
+      const instance = await launchStrapi(
+        { ...baseEnv(), PORT: String(extraPort), PUBLIC_URL: `http://127.0.0.1:${extraPort}`, ...env },
+        workDir
+      );
       extras.push(instance);
       return instance;
     },
@@ -307,6 +313,7 @@ export async function createAdmin(stack: Stack, email: string, roleId: number) {
   if (!token) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   return {
     token,
-    call: (method: string, pathname: string, body?: unknown) => jsonFetch(`${stack.url}${pathname}`, method, body, { authorization: `Bearer ${token}` }),
+    call: (method: string, pathname: string, body?: unknown) =>
+      jsonFetch(`${stack.url}${pathname}`, method, body, { authorization: `Bearer ${token}` }),
   };
 }

@@ -26,25 +26,48 @@ it('refuses a bad lexicon with messages that name the rule', async () => {
   const empty = await stack.admin('PUT', '/speech/settings', { lexicon: [{ term: ' ', spoken: 'x' }] });
   expect(empty.status).toBe(400);
   expect(empty.body.error.message).toBe('lexicon.0.term: write the term to replace');
-  const repeated = await stack.admin('PUT', '/speech/settings', { lexicon: [{ term: 'SQL', spoken: 'a' }, { term: 'sql', spoken: 'b' }] });
+  const repeated = await stack.admin('PUT', '/speech/settings', {
+    lexicon: [
+      { term: 'SQL', spoken: 'a' },
+      { term: 'sql', spoken: 'b' },
+    ],
+  });
   expect(repeated.status).toBe(400);
   expect(repeated.body.error.message).toMatch(/lexicon\.1\.term: repeats the term of rule 1/);
 });
 
 it('a rule changes the submitted text and the previewed cost identically, only after the next publish', async () => {
   const articles = contentManager(stack, ARTICLE);
-  const { documentId } = await articles.create({ title: 'Databases', summary: 'SQL or SQLite?', body: blocks('We query SQL daily.') }, 'en');
+  const { documentId } = await articles.create(
+    { title: 'Databases', summary: 'SQL or SQLite?', body: blocks('We query SQL daily.') },
+    'en'
+  );
   const { documentId: unrelated } = await articles.create({ title: 'Gardening', summary: 'Roses.', body: blocks('Water them.') }, 'en');
   await articles.publish(documentId, 'en');
   await articles.publish(unrelated, 'en');
   const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
   await waitForStatus(stack, ARTICLE, unrelated, 'completed', 'en');
   const articleId = `${documentId}-en`;
-  expect((await submissionsFor(stack, articleId)).map((entry) => entry.body.text)).toEqual(['Databases.\n\nSQL or SQLite?\n\nWe query SQL daily.']);
+  expect((await submissionsFor(stack, articleId)).map((entry) => entry.body.text)).toEqual([
+    'Databases.\n\nSQL or SQLite?\n\nWe query SQL daily.',
+  ]);
 
-  const saved = await stack.admin('PUT', '/speech/settings', { lexicon: [{ term: 'sql', spoken: 'sequel', locale: 'en' }, { term: 'Roses', spoken: 'Rosen', locale: 'de' }] });
+  const saved = await stack.admin('PUT', '/speech/settings', {
+    lexicon: [
+      { term: 'sql', spoken: 'sequel', locale: 'en' },
+      { term: 'Roses', spoken: 'Rosen', locale: 'de' },
+    ],
+  });
   expect(saved.status).toBe(200);
-  expect(saved.body.settings.lexicon[0]).toEqual({ term: 'sql', spoken: 'sequel', locale: 'en', wholeWord: true, caseSensitive: false, ignoreDiacritics: false, letterVariants: false });
+  expect(saved.body.settings.lexicon[0]).toEqual({
+    term: 'sql',
+    spoken: 'sequel',
+    locale: 'en',
+    wholeWord: true,
+    caseSensitive: false,
+    ignoreDiacritics: false,
+    letterVariants: false,
+  });
 
   // Changing the lexicon submits nothing.
   await sleep(1_500);
@@ -54,7 +77,13 @@ it('a rule changes the submitted text and the previewed cost identically, only a
   const estimate = (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale: 'en' })).body;
   const affected = await stack.admin('POST', '/speech/lexicon/affected', { contentType: ARTICLE, locale: 'en' });
   expect(affected.status).toBe(200);
-  expect(affected.body).toMatchObject({ items: [{ documentId, articleId, characters: estimate.characters, credits: estimate.credits }], totalCredits: estimate.credits, page: 1, total: 2, refused: 0 });
+  expect(affected.body).toMatchObject({
+    items: [{ documentId, articleId, characters: estimate.characters, credits: estimate.credits }],
+    totalCredits: estimate.credits,
+    page: 1,
+    total: 2,
+    refused: 0,
+  });
   expect(estimate).toMatchObject({ unchanged: false });
   expect(await submissionsFor(stack, articleId)).toHaveLength(1);
 
@@ -74,11 +103,12 @@ it('a rule changes the submitted text and the previewed cost identically, only a
 });
 
 it('"hear it" speaks a rule in its locale\'s voice, once', async () => {
-  const hear = () => stack.request('/speech/lexicon/hear', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-    body: JSON.stringify({ rule: { spoken: 'sequel', locale: 'en' } }),
-  });
+  const hear = () =>
+    stack.request('/speech/lexicon/hear', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+      body: JSON.stringify({ rule: { spoken: 'sequel', locale: 'en' } }),
+    });
   const first = await hear();
   expect(first.status).toBe(200);
   expect(first.headers.get('content-type')).toMatch(/audio\/mpeg/);

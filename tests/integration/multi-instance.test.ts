@@ -45,7 +45,10 @@ it('five first narrations of one entry at once, from both instances, make one ro
   const articles = contentManager(stack, ARTICLE);
   let documentId: string;
   try {
-    ({ documentId } = await articles.create({ title: 'Raced', summary: 'Summary.', body: blocks('Clicked on two servers at once.') }, 'en'));
+    ({ documentId } = await articles.create(
+      { title: 'Raced', summary: 'Summary.', body: blocks('Clicked on two servers at once.') },
+      'en'
+    ));
     await articles.publish(documentId, 'en');
   } finally {
     await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
@@ -71,9 +74,14 @@ it('five first narrations of one entry at once, from both instances, make one ro
 it('submits each article once across instances, with at most maxInFlight generating', async () => {
   // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
   // attribute is not a database constraint): two rows. Dispatching must still work.
-  const columns = pg.sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'").split('\n');
+  const columns = pg
+    .sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'")
+    .split('\n');
   expect(columns).toEqual(expect.arrayContaining(['name', 'owner', 'expires_at', 'document_id']));
-  pg.sql('speech_multi', "DELETE FROM speech_leases; INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')");
+  pg.sql(
+    'speech_multi',
+    "DELETE FROM speech_leases; INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')"
+  );
   expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('2');
 
   await stack.control('PUT', '/config', { generationDelayMs: 1500 });
@@ -97,10 +105,13 @@ it('submits each article once across instances, with at most maxInFlight generat
 
   // Halfway through, the instance the test talks to crashes; the other one carries on.
   try {
-    await waitFor(async () => {
-      const { articles: records } = await stack.control<any>('GET', '/articles');
-      return records.filter((record: any) => record.state === 'generated').length >= 2;
-    }, { what: 'two narrations to finish', timeoutMs: 60_000 });
+    await waitFor(
+      async () => {
+        const { articles: records } = await stack.control<any>('GET', '/articles');
+        return records.filter((record: any) => record.state === 'generated').length >= 2;
+      },
+      { what: 'two narrations to finish', timeoutMs: 60_000 }
+    );
   } catch (error) {
     sampling = false;
     await sampler.catch(() => undefined);
@@ -108,11 +119,15 @@ it('submits each article once across instances, with at most maxInFlight generat
   }
   await stack.stopStrapi('SIGKILL');
 
-  const viaSecond = { ...stack, admin: (method: string, pathname: string, body?: unknown) => fetch(`${second.url}${pathname}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })) } as Stack;
+  const viaSecond = {
+    ...stack,
+    admin: (method: string, pathname: string, body?: unknown) =>
+      fetch(`${second.url}${pathname}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
+  } as Stack;
 
   for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
   sampling = false;
@@ -128,14 +143,20 @@ it('submits each article once across instances, with at most maxInFlight generat
   }
   // The duplicate lease row was removed on the way.
   expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('1');
-  const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) => documentIds.some((id) => record.articleId === `${id}-en`));
+  const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) =>
+    documentIds.some((id) => record.articleId === `${id}-en`)
+  );
   expect(charged.every((record: any) => record.generation === 1)).toBe(true);
 });
 
 /** What the emulator and both instances say, for a failure message that can be acted on. */
 async function diagnosis(documentIds: string[]): Promise<string> {
   const { articles: records } = await stack.control<any>('GET', '/articles').catch(() => ({ articles: [] }));
-  const submissions = await Promise.all(documentIds.map(async (id) => `${id}: ${(await submissionsFor(stack, `${id}-en`).catch(() => [])).map((s) => s.status ?? 'no answer').join(',')}`));
+  const submissions = await Promise.all(
+    documentIds.map(
+      async (id) => `${id}: ${(await submissionsFor(stack, `${id}-en`).catch(() => [])).map((s) => s.status ?? 'no answer').join(',')}`
+    )
+  );
   const rows = await stack.admin('POST', '/speech/narrations/statuses', { contentType: ARTICLE, documentIds }).catch(() => null);
   return [
     `emulator articles: ${JSON.stringify(records.map((r: any) => [r.articleId, r.state, r.generation]))}`,

@@ -5,7 +5,9 @@ import { EMULATOR_API_KEY, waitFor, type Stack } from './harness';
 
 export function signCallback(articleId: string, audioFile: string | null, srtFile: string | null, apiKey = EMULATOR_API_KEY): string {
   const key = createHash('sha256').update(apiKey).digest('hex');
-  return createHmac('sha256', key).update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`)
+    .digest('hex');
 }
 
 export interface LoggedRequest {
@@ -44,7 +46,14 @@ export async function narrationRow(stack: Stack, contentType: string, documentId
   return data.find((row) => (locale ? row.locale === locale : true)) ?? null;
 }
 
-export async function waitForStatus(stack: Stack, contentType: string, documentId: string, status: string | string[], locale?: string, timeoutMs = 45_000) {
+export async function waitForStatus(
+  stack: Stack,
+  contentType: string,
+  documentId: string,
+  status: string | string[],
+  locale?: string,
+  timeoutMs = 45_000
+) {
   const wanted = Array.isArray(status) ? status : [status];
   return waitFor(
     async () => {
@@ -89,7 +98,14 @@ export async function processTextSince(stack: Stack, afterId: number): Promise<A
 }
 
 /** Waits for a narration completed after `previousCompletedAt` (a new version stored). */
-export async function waitForNewNarration(stack: Stack, contentType: string, documentId: string, locale: string, previousCompletedAt: string, timeoutMs = 45_000) {
+export async function waitForNewNarration(
+  stack: Stack,
+  contentType: string,
+  documentId: string,
+  locale: string,
+  previousCompletedAt: string,
+  timeoutMs = 45_000
+) {
   return waitFor(
     async () => {
       const current = await narrationRow(stack, contentType, documentId, locale);
@@ -103,7 +119,11 @@ export async function waitForNewNarration(stack: Stack, contentType: string, doc
  * The service generated the article exactly `generations` times, the account paid exactly
  * `characters` credits since `creditsBefore`, and the stored subtitles say `spoken`.
  */
-export async function expectPaidOnce(stack: Stack, articleId: string, expected: { generations: number; creditsBefore: number; characters: number; spoken: string }) {
+export async function expectPaidOnce(
+  stack: Stack,
+  articleId: string,
+  expected: { generations: number; creditsBefore: number; characters: number; spoken: string }
+) {
   const { articles: records } = await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`);
   expect(records[0].generation).toBe(expected.generations);
   const spent = expected.creditsBefore - (await stack.control<any>('GET', '/credits')).credits;
@@ -111,7 +131,9 @@ export async function expectPaidOnce(stack: Stack, articleId: string, expected: 
   // at that moment) it refunds it and re-delivers the stored result for free (spec 3.1, "delivery fails").
   const { events } = await stack.control<any>('GET', `/events?articleId=${encodeURIComponent(articleId)}`);
   const deliveryRefunded = (events as Array<{ type: string }>).some((event) => event.type === 'DELIVERY_FAILED');
-  expect({ spent, deliveryRefunded }).toEqual(deliveryRefunded ? { spent: 0, deliveryRefunded } : { spent: expected.characters, deliveryRefunded });
+  expect({ spent, deliveryRefunded }).toEqual(
+    deliveryRefunded ? { spent: 0, deliveryRefunded } : { spent: expected.characters, deliveryRefunded }
+  );
   const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
   expect(await subtitles.text()).toContain(expected.spoken);
 }

@@ -91,7 +91,11 @@ describe('narration on publish', () => {
     expect(await vtt.text()).toMatch(/^WEBVTT\n\n1\n\d\d:\d\d:\d\d\.\d{3} --> /);
 
     const files = await mediaFiles(stack, `narration-${articleId}`);
-    expect(files.map((file) => file.name).sort()).toEqual([`narration-${articleId}.mp3`, `narration-${articleId}.srt`, `narration-${articleId}.vtt`]);
+    expect(files.map((file) => file.name).sort()).toEqual([
+      `narration-${articleId}.mp3`,
+      `narration-${articleId}.srt`,
+      `narration-${articleId}.vtt`,
+    ]);
   });
 
   it('does not submit an unchanged republish (no charge)', async () => {
@@ -104,7 +108,11 @@ describe('narration on publish', () => {
 
   it('resubmits an edited article with regenerate true and replaces the old files', async () => {
     const oldFiles = await mediaFiles(stack, `narration-${articleId}`);
-    await articles.update(documentId, { title: 'Narrated on publish', summary: 'An edited summary.', body: blocks('The edited paragraph.') }, 'en');
+    await articles.update(
+      documentId,
+      { title: 'Narrated on publish', summary: 'An edited summary.', body: blocks('The edited paragraph.') },
+      'en'
+    );
     await articles.publish(documentId, 'en');
     await waitFor(async () => (await submissionsFor(stack, articleId)).length === 2, { what: 'a second submission' });
     const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
@@ -113,10 +121,13 @@ describe('narration on publish', () => {
     expect(submissions[1].body.text).toContain('The edited paragraph.');
 
     // The replaced files are deleted right after the new ones are linked.
-    const newFiles = await waitFor(async () => {
-      const current = await mediaFiles(stack, `narration-${articleId}`);
-      return current.length === 3 ? current : null;
-    }, { what: 'the replaced files to be deleted', timeoutMs: 10_000 });
+    const newFiles = await waitFor(
+      async () => {
+        const current = await mediaFiles(stack, `narration-${articleId}`);
+        return current.length === 3 ? current : null;
+      },
+      { what: 'the replaced files to be deleted', timeoutMs: 10_000 }
+    );
     expect(newFiles.map((f) => f.id).some((id) => oldFiles.some((old) => old.id === id))).toBe(false);
     expect(row.audio.id).toBe(newFiles.find((f) => f.name.endsWith('.mp3'))!.id);
   });
@@ -158,8 +169,16 @@ describe('narration on publish', () => {
   });
 
   it('answers 400 to a malformed callback body', async () => {
-    for (const body of ['not json', JSON.stringify({ articleId: 5 }), JSON.stringify({ articleId: 'x', response: { audioFile: 'not a url', srtFile: null, signature: 'ab' } })]) {
-      const response = await stack.request('/api/speech/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    for (const body of [
+      'not json',
+      JSON.stringify({ articleId: 5 }),
+      JSON.stringify({ articleId: 'x', response: { audioFile: 'not a url', srtFile: null, signature: 'ab' } }),
+    ]) {
+      const response = await stack.request('/api/speech/callback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(response.status).toBe(400);
     }
   });
@@ -168,7 +187,10 @@ describe('narration on publish', () => {
     const response = await stack.request('/api/speech/callback', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ articleId: 'no-such-article', response: { audioFile: null, srtFile: null, signature: signCallback('no-such-article', null, null) } }),
+      body: JSON.stringify({
+        articleId: 'no-such-article',
+        response: { audioFile: null, srtFile: null, signature: signCallback('no-such-article', null, null) },
+      }),
     });
     expect(response.status).toBe(200);
     expect((await publicNarration(stack, 'no-such-article')).status).toBe(404);
@@ -220,7 +242,10 @@ describe('other triggers', () => {
     expect(await mediaFiles(stack, `narration-${documentId}-en`)).toHaveLength(3);
     await articles.remove(documentId, 'en');
     await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en')) === null, { what: 'the narration to be removed' });
-    await waitFor(async () => (await mediaFiles(stack, `narration-${documentId}-en`)).length === 0, { what: 'its files to be removed', timeoutMs: 10_000 });
+    await waitFor(async () => (await mediaFiles(stack, `narration-${documentId}-en`)).length === 0, {
+      what: 'its files to be removed',
+      timeoutMs: 10_000,
+    });
   });
 });
 
@@ -251,10 +276,13 @@ describe('callbacks that are failures, duplicates or replays', () => {
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
-    await waitFor(async () => {
-      const { callbacks: all } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
-      return all.length >= 10 && all.every((c: any) => c.outcome !== 'pending');
-    }, { what: 'all ten deliveries' });
+    await waitFor(
+      async () => {
+        const { callbacks: all } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
+        return all.length >= 10 && all.every((c: any) => c.outcome !== 'pending');
+      },
+      { what: 'all ten deliveries' }
+    );
     expect(callbacks.length).toBeGreaterThanOrEqual(10);
     const { callbacks: delivered } = await stack.control<any>('GET', `/callbacks?articleId=${documentId}-en`);
     expect(delivered.every((c: any) => c.statusCode === 200)).toBe(true);
@@ -274,7 +302,11 @@ describe('callbacks that are failures, duplicates or replays', () => {
     await articles.update(documentId, { title: 'Replay target', summary: 'A short summary.', body: blocks('The second version.') }, 'en');
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'awaiting_callback', 'en');
-    const replay = await stack.request('/api/speech/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(oldPayload) });
+    const replay = await stack.request('/api/speech/callback', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(oldPayload),
+    });
     expect(replay.status).toBe(200);
     expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('awaiting_callback');
 
@@ -331,7 +363,9 @@ describe('editor actions (admin routes)', () => {
       const other = await publishArticle('Unpublished while queued', 'Unpublishing cancels this.');
       await waitFor(async () => (await narrationRow(stack, ARTICLE, other, 'en'))?.status === 'queued', { what: 'queued' });
       await articles.unpublish(other, 'en');
-      await waitFor(async () => (await narrationRow(stack, ARTICLE, other, 'en'))?.status === 'cancelled', { what: 'cancelled by unpublish' });
+      await waitFor(async () => (await narrationRow(stack, ARTICLE, other, 'en'))?.status === 'cancelled', {
+        what: 'cancelled by unpublish',
+      });
     } finally {
       await stack.control('PUT', '/credits', { credits: 100_000 });
       await stack.admin('POST', '/speech/queue/resume');
@@ -341,7 +375,9 @@ describe('editor actions (admin routes)', () => {
   it('narrates every entry of a Content Manager bulk publish (enqueued after its transaction commits)', async () => {
     const ids: string[] = [];
     for (const n of [1, 2, 3]) ids.push((await articles.create({ title: `Bulk ${n}`, summary: `Bulk article ${n}.` }, 'en')).documentId);
-    const bulk = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, { documentIds: ids });
+    const bulk = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, {
+      documentIds: ids,
+    });
     expect(bulk.status).toBe(200);
     for (const documentId of ids) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     for (const documentId of ids) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
@@ -350,7 +386,10 @@ describe('editor actions (admin routes)', () => {
 
 describe('run-time settings (plugin store) override the file config', () => {
   afterAll(async () => {
-    await stack.admin('PUT', '/speech/settings', { preprocessType: '0', contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' } } });
+    await stack.admin('PUT', '/speech/settings', {
+      preprocessType: '0',
+      contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' } },
+    });
   });
 
   it('sends preprocessType "2" as a JSON string and records twice the credits', async () => {
@@ -372,7 +411,9 @@ describe('run-time settings (plugin store) override the file config', () => {
   });
 
   it('narrates nothing for a type switched off', async () => {
-    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'off' } } });
+    await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'off' } },
+    });
     const documentId = await publishArticle('Switched off', 'This type is not narrated now.');
     await sleep(1_500);
     expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(0);
@@ -397,7 +438,12 @@ describe('listen to a paragraph (edit view)', () => {
     const target = { contentType: ARTICLE, documentId, locale: 'en' };
     const { status, body } = await stack.admin('POST', '/speech/narrations/paragraphs', target);
     expect(status).toBe(200);
-    expect(body.paragraphs.map((p: any) => p.text)).toEqual(['Listening in.', 'A short summary.', 'First paragraph of the body.', 'Second paragraph, read aloud.']);
+    expect(body.paragraphs.map((p: any) => p.text)).toEqual([
+      'Listening in.',
+      'A short summary.',
+      'First paragraph of the body.',
+      'Second paragraph, read aloud.',
+    ]);
     expect(body.paragraphs[3]).toMatchObject({ index: 3, characters: 'Second paragraph, read aloud.'.length });
     const defaultVoice = body.voiceId;
 

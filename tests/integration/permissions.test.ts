@@ -45,7 +45,11 @@ async function upload() {
   form.append('language', 'en-US');
   form.append('output_format', 'json');
   form.append('audio', new Blob([Buffer.from('ID3 not really audio')], { type: 'audio/mpeg' }), 'tiny.mp3');
-  const response = await stack.request('/speech/transcriptions', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const response = await stack.request('/speech/transcriptions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   return response.status;
 }
 

@@ -35,7 +35,12 @@ async function bootStrapi(env: Record<string, string>) {
     ...env,
   });
   const { createStrapi } = await import('@strapi/strapi');
-  const app = await createStrapi({ appDir: APP_DIR, distDir: path.join(APP_DIR, 'dist'), autoReload: false, serveAdminPanel: false }).load();
+  const app = await createStrapi({
+    appDir: APP_DIR,
+    distDir: path.join(APP_DIR, 'dist'),
+    autoReload: false,
+    serveAdminPanel: false,
+  }).load();
   return { app, cleanup: () => rmSync(workDir, { recursive: true, force: true }) };
 }
 
@@ -89,7 +94,10 @@ async function runPluginQueries(app: any) {
   await repository.withCallbackOverdue(now);
   await repository.readyToStore(now, 2);
   await repository.findByArticleId('doc4242-en', true);
-  await repository.findForDocuments(UID, Array.from({ length: 100 }, (_, i) => `doc${i * 997}`));
+  await repository.findForDocuments(
+    UID,
+    Array.from({ length: 100 }, (_, i) => `doc${i * 997}`)
+  );
   await repository.findForDocument(UID, 'doc777');
   await transcriptions.duePolls(now, 5);
   await transcriptions.nextDueAt(now);

@@ -22,13 +22,17 @@ afterAll(async () => {
 const paragraph = (text: string) => ({ type: 'paragraph', children: [{ type: 'text', text }] });
 
 it('refuses an author field that may not be narrated and an unknown placeholder, naming them', async () => {
-  const privateAuthor = await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['body'], authorField: 'internalNotes' } } });
+  const privateAuthor = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { titleField: 'title', textFields: ['body'], authorField: 'internalNotes' } },
+  });
   expect(privateAuthor.status).toBe(400);
   expect(privateAuthor.body.error.message).toMatch(/"internalNotes" is a private field/);
   const placeholder = await stack.admin('PUT', '/speech/settings', { introTemplates: { en: 'By {writer}' } });
   expect(placeholder.status).toBe(400);
   expect(placeholder.body.error.message).toMatch(/introTemplates\.en: \{writer\} is not a placeholder/);
-  const kind = await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { textFields: ['body'], skipBlocks: ['sidebar'] } } });
+  const kind = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { textFields: ['body'], skipBlocks: ['sidebar'] } },
+  });
   expect(kind.status).toBe(400);
 });
 
@@ -40,12 +44,27 @@ it('skipped quotes are not read nor paid; the intro and outro are read and paid 
     outroTemplates: { '*': 'Thanks for listening to {site}.' },
   });
   expect(saved.status).toBe(200);
-  expect(saved.body.settings).toMatchObject({ siteName: 'The Daily', contentTypes: { [ARTICLE]: { skipBlocks: ['quote'], authorField: 'summary' } } });
+  expect(saved.body.settings).toMatchObject({
+    siteName: 'The Daily',
+    contentTypes: { [ARTICLE]: { skipBlocks: ['quote'], authorField: 'summary' } },
+  });
 
   const articles = contentManager(stack, ARTICLE);
-  const body = [paragraph('Read this sentence.'), { type: 'quote', children: [{ type: 'text', text: 'Never this quote.' }] }, paragraph('And this one.')];
+  const body = [
+    paragraph('Read this sentence.'),
+    { type: 'quote', children: [{ type: 'text', text: 'Never this quote.' }] },
+    paragraph('And this one.'),
+  ];
   const { documentId } = await articles.create({ title: 'Reading', summary: 'Layla', body }, 'en');
-  await articles.update(documentId, { title: 'قراءة', summary: 'ليلى', body: [paragraph('اقرأ هذه الجملة.'), { type: 'quote', children: [{ type: 'text', text: 'لا هذا الاقتباس.' }] }] }, 'ar');
+  await articles.update(
+    documentId,
+    {
+      title: 'قراءة',
+      summary: 'ليلى',
+      body: [paragraph('اقرأ هذه الجملة.'), { type: 'quote', children: [{ type: 'text', text: 'لا هذا الاقتباس.' }] }],
+    },
+    'ar'
+  );
 
   const expected = {
     en: 'You are listening to Reading by Layla.\n\nReading.\n\nRead this sentence.\n\nAnd this one.\n\nThanks for listening to The Daily.',

@@ -87,7 +87,10 @@ it('loses no narration and repeats no paid submission across a crash', async () 
   const accepted = await stack.request('/api/speech/callback', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ articleId: `${storing}-en`, response: { audioFile, srtFile, signature: signCallback(`${storing}-en`, audioFile, srtFile) } }),
+    body: JSON.stringify({
+      articleId: `${storing}-en`,
+      response: { audioFile, srtFile, signature: signCallback(`${storing}-en`, audioFile, srtFile) },
+    }),
   });
   expect(accepted.status).toBe(200);
   await waitFor(async () => hung.length > 0, { what: 'the download to start' });
@@ -141,7 +144,8 @@ it('a crash while a paid regenerate is on the wire: after the restart it asks wi
   await articles.publish(documentId, 'en');
   await waitFor(async () => (await submissionsFor(stack, articleId)).length === 2, { what: 'the regenerate request to reach the service' });
   await waitFor(
-    async () => (await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`)).articles[0]?.state === 'generated',
+    async () =>
+      (await stack.control<any>('GET', `/articles?articleId=${encodeURIComponent(articleId)}`)).articles[0]?.state === 'generated',
     { what: 'the new audio to exist at the service' }
   );
   expect((await narrationRow(stack, ARTICLE, documentId, 'en')).status).toBe('submitting');
@@ -153,5 +157,10 @@ it('a crash while a paid regenerate is on the wire: after the restart it asks wi
   expect(sent[1].body.postData.regenerate).toBe(true);
   expect(sent.length).toBeGreaterThan(2);
   expect(sent.slice(2).every((s) => s.body.postData.regenerate === false)).toBe(true);
-  await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'What was said after the crash.' });
+  await expectPaidOnce(stack, articleId, {
+    generations: 2,
+    creditsBefore,
+    characters: row.characters,
+    spoken: 'What was said after the crash.',
+  });
 });

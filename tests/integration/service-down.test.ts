@@ -21,10 +21,13 @@ it('publishes at once and keeps the narration queued, with a readable reason, wh
   const publishMs = Date.now() - started;
   expect(publishMs).toBeLessThan(2_000);
 
-  const row = await waitFor(async () => {
-    const current = await narrationRow(stack, 'api::article.article', documentId, 'en');
-    return current?.lastErrorCode ? current : null;
-  }, { what: 'a failed attempt to be recorded' });
+  const row = await waitFor(
+    async () => {
+      const current = await narrationRow(stack, 'api::article.article', documentId, 'en');
+      return current?.lastErrorCode ? current : null;
+    },
+    { what: 'a failed attempt to be recorded' }
+  );
   expect(row.status).toBe('queued');
   expect(row.lastErrorCode).toBe('SERVICE_UNAVAILABLE');
   expect(row.lastError).toMatch(/speech service/i);

@@ -2,7 +2,18 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { expectPaidOnce, lastRequestId, mediaFiles, narrationRow, processTextSince, requestTime, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+import {
+  expectPaidOnce,
+  lastRequestId,
+  mediaFiles,
+  narrationRow,
+  processTextSince,
+  requestTime,
+  sleep,
+  submissionsFor,
+  waitForNewNarration,
+  waitForStatus,
+} from './narration-helpers';
 
 /**
  * How the plugin meets the service's errors (spec section 7) and unsafe results: rate limits,
@@ -137,7 +148,12 @@ it('when the answer to a paid regenerate is lost, asks again with regenerate fal
   // Every later question is one that cannot charge.
   expect(sent.length).toBeGreaterThan(1);
   expect(sent.slice(1).every((s) => s.body.postData.regenerate === false)).toBe(true);
-  await expectPaidOnce(stack, articleId, { generations: 2, creditsBefore, characters: row.characters, spoken: 'The second version of this text.' });
+  await expectPaidOnce(stack, articleId, {
+    generations: 2,
+    creditsBefore,
+    characters: row.characters,
+    spoken: 'The second version of this text.',
+  });
 });
 
 it("an editor's regenerate that fails before reaching the service is not satisfied by the old audio", async () => {

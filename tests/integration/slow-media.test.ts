@@ -80,7 +80,10 @@ const downloadsOf = (path: string) => downloads.filter((d) => d.path === path);
 const inProgress = (path: string) => downloadsOf(path).filter((d) => d.endedAt === undefined);
 
 async function allDownloadsEnded(path: string, timeoutMs = 30_000) {
-  await waitFor(async () => downloadsOf(path).length > 0 && inProgress(path).length === 0, { timeoutMs, what: `downloads of ${path} to end` });
+  await waitFor(async () => downloadsOf(path).length > 0 && inProgress(path).length === 0, {
+    timeoutMs,
+    what: `downloads of ${path} to end`,
+  });
 }
 
 /** An article whose next narration the emulator keeps generating, so the test delivers its callback. */

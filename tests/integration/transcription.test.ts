@@ -93,7 +93,9 @@ async function waitForTranscription(id: number, statuses: string[], timeoutMs = 
     },
     { timeoutMs, intervalMs: 100, what: `transcription ${id} to be ${statuses.join('|')}` }
   ).catch(async (error) => {
-    throw new Error(`${error.message}; last: ${JSON.stringify(await transcription(id))}\n--- strapi log tail ---\n${stack.logs().slice(-3000)}`);
+    throw new Error(
+      `${error.message}; last: ${JSON.stringify(await transcription(id))}\n--- strapi log tail ---\n${stack.logs().slice(-3000)}`
+    );
   });
 }
 
@@ -112,9 +114,11 @@ function leftoverTempFiles(): string[] {
 }
 
 async function expectNoTempFiles() {
-  await waitFor(async () => leftoverTempFiles().length === 0, { timeoutMs: 5_000, what: 'temporary upload files to be removed' }).catch(() => {
-    throw new Error(`temporary files left behind: ${leftoverTempFiles().join(', ')}`);
-  });
+  await waitFor(async () => leftoverTempFiles().length === 0, { timeoutMs: 5_000, what: 'temporary upload files to be removed' }).catch(
+    () => {
+      throw new Error(`temporary files left behind: ${leftoverTempFiles().join(', ')}`);
+    }
+  );
 }
 
 function drainOrClose(req: http.ClientRequest): Promise<void> {
@@ -202,7 +206,9 @@ describe('voice preview (POST /speech/tts/preview)', () => {
     expect(first.headers.get('x-speech-preview-cache')).toBe('miss');
     expect(first.bytes.length).toBeGreaterThan(1000);
     // An MP3: an ID3 tag or a frame sync.
-    expect(first.bytes.subarray(0, 3).toString('latin1') === 'ID3' || (first.bytes[0] === 0xff && (first.bytes[1] & 0xe0) === 0xe0)).toBe(true);
+    expect(first.bytes.subarray(0, 3).toString('latin1') === 'ID3' || (first.bytes[0] === 0xff && (first.bytes[1] & 0xe0) === 0xe0)).toBe(
+      true
+    );
     englishMp3 = first.bytes;
 
     const tts = (await emulatorLog('/api/v1/tts/generate')).filter((entry) => entry.method === 'POST');
@@ -233,7 +239,11 @@ describe('voice preview (POST /speech/tts/preview)', () => {
       const text = 'Twenty-seven characters ok.';
       const refused = await preview({ voiceId: 'en-male-1', text });
       expect(refused.status).toBe(402);
-      expect(refused.json.error.details).toMatchObject({ code: 'INSUFFICIENT_CREDITS', creditsRequired: [...text].length, creditsRemaining: 0 });
+      expect(refused.json.error.details).toMatchObject({
+        code: 'INSUFFICIENT_CREDITS',
+        creditsRequired: [...text].length,
+        creditsRemaining: 0,
+      });
       expect(refused.json.error.message).toContain(`${[...text].length} needed, 0 left`);
     } finally {
       await stack.control('PUT', '/credits', { credits: 100_000 });
@@ -265,7 +275,11 @@ describe('voice preview (POST /speech/tts/preview)', () => {
   });
 
   it('requires an admin session', async () => {
-    const response = await stack.request('/speech/tts/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"voiceId":"en-male-1"}' });
+    const response = await stack.request('/speech/tts/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"voiceId":"en-male-1"}',
+    });
     expect(response.status).toBe(401);
   });
 });
@@ -282,7 +296,14 @@ describe('transcription', () => {
     const submitted = await upload(englishMp3, { language: 'en-US', output_format: 'json' }, 'fox.mp3');
     expect(submitted.status).toBe(201);
     const data = submitted.body.data;
-    expect(data).toMatchObject({ fileName: 'fox.mp3', fileSize: englishMp3.length, language: 'en-US', outputFormat: 'json', status: 'queued', hasResult: false });
+    expect(data).toMatchObject({
+      fileName: 'fox.mp3',
+      fileSize: englishMp3.length,
+      language: 'en-US',
+      outputFormat: 'json',
+      status: 'queued',
+      hasResult: false,
+    });
     expect(typeof data.jobId).toBe('string');
     expect(data.submittedBy).toMatchObject({ name: expect.any(String) });
     completedId = data.id;
@@ -292,7 +313,13 @@ describe('transcription', () => {
     expect(submits[0].server).toBe('web');
     expect(submits[0].body.fields).toEqual({ language: 'en-US', output_format: 'json' });
     expect(submits[0].body.files).toEqual([
-      expect.objectContaining({ field: 'audio', filename: 'fox.mp3', contentType: 'audio/mpeg', bytes: englishMp3.length, sha256: createHash('sha256').update(englishMp3).digest('hex') }),
+      expect.objectContaining({
+        field: 'audio',
+        filename: 'fox.mp3',
+        contentType: 'audio/mpeg',
+        bytes: englishMp3.length,
+        sha256: createHash('sha256').update(englishMp3).digest('hex'),
+      }),
     ]);
 
     const done = await waitForTranscription(completedId, ['completed', 'failed']);
@@ -319,7 +346,9 @@ describe('transcription', () => {
 
   it('downloads the result as SRT, WebVTT and JSON', async () => {
     const row = await transcription(completedId);
-    const srtResponse = await stack.request(`/speech/transcriptions/${completedId}/download?format=srt`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const srtResponse = await stack.request(`/speech/transcriptions/${completedId}/download?format=srt`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(srtResponse.status).toBe(200);
     expect(srtResponse.headers.get('content-type')).toMatch(/^application\/x-subrip/);
     expect(srtResponse.headers.get('content-disposition')).toContain('fox.srt');
@@ -327,14 +356,18 @@ describe('transcription', () => {
     expect(parseSrt(srt).map((cue) => cue.text)).toEqual(row.result.segments.map((segment: any) => segment.text));
     expect(parseSrt(srt)[0].startMs).toBe(Math.round(row.result.segments[0].start * 1000));
 
-    const vtt = await stack.request(`/speech/transcriptions/${completedId}/download?format=vtt`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const vtt = await stack.request(`/speech/transcriptions/${completedId}/download?format=vtt`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(vtt.headers.get('content-type')).toMatch(/^text\/vtt/);
     const vttText = await vtt.text();
     expect(vttText.startsWith('WEBVTT\n')).toBe(true);
     expect(vttText).toContain('The quick brown fox jumps over the lazy dog.');
     expect(vttText).toMatch(/\d{2}:\d{2}:\d{2}\.\d{3} --> /);
 
-    const json = await stack.request(`/speech/transcriptions/${completedId}/download?format=json`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const json = await stack.request(`/speech/transcriptions/${completedId}/download?format=json`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(await json.json()).toEqual(row.result.segments);
 
     const bad = await stack.admin('GET', `/speech/transcriptions/${completedId}/download?format=doc`);
@@ -347,7 +380,11 @@ describe('transcription', () => {
     expect(saved.body.file).toMatchObject({ mime: 'application/x-subrip', name: expect.stringMatching(/\.srt$/) });
     expect(saved.body.data.savedFile.id).toBe(saved.body.file.id);
     const stored = await (await stack.request(saved.body.file.url)).text();
-    const download = await (await stack.request(`/speech/transcriptions/${completedId}/download?format=srt`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
+    const download = await (
+      await stack.request(`/speech/transcriptions/${completedId}/download?format=srt`, {
+        headers: { authorization: `Bearer ${stack.adminToken}` },
+      })
+    ).text();
     expect(stored).toBe(download);
 
     const again = await stack.admin('POST', `/speech/transcriptions/${completedId}/save`, { format: 'srt' });
@@ -365,8 +402,14 @@ describe('transcription', () => {
     const done = await waitForTranscription(submitted.body.data.id, ['completed', 'failed']);
     expect(done.status).toBe('completed');
     expect(done.result.format).toBe('srt');
-    expect(parseSrt(done.result.srt).map((cue) => cue.text).join(' ')).toBe(ENGLISH_TEXT);
-    const download = await (await stack.request(`/speech/transcriptions/${done.id}/download`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
+    expect(
+      parseSrt(done.result.srt)
+        .map((cue) => cue.text)
+        .join(' ')
+    ).toBe(ENGLISH_TEXT);
+    const download = await (
+      await stack.request(`/speech/transcriptions/${done.id}/download`, { headers: { authorization: `Bearer ${stack.adminToken}` } })
+    ).text();
     expect(download.trim()).toBe(done.result.srt.trim());
   });
 
@@ -421,7 +464,8 @@ describe('transcription', () => {
     await stack.control('POST', '/inject', { kind: 'http5xx', target: 'stt-submit' });
     const refused = await upload(englishMp3, { language: 'en-US' }, 'server-error.mp3');
     expect(refused.status).toBe(502);
-    const message = 'The speech service had an internal error. Try again in a moment. The request may have reached the speech service anyway.';
+    const message =
+      'The speech service had an internal error. Try again in a moment. The request may have reached the speech service anyway.';
     expect(refused.body.error.message).toBe(message);
     const { body } = await stack.admin('GET', '/speech/transcriptions');
     const row = body.data.find((item: any) => item.fileName === 'server-error.mp3');
@@ -433,10 +477,13 @@ describe('transcription', () => {
     const submitted = await upload(englishMp3, { language: 'en-US' }, 'limited.mp3');
     expect(submitted.status).toBe(201);
     const { id, jobId } = submitted.body.data;
-    const warned = await waitFor(async () => {
-      const row = await transcription(id);
-      return row.pollWarning ? row : null;
-    }, { what: 'the rate-limit warning' });
+    const warned = await waitFor(
+      async () => {
+        const row = await transcription(id);
+        return row.pollWarning ? row : null;
+      },
+      { what: 'the rate-limit warning' }
+    );
     expect(warned.pollWarning).toMatch(/rate limiting/);
     expect(['queued', 'processing']).toContain(warned.status);
 

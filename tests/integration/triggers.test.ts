@@ -27,7 +27,11 @@ afterAll(async () => {
 });
 
 async function json(method: string, pathname: string, body: unknown, headers: Record<string, string>) {
-  const response = await stack.request(pathname, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await stack.request(pathname, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : null;
   if (response.status >= 300) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
@@ -38,11 +42,14 @@ async function json(method: string, pathname: string, body: unknown, headers: Re
 const cm = {
   collection: (uid: string) => `/content-manager/collection-types/${uid}`,
   single: (uid: string) => `/content-manager/single-types/${uid}`,
-  call: (method: string, pathname: string, body?: unknown) => json(method, pathname, method === 'GET' ? undefined : (body ?? {}), { authorization: `Bearer ${stack.adminToken}` }),
+  call: (method: string, pathname: string, body?: unknown) =>
+    json(method, pathname, method === 'GET' ? undefined : (body ?? {}), { authorization: `Bearer ${stack.adminToken}` }),
 };
-const rest = (method: string, pathname: string, body?: unknown) => json(method, `/api${pathname}`, body, { authorization: `Bearer ${token}` });
+const rest = (method: string, pathname: string, body?: unknown) =>
+  json(method, `/api${pathname}`, body, { authorization: `Bearer ${token}` });
 /** The Document Service called from code (playground fixture route). */
-const code = (uid: string, action: string, params: Record<string, unknown>) => json('POST', '/api/code-actions', { uid, action, params }, {});
+const code = (uid: string, action: string, params: Record<string, unknown>) =>
+  json('POST', '/api/code-actions', { uid, action, params }, {});
 
 type Expected = Record<string, { submissions: number; status: string } | null>;
 
@@ -228,7 +235,9 @@ describe('a single type (homepage), narrated like a collection type', () => {
 
 describe('a trigger that can never fire', () => {
   it('is refused in the settings with a 400 naming the type, and changes nothing', async () => {
-    const answer = await stack.admin('PUT', '/speech/settings', { contentTypes: { [NOTE]: { titleField: 'title', textFields: ['text'], trigger: 'publish' } } });
+    const answer = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [NOTE]: { titleField: 'title', textFields: ['text'], trigger: 'publish' } },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toContain(`${NOTE} has no draft & publish`);
     const { body } = await stack.admin('GET', '/speech/settings');

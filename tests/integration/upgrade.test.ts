@@ -35,7 +35,9 @@ afterAll(async () => {
 });
 
 it('gains the new indexes on the existing narration table', () => {
-  const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'speech_narrations'").all() as Array<{ name: string }>).map((row) => row.name);
+  const indexes = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'speech_narrations'").all() as Array<{ name: string }>
+  ).map((row) => row.name);
   expect(indexes).toEqual(
     expect.arrayContaining([
       'speech_narrations_status_due_idx',
@@ -49,7 +51,10 @@ it('gains the new indexes on the existing narration table', () => {
 });
 
 it('keeps every narration of the release, still served', async () => {
-  const rows = db.prepare('SELECT article_id, status FROM speech_narrations ORDER BY article_id').all() as Array<{ article_id: string; status: string }>;
+  const rows = db.prepare('SELECT article_id, status FROM speech_narrations ORDER BY article_id').all() as Array<{
+    article_id: string;
+    status: string;
+  }>;
   expect(rows.map((row) => [row.article_id, row.status])).toEqual([
     [`${ARTICLE_DOC}-ar`, 'completed'],
     [`${ARTICLE_DOC}-en`, 'completed'],
@@ -65,14 +70,23 @@ it('keeps every narration of the release, still served', async () => {
 it('moves the voice override from the plugin store into its table', async () => {
   const overrides = db.prepare('SELECT article_id, voice_id FROM speech_voice_overrides').all();
   expect(overrides).toEqual([{ article_id: `${ARTICLE_DOC}-ar`, voice_id: 'ar-female-1' }]);
-  expect(db.prepare("SELECT count(*) AS n FROM strapi_core_store_settings WHERE key = 'plugin_speech_voiceOverrides'").get()).toEqual({ n: 0 });
-  const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: ARTICLE_DOC, locale: 'ar' });
+  expect(db.prepare("SELECT count(*) AS n FROM strapi_core_store_settings WHERE key = 'plugin_speech_voiceOverrides'").get()).toEqual({
+    n: 0,
+  });
+  const estimate = await stack.admin('POST', '/speech/narrations/estimate', {
+    contentType: ARTICLE,
+    documentId: ARTICLE_DOC,
+    locale: 'ar',
+  });
   expect(estimate.body.voiceOverride).toBe('ar-female-1');
 });
 
 it('narrates a new article after the upgrade, once', async () => {
   const articles = contentManager(stack, ARTICLE);
-  const { documentId } = await articles.create({ title: 'After the upgrade', summary: 'New.', body: blocks('Written after the upgrade.') }, 'en');
+  const { documentId } = await articles.create(
+    { title: 'After the upgrade', summary: 'New.', body: blocks('Written after the upgrade.') },
+    'en'
+  );
   await articles.publish(documentId, 'en');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
   expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);

@@ -29,7 +29,8 @@ async function bilingualArticle(title: string) {
   return { documentId, articles };
 }
 
-const estimate = async (documentId: string, locale: string) => (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale })).body;
+const estimate = async (documentId: string, locale: string) =>
+  (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale })).body;
 
 it('publishing the ar version submits the ar voice, the en version (no locale default) the global one', async () => {
   const { documentId, articles } = await bilingualArticle('Voices per locale');
@@ -37,7 +38,8 @@ it('publishing the ar version submits the ar voice, the en version (no locale de
   await articles.publish(documentId, 'en');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  const voiceOf = async (locale: string) => (await submissionsFor(stack, `${documentId}-${locale}`)).map((entry) => entry.body.postData.voiceId);
+  const voiceOf = async (locale: string) =>
+    (await submissionsFor(stack, `${documentId}-${locale}`)).map((entry) => entry.body.postData.voiceId);
   expect(await voiceOf('ar')).toEqual(['ar-female-1']);
   expect(await voiceOf('en')).toEqual(['en-female-1']);
 });
@@ -47,12 +49,25 @@ it('an override still wins, and a voice of the wrong language is flagged in the 
   expect((await estimate(documentId, 'ar')).voice).toEqual({ id: 'ar-female-1', language: 'ar', mismatch: false });
   expect((await estimate(documentId, 'en')).voice).toEqual({ id: 'en-female-1', language: 'en', mismatch: false });
 
-  const chosen = await stack.admin('PUT', '/speech/narrations/voice', { contentType: ARTICLE, documentId, locale: 'ar', voiceId: 'en-male-1' });
+  const chosen = await stack.admin('PUT', '/speech/narrations/voice', {
+    contentType: ARTICLE,
+    documentId,
+    locale: 'ar',
+    voiceId: 'en-male-1',
+  });
   expect(chosen.status).toBe(200);
   const flagged = await estimate(documentId, 'ar');
-  expect(flagged).toMatchObject({ voiceId: 'en-male-1', voiceOverride: 'en-male-1', voice: { id: 'en-male-1', language: 'en', mismatch: true } });
+  expect(flagged).toMatchObject({
+    voiceId: 'en-male-1',
+    voiceOverride: 'en-male-1',
+    voice: { id: 'en-male-1', language: 'en', mismatch: true },
+  });
 
-  const bulk = await stack.admin('POST', '/speech/narrations/estimate-many', { contentType: ARTICLE, documentIds: [documentId], locale: 'ar' });
+  const bulk = await stack.admin('POST', '/speech/narrations/estimate-many', {
+    contentType: ARTICLE,
+    documentIds: [documentId],
+    locale: 'ar',
+  });
   expect(bulk.body).toMatchObject({ toSubmit: 1, voiceMismatches: 1, items: [{ documentId, voice: { id: 'en-male-1', mismatch: true } }] });
 
   // Publishing still works, in the chosen voice.
@@ -70,14 +85,20 @@ it('Settings -> Speech: voices per locale are validated, saved, applied, and che
 
   const before = await stack.admin('GET', '/speech/settings');
   expect(before.body.locales).toEqual(expect.arrayContaining(['en', 'ar']));
-  expect(before.body.localeVoiceChecks).toMatchObject({ ar: { id: 'ar-female-1', mismatch: false }, en: { id: 'en-female-1', mismatch: false } });
+  expect(before.body.localeVoiceChecks).toMatchObject({
+    ar: { id: 'ar-female-1', mismatch: false },
+    en: { id: 'en-female-1', mismatch: false },
+  });
 
   // The global default now speaks Arabic: English (which has no voice of its own) is flagged.
   const saved = await stack.admin('PUT', '/speech/settings', { localeVoices: { ar: 'ar-male-1' }, defaultVoiceId: 'ar-male-2' });
   expect(saved.status).toBe(200);
   expect(saved.body.settings.localeVoices).toEqual({ ar: 'ar-male-1' });
   const after = await stack.admin('GET', '/speech/settings');
-  expect(after.body.localeVoiceChecks).toMatchObject({ ar: { id: 'ar-male-1', mismatch: false }, en: { id: 'ar-male-2', language: 'ar', mismatch: true } });
+  expect(after.body.localeVoiceChecks).toMatchObject({
+    ar: { id: 'ar-male-1', mismatch: false },
+    en: { id: 'ar-male-2', language: 'ar', mismatch: true },
+  });
 
   const { documentId } = await bilingualArticle('Runtime voices');
   expect((await estimate(documentId, 'ar')).voice).toEqual({ id: 'ar-male-1', language: 'ar', mismatch: false });

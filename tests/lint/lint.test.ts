@@ -12,7 +12,11 @@ jest.setTimeout(180_000);
 const ROOT = path.resolve(__dirname, '../..');
 
 function run(script: string, args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 

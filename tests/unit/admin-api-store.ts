@@ -29,7 +29,10 @@ export function adminStore(server: FakeServer) {
     // Strapi's adminApi has this path; the endpoints only need an api of that shape.
     reducerPath: 'adminApi',
     baseQuery: async (query: string | { url: string; method?: string; data?: unknown; config?: { params?: unknown } }) => {
-      const request: SentRequest = typeof query === 'string' ? { url: query, method: 'GET' } : { url: query.url, method: query.method ?? 'GET', data: query.data, params: query.config?.params };
+      const request: SentRequest =
+        typeof query === 'string'
+          ? { url: query, method: 'GET' }
+          : { url: query.url, method: query.method ?? 'GET', data: query.data, params: query.config?.params };
       requests.push(request);
       try {
         return { data: await server(request) };

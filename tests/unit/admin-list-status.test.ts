@@ -2,8 +2,17 @@ import { VisibleDocuments, rowsOfDocument, statusesPollMs } from '../../admin/sr
 import type { NarrationStatus, NarrationView, QueueState } from '../../admin/src/api/types';
 import { adminStore, closeAdminStores, type SentRequest } from './admin-api-store';
 
-const QUEUE: QueueState = { paused: false, pausedUntil: null, pauseCode: null, pauseReason: null, creditsRemaining: null, creditsRequired: null, creditsSeenAt: null };
-const row = (documentId: string, status: NarrationStatus, locale: string | null = null) => ({ documentId, status, locale }) as NarrationView;
+const QUEUE: QueueState = {
+  paused: false,
+  pausedUntil: null,
+  pauseCode: null,
+  pauseReason: null,
+  creditsRemaining: null,
+  creditsRequired: null,
+  creditsSeenAt: null,
+};
+const row = (documentId: string, status: NarrationStatus, locale: string | null = null) =>
+  ({ documentId, status, locale }) as NarrationView;
 const TYPE = 'api::article.article';
 const STATUSES = '/speech/narrations/statuses';
 
@@ -63,7 +72,10 @@ describe('list view statuses', () => {
   });
 
   it('batches the rows of a page into one request and polls while one is in progress', async () => {
-    const statuses = new Map<string, NarrationStatus>([['a', 'queued'], ['b', 'completed']]);
+    const statuses = new Map<string, NarrationStatus>([
+      ['a', 'queued'],
+      ['b', 'completed'],
+    ]);
     const stack = adminStore(statusesServer(statuses));
     const page = new VisibleDocuments(60);
     ['a', 'b', 'c'].forEach((id) => page.register(id));
@@ -71,7 +83,9 @@ describe('list view statuses', () => {
 
     const cells = ['a', 'b', 'c'].map(() => mountCell(stack, page.getDocumentIds()));
     await jest.advanceTimersByTimeAsync(10);
-    expect(stack.sent(STATUSES)).toEqual([{ url: STATUSES, method: 'POST', data: { contentType: TYPE, documentIds: ['a', 'b', 'c'] }, params: undefined }]);
+    expect(stack.sent(STATUSES)).toEqual([
+      { url: STATUSES, method: 'POST', data: { contentType: TYPE, documentIds: ['a', 'b', 'c'] }, params: undefined },
+    ]);
     const answer = cells[0].read();
     expect(rowsOfDocument(answer.data, answer.isError, 'a')?.[0].status).toBe('queued');
     expect(rowsOfDocument(answer.data, answer.isError, 'c')).toEqual([]);

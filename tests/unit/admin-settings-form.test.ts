@@ -3,8 +3,27 @@ import type { ContentTypeDescription, SpeechSettings } from '../../admin/src/api
 import { fieldError, toProblem } from '../../admin/src/api/errors';
 
 const described: ContentTypeDescription[] = [
-  { uid: 'api::article.article', displayName: 'Article', draftAndPublish: true, localized: true, fields: [{ name: 'title', type: 'string' }, { name: 'summary', type: 'text' }, { name: 'body', type: 'blocks' }] },
-  { uid: 'api::page.page', displayName: 'Page', draftAndPublish: false, localized: false, fields: [{ name: 'title', type: 'string' }, { name: 'content', type: 'richtext' }] },
+  {
+    uid: 'api::article.article',
+    displayName: 'Article',
+    draftAndPublish: true,
+    localized: true,
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'summary', type: 'text' },
+      { name: 'body', type: 'blocks' },
+    ],
+  },
+  {
+    uid: 'api::page.page',
+    displayName: 'Page',
+    draftAndPublish: false,
+    localized: false,
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'content', type: 'richtext' },
+    ],
+  },
   { uid: 'api::note.note', displayName: 'Note', draftAndPublish: true, localized: false, fields: [{ name: 'text', type: 'text' }] },
 ];
 
@@ -20,7 +39,12 @@ const settings: SpeechSettings = {
 describe('admin settings form', () => {
   it('round-trips the server settings unchanged', () => {
     const form = toForm(settings, described);
-    expect(form.contentTypes['api::article.article']).toMatchObject({ enabled: true, trigger: 'publish', titleField: 'title', textFields: ['summary', 'body'] });
+    expect(form.contentTypes['api::article.article']).toMatchObject({
+      enabled: true,
+      trigger: 'publish',
+      titleField: 'title',
+      textFields: ['summary', 'body'],
+    });
     expect(form.contentTypes['api::page.page'].enabled).toBe(false);
     expect(form.contentTypes['api::note.note']).toMatchObject({ enabled: false, original: null, textFields: [] });
     // An enabled type is sent without a trigger: the server narrates it when the type allows.
@@ -70,12 +94,24 @@ describe('admin settings form', () => {
     const error = Object.assign(new Error('Invalid'), {
       name: 'FetchError',
       status: 400,
-      response: { data: { error: { status: 400, message: 'contentTypes.api::page.page.textFields: name at least one text field', details: { errors: [{ path: ['contentTypes', 'api::page.page', 'textFields'], message: 'name at least one text field' }] } } } },
+      response: {
+        data: {
+          error: {
+            status: 400,
+            message: 'contentTypes.api::page.page.textFields: name at least one text field',
+            details: { errors: [{ path: ['contentTypes', 'api::page.page', 'textFields'], message: 'name at least one text field' }] },
+          },
+        },
+      },
     });
     const problem = toProblem(error);
     expect(problem.status).toBe(400);
     expect(fieldError(problem.fieldErrors, 'contentTypes', 'api::page.page', 'textFields')).toBe('name at least one text field');
-    const service = toProblem({ response: { data: { error: { status: 402, message: 'Not enough credits', details: { code: 'INSUFFICIENT_CREDITS', creditsRemaining: 3 } } } } });
+    const service = toProblem({
+      response: {
+        data: { error: { status: 402, message: 'Not enough credits', details: { code: 'INSUFFICIENT_CREDITS', creditsRemaining: 3 } } },
+      },
+    });
     expect(service.code).toBe('INSUFFICIENT_CREDITS');
     expect(toProblem(new Error('boom')).message).toBe('boom');
   });

@@ -6,9 +6,28 @@ import { adminStore, closeAdminStores, type SentRequest } from './admin-api-stor
 
 const ARTICLE = 'api::article.article';
 const NOTE = 'api::note.note';
-const QUEUE: QueueState = { paused: true, pausedUntil: null, pauseCode: 'INSUFFICIENT_CREDITS', pauseReason: 'credits', creditsRemaining: 0, creditsRequired: 10, creditsSeenAt: null };
-const SETTINGS: SpeechSettings = { defaultVoiceId: 'en-male-1', preprocessType: '0', contentTypes: { [ARTICLE]: { textFields: ['body'] }, [NOTE]: { textFields: ['text'], trigger: 'off' } } };
-const SETTINGS_RESPONSE = { settings: SETTINGS, contentTypes: [], connection: {}, queue: QUEUE, averages: {}, features: { voicePreview: true } } as unknown as SettingsResponse;
+const QUEUE: QueueState = {
+  paused: true,
+  pausedUntil: null,
+  pauseCode: 'INSUFFICIENT_CREDITS',
+  pauseReason: 'credits',
+  creditsRemaining: 0,
+  creditsRequired: 10,
+  creditsSeenAt: null,
+};
+const SETTINGS: SpeechSettings = {
+  defaultVoiceId: 'en-male-1',
+  preprocessType: '0',
+  contentTypes: { [ARTICLE]: { textFields: ['body'] }, [NOTE]: { textFields: ['text'], trigger: 'off' } },
+};
+const SETTINGS_RESPONSE = {
+  settings: SETTINGS,
+  contentTypes: [],
+  connection: {},
+  queue: QUEUE,
+  averages: {},
+  features: { voicePreview: true },
+} as unknown as SettingsResponse;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -42,7 +61,10 @@ describe('narrated types', () => {
   });
 
   it('follow a settings save at once, without asking the server again', async () => {
-    const saved: SpeechSettings = { ...SETTINGS, contentTypes: { ...SETTINGS.contentTypes, [NOTE]: { textFields: ['text'], trigger: 'save' } } };
+    const saved: SpeechSettings = {
+      ...SETTINGS,
+      contentTypes: { ...SETTINGS.contentTypes, [NOTE]: { textFields: ['text'], trigger: 'save' } },
+    };
     const stack = adminStore((request: SentRequest) => {
       if (request.url === '/speech/settings' && request.method === 'GET') return SETTINGS_RESPONSE;
       if (request.url === '/speech/settings' && request.method === 'PUT') return { settings: saved };
@@ -83,8 +105,13 @@ describe('settings page', () => {
     page.unsubscribe();
   });
 
-  it('reads validation errors from the query cache\'s error as from the fetch client\'s', async () => {
-    const body = { status: 400, name: 'ValidationError', message: 'Invalid settings', details: { errors: [{ path: ['defaultVoiceId'], message: 'Unknown voice' }], code: 'INVALID_VOICE_ID' } };
+  it("reads validation errors from the query cache's error as from the fetch client's", async () => {
+    const body = {
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid settings',
+      details: { errors: [{ path: ['defaultVoiceId'], message: 'Unknown voice' }], code: 'INVALID_VOICE_ID' },
+    };
     const stack = adminStore(() => {
       throw { error: body };
     });
@@ -93,21 +120,33 @@ describe('settings page', () => {
       .unwrap()
       .catch((error: unknown) => error);
     const problem = toProblem(caught);
-    expect(problem).toMatchObject({ status: 400, message: 'Invalid settings', code: 'INVALID_VOICE_ID', fieldErrors: [{ path: ['defaultVoiceId'], message: 'Unknown voice' }] });
+    expect(problem).toMatchObject({
+      status: 400,
+      message: 'Invalid settings',
+      code: 'INVALID_VOICE_ID',
+      fieldErrors: [{ path: ['defaultVoiceId'], message: 'Unknown voice' }],
+    });
     expect(toProblem({ name: 'FetchError', status: 400, response: { data: { error: body } } })).toEqual(problem);
   });
 });
 
 describe('Transcribe page', () => {
-  const view = (id: number, status: TranscriptionView['status']) => ({ id, status, fileName: `${id}.mp3`, savedFile: null }) as unknown as TranscriptionView;
+  const view = (id: number, status: TranscriptionView['status']) =>
+    ({ id, status, fileName: `${id}.mp3`, savedFile: null }) as unknown as TranscriptionView;
 
-  it('keeps the open job\'s row of the recent list current, and its saved file, without listing again', async () => {
+  it("keeps the open job's row of the recent list current, and its saved file, without listing again", async () => {
     let jobStatus: TranscriptionView['status'] = 'processing';
     const stack = adminStore((request) => {
-      if (request.url === '/speech/transcriptions') return { data: [view(2, 'completed'), view(1, 'processing')], meta: { limit: 20, pollIntervalMs: 1000 } };
-      if (request.url === '/speech/transcriptions/1') return { data: { ...view(1, jobStatus), result: { format: 'json', segments: [], text: 'hi', srt: null } } };
+      if (request.url === '/speech/transcriptions')
+        return { data: [view(2, 'completed'), view(1, 'processing')], meta: { limit: 20, pollIntervalMs: 1000 } };
+      if (request.url === '/speech/transcriptions/1')
+        return { data: { ...view(1, jobStatus), result: { format: 'json', segments: [], text: 'hi', srt: null } } };
       if (request.url === '/speech/transcriptions/1/save') {
-        return { data: { ...view(1, 'completed'), savedFile: { id: 9, name: '1.json', url: '/uploads/1.json', mime: 'application/json' } }, file: { id: 9, name: '1.json', url: '/uploads/1.json', mime: 'application/json' }, created: true };
+        return {
+          data: { ...view(1, 'completed'), savedFile: { id: 9, name: '1.json', url: '/uploads/1.json', mime: 'application/json' } },
+          file: { id: 9, name: '1.json', url: '/uploads/1.json', mime: 'application/json' },
+          created: true,
+        };
       }
       throw new Error(`unexpected ${request.url}`);
     });
@@ -121,7 +160,10 @@ describe('Transcribe page', () => {
     const job = store.dispatch(api.endpoints.getSpeechTranscription.initiate(1));
     await job;
     await settle();
-    expect(listed()?.map((row) => [row.id, row.status])).toEqual([[2, 'completed'], [1, 'completed']]);
+    expect(listed()?.map((row) => [row.id, row.status])).toEqual([
+      [2, 'completed'],
+      [1, 'completed'],
+    ]);
     // The list holds views, not the transcript.
     expect(listed()?.[1]).not.toHaveProperty('result');
 
@@ -155,7 +197,11 @@ describe('Transcribe page', () => {
     await settle();
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
-    expect(api.endpoints.getSpeechTranscriptions.select(RECENT_TRANSCRIPTIONS)(store.getState() as never).data?.data.map((row) => row.id)).toEqual([1]);
+    expect(
+      api.endpoints.getSpeechTranscriptions
+        .select(RECENT_TRANSCRIPTIONS)(store.getState() as never)
+        .data?.data.map((row) => row.id)
+    ).toEqual([1]);
     job.unsubscribe();
     list.unsubscribe();
   });

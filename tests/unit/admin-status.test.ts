@@ -45,7 +45,10 @@ describe('admin badge mapping', () => {
   });
 
   it('picks the row of the current locale, or the row of a non-localized type', () => {
-    const rows = [{ locale: 'en', id: 1 }, { locale: 'ar', id: 2 }];
+    const rows = [
+      { locale: 'en', id: 1 },
+      { locale: 'ar', id: 2 },
+    ];
     expect(rowForLocale(rows, 'ar')?.id).toBe(2);
     expect(rowForLocale(rows, 'fr')).toBeNull();
     expect(rowForLocale([{ locale: null, id: 3 }], 'en')?.id).toBe(3);

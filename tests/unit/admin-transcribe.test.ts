@@ -42,7 +42,7 @@ describe('Transcribe page helpers', () => {
     expect(checkAudioFile({ size: 10, type: 'video/mp4', name: 'a.mp4' })).toBeNull();
   });
 
-  it('offers ar-JO first, and names languages in the editor\'s language', () => {
+  it("offers ar-JO first, and names languages in the editor's language", () => {
     expect(DEFAULT_LANGUAGE).toBe('ar-JO');
     expect(LANGUAGES[0]).toBe('ar-JO');
     expect(LANGUAGES).toEqual(expect.arrayContaining(['ar-SA', 'ar-EG', 'ar-AE', 'en-US', 'en-GB', 'fr-FR']));
@@ -63,7 +63,13 @@ describe('Transcribe page helpers', () => {
   });
 
   it('maps every status to a badge colour', () => {
-    expect(STATUS_VARIANT).toEqual({ uploading: 'secondary', queued: 'secondary', processing: 'primary', completed: 'success', failed: 'danger' });
+    expect(STATUS_VARIANT).toEqual({
+      uploading: 'secondary',
+      queued: 'secondary',
+      processing: 'primary',
+      completed: 'success',
+      failed: 'danger',
+    });
   });
 
   it('computes the upload percentage', () => {

@@ -44,7 +44,9 @@ describe('hasBearerToken', () => {
 
 describe('temporaryFilePaths', () => {
   it('collects every field, single or repeated, and ignores anything without a path', () => {
-    expect(temporaryFilePaths({ audio: { filepath: '/t/a' }, files: [{ filepath: '/t/b' }, { filepath: '/t/c' }], odd: {}, nul: null })).toEqual(['/t/a', '/t/b', '/t/c']);
+    expect(
+      temporaryFilePaths({ audio: { filepath: '/t/a' }, files: [{ filepath: '/t/b' }, { filepath: '/t/c' }], odd: {}, nul: null })
+    ).toEqual(['/t/a', '/t/b', '/t/c']);
     expect(temporaryFilePaths(undefined)).toEqual([]);
   });
 });
@@ -87,13 +89,21 @@ describe('bodyGuard', () => {
   const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
 
   it('refuses multipart with 415 on the plugin routes that take no file, before the parser runs', async () => {
-    for (const [method, pathname] of [['POST', '/api/speech/callback'], ['PUT', '/speech/settings'], ['POST', '/speech/narrations/narrate']] as const) {
+    for (const [method, pathname] of [
+      ['POST', '/api/speech/callback'],
+      ['PUT', '/speech/settings'],
+      ['POST', '/speech/narrations/narrate'],
+    ] as const) {
       const ctx = context(method, pathname, { ...multipart, authorization: 'Bearer t' });
       const next = jest.fn(async () => parse(ctx, ['files']));
       await bodyGuard()(ctx, next);
       expect(next).not.toHaveBeenCalled();
       expect(ctx.status).toBe(415);
-      expect(ctx.body.error).toMatchObject({ name: 'UnsupportedMediaTypeError', message: expect.stringMatching(/multipart/), details: { code: 'MULTIPART_NOT_ACCEPTED' } });
+      expect(ctx.body.error).toMatchObject({
+        name: 'UnsupportedMediaTypeError',
+        message: expect.stringMatching(/multipart/),
+        details: { code: 'MULTIPART_NOT_ACCEPTED' },
+      });
     }
     expect(await fs.readdir(dir)).toEqual([]);
   });

@@ -5,15 +5,26 @@ const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.sp
 describe('plugin configuration', () => {
   it('fills defaults for a minimal config', () => {
     const config = parsePluginConfig(minimal);
-    expect(config).toMatchObject({ apiKey: '', preprocessType: '0', maxInFlight: 3, maxAttempts: 3, callbackTimeoutMs: 15 * 60_000, mediaHosts: [] });
+    expect(config).toMatchObject({
+      apiKey: '',
+      preprocessType: '0',
+      maxInFlight: 3,
+      maxAttempts: 3,
+      callbackTimeoutMs: 15 * 60_000,
+      mediaHosts: [],
+    });
   });
 
   it('rejects bad values with messages that name the key', () => {
     expect(() => parsePluginConfig({ ...minimal, maxInFlight: 0 })).toThrow(/speech\.config\.maxInFlight/);
     expect(() => parsePluginConfig({ ...minimal, baseUrl: 'ftp://x' })).toThrow(/speech\.config\.baseUrl: must be an http\(s\) URL/);
     expect(() => parsePluginConfig({ ...minimal, preprocessType: 2 })).toThrow(/speech\.config\.preprocessType/);
-    expect(() => parsePluginConfig({ ...minimal, contentTypes: { article: { textFields: ['body'] } } })).toThrow(/speech\.config\.contentTypes\.article/);
-    expect(() => parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: [] } } })).toThrow(/textFields: name at least one text field/);
+    expect(() => parsePluginConfig({ ...minimal, contentTypes: { article: { textFields: ['body'] } } })).toThrow(
+      /speech\.config\.contentTypes\.article/
+    );
+    expect(() => parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: [] } } })).toThrow(
+      /textFields: name at least one text field/
+    );
     expect(() => parsePluginConfig({ ...minimal, mediaHosts: ['http://'] })).toThrow(/speech\.config\.mediaHosts\.0/);
     expect(() => parsePluginConfig({ ...minimal, apiKeyy: 'typo' })).toThrow(/unknown key\(s\) apiKeyy/);
   });

@@ -19,10 +19,14 @@ describe('document permissions without reading documents', () => {
   });
 
   it('grants by locale only when every rule allows and none has another condition', () => {
-    expect(grantedLocales(ability([{ conditions: { $and: [{ locale: { $in: ['en', 'ar'] } }] } }]), READ, 'api::a.a')).toEqual(new Set(['en', 'ar']));
-    expect(grantedLocales(ability([{ conditions: { $and: [{ locale: { $in: ['en'] } }] } }, { conditions: {} }]), READ, 'api::a.a')).toBe('all');
+    expect(grantedLocales(ability([{ conditions: { $and: [{ locale: { $in: ['en', 'ar'] } }] } }]), READ, 'api::a.a')).toEqual(
+      new Set(['en', 'ar'])
+    );
+    expect(grantedLocales(ability([{ conditions: { $and: [{ locale: { $in: ['en'] } }] } }, { conditions: {} }]), READ, 'api::a.a')).toBe(
+      'all'
+    );
     expect(grantedLocales(ability([{ conditions: { $and: [{ 'createdBy.id': 1 }] } }]), READ, 'api::a.a')).toBeNull();
-    expect(grantedLocales(ability([{ conditions: {} , inverted: true }]), READ, 'api::a.a')).toBeNull();
+    expect(grantedLocales(ability([{ conditions: {}, inverted: true }]), READ, 'api::a.a')).toBeNull();
     expect(grantedLocales(ability([{ conditions: {} }], false), READ, 'api::a.a')).toBeNull();
     expect(grantedLocales(ability([]), READ, 'api::a.a')).toBeNull();
     expect(grantedLocales(null, READ, 'api::a.a')).toBeNull();

@@ -59,7 +59,9 @@ function route(url: string, res: ServerResponse): void {
       return;
     case '/broken-utf8.srt':
       res.writeHead(200);
-      res.end(Buffer.concat([Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nhello\n\n'), Buffer.alloc(5000, 0x61), Buffer.from([0xc3, 0x28])]));
+      res.end(
+        Buffer.concat([Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nhello\n\n'), Buffer.alloc(5000, 0x61), Buffer.from([0xc3, 0x28])])
+      );
       return;
     case '/page.html':
       res.writeHead(200, { 'content-type': 'audio/mpeg' });
@@ -276,7 +278,9 @@ describe('allow-list', () => {
   });
 
   it('refuses other schemes and invalid URLs', async () => {
-    expect((await refusal(downloadToTempFile('ftp://files.test/a.mp3', options({ allowedOrigins: ['files.test'] })))).code).toBe('SCHEME_NOT_ALLOWED');
+    expect((await refusal(downloadToTempFile('ftp://files.test/a.mp3', options({ allowedOrigins: ['files.test'] })))).code).toBe(
+      'SCHEME_NOT_ALLOWED'
+    );
     expect((await refusal(downloadToTempFile('file:///etc/passwd', options()))).code).toBe('SCHEME_NOT_ALLOWED');
     expect((await refusal(downloadToTempFile('not a url', options()))).code).toBe('INVALID_URL');
   });
@@ -284,7 +288,7 @@ describe('allow-list', () => {
   it('refuses URLs with credentials', async () => {
     const error = await refusal(downloadToTempFile(`http://user:s3cretpw@127.0.0.1:${port}/audio.mp3`, options()));
     expect(error.code).toBe('HOST_NOT_ALLOWED');
-    expect(error.message).not.toContain("s3cretpw");
+    expect(error.message).not.toContain('s3cretpw');
   });
 
   it('does not put the path or query (which may hold a token) in messages', async () => {
@@ -295,13 +299,30 @@ describe('allow-list', () => {
 
 describe('private addresses', () => {
   const privateAnswers = [
-    '10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '192.168.1.10', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0',
-    '255.255.255.255', '239.255.255.250', '240.0.0.1', 'ff02::1', '::ffff:0:7f00:1', '2002:7f00:1::1',
+    '10.0.0.5',
+    '127.0.0.1',
+    '169.254.169.254',
+    '::1',
+    '::ffff:127.0.0.1',
+    '192.168.1.10',
+    '100.64.0.1',
+    'fd00::1',
+    'fe80::1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '239.255.255.250',
+    '240.0.0.1',
+    'ff02::1',
+    '::ffff:0:7f00:1',
+    '2002:7f00:1::1',
   ];
 
   it.each(privateAnswers)('refuses a listed name that resolves to %s', async (address) => {
     const error = await refusal(
-      downloadToTempFile(`http://files.test:${port}/audio.mp3`, options({ allowedOrigins: [`http://files.test:${port}`], resolver: resolveTo(address) }))
+      downloadToTempFile(
+        `http://files.test:${port}/audio.mp3`,
+        options({ allowedOrigins: [`http://files.test:${port}`], resolver: resolveTo(address) })
+      )
     );
     expect(error.code).toBe('PRIVATE_ADDRESS');
     expect(hits).toEqual([]);
@@ -310,14 +331,20 @@ describe('private addresses', () => {
 
   it('refuses a name when any of its addresses is private', async () => {
     const error = await refusal(
-      downloadToTempFile('https://cdn.example.com/a.mp3', options({ allowedOrigins: ['cdn.example.com'], resolver: resolveTo('93.184.216.34', '10.1.2.3') }))
+      downloadToTempFile(
+        'https://cdn.example.com/a.mp3',
+        options({ allowedOrigins: ['cdn.example.com'], resolver: resolveTo('93.184.216.34', '10.1.2.3') })
+      )
     );
     expect(error.code).toBe('PRIVATE_ADDRESS');
   });
 
   it('refuses "localhost" resolving to a non-loopback private address', async () => {
     const error = await refusal(
-      downloadToTempFile(`http://localhost:${port}/audio.mp3`, options({ allowedOrigins: [`http://localhost:${port}`], resolver: resolveTo('10.0.0.1') }))
+      downloadToTempFile(
+        `http://localhost:${port}/audio.mp3`,
+        options({ allowedOrigins: [`http://localhost:${port}`], resolver: resolveTo('10.0.0.1') })
+      )
     );
     expect(error.code).toBe('PRIVATE_ADDRESS');
   });
@@ -333,7 +360,10 @@ describe('private addresses', () => {
 
   it('treats a failed lookup as a network error', async () => {
     const error = await refusal(
-      downloadToTempFile('https://cdn.example.com/a.mp3', options({ allowedOrigins: ['cdn.example.com'], resolver: async () => Promise.reject(new Error('ENOTFOUND')) }))
+      downloadToTempFile(
+        'https://cdn.example.com/a.mp3',
+        options({ allowedOrigins: ['cdn.example.com'], resolver: async () => Promise.reject(new Error('ENOTFOUND')) })
+      )
     );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.retryable).toBe(true);
@@ -527,16 +557,26 @@ describe('nonPublicAddressReason', () => {
   });
 
   it.each([
-    '93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808',
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
     // Special ranges that are still globally reachable services: AS112 DNS sinks and AMT relays.
-    '192.175.48.1', '192.52.193.1', '2001:4:112::1', '2001:3::1',
-    '::ffff:0:8.8.8.8', '2002:808:808::1', '169.253.255.255', '100.63.255.255', '11.0.0.1',
-  ])(
-    '%s is public',
-    (address) => {
-      expect(nonPublicAddressReason(address)).toBeUndefined();
-    }
-  );
+    '192.175.48.1',
+    '192.52.193.1',
+    '2001:4:112::1',
+    '2001:3::1',
+    '::ffff:0:8.8.8.8',
+    '2002:808:808::1',
+    '169.253.255.255',
+    '100.63.255.255',
+    '11.0.0.1',
+  ])('%s is public', (address) => {
+    expect(nonPublicAddressReason(address)).toBeUndefined();
+  });
 });
 
 describe('content recognisers', () => {

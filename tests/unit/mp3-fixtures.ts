@@ -37,9 +37,15 @@ export function id3v2Tag(options: { title?: string; bodyBytes?: number; version?
   const body = Buffer.concat([frame, Buffer.alloc(bodyBytes - frame.length)]);
   const flags = options.footer ? 0x10 : 0x00;
   const header = Buffer.concat([Buffer.from('ID3', 'latin1'), Buffer.from([version, 0, flags]), syncsafe(bodyBytes)]);
-  const footer = options.footer ? Buffer.concat([Buffer.from('3DI', 'latin1'), Buffer.from([version, 0, flags]), syncsafe(bodyBytes)]) : Buffer.alloc(0);
+  const footer = options.footer
+    ? Buffer.concat([Buffer.from('3DI', 'latin1'), Buffer.from([version, 0, flags]), syncsafe(bodyBytes)])
+    : Buffer.alloc(0);
   return Buffer.concat([header, body, footer]);
 }
 
 /** What a misconfigured media host answers with a 200: a page, not audio. */
-export const HTML_PAGE = Buffer.from('<!doctype html><html><head><title>Not found</title></head><body><h1>Sorry</h1>' + '<p>The file you asked for is not here.</p>'.repeat(40) + '</body></html>');
+export const HTML_PAGE = Buffer.from(
+  '<!doctype html><html><head><title>Not found</title></head><body><h1>Sorry</h1>' +
+    '<p>The file you asked for is not here.</p>'.repeat(40) +
+    '</body></html>'
+);

@@ -108,7 +108,10 @@ describe('recognising an MP3', () => {
 
   it('refuses at once a tag that claims more than the file may hold, without reading on', () => {
     const sniffer = new Mp3Sniffer(1024 * 1024);
-    expect(sniffer.push(id3v2Tag({ bodyBytes: 2 * 1024 * 1024 }).subarray(0, 10))).toEqual({ kind: 'too-large', tagBytes: 2 * 1024 * 1024 + 10 });
+    expect(sniffer.push(id3v2Tag({ bodyBytes: 2 * 1024 * 1024 }).subarray(0, 10))).toEqual({
+      kind: 'too-large',
+      tagBytes: 2 * 1024 * 1024 + 10,
+    });
   });
 
   it('asks for more until two frames could be seen', () => {

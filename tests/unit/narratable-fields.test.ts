@@ -31,7 +31,9 @@ describe('narratable fields', () => {
     expect(narrationConfigProblems('plugin::users-permissions.user', model, { textFields: ['title'] }, isPrivate)).toEqual([
       { path: ['contentTypes', 'plugin::users-permissions.user'], message: expect.stringContaining('only content types of the site') },
     ]);
-    expect(narrationConfigProblems('api::ghost.ghost', undefined, { textFields: ['title'] }, isPrivate)[0].message).toMatch(/unknown content type/);
+    expect(narrationConfigProblems('api::ghost.ghost', undefined, { textFields: ['title'] }, isPrivate)[0].message).toMatch(
+      /unknown content type/
+    );
     const problems = narrationConfigProblems('api::a.a', model, { titleField: 'secret', textFields: ['body', 'notes'] }, isPrivate);
     expect(problems.map((problem) => problem.path)).toEqual([
       ['contentTypes', 'api::a.a', 'titleField'],
@@ -42,7 +44,9 @@ describe('narratable fields', () => {
   });
 
   it('drops what may not be narrated from a stored setting', () => {
-    expect(narratableFields(model, { titleField: 'secret', textFields: ['notes', 'body', 'password'], trigger: 'publish' }, isPrivate)).toEqual({
+    expect(
+      narratableFields(model, { titleField: 'secret', textFields: ['notes', 'body', 'password'], trigger: 'publish' }, isPrivate)
+    ).toEqual({
       titleField: undefined,
       textFields: ['body'],
       trigger: 'publish',

@@ -35,11 +35,24 @@ describe('describeArticle', () => {
   });
 
   it('intro and outro are part of the text, the cost and the fingerprint; an empty article gets neither', () => {
-    const templates = { introTemplates: { en: 'You are listening to {title} by {author}' }, outroTemplates: { '*': 'Thanks for listening to {site}.' }, siteName: 'The Daily' };
+    const templates = {
+      introTemplates: { en: 'You are listening to {title} by {author}' },
+      outroTemplates: { '*': 'Thanks for listening to {site}.' },
+      siteName: 'The Daily',
+    };
     const entry = { documentId: 'doc1', locale: 'en', title: 'Databases', author: 'Layla', body: 'We query SQL daily.' };
     const narration = { titleField: 'title', textFields: ['body'], authorField: 'author' };
-    const version = describeArticle(source({ ...templates, entry, narration, attributes: { title: { type: 'string' }, author: { type: 'string' }, body: { type: 'text' } } }));
-    expect(version.text).toBe('You are listening to Databases by Layla.\n\nDatabases.\n\nWe query SQL daily.\n\nThanks for listening to The Daily.');
+    const version = describeArticle(
+      source({
+        ...templates,
+        entry,
+        narration,
+        attributes: { title: { type: 'string' }, author: { type: 'string' }, body: { type: 'text' } },
+      })
+    );
+    expect(version.text).toBe(
+      'You are listening to Databases by Layla.\n\nDatabases.\n\nWe query SQL daily.\n\nThanks for listening to The Daily.'
+    );
     expect(version.characters).toBe([...version.text].length);
     expect(version.fingerprint).toBe(narrationFingerprint({ text: version.text, voiceId: 'en-female-1', preprocessType: '2' }));
     // No author field: the intro that needs one is not read, the outro is.
@@ -49,11 +62,20 @@ describe('describeArticle', () => {
 
   it('the lexicon applies to the intro and outro too; skipped block kinds are not read nor paid', () => {
     const lexicon = [lexiconRuleSchema.parse({ term: 'Daily', spoken: 'Dayly', caseSensitive: true })];
-    expect(describeArticle(source({ lexicon, outroTemplates: { '*': 'From {site}.' }, siteName: 'The Daily' })).text).toBe('Databases.\n\nWe query SQL daily.\n\nFrom The Dayly.');
-    const entry = { documentId: 'doc1', locale: 'en', title: 'T', body: 'Read this.\n\n> Not this quote.\n\n| a | b |\n| - | - |\n| 1 | 2 |' };
+    expect(describeArticle(source({ lexicon, outroTemplates: { '*': 'From {site}.' }, siteName: 'The Daily' })).text).toBe(
+      'Databases.\n\nWe query SQL daily.\n\nFrom The Dayly.'
+    );
+    const entry = {
+      documentId: 'doc1',
+      locale: 'en',
+      title: 'T',
+      body: 'Read this.\n\n> Not this quote.\n\n| a | b |\n| - | - |\n| 1 | 2 |',
+    };
     const attributes = { title: { type: 'string' }, body: { type: 'richtext' } };
     const all = describeArticle(source({ entry, attributes }));
-    const skipped = describeArticle(source({ entry, attributes, narration: { titleField: 'title', textFields: ['body'], skipBlocks: ['quote', 'table'] } }));
+    const skipped = describeArticle(
+      source({ entry, attributes, narration: { titleField: 'title', textFields: ['body'], skipBlocks: ['quote', 'table'] } })
+    );
     expect(all.text).toBe('T.\n\nRead this.\n\nNot this quote.\n\na, b.\n1, 2.');
     expect(skipped.text).toBe('T.\n\nRead this.');
     expect(skipped.credits).toBe([...'T.\n\nRead this.'].length * 2);

@@ -25,7 +25,10 @@ function table() {
   let nextId = 1;
   const query: LeaseQuery = {
     async findMany({ where }) {
-      return rows.filter((row) => matches(row, where)).sort((a, b) => a.id - b.id).map((row) => ({ ...row }));
+      return rows
+        .filter((row) => matches(row, where))
+        .sort((a, b) => a.id - b.id)
+        .map((row) => ({ ...row }));
     },
     async updateMany({ where, data }) {
       const hit = rows.filter((row) => matches(row, where));

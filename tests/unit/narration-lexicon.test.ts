@@ -1,7 +1,15 @@
-import { applyLexicon, lexiconRuleSchema, lexiconSchema, ruleAppliesTo, MAX_LEXICON_RULES, type LexiconRule } from '../../server/src/narration/lexicon';
+import {
+  applyLexicon,
+  lexiconRuleSchema,
+  lexiconSchema,
+  ruleAppliesTo,
+  MAX_LEXICON_RULES,
+  type LexiconRule,
+} from '../../server/src/narration/lexicon';
 
 /** A rule with the defaults an editor starts from. */
-const rule = (term: string, spoken: string, options: Partial<LexiconRule> = {}): LexiconRule => lexiconRuleSchema.parse({ term, spoken, ...options });
+const rule = (term: string, spoken: string, options: Partial<LexiconRule> = {}): LexiconRule =>
+  lexiconRuleSchema.parse({ term, spoken, ...options });
 
 describe('pronunciation lexicon: English', () => {
   it('replaces whole words only, in any case by default', () => {
@@ -15,7 +23,9 @@ describe('pronunciation lexicon: English', () => {
   });
 
   it('without whole word, matches inside words', () => {
-    expect(applyLexicon('Kubernetes, k8s clusters.', [rule('k8s', 'kubernetes', { wholeWord: false })], 'en')).toBe('Kubernetes, kubernetes clusters.');
+    expect(applyLexicon('Kubernetes, k8s clusters.', [rule('k8s', 'kubernetes', { wholeWord: false })], 'en')).toBe(
+      'Kubernetes, kubernetes clusters.'
+    );
     expect(applyLexicon('xk8sx', [rule('k8s', 'kubernetes', { wholeWord: false })], 'en')).toBe('xkubernetesx');
     expect(applyLexicon('xk8sx', [rule('k8s', 'kubernetes')], 'en')).toBe('xk8sx');
   });
@@ -25,7 +35,9 @@ describe('pronunciation lexicon: English', () => {
   });
 
   it('terms that begin or end with punctuation get boundaries only on their word side', () => {
-    expect(applyLexicon('I write C++ and C#.', [rule('C++', 'C plus plus'), rule('C#', 'C sharp')], 'en')).toBe('I write C plus plus and C sharp.');
+    expect(applyLexicon('I write C++ and C#.', [rule('C++', 'C plus plus'), rule('C#', 'C sharp')], 'en')).toBe(
+      'I write C plus plus and C sharp.'
+    );
     expect(applyLexicon('Apps on .NET run.', [rule('.NET', 'dot net')], 'en')).toBe('Apps on dot net run.');
     // Regular-expression characters in a term are literal.
     expect(applyLexicon('a.b axb', [rule('a.b', 'A B')], 'en')).toBe('A B axb');
@@ -106,7 +118,13 @@ describe('pronunciation lexicon: Arabic', () => {
 describe('lexicon validation', () => {
   it('trims, collapses spaces and fills the defaults', () => {
     expect(lexiconRuleSchema.parse({ term: '  New   York ', spoken: ' NYC ' })).toEqual({
-      term: 'New York', spoken: 'NYC', locale: null, wholeWord: true, caseSensitive: false, ignoreDiacritics: false, letterVariants: false,
+      term: 'New York',
+      spoken: 'NYC',
+      locale: null,
+      wholeWord: true,
+      caseSensitive: false,
+      ignoreDiacritics: false,
+      letterVariants: false,
     });
   });
 
@@ -120,13 +138,26 @@ describe('lexicon validation', () => {
     expect(messages([{ term: 'x'.repeat(101), spoken: 'y' }])).toEqual(['0.term: a term may have at most 100 characters']);
     expect(messages([{ term: 'x', spoken: 'y', locale: 'Arabic' }])).toEqual(['0.locale: must be a locale code such as "ar" or "fr-FR"']);
     expect(messages([{ term: 'x', spoken: 'y', regex: true }])[0]).toMatch(/^0: Unrecognized key/);
-    expect(messages(Array.from({ length: MAX_LEXICON_RULES + 1 }, (_, index) => ({ term: `t${index}`, spoken: 'y' })))).toEqual([`: the lexicon may have at most ${MAX_LEXICON_RULES} rules`]);
+    expect(messages(Array.from({ length: MAX_LEXICON_RULES + 1 }, (_, index) => ({ term: `t${index}`, spoken: 'y' })))).toEqual([
+      `: the lexicon may have at most ${MAX_LEXICON_RULES} rules`,
+    ]);
   });
 
   it('refuses a term repeated for the same locale (ignoring case unless the rule is case-sensitive)', () => {
-    const parsed = lexiconSchema.safeParse([{ term: 'SQL', spoken: 'sequel' }, { term: 'sql', spoken: 'S Q L' }, { term: 'SQL', spoken: 'x', locale: 'en' }]);
+    const parsed = lexiconSchema.safeParse([
+      { term: 'SQL', spoken: 'sequel' },
+      { term: 'sql', spoken: 'S Q L' },
+      { term: 'SQL', spoken: 'x', locale: 'en' },
+    ]);
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[[1, 'term'], 'repeats the term of rule 1 ("SQL") for the same locale']]);
-    expect(lexiconSchema.safeParse([{ term: 'US', spoken: 'United States', caseSensitive: true }, { term: 'us', spoken: 'us', caseSensitive: true }]).success).toBe(true);
+    expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [[1, 'term'], 'repeats the term of rule 1 ("SQL") for the same locale'],
+    ]);
+    expect(
+      lexiconSchema.safeParse([
+        { term: 'US', spoken: 'United States', caseSensitive: true },
+        { term: 'us', spoken: 'us', caseSensitive: true },
+      ]).success
+    ).toBe(true);
   });
 });

@@ -71,57 +71,132 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('202 moves to awaiting_callback with a deadline and counts the attempt', () => {
-      const { patch, from } = applied(transition(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now }));
+      const { patch, from } = applied(
+        transition(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now })
+      );
       expect(from).toEqual(['submitting']);
       expect(patch).toMatchObject({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
       expect((patch.callbackDeadline as Date).getTime()).toBe(now.getTime() + 60_000);
     });
 
     it('409 ALREADY_PROCESSING waits for the callback and does not count as a new paid submission', () => {
-      const { patch } = applied(transition(job({ status: 'submitting', attempts: 1, submissions: 1 }), { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now }));
+      const { patch } = applied(
+        transition(job({ status: 'submitting', attempts: 1, submissions: 1 }), {
+          type: 'submitAlreadyProcessing',
+          callbackTimeoutMs: 1000,
+          now,
+        })
+      );
       expect(patch).toMatchObject({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
     });
 
     it('a deferred submission returns to the queue until the attempts run out', () => {
       const retryAt = new Date(now.getTime() + 4000);
-      const first = applied(transition(job({ status: 'submitting', attempts: 0 }), { type: 'submitDeferred', retryAt, reason: 'down', code: 'INTERNAL_ERROR', countsAsAttempt: true, maxAttempts: 3 }));
+      const first = applied(
+        transition(job({ status: 'submitting', attempts: 0 }), {
+          type: 'submitDeferred',
+          retryAt,
+          reason: 'down',
+          code: 'INTERNAL_ERROR',
+          countsAsAttempt: true,
+          maxAttempts: 3,
+        })
+      );
       expect(first.patch).toMatchObject({ status: 'queued', attempts: 1, nextAttemptAt: retryAt });
-      const last = applied(transition(job({ status: 'submitting', attempts: 2 }), { type: 'submitDeferred', retryAt, reason: 'down', code: 'INTERNAL_ERROR', countsAsAttempt: true, maxAttempts: 3 }));
+      const last = applied(
+        transition(job({ status: 'submitting', attempts: 2 }), {
+          type: 'submitDeferred',
+          retryAt,
+          reason: 'down',
+          code: 'INTERNAL_ERROR',
+          countsAsAttempt: true,
+          maxAttempts: 3,
+        })
+      );
       expect(last.patch.status).toBe('failed');
       expect(last.patch.lastError).toMatch(/Gave up after 3 attempt/);
     });
 
     it('a failure that may have reached the service is retried with regenerate false, never paying twice', () => {
       const retryAt = new Date(now.getTime() + 1000);
-      const submitting = job({ status: 'submitting', regenerate: true, attempts: 0, fingerprint: 'v2', narratedFingerprint: 'v1', seenResults: [{ audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }] });
-      const deferred = applied(transition(submitting, { type: 'submitDeferred', retryAt, reason: 'timeout', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: true }));
+      const submitting = job({
+        status: 'submitting',
+        regenerate: true,
+        attempts: 0,
+        fingerprint: 'v2',
+        narratedFingerprint: 'v1',
+        seenResults: [{ audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }],
+      });
+      const deferred = applied(
+        transition(submitting, {
+          type: 'submitDeferred',
+          retryAt,
+          reason: 'timeout',
+          code: 'SERVICE_UNAVAILABLE',
+          countsAsAttempt: true,
+          maxAttempts: 3,
+          outcomeUnknown: true,
+        })
+      );
       expect(deferred.patch).toMatchObject({ status: 'queued', regenerate: false, attempts: 1, nextAttemptAt: retryAt });
       // A failure that certainly did not reach the service keeps asking for the new generation.
-      const refused = applied(transition(submitting, { type: 'submitDeferred', retryAt, reason: 'refused', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: false }));
+      const refused = applied(
+        transition(submitting, {
+          type: 'submitDeferred',
+          retryAt,
+          reason: 'refused',
+          code: 'SERVICE_UNAVAILABLE',
+          countsAsAttempt: true,
+          maxAttempts: 3,
+          outcomeUnknown: false,
+        })
+      );
       expect(refused.patch.regenerate).toBeUndefined();
 
       // The request never arrived: the free re-ask brings the old audio back, and only then is v2 paid for.
       const awaiting = { ...submitting, ...deferred.patch, status: 'awaiting_callback' as const, submittedFingerprint: 'v2' };
-      const oldAgain = applied(transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }, now }));
+      const oldAgain = applied(
+        transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v1.mp3', srtFile: 'https://m/v1.srt' }, now })
+      );
       expect(oldAgain.patch).toMatchObject({ status: 'queued', regenerate: true });
       // It did arrive: the new result comes (re-delivered for free) and is stored.
-      const fresh = applied(transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v2.mp3', srtFile: 'https://m/v2.srt' }, now }));
+      const fresh = applied(
+        transition(awaiting, { type: 'callbackWithFiles', urls: { audioFile: 'https://m/v2.mp3', srtFile: 'https://m/v2.srt' }, now })
+      );
       expect(fresh.patch.status).toBe('storing');
     });
 
     it('rate limiting does not use up attempts', () => {
       const retryAt = new Date(now.getTime() + 30_000);
-      const { patch } = applied(transition(job({ status: 'submitting', attempts: 2 }), { type: 'submitDeferred', retryAt, reason: 'slow down', code: 'RATE_LIMIT_EXCEEDED', countsAsAttempt: false, maxAttempts: 3 }));
+      const { patch } = applied(
+        transition(job({ status: 'submitting', attempts: 2 }), {
+          type: 'submitDeferred',
+          retryAt,
+          reason: 'slow down',
+          code: 'RATE_LIMIT_EXCEEDED',
+          countsAsAttempt: false,
+          maxAttempts: 3,
+        })
+      );
       expect(patch).toMatchObject({ status: 'queued', attempts: 2, nextAttemptAt: retryAt });
     });
 
     it('a rejection fails the job with its reason and flags lost credits on REFUND_FAILED', () => {
-      const { patch } = applied(transition(job({ status: 'submitting' }), { type: 'submitRejected', reason: 'Refund failed', code: 'REFUND_FAILED', creditsMayBeLost: true }));
+      const { patch } = applied(
+        transition(job({ status: 'submitting' }), {
+          type: 'submitRejected',
+          reason: 'Refund failed',
+          code: 'REFUND_FAILED',
+          creditsMayBeLost: true,
+        })
+      );
       expect(patch).toMatchObject({ status: 'failed', lastErrorCode: 'REFUND_FAILED', creditsMayBeLost: true });
     });
 
     it('a queue pause puts the job back untouched', () => {
-      const { patch } = applied(transition(job({ status: 'submitting', attempts: 1 }), { type: 'submitPaused', reason: 'no credits', code: 'INSUFFICIENT_CREDITS' }));
+      const { patch } = applied(
+        transition(job({ status: 'submitting', attempts: 1 }), { type: 'submitPaused', reason: 'no credits', code: 'INSUFFICIENT_CREDITS' })
+      );
       expect(patch.status).toBe('queued');
       expect(patch.attempts).toBeUndefined();
     });
@@ -151,7 +226,14 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('asks for a regeneration when a regenerate:false request re-delivered the old audio of a changed article', () => {
-      const stale = { ...awaiting, regenerate: false, fingerprint: 'v2', submittedFingerprint: 'v2', narratedFingerprint: 'v1', seenResults: [urls] };
+      const stale = {
+        ...awaiting,
+        regenerate: false,
+        fingerprint: 'v2',
+        submittedFingerprint: 'v2',
+        narratedFingerprint: 'v1',
+        seenResults: [urls],
+      };
       const { patch } = applied(transition(stale, { type: 'callbackWithFiles', urls, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: true });
     });
@@ -190,18 +272,35 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('a claim needs a storing row with no lease holder', () => {
-      expect(transition({ ...storing, leaseOwner: 'b' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind).toBe('ignore');
-      expect(transition({ ...storing, status: 'cancelled' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind).toBe('ignore');
+      expect(
+        transition({ ...storing, leaseOwner: 'b' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind
+      ).toBe('ignore');
+      expect(
+        transition({ ...storing, status: 'cancelled' }, { type: 'storeClaimed', owner: 'a', leaseMs: 3000, maxAttempts: 3, now }).kind
+      ).toBe('ignore');
     });
 
     it('the lease holder renews its lease while it works; only the holder can', () => {
       const result = applied(transition(held, { type: 'leaseRenewed', owner: 'a', leaseMs: 3000, now }));
-      expect(result).toMatchObject({ from: ['storing'], patch: { leaseExpiresAt: new Date(now.getTime() + 3000) }, guard: { leaseOwner: 'a' } });
+      expect(result).toMatchObject({
+        from: ['storing'],
+        patch: { leaseExpiresAt: new Date(now.getTime() + 3000) },
+        guard: { leaseOwner: 'a' },
+      });
       expect(transition({ ...held, status: 'cancelled' }, { type: 'leaseRenewed', owner: 'a', leaseMs: 3000, now }).kind).toBe('ignore');
     });
 
     it('retries a passing download failure later, keeping the persisted result and the count of the claim', () => {
-      const { patch, from, guard } = applied(transition(held, { type: 'storeDeferred', owner: 'a', retryAt, reason: 'media host answered 503', code: 'HTTP_STATUS', maxAttempts: 3 }));
+      const { patch, from, guard } = applied(
+        transition(held, {
+          type: 'storeDeferred',
+          owner: 'a',
+          retryAt,
+          reason: 'media host answered 503',
+          code: 'HTTP_STATUS',
+          maxAttempts: 3,
+        })
+      );
       expect(from).toEqual(['storing']);
       expect(guard).toEqual({ leaseOwner: 'a' });
       expect(patch).toMatchObject({ nextAttemptAt: retryAt, leaseOwner: null, lastErrorCode: 'HTTP_STATUS' });
@@ -211,14 +310,26 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('fails after maxAttempts download attempts', () => {
-      const { patch } = applied(transition({ ...held, storeAttempts: 3 }, { type: 'storeDeferred', owner: 'a', retryAt, reason: 'timeout', code: 'TIMEOUT', maxAttempts: 3 }));
+      const { patch } = applied(
+        transition(
+          { ...held, storeAttempts: 3 },
+          { type: 'storeDeferred', owner: 'a', retryAt, reason: 'timeout', code: 'TIMEOUT', maxAttempts: 3 }
+        )
+      );
       expect(patch).toMatchObject({ status: 'failed' });
       expect(patch.lastError).toMatch(/3 download attempt/);
     });
 
     it('links the files in the write that completes the row, and only for the lease holder', () => {
       const result = applied(transition(held, { type: 'stored', owner: 'a', files, now }));
-      expect(result.patch).toMatchObject({ status: 'completed', audio: 11, subtitles: 12, subtitlesVtt: 13, leaseOwner: null, pendingResult: null });
+      expect(result.patch).toMatchObject({
+        status: 'completed',
+        audio: 11,
+        subtitles: 12,
+        subtitlesVtt: 13,
+        leaseOwner: null,
+        pendingResult: null,
+      });
       expect(result.guard.leaseOwner).toBe('a');
     });
 
@@ -236,7 +347,9 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
   describe('compare-and-set guards', () => {
     it('every counter a patch writes is guarded by its old value', () => {
-      const result = applied(transition(job({ status: 'submitting', attempts: 2, submissions: 1 }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now }));
+      const result = applied(
+        transition(job({ status: 'submitting', attempts: 2, submissions: 1 }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now })
+      );
       expect(result.guard.counters).toEqual({ attempts: 2, submissions: 1 });
     });
 
@@ -271,23 +384,49 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('a regenerate of unchanged text whose request may not have arrived is not satisfied by the old audio', () => {
-      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1, seenResults: [urls] });
+      const done = job({
+        status: 'completed',
+        fingerprint: 'v1',
+        submittedFingerprint: 'v1',
+        narratedFingerprint: 'v1',
+        submissions: 1,
+        seenResults: [urls],
+      });
       const requested = { ...done, ...applied(transition(done, { type: 'regenerateRequested', now })).patch };
       expect(requested).toMatchObject({ regenerate: true, freshWanted: true });
       // The paid request fails in a way that may or may not have reached the service: re-ask for free.
       const retry = { ...requested, status: 'submitting' as const };
-      const deferred = { ...retry, ...applied(transition(retry, { type: 'submitDeferred', retryAt: now, reason: 'reset', code: 'SERVICE_UNAVAILABLE', countsAsAttempt: true, maxAttempts: 3, outcomeUnknown: true })).patch };
+      const deferred = {
+        ...retry,
+        ...applied(
+          transition(retry, {
+            type: 'submitDeferred',
+            retryAt: now,
+            reason: 'reset',
+            code: 'SERVICE_UNAVAILABLE',
+            countsAsAttempt: true,
+            maxAttempts: 3,
+            outcomeUnknown: true,
+          })
+        ).patch,
+      };
       expect(deferred).toMatchObject({ regenerate: false, freshWanted: true });
       // The service sends the old audio back: the request never arrived, so ask for the new take now.
       const awaiting = { ...deferred, status: 'awaiting_callback' as const };
-      expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch).toMatchObject({ status: 'queued', regenerate: true });
+      expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch).toMatchObject({
+        status: 'queued',
+        regenerate: true,
+      });
       // Without the editor's request, the same old audio is simply the result again.
       const plainReask = { ...awaiting, freshWanted: false };
       expect(applied(transition(plainReask, { type: 'callbackWithFiles', urls, now })).patch.status).toBe('storing');
       // A new take arrives: stored, and the wish is fulfilled.
       const storing = { ...awaiting, ...applied(transition(awaiting, { type: 'callbackWithFiles', urls: newUrls, now })).patch };
       expect(storing.status).toBe('storing');
-      expect(applied(transition(storing, { type: 'stored', owner: 'a', files, now })).patch).toMatchObject({ status: 'completed', freshWanted: false });
+      expect(applied(transition(storing, { type: 'stored', owner: 'a', files, now })).patch).toMatchObject({
+        status: 'completed',
+        freshWanted: false,
+      });
     });
   });
 });

@@ -69,7 +69,11 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
   });
 
   it('400 INVALID_VOICE_ID, 422 VALIDATION_ERROR and PROCESSING_ERROR fail the job with the reason', () => {
-    for (const error of [new InvalidVoiceIdError({ status: 400 }), new ValidationFailedError({ status: 422 }), new ProcessingError({ status: 422 })]) {
+    for (const error of [
+      new InvalidVoiceIdError({ status: 400 }),
+      new ValidationFailedError({ status: 422 }),
+      new ProcessingError({ status: 422 }),
+    ]) {
       const plan = planSubmissionFailure(error, ctx);
       expect(plan.job).toMatchObject({ type: 'submitRejected', code: error.code, creditsMayBeLost: false });
       if (plan.job.type === 'submitRejected') expect(plan.job.reason.length).toBeGreaterThan(10);

@@ -5,9 +5,13 @@ const values = { title: 'Databases', author: 'Layla Haddad', site: 'The Daily' }
 
 describe('intro and outro templates', () => {
   it('fills {title}, {author} and {site} as one spoken line ending in punctuation', () => {
-    expect(fillTemplate('You are listening to {title}, by {author}, on {site}', values)).toBe('You are listening to Databases, by Layla Haddad, on The Daily.');
+    expect(fillTemplate('You are listening to {title}, by {author}, on {site}', values)).toBe(
+      'You are listening to Databases, by Layla Haddad, on The Daily.'
+    );
     expect(fillTemplate('  Thanks\n for   listening!  ', values)).toBe('Thanks for listening!');
-    expect(fillTemplate('تستمعون إلى {title} على {site}', { ...values, title: 'قواعد البيانات' })).toBe('تستمعون إلى قواعد البيانات على The Daily.');
+    expect(fillTemplate('تستمعون إلى {title} على {site}', { ...values, title: 'قواعد البيانات' })).toBe(
+      'تستمعون إلى قواعد البيانات على The Daily.'
+    );
     expect(fillTemplate('{title}{title}', values)).toBe('DatabasesDatabases.');
   });
 
@@ -18,7 +22,7 @@ describe('intro and outro templates', () => {
     expect(fillTemplate(null, values)).toBeNull();
   });
 
-  it('chooses the locale\'s template, its language\'s, else the one for every locale', () => {
+  it("chooses the locale's template, its language's, else the one for every locale", () => {
     const templates = { '*': 'All.', ar: 'عربي.', 'en-GB': 'British.' };
     expect(templateFor(templates, 'ar-JO')).toBe('عربي.');
     expect(templateFor(templates, 'en-GB')).toBe('British.');
@@ -33,8 +37,14 @@ describe('intro and outro templates', () => {
     expect(templateProblem('By {writer}')).toBe('{writer} is not a placeholder; use {title}, {author}, {site}');
     expect(templateProblem('{title} {author} {site}, {braces with spaces} stay text')).toBeNull();
     const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.speech.example' };
-    expect(() => parsePluginConfig({ ...minimal, introTemplates: { en: 'By {writer}' } })).toThrow(/speech\.config\.introTemplates\.en: \{writer\} is not a placeholder/);
+    expect(() => parsePluginConfig({ ...minimal, introTemplates: { en: 'By {writer}' } })).toThrow(
+      /speech\.config\.introTemplates\.en: \{writer\} is not a placeholder/
+    );
     expect(() => parsePluginConfig({ ...minimal, outroTemplates: { English: 'Bye.' } })).toThrow(/speech\.config\.outroTemplates\.English/);
-    expect(parsePluginConfig({ ...minimal, siteName: ' The Daily ', introTemplates: { '*': 'On {site}.' } })).toMatchObject({ siteName: 'The Daily', introTemplates: { '*': 'On {site}.' }, outroTemplates: {} });
+    expect(parsePluginConfig({ ...minimal, siteName: ' The Daily ', introTemplates: { '*': 'On {site}.' } })).toMatchObject({
+      siteName: 'The Daily',
+      introTemplates: { '*': 'On {site}.' },
+      outroTemplates: {},
+    });
   });
 });

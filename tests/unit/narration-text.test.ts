@@ -42,7 +42,14 @@ const richBlocks = [
       { type: 'list-item', children: [text('Longer opening hours,')] },
     ],
   },
-  { type: 'list', format: 'unordered', children: [{ type: 'list-item', children: [text('Bread')] }, { type: 'list-item', children: [text('Milk')] }] },
+  {
+    type: 'list',
+    format: 'unordered',
+    children: [
+      { type: 'list-item', children: [text('Bread')] },
+      { type: 'list-item', children: [text('Milk')] },
+    ],
+  },
   { type: 'quote', children: [text('We are delighted,'), text(' said the mayor.')] },
   { type: 'code', plainText: 'npm install', children: [text('npm install')] },
   {
@@ -68,7 +75,7 @@ describe('blocksToText', () => {
         'Use git pull to update.',
         'Unknown node text',
         'and a paragraph inside it',
-      ].join('\n\n'),
+      ].join('\n\n')
     );
   });
 
@@ -83,7 +90,10 @@ describe('blocksToText', () => {
         type: 'list',
         format: 'unordered',
         children: [
-          { type: 'list-item', children: [text('Fruit'), { type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [text('Apples')] }] }] },
+          {
+            type: 'list-item',
+            children: [text('Fruit'), { type: 'list', format: 'ordered', children: [{ type: 'list-item', children: [text('Apples')] }] }],
+          },
         ],
       },
     ];
@@ -92,7 +102,7 @@ describe('blocksToText', () => {
 
   it('keeps soft line breaks inside a paragraph as line breaks', () => {
     expect(blocksToText([{ type: 'paragraph', children: [text('Roses are red,\nviolets are blue')] }])).toBe(
-      'Roses are red,\nviolets are blue',
+      'Roses are red,\nviolets are blue'
     );
   });
 
@@ -146,7 +156,7 @@ describe('markdownToText', () => {
         'Name, Age.\nAli, 30.\nSara.',
         'Raw HTML here',
         'AT&T © 2024',
-      ].join('\n\n'),
+      ].join('\n\n')
     );
   });
 
@@ -188,7 +198,7 @@ describe('htmlToText', () => {
         'Line one\nLine two',
         'City, Pop.\nAmman, 4 M.',
         '5 < 6 > 4 "ok" ا',
-      ].join('\n\n'),
+      ].join('\n\n')
     );
   });
 
@@ -206,7 +216,7 @@ describe('Arabic text', () => {
       body: '## هل تعلم؟\n\nهذا   نص عربي، مع *تأكيد*.\n\n- البند الأول\n- البند الثاني؛\n\n### الخلاصة۔',
     };
     expect(extractNarrationText(entry, { titleField: 'title', textFields: ['body'] })).toBe(
-      'عنوان المقال.\n\nهل تعلم؟\n\nهذا نص عربي، مع تأكيد.\n\nالبند الأول.\nالبند الثاني؛\n\nالخلاصة۔',
+      'عنوان المقال.\n\nهل تعلم؟\n\nهذا نص عربي، مع تأكيد.\n\nالبند الأول.\nالبند الثاني؛\n\nالخلاصة۔'
     );
   });
 
@@ -276,7 +286,7 @@ describe('extractNarrationText', () => {
         'Coffee first.',
         'From blocks.',
         'From an HTML editor',
-      ].join('\n\n'),
+      ].join('\n\n')
     );
   });
 
@@ -292,7 +302,7 @@ describe('extractNarrationText', () => {
         // no type, so the password field is just a string: types are what keep secrets out
         'hunter2',
         'From an HTML editor',
-      ].join('\n\n'),
+      ].join('\n\n')
     );
   });
 
@@ -326,16 +336,16 @@ describe('extractNarrationText', () => {
       g: [{ type: 'paragraph', children: [text('  ')] }],
       h: 'Only this.',
     };
-    expect(
-      extractNarrationText(messy, { titleField: 'title', textFields: ['missing', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }),
-    ).toBe('Only this.');
+    expect(extractNarrationText(messy, { titleField: 'title', textFields: ['missing', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] })).toBe(
+      'Only this.'
+    );
     expect(extractNarrationText({}, { titleField: 'title', textFields: ['body'] })).toBe('');
     expect(extractNarrationText({ body: '' }, { textFields: ['body'] })).toBe('');
   });
 
   it('reads the title once even if it is also listed as a text field, and each field once', () => {
     expect(extractNarrationText({ title: 'Hello', body: 'World' }, { titleField: 'title', textFields: ['title', 'body', 'body'] })).toBe(
-      'Hello.\n\nWorld',
+      'Hello.\n\nWorld'
     );
   });
 
@@ -360,7 +370,11 @@ describe('fieldToText', () => {
 
 describe('narrationParagraphs', () => {
   it('splits on blank lines, keeping lines of one paragraph together', () => {
-    expect(narrationParagraphs('Title.\n\nFirst line,\nsame paragraph.\n\n\n\nLast one.')).toEqual(['Title.', 'First line,\nsame paragraph.', 'Last one.']);
+    expect(narrationParagraphs('Title.\n\nFirst line,\nsame paragraph.\n\n\n\nLast one.')).toEqual([
+      'Title.',
+      'First line,\nsame paragraph.',
+      'Last one.',
+    ]);
   });
 
   it('gives nothing for empty or blank text', () => {
@@ -386,10 +400,27 @@ describe('skipped block kinds (skipBlocks)', () => {
     { type: 'image', image: { url: '/x.png', alternativeText: 'A diagram' }, children: [text('')] },
     { type: 'paragraph', children: [text('Outro.')] },
   ];
-  const markdown = ['Intro.', '', '> A quoted line.', '', '    indented code', '', '```', 'fenced code', '```', '', '| A | B |', '| - | - |', '| 1 | 2 |', '', 'Outro.'].join('\n');
-  const html = '<p>Intro.</p><figure><img src="x.png" alt="A diagram"><figcaption>A caption.</figcaption></figure><blockquote>Quoted.</blockquote><table><tr><td>1</td><td>2</td></tr></table><p>Outro.</p>';
+  const markdown = [
+    'Intro.',
+    '',
+    '> A quoted line.',
+    '',
+    '    indented code',
+    '',
+    '```',
+    'fenced code',
+    '```',
+    '',
+    '| A | B |',
+    '| - | - |',
+    '| 1 | 2 |',
+    '',
+    'Outro.',
+  ].join('\n');
+  const html =
+    '<p>Intro.</p><figure><img src="x.png" alt="A diagram"><figcaption>A caption.</figcaption></figure><blockquote>Quoted.</blockquote><table><tr><td>1</td><td>2</td></tr></table><p>Outro.</p>';
 
-  it('none by default: today\'s reading (quotes, tables, captions read; code and images never)', () => {
+  it("none by default: today's reading (quotes, tables, captions read; code and images never)", () => {
     expect(blocksToText(blocks)).toBe('Intro.\n\nA quoted line.\n\nOutro.');
     expect(markdownToText(markdown)).toBe('Intro.\n\nA quoted line.\n\nA, B.\n1, 2.\n\nOutro.');
     expect(htmlToText(html)).toBe('Intro.\n\nA caption.\n\nQuoted.\n\n1, 2.\n\nOutro.');
@@ -417,7 +448,8 @@ describe('skipped block kinds (skipBlocks)', () => {
   it('applies to every chosen field of an entry, whatever its type', () => {
     const entry = { title: 'T', body: blocks, notes: markdown };
     const attributes = { title: { type: 'string' }, body: { type: 'blocks' }, notes: { type: 'richtext' } };
-    const textOf = (skipBlocks?: Array<'quote' | 'table'>) => extractNarrationText(entry, { titleField: 'title', textFields: ['body', 'notes'], skipBlocks }, attributes);
+    const textOf = (skipBlocks?: Array<'quote' | 'table'>) =>
+      extractNarrationText(entry, { titleField: 'title', textFields: ['body', 'notes'], skipBlocks }, attributes);
     expect(textOf(['quote', 'table'])).toBe('T.\n\nIntro.\n\nOutro.\n\nIntro.\n\nOutro.');
     expect(textOf(undefined)).toBe(textOf([]));
     expect(textOf([])).toContain('A quoted line.');

@@ -110,8 +110,12 @@ async function caught(promise: Promise<unknown>): Promise<SpeechServiceError> {
 
 describe('processText', () => {
   it('POSTs the article with the Bearer key and preprocessType as a JSON string, and accepts 202', async () => {
-    handler = (_req, res) => json(res, 202, { message: 'Processing started; results go to the callback URL.' }, { 'Service-Credits-Remaining': '9500' });
-    const result = await client().processText({ ...article, postData: { ...article.postData, preprocessType: 2 as never, regenerate: true } });
+    handler = (_req, res) =>
+      json(res, 202, { message: 'Processing started; results go to the callback URL.' }, { 'Service-Credits-Remaining': '9500' });
+    const result = await client().processText({
+      ...article,
+      postData: { ...article.postData, preprocessType: 2 as never, regenerate: true },
+    });
 
     expect(result).toEqual({ accepted: true, message: 'Processing started; results go to the callback URL.', creditsRemaining: 9500 });
     expect(requests).toHaveLength(1);
@@ -241,10 +245,15 @@ describe('generateSpeech', () => {
 
   it('reads 402 credits from the headers', async () => {
     handler = (_req, res) =>
-      json(res, 402, { success: false, error: { code: 'INSUFFICIENT_CREDITS', message: 'Insufficient credits' } }, {
-        'Service-Credits-Remaining': '300',
-        'Service-Credits-Used': '1200',
-      });
+      json(
+        res,
+        402,
+        { success: false, error: { code: 'INSUFFICIENT_CREDITS', message: 'Insufficient credits' } },
+        {
+          'Service-Credits-Remaining': '300',
+          'Service-Credits-Used': '1200',
+        }
+      );
     const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
     expect(error.creditsRemaining).toBe(300);
     expect(error.creditsRequired).toBe(1200);
@@ -253,9 +262,14 @@ describe('generateSpeech', () => {
 
   it('reads 429 Retry-After as an HTTP-date', async () => {
     handler = (_req, res) =>
-      json(res, 429, { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } }, {
-        'Retry-After': new Date(Date.now() + 120_000).toUTCString(),
-      });
+      json(
+        res,
+        429,
+        { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } },
+        {
+          'Retry-After': new Date(Date.now() + 120_000).toUTCString(),
+        }
+      );
     const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
     expect(error.retryAfterMs).toBeGreaterThan(115_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(120_000);
@@ -317,7 +331,8 @@ describe('transport failures', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     expect((await caught(client({ baseUrl: `http://127.0.0.1:${port}` }).processText(article))).outcomeUnknown).toBe(false);
-    handler = (_req, res) => json(res, 429, { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } }, { 'retry-after': '3' });
+    handler = (_req, res) =>
+      json(res, 429, { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } }, { 'retry-after': '3' });
     expect((await caught(client().processText(article))).outcomeUnknown).toBe(false);
     handler = (_req, res) => json(res, 409, { success: false, error: { code: 'ALREADY_PROCESSING', message: 'busy' } });
     expect((await caught(client().processText(article))).outcomeUnknown).toBe(false);
@@ -337,7 +352,8 @@ describe('transport failures', () => {
 
 describe('getTranscriptionStatus', () => {
   it('GETs the encoded job path and returns the job', async () => {
-    handler = (_req, res) => json(res, 200, { job_id: 'a/b c', status: 'completed', result: { subtitles: [{ start: 0, end: 1, text: 'مرحبا' }] } });
+    handler = (_req, res) =>
+      json(res, 200, { job_id: 'a/b c', status: 'completed', result: { subtitles: [{ start: 0, end: 1, text: 'مرحبا' }] } });
     const job = await client({ webUrl: `${origin}/` }).getTranscriptionStatus('a/b c');
     expect(requests[0]!.method).toBe('GET');
     expect(requests[0]!.url).toBe('/api/v1/stt/status/a%2Fb%20c/');
@@ -358,7 +374,8 @@ describe('getTranscriptionStatus', () => {
 
 describe('listVoices', () => {
   it('accepts {voices: [...]} on the default path', async () => {
-    handler = (_req, res) => json(res, 200, { voices: [{ id: 'v1', name: 'Layla', language: 'ar', gender: 'female', extra: 1 }, { name: 'no id' }] });
+    handler = (_req, res) =>
+      json(res, 200, { voices: [{ id: 'v1', name: 'Layla', language: 'ar', gender: 'female', extra: 1 }, { name: 'no id' }] });
     expect(await client().listVoices()).toEqual([{ id: 'v1', name: 'Layla', language: 'ar', gender: 'female' }]);
     expect(requests[0]!.url).toBe('/api/v1/voices');
   });
@@ -439,7 +456,11 @@ describe('submitTranscription', () => {
   it('streams a stream of known size, defaults language ar-JO and json', async () => {
     const audio = randomBytes(256 * 1024);
     handler = (_req, res) => json(res, 201, { job_id: 99 });
-    const result = await client().submitTranscription({ file: Readable.from([audio.subarray(0, 1000), audio.subarray(1000)]), filename: 'a.wav', size: audio.length });
+    const result = await client().submitTranscription({
+      file: Readable.from([audio.subarray(0, 1000), audio.subarray(1000)]),
+      filename: 'a.wav',
+      size: audio.length,
+    });
     expect(result).toEqual({ jobId: '99' });
     const request = requests[0]!;
     expect(Number(request.headers['content-length'])).toBe(request.body.length);
@@ -463,7 +484,12 @@ describe('submitTranscription', () => {
 
   it('refuses more than 50 MB before anything is sent (stated size)', async () => {
     let read = false;
-    const file = new Readable({ read() { read = true; this.push(null); } });
+    const file = new Readable({
+      read() {
+        read = true;
+        this.push(null);
+      },
+    });
     const error = await caught(client().submitTranscription({ file, filename: 'big.mp3', size: 50 * MB + 1 }));
     expect(error).toBeInstanceOf(PayloadTooLargeError);
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -520,7 +546,9 @@ describe('submitTranscription', () => {
   it('honours an abort signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await caught(client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3' }, { signal: controller.signal }));
+    const error = await caught(
+      client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3' }, { signal: controller.signal })
+    );
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect(requests).toHaveLength(0);
   });
@@ -534,8 +562,8 @@ describe('submitTranscription', () => {
 
   it('rejects an answer without a job id', async () => {
     handler = (_req, res) => json(res, 200, { ok: true });
-    expect(await caught(client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3', size: 10 }))).toBeInstanceOf(
-      UnexpectedResponseError
-    );
+    expect(
+      await caught(client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3', size: 10 }))
+    ).toBeInstanceOf(UnexpectedResponseError);
   });
 });

@@ -200,7 +200,13 @@ describe('rate limit (429)', () => {
   });
 
   it('falls back on details.reset_after and reads credits_remaining', () => {
-    const error = errorFromResponse('general', 429, generalBody('RATE_LIMIT_EXCEEDED', 'slow down', { reset_after: 12, credits_remaining: 500 }), {}, NOW);
+    const error = errorFromResponse(
+      'general',
+      429,
+      generalBody('RATE_LIMIT_EXCEEDED', 'slow down', { reset_after: 12, credits_remaining: 500 }),
+      {},
+      NOW
+    );
     expect(error.retryAfterMs).toBe(12_000);
     expect(error.creditsRemaining).toBe(500);
   });
@@ -228,7 +234,10 @@ describe('messages and bodies', () => {
     const error = errorFromResponse(
       'article',
       422,
-      { success: false, error: { code: 'VALIDATION_ERROR', details: { text: ['This field is required.'], 'postData.voiceId': ['Missing.'] } } },
+      {
+        success: false,
+        error: { code: 'VALIDATION_ERROR', details: { text: ['This field is required.'], 'postData.voiceId': ['Missing.'] } },
+      },
       {},
       NOW
     );
@@ -258,7 +267,13 @@ describe('messages and bodies', () => {
 
   it('serialises to a safe JSON view', () => {
     const error = errorFromResponse('general', 429, '', { 'retry-after': '3' }, NOW);
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: 'RateLimitExceededError', code: 'RATE_LIMIT_EXCEEDED', status: 429, retryAfterMs: 3000, retryable: true });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      name: 'RateLimitExceededError',
+      code: 'RATE_LIMIT_EXCEEDED',
+      status: 429,
+      retryAfterMs: 3000,
+      retryable: true,
+    });
   });
 
   it('formats durations in plain words', () => {

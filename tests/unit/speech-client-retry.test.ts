@@ -62,7 +62,7 @@ describe('backoffDelay', () => {
   it('honours the jitter ratio and base', () => {
     expect(backoffDelay(3, { baseMs: 100, jitterRatio: 0.5, random: () => 0 })).toBe(200);
     expect(backoffDelay(3, { baseMs: 100, jitterRatio: 0.5, random: () => 1 })).toBe(600);
-    expect(backoffDelay(3, { baseMs: 100, jitterRatio: 0 , random: () => 0 })).toBe(400);
+    expect(backoffDelay(3, { baseMs: 100, jitterRatio: 0, random: () => 0 })).toBe(400);
   });
 
   it('never exceeds the cap, jitter included, even for huge attempts', () => {

@@ -1,11 +1,7 @@
 import { createHash, createHmac } from 'crypto';
 import { execFileSync } from 'child_process';
 
-import {
-  callbackSigningKey,
-  signCallback,
-  verifyCallbackSignature,
-} from '../../server/src/speech-client/signature';
+import { callbackSigningKey, signCallback, verifyCallbackSignature } from '../../server/src/speech-client/signature';
 
 /**
  * Expected values are computed here from the recipe of spec section 5.4, with Node's crypto used

@@ -15,12 +15,17 @@ import { withStrapiErrorHelpers } from './strapi-error-helpers';
 
 describe('serviceErrorAnswer', () => {
   it('promises no retry to an editor, and says when the request may have been received anyway', () => {
-    const timedOut = new SpeechServiceUnavailableError({ message: 'The speech service did not answer within 30 s; the request will be retried.', outcomeUnknown: true });
+    const timedOut = new SpeechServiceUnavailableError({
+      message: 'The speech service did not answer within 30 s; the request will be retried.',
+      outcomeUnknown: true,
+    });
     expect(serviceErrorAnswer(timedOut).message).toBe(
       'The speech service did not answer within 30 s. Try again in a moment. The request may have reached the speech service anyway.'
     );
     expect(editorMessage(timedOut)).toBe(serviceErrorAnswer(timedOut).message);
-    const refused = new SpeechServiceUnavailableError({ message: 'The speech service at http://x refused the connection; the request will be retried.' });
+    const refused = new SpeechServiceUnavailableError({
+      message: 'The speech service at http://x refused the connection; the request will be retried.',
+    });
     expect(serviceErrorAnswer(refused).message).toBe('The speech service at http://x refused the connection. Try again in a moment.');
     expect(serviceErrorAnswer(new InternalServerError()).message).toBe(
       'The speech service had an internal error. Try again in a moment. The request may have reached the speech service anyway.'
@@ -28,19 +33,32 @@ describe('serviceErrorAnswer', () => {
   });
 
   it('passes 402 on with the credits needed and remaining (from details or headers)', () => {
-    const fromDetails = errorFromResponse('general', 402, { success: false, error: { code: 'INSUFFICIENT_CREDITS', message: 'x', details: { credits_remaining: 3, credits_required: 1200 } } }, {});
+    const fromDetails = errorFromResponse(
+      'general',
+      402,
+      { success: false, error: { code: 'INSUFFICIENT_CREDITS', message: 'x', details: { credits_remaining: 3, credits_required: 1200 } } },
+      {}
+    );
     const answer = serviceErrorAnswer(fromDetails);
     expect(answer.status).toBe(402);
     expect(answer.message).toBe('Not enough credits: 1,200 needed, 3 left. Buy credits or shorten the text.');
     expect(answer.details).toMatchObject({ code: 'INSUFFICIENT_CREDITS', creditsRequired: 1200, creditsRemaining: 3 });
 
-    const fromHeaders = serviceErrorAnswer(errorFromResponse('general', 402, '', { 'service-credits-remaining': '0', 'service-credits-used': '40' }));
+    const fromHeaders = serviceErrorAnswer(
+      errorFromResponse('general', 402, '', { 'service-credits-remaining': '0', 'service-credits-used': '40' })
+    );
     expect(fromHeaders.details).toMatchObject({ creditsRequired: 40, creditsRemaining: 0 });
     expect(fromHeaders.message).toContain('40 needed, 0 left');
   });
 
   it('tells the editor how long to wait on 429 and sets Retry-After', () => {
-    const error = errorFromResponse('general', 429, { error: { code: 'RATE_LIMIT_EXCEEDED', details: { reset_after: 30 } } }, { 'retry-after': '90' }, 0);
+    const error = errorFromResponse(
+      'general',
+      429,
+      { error: { code: 'RATE_LIMIT_EXCEEDED', details: { reset_after: 30 } } },
+      { 'retry-after': '90' },
+      0
+    );
     const answer = serviceErrorAnswer(error);
     expect(answer.status).toBe(429);
     expect(answer.headers['Retry-After']).toBe('90');
@@ -49,7 +67,12 @@ describe('serviceErrorAnswer', () => {
   });
 
   it('explains a refused text (over the limit)', () => {
-    const error = errorFromResponse('general', 400, { success: false, error: { code: 'INVALID_REQUEST', message: 'Invalid', details: { text: ['Text exceeds 5000 characters.'] } } }, {});
+    const error = errorFromResponse(
+      'general',
+      400,
+      { success: false, error: { code: 'INVALID_REQUEST', message: 'Invalid', details: { text: ['Text exceeds 5000 characters.'] } } },
+      {}
+    );
     const answer = serviceErrorAnswer(error);
     expect(answer.status).toBe(400);
     expect(answer.message).toBe('The speech service refused the text: Text exceeds 5000 characters. Shorten the text and try again.');
@@ -64,7 +87,9 @@ describe('serviceErrorAnswer', () => {
   });
 
   it('maps 404, 409, 413 and server failures', () => {
-    const voice = serviceErrorAnswer(errorFromResponse('general', 404, { error: { code: 'NOT_FOUND', details: { voice_id: 'ar-x-1' } } }, {}));
+    const voice = serviceErrorAnswer(
+      errorFromResponse('general', 404, { error: { code: 'NOT_FOUND', details: { voice_id: 'ar-x-1' } } }, {})
+    );
     expect(voice.status).toBe(404);
     expect(voice.message).toContain('"ar-x-1"');
     const busy = serviceErrorAnswer(new ConcurrentRequestError());
@@ -72,7 +97,9 @@ describe('serviceErrorAnswer', () => {
     expect(busy.message).toMatch(/try again in a moment/i);
     expect(serviceErrorAnswer(new PayloadTooLargeError({ sizeBytes: 60 * 1024 * 1024 })).status).toBe(413);
     expect(serviceErrorAnswer(new InternalServerError()).status).toBe(502);
-    const down = serviceErrorAnswer(new SpeechServiceUnavailableError({ message: 'The speech service at http://x refused the connection; the request will be retried.' }));
+    const down = serviceErrorAnswer(
+      new SpeechServiceUnavailableError({ message: 'The speech service at http://x refused the connection; the request will be retried.' })
+    );
     expect(down.status).toBe(503);
     expect(down.message).toBe('The speech service at http://x refused the connection. Try again in a moment.');
   });
@@ -98,7 +125,11 @@ describe('rethrowForAdmin', () => {
     // strapi::errors formats an errors.HttpError with its own status, name, message and details.
     expect(error).toBeInstanceOf(errors.HttpError);
     expect(error).not.toBeInstanceOf(errors.ApplicationError);
-    expect(error).toMatchObject({ status: 402, name: 'SpeechServiceError', message: serviceErrorAnswer(new InsufficientCreditsError()).message });
+    expect(error).toMatchObject({
+      status: 402,
+      name: 'SpeechServiceError',
+      message: serviceErrorAnswer(new InsufficientCreditsError()).message,
+    });
     expect(error.details).toMatchObject({ code: 'INSUFFICIENT_CREDITS', voiceId: 'ar-1' });
     expect(ctx.headers).toEqual({});
   });
@@ -118,7 +149,13 @@ describe('rethrowForAdmin', () => {
 
 describe('upload guard', () => {
   const run = async (method: string, path: string, contentLength?: number) => {
-    const ctx = withStrapiErrorHelpers({ method, path, get: (name: string) => (name === 'content-length' && contentLength !== undefined ? String(contentLength) : ''), status: 404, body: undefined as any });
+    const ctx = withStrapiErrorHelpers({
+      method,
+      path,
+      get: (name: string) => (name === 'content-length' && contentLength !== undefined ? String(contentLength) : ''),
+      status: 404,
+      body: undefined as any,
+    });
     const next = jest.fn(async () => undefined);
     await uploadGuard()(ctx, next);
     return { ctx, next };
@@ -128,7 +165,11 @@ describe('upload guard', () => {
     const { ctx, next } = await run('POST', '/speech/transcriptions', 51 * 1024 * 1024);
     expect(next).not.toHaveBeenCalled();
     expect(ctx.status).toBe(413);
-    expect(ctx.body.error).toMatchObject({ name: 'PayloadTooLargeError', message: expect.stringContaining('at most 50 MB'), details: { code: 'PAYLOAD_TOO_LARGE', maxBytes: 50 * 1024 * 1024 } });
+    expect(ctx.body.error).toMatchObject({
+      name: 'PayloadTooLargeError',
+      message: expect.stringContaining('at most 50 MB'),
+      details: { code: 'PAYLOAD_TOO_LARGE', maxBytes: 50 * 1024 * 1024 },
+    });
   });
 
   it('lets through 50 MB with its envelope, chunked bodies and other routes', async () => {

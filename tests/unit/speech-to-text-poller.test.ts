@@ -39,7 +39,10 @@ function memoryRepository(rows: TranscriptionRow[]) {
   const free = (r: TranscriptionRow, now: Date) => !r.pollLeaseOwner || !r.leaseExpiresAt || new Date(r.leaseExpiresAt) < now;
   const repo: Partial<TranscriptionRepository> = {
     async duePolls(now, limit) {
-      return rows.filter((r) => active(r) && (!r.nextPollAt || new Date(r.nextPollAt) <= now) && free(r, now)).slice(0, limit).map((r) => ({ ...r }));
+      return rows
+        .filter((r) => active(r) && (!r.nextPollAt || new Date(r.nextPollAt) <= now) && free(r, now))
+        .slice(0, limit)
+        .map((r) => ({ ...r }));
     },
     async claimForPoll(id, owner, leaseMs, now) {
       const r = rows.find((x) => x.id === id)!;
@@ -95,15 +98,37 @@ it('stores a completed result, keeps polling running jobs and records failures',
   const poller = createPoller({ strapi, repository: memoryRepository(rows), client: () => client, settings, owner: 'me', now: () => now });
   await poller.runOnce();
 
-  expect(rows[0]).toMatchObject({ status: 'completed', result: { subtitles: [{ start: 0, end: 1, text: 'hi' }] }, pollLeaseOwner: null, completedAt: now.toISOString() });
-  expect(rows[1]).toMatchObject({ status: 'processing', serviceStatus: 'processing', nextPollAt: new Date(15_000).toISOString(), pollLeaseOwner: null });
-  expect(rows[2]).toMatchObject({ status: 'failed', serviceStatus: 'failed', errorCode: 'TRANSCRIPTION_FAILED', error: expect.stringContaining('bad audio') });
+  expect(rows[0]).toMatchObject({
+    status: 'completed',
+    result: { subtitles: [{ start: 0, end: 1, text: 'hi' }] },
+    pollLeaseOwner: null,
+    completedAt: now.toISOString(),
+  });
+  expect(rows[1]).toMatchObject({
+    status: 'processing',
+    serviceStatus: 'processing',
+    nextPollAt: new Date(15_000).toISOString(),
+    pollLeaseOwner: null,
+  });
+  expect(rows[2]).toMatchObject({
+    status: 'failed',
+    serviceStatus: 'failed',
+    errorCode: 'TRANSCRIPTION_FAILED',
+    error: expect.stringContaining('bad audio'),
+  });
 });
 
 it('does not poll a row another instance holds', async () => {
   const rows = [row(1, { pollLeaseOwner: 'other', leaseExpiresAt: new Date(60_000).toISOString() })];
   const { client, calls } = clientAnswering(async (jobId) => ({ job_id: jobId, status: 'queued' }));
-  await createPoller({ strapi, repository: memoryRepository(rows), client: () => client, settings, owner: 'me', now: () => new Date(10_000) }).runOnce();
+  await createPoller({
+    strapi,
+    repository: memoryRepository(rows),
+    client: () => client,
+    settings,
+    owner: 'me',
+    now: () => new Date(10_000),
+  }).runOnce();
   expect(calls).toEqual([]);
   expect(rows[0].pollLeaseOwner).toBe('other');
 });
@@ -114,7 +139,14 @@ it('after a 429 polls no other job until Retry-After has passed', async () => {
   const { client, calls } = clientAnswering(async () => {
     throw new RateLimitExceededError({ retryAfterMs: 30_000 });
   });
-  const poller = createPoller({ strapi, repository: memoryRepository(rows), client: () => client, settings, owner: 'me', now: () => new Date(clock) });
+  const poller = createPoller({
+    strapi,
+    repository: memoryRepository(rows),
+    client: () => client,
+    settings,
+    owner: 'me',
+    now: () => new Date(clock),
+  });
   await poller.runOnce();
   // The first wave (up to four in flight) is answered 429; nothing after it is asked.
   expect(calls.length).toBeLessThanOrEqual(4);

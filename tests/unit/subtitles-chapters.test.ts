@@ -10,27 +10,53 @@ describe('headings of the narrated text', () => {
   const paragraph = (text: string) => ({ type: 'paragraph', children: [{ type: 'text', text }] });
 
   it('extraction lists the paragraphs that are headings, across fields, never the title', () => {
-    const entry = { title: 'Intro', body: [heading(2, 'Intro'), paragraph('First.'), heading(3, 'Second part'), paragraph('More.')], notes: '## Notes\n\nLast words.' };
-    const extracted = extractNarration(entry, { titleField: 'title', textFields: ['body', 'notes'] }, { title: { type: 'string' }, body: { type: 'blocks' }, notes: { type: 'richtext' } });
+    const entry = {
+      title: 'Intro',
+      body: [heading(2, 'Intro'), paragraph('First.'), heading(3, 'Second part'), paragraph('More.')],
+      notes: '## Notes\n\nLast words.',
+    };
+    const extracted = extractNarration(
+      entry,
+      { titleField: 'title', textFields: ['body', 'notes'] },
+      { title: { type: 'string' }, body: { type: 'blocks' }, notes: { type: 'richtext' } }
+    );
     expect(extracted.text.split('\n\n')).toEqual(['Intro.', 'Intro.', 'First.', 'Second part.', 'More.', 'Notes.', 'Last words.']);
     expect(extracted.headingParagraphs).toEqual([1, 3, 5]);
   });
 
   it('a skipped block kind or a heading that reads as nothing leaves no heading', () => {
     const entry = { body: '## \n\n> ## Quoted heading\n\nText.' };
-    expect(extractNarration(entry, { textFields: ['body'], skipBlocks: ['quote'] }, { body: { type: 'richtext' } })).toEqual({ text: 'Text.', headingParagraphs: [] });
+    expect(extractNarration(entry, { textFields: ['body'], skipBlocks: ['quote'] }, { body: { type: 'richtext' } })).toEqual({
+      text: 'Text.',
+      headingParagraphs: [],
+    });
   });
 
-  it('describeArticle gives each heading\'s offset in the submitted text (after intro and lexicon) and its written title', () => {
+  it("describeArticle gives each heading's offset in the submitted text (after intro and lexicon) and its written title", () => {
     const version = describeArticle({
       contentType: 'api::article.article',
-      entry: { documentId: 'd', locale: 'en', title: 'SQL today', body: [paragraph('Intro SQL.'), heading(2, 'Why SQL?'), paragraph('Because.'), heading(2, 'Next steps')] },
+      entry: {
+        documentId: 'd',
+        locale: 'en',
+        title: 'SQL today',
+        body: [paragraph('Intro SQL.'), heading(2, 'Why SQL?'), paragraph('Because.'), heading(2, 'Next steps')],
+      },
       narration: { titleField: 'title', textFields: ['body'] },
       attributes: { title: { type: 'string' }, body: { type: 'blocks' } },
       localized: true,
       voiceId: 'v',
       preprocessType: '0',
-      lexicon: [{ term: 'SQL', spoken: 'sequel', locale: null, wholeWord: true, caseSensitive: false, ignoreDiacritics: false, letterVariants: false }],
+      lexicon: [
+        {
+          term: 'SQL',
+          spoken: 'sequel',
+          locale: null,
+          wholeWord: true,
+          caseSensitive: false,
+          ignoreDiacritics: false,
+          letterVariants: false,
+        },
+      ],
       introTemplates: { '*': 'Listen to {title}.' },
     });
     expect(version.text).toBe('Listen to sequel today.\n\nsequel today.\n\nIntro sequel.\n\nWhy sequel?\n\nBecause.\n\nNext steps.');
@@ -47,7 +73,14 @@ describe('chapters from the SRT', () => {
     { offset: text.indexOf('First heading.'), title: 'First heading' },
     { offset: text.indexOf('Second heading.'), title: 'Second heading' },
   ];
-  const cues = [cue(0, 800, 'Title.'), cue(1100, 2000, 'First heading.'), cue(2300, 3000, 'Some words.'), cue(3300, 4000, 'More words.'), cue(4300, 5200, 'Second heading.'), cue(5500, 6100, 'The end.')];
+  const cues = [
+    cue(0, 800, 'Title.'),
+    cue(1100, 2000, 'First heading.'),
+    cue(2300, 3000, 'Some words.'),
+    cue(3300, 4000, 'More words.'),
+    cue(4300, 5200, 'Second heading.'),
+    cue(5500, 6100, 'The end.'),
+  ];
 
   it('a chapter starts at the cue where its heading is read and lasts until the next, the last until the end of the audio', () => {
     expect(chaptersFromCues(text, headings, cues)).toEqual([
@@ -58,7 +91,13 @@ describe('chapters from the SRT', () => {
   });
 
   it('matches cues written differently (case, punctuation, spacing, diacritics) and cues that join or split sentences', () => {
-    const loose = [cue(0, 900, 'title first'), cue(1000, 2000, 'HEADING — some words,'), cue(2100, 3000, 'more words'), cue(3100, 4000, 'Second'), cue(4000, 5000, 'heading. The end.')];
+    const loose = [
+      cue(0, 900, 'title first'),
+      cue(1000, 2000, 'HEADING — some words,'),
+      cue(2100, 3000, 'more words'),
+      cue(3100, 4000, 'Second'),
+      cue(4000, 5000, 'heading. The end.'),
+    ];
     expect(chaptersFromCues(text, headings, loose)).toEqual([
       { startMs: 0, endMs: 3100, title: 'First heading' },
       { startMs: 3100, endMs: 5000, title: 'Second heading' },
@@ -67,8 +106,17 @@ describe('chapters from the SRT', () => {
 
   it('Arabic: harakat and tatweel in the cues do not matter', () => {
     const arabic = 'عنوان.\n\nالفصل الأول.\n\nنص قصير.\n\nالفصل الثاني.\n\nالنهاية.';
-    const arHeadings = [{ offset: arabic.indexOf('الفصل الأول'), title: 'الفصل الأول' }, { offset: arabic.indexOf('الفصل الثاني'), title: 'الفصل الثاني' }];
-    const arCues = [cue(0, 500, 'عنوان.'), cue(700, 1500, 'الفَصْلُ الأوَّل.'), cue(1700, 2500, 'نص قصـــير.'), cue(2700, 3500, 'الفصل الثاني.'), cue(3700, 4200, 'النهاية.')];
+    const arHeadings = [
+      { offset: arabic.indexOf('الفصل الأول'), title: 'الفصل الأول' },
+      { offset: arabic.indexOf('الفصل الثاني'), title: 'الفصل الثاني' },
+    ];
+    const arCues = [
+      cue(0, 500, 'عنوان.'),
+      cue(700, 1500, 'الفَصْلُ الأوَّل.'),
+      cue(1700, 2500, 'نص قصـــير.'),
+      cue(2700, 3500, 'الفصل الثاني.'),
+      cue(3700, 4200, 'النهاية.'),
+    ];
     expect(chaptersFromCues(arabic, arHeadings, arCues)).toEqual([
       { startMs: 700, endMs: 2700, title: 'الفصل الأول' },
       { startMs: 2700, endMs: 4200, title: 'الفصل الثاني' },
@@ -84,13 +132,25 @@ describe('chapters from the SRT', () => {
   });
 
   it('two headings read by one cue make one chapter, named by the first', () => {
-    const joined = [cue(0, 800, 'Title.'), cue(1000, 4000, 'First heading. Some words. More words. Second heading.'), cue(4200, 5000, 'The end.')];
+    const joined = [
+      cue(0, 800, 'Title.'),
+      cue(1000, 4000, 'First heading. Some words. More words. Second heading.'),
+      cue(4200, 5000, 'The end.'),
+    ];
     expect(chaptersFromCues(text, headings, joined)).toEqual([{ startMs: 1000, endMs: 5000, title: 'First heading' }]);
   });
 
   it('writes a WebVTT chapters track that a parser reads back', () => {
-    const vtt = chaptersToVtt([{ startMs: 0, endMs: 61_250, title: 'Intro --> <b>bold</b> & more' }, { startMs: 61_250, endMs: 3_723_004, title: 'Two\nlines' }]);
-    expect(vtt).toBe('WEBVTT\n\n1\n00:00:00.000 --> 00:01:01.250\nIntro --&gt; <b>bold</b> &amp; more\n\n2\n00:01:01.250 --> 01:02:03.004\nTwo lines\n');
-    expect(parseSrt(vtt.replace(/^WEBVTT\n\n/, '')).map((parsed) => [parsed.startMs, parsed.endMs])).toEqual([[0, 61_250], [61_250, 3_723_004]]);
+    const vtt = chaptersToVtt([
+      { startMs: 0, endMs: 61_250, title: 'Intro --> <b>bold</b> & more' },
+      { startMs: 61_250, endMs: 3_723_004, title: 'Two\nlines' },
+    ]);
+    expect(vtt).toBe(
+      'WEBVTT\n\n1\n00:00:00.000 --> 00:01:01.250\nIntro --&gt; <b>bold</b> &amp; more\n\n2\n00:01:01.250 --> 01:02:03.004\nTwo lines\n'
+    );
+    expect(parseSrt(vtt.replace(/^WEBVTT\n\n/, '')).map((parsed) => [parsed.startMs, parsed.endMs])).toEqual([
+      [0, 61_250],
+      [61_250, 3_723_004],
+    ]);
   });
 });

@@ -35,7 +35,8 @@ describe('parseSrt', () => {
   });
 
   it('tolerates missing index lines and extra blank lines', () => {
-    const srt = '\n\n00:00:01,000 --> 00:00:02,000\nFirst\n\n\n\n7\n\n00:00:03,000 --> 00:00:04,000\nSecond\n\n\n00:00:05,000 --> 00:00:06,000\nThird\n\n\n';
+    const srt =
+      '\n\n00:00:01,000 --> 00:00:02,000\nFirst\n\n\n\n7\n\n00:00:03,000 --> 00:00:04,000\nSecond\n\n\n00:00:05,000 --> 00:00:06,000\nThird\n\n\n';
     expect(parseSrt(srt)).toEqual([
       { index: 1, startMs: 1000, endMs: 2000, text: 'First' },
       { index: 7, startMs: 3000, endMs: 4000, text: 'Second' },
@@ -119,7 +120,7 @@ describe('srtToVtt', () => {
         'اليوم نتحدث عن الطقس؟',
         'وعن الأخبار.',
         '',
-      ].join('\n'),
+      ].join('\n')
     );
   });
 

@@ -127,7 +127,9 @@ describe('file names', () => {
   });
 
   it('writes a Content-Disposition that keeps non-ASCII names', () => {
-    expect(attachmentDisposition('مقابلة.srt')).toBe(`attachment; filename="______.srt"; filename*=UTF-8''${encodeURIComponent('مقابلة.srt')}`);
+    expect(attachmentDisposition('مقابلة.srt')).toBe(
+      `attachment; filename="______.srt"; filename*=UTF-8''${encodeURIComponent('مقابلة.srt')}`
+    );
     expect(attachmentDisposition('talk.vtt')).toBe(`attachment; filename="talk.vtt"; filename*=UTF-8''talk.vtt`);
   });
 });

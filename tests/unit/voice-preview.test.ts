@@ -81,7 +81,11 @@ describe('createVoicePreview', () => {
       return Buffer.from('mp3');
     });
     const preview = createVoicePreview({ client: () => client, voices: async () => [{ id: 'v-ar', name: 'Ar', language: 'ar' }] });
-    const [a, b, c] = await Promise.all([preview.preview({ voiceId: 'v-ar' }), preview.preview({ voiceId: 'v-ar' }), preview.preview({ voiceId: 'v-ar', text: 'Other.' })]);
+    const [a, b, c] = await Promise.all([
+      preview.preview({ voiceId: 'v-ar' }),
+      preview.preview({ voiceId: 'v-ar' }),
+      preview.preview({ voiceId: 'v-ar', text: 'Other.' }),
+    ]);
     expect(a).toMatchObject({ text: SAMPLE_TEXTS.ar, language: 'ar', cached: false, creditsRemaining: 10 });
     expect(b.cached).toBe(true);
     expect(c).toMatchObject({ text: 'Other.', cached: false });

@@ -53,12 +53,19 @@ describe('localeVoices in the configuration and the runtime settings', () => {
 
   it('defaults to none and keeps locale codes with their voices', () => {
     expect(parsePluginConfig(minimal).localeVoices).toEqual({});
-    expect(parsePluginConfig({ ...minimal, localeVoices: { ar: ' ar-female-1 ', 'fr-FR': 'fr-1' } }).localeVoices).toEqual({ ar: 'ar-female-1', 'fr-FR': 'fr-1' });
+    expect(parsePluginConfig({ ...minimal, localeVoices: { ar: ' ar-female-1 ', 'fr-FR': 'fr-1' } }).localeVoices).toEqual({
+      ar: 'ar-female-1',
+      'fr-FR': 'fr-1',
+    });
   });
 
   it('refuses a voice that is empty and a key that is no locale code, naming the key', () => {
-    expect(() => parsePluginConfig({ ...minimal, localeVoices: { ar: '' } })).toThrow(/speech\.config\.localeVoices\.ar: must name a voice/);
-    expect(() => parsePluginConfig({ ...minimal, localeVoices: { 'not a locale': 'x' } })).toThrow(/speech\.config\.localeVoices\.not a locale: must be a locale code/);
+    expect(() => parsePluginConfig({ ...minimal, localeVoices: { ar: '' } })).toThrow(
+      /speech\.config\.localeVoices\.ar: must name a voice/
+    );
+    expect(() => parsePluginConfig({ ...minimal, localeVoices: { 'not a locale': 'x' } })).toThrow(
+      /speech\.config\.localeVoices\.not a locale: must be a locale code/
+    );
     expect(() => parsePluginConfig({ ...minimal, localeVoices: { ar: 3 } })).toThrow(/speech\.config\.localeVoices\.ar/);
   });
 

@@ -29,7 +29,10 @@ export function parseJson(text: string): unknown {
 }
 
 /** Sends with the current token; on a 401, refreshes the token once and sends again. */
-export async function withFreshToken<T extends { status: number }>(tokens: TokenSource, send: (token: string | null) => Promise<T>): Promise<T> {
+export async function withFreshToken<T extends { status: number }>(
+  tokens: TokenSource,
+  send: (token: string | null) => Promise<T>
+): Promise<T> {
   const answer = await send(tokens.get());
   if (answer.status !== 401) return answer;
   const fresh = await attemptTokenRefresh(tokens.get());
@@ -43,7 +46,11 @@ export async function postForBlob(path: string, body: unknown, tokens: TokenSour
     fetch(`${backendURL()}${path}`, {
       method: 'POST',
       credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'audio/mpeg, application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'audio/mpeg, application/json',
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
     })
   );
@@ -52,8 +59,10 @@ export async function postForBlob(path: string, body: unknown, tokens: TokenSour
 }
 
 /** One paragraph of the draft, spoken in the entry's voice (costs credits once per voice and text). */
-export const listenParagraph = (target: { contentType: string; documentId: string; locale?: string | null; index: number }, tokens: TokenSource) =>
-  postForBlob('/speech/narrations/listen', target, tokens);
+export const listenParagraph = (
+  target: { contentType: string; documentId: string; locale?: string | null; index: number },
+  tokens: TokenSource
+) => postForBlob('/speech/narrations/listen', target, tokens);
 
 /** Only called when the server announces `features.voicePreview`. */
 export const previewVoice = (voiceId: string, tokens: TokenSource) => postForBlob('/speech/tts/preview', { voiceId }, tokens);

@@ -151,7 +151,11 @@ export function withSpeechEndpoints(api: AdminApi) {
       /* List view: statuses of a whole page in one request */
 
       getSpeechListStatuses: builder.query<ListStatuses, { contentType: string; documentIds: string[] }>({
-        query: ({ contentType, documentIds }) => ({ url: `${BASE}/narrations/statuses`, method: 'POST', data: { contentType, documentIds } }),
+        query: ({ contentType, documentIds }) => ({
+          url: `${BASE}/narrations/statuses`,
+          method: 'POST',
+          data: { contentType, documentIds },
+        }),
         transformResponse: (response: NarrationsResponse, _meta, { documentIds }) => ({ ...response, documentIds }),
         providesTags: (_result, _error, { contentType }) => [typeTag(contentType)],
       }),
@@ -165,7 +169,8 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       speechNarrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({
         query: (target) => ({ url: `${BASE}/narrations/narrate-many`, method: 'POST', data: target }),
-        invalidatesTags: (_result, _error, target) => target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
+        invalidatesTags: (_result, _error, target) =>
+          target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
       }),
 
       /* Edit view panel. `version` (the document's save/publish state) is part of the cache key only. */
@@ -179,8 +184,15 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       /** `status` and `completedAt` of the shown narration are part of the key: the estimate follows them. */
-      getSpeechEstimate: builder.query<Estimate, DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }>({
-        query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/estimate`, method: 'POST', data: { contentType, documentId, locale } }),
+      getSpeechEstimate: builder.query<
+        Estimate,
+        DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }
+      >({
+        query: ({ contentType, documentId, locale }) => ({
+          url: `${BASE}/narrations/estimate`,
+          method: 'POST',
+          data: { contentType, documentId, locale },
+        }),
         providesTags: (_result, _error, target) => [{ type: 'SpeechEstimate', id: target.documentId }],
       }),
 
@@ -206,7 +218,11 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /** The draft's paragraphs and the voice they would be read in; `refreshKey` is part of the cache key only. */
       getSpeechParagraphs: builder.query<ParagraphsResponse, DocumentTarget & { refreshKey?: string }>({
-        query: ({ contentType, documentId, locale }) => ({ url: `${BASE}/narrations/paragraphs`, method: 'POST', data: { contentType, documentId, locale } }),
+        query: ({ contentType, documentId, locale }) => ({
+          url: `${BASE}/narrations/paragraphs`,
+          method: 'POST',
+          data: { contentType, documentId, locale },
+        }),
       }),
 
       /* Speech to text (the upload and downloads are in transcriptions.ts) */
@@ -225,9 +241,7 @@ export function withSpeechEndpoints(api: AdminApi) {
           const { data: job } = await queryFulfilled.catch(() => ({ data: null }));
           if (!job) return;
           const { result: _result, ...view } = job;
-          dispatch(
-            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, view))
-          );
+          dispatch(speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, view)));
         },
       }),
 
@@ -236,8 +250,14 @@ export function withSpeechEndpoints(api: AdminApi) {
         async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
           const { data: answer } = await queryFulfilled.catch(() => ({ data: null }));
           if (!answer) return;
-          dispatch(speech.util.updateQueryData('getSpeechTranscription', id, (draft) => (draft ? { ...draft, ...answer.data, result: draft.result } : draft)));
-          dispatch(speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, answer.data)));
+          dispatch(
+            speech.util.updateQueryData('getSpeechTranscription', id, (draft) =>
+              draft ? { ...draft, ...answer.data, result: draft.result } : draft
+            )
+          );
+          dispatch(
+            speech.util.updateQueryData('getSpeechTranscriptions', RECENT_TRANSCRIPTIONS, (draft) => replaceRow(draft, answer.data))
+          );
         },
       }),
     }),

@@ -35,7 +35,10 @@ export function toProblem(error: unknown): ApiProblem {
   const fieldErrors = Array.isArray(details.errors)
     ? (details.errors as unknown[]).filter(
         (item): item is FieldError =>
-          Boolean(item) && typeof item === 'object' && Array.isArray((item as FieldError).path) && typeof (item as FieldError).message === 'string'
+          Boolean(item) &&
+          typeof item === 'object' &&
+          Array.isArray((item as FieldError).path) &&
+          typeof (item as FieldError).message === 'string'
       )
     : [];
   return {

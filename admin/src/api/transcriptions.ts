@@ -78,7 +78,11 @@ export function fileNameFromDisposition(header: string | null, fallback: string)
  * GET /speech/transcriptions/:id/download as a Blob, through the admin fetch client (its token,
  * its refresh on a 401). Other failures are let through so their JSON message can be shown.
  */
-export async function downloadTranscript(client: FetchClient, id: number, format: TranscriptDownloadFormat): Promise<{ blob: Blob; fileName: string }> {
+export async function downloadTranscript(
+  client: FetchClient,
+  id: number,
+  format: TranscriptDownloadFormat
+): Promise<{ blob: Blob; fileName: string }> {
   const response = await client.get(`${BASE}/${id}/download`, {
     params: { format },
     responseType: 'blob',
@@ -86,7 +90,10 @@ export async function downloadTranscript(client: FetchClient, id: number, format
   });
   const status = response.status ?? 200;
   if (status < 200 || status >= 300) throw fetchError(status, parseJson(await response.data.text().catch(() => '')), `HTTP ${status}`);
-  return { blob: response.data, fileName: fileNameFromDisposition(response.headers?.get('Content-Disposition') ?? null, `transcript.${format}`) };
+  return {
+    blob: response.data,
+    fileName: fileNameFromDisposition(response.headers?.get('Content-Disposition') ?? null, `transcript.${format}`),
+  };
 }
 
 /** Hands a Blob to the browser as a download. */

@@ -32,7 +32,9 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
       const result = await narrateMany(target).unwrap();
       toggleNotification({
         type: result.queued > 0 ? 'success' : 'info',
-        message: t('bulk.done', '{queued, plural, =0 {No narration queued} one {# narration queued} other {# narrations queued}}.', { queued: result.queued }),
+        message: t('bulk.done', '{queued, plural, =0 {No narration queued} one {# narration queued} other {# narrations queued}}.', {
+          queued: result.queued,
+        }),
       });
       // The list's statuses refresh by themselves: the mutation invalidates them.
       selectRow([]);
@@ -51,27 +53,43 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
               <Loader small>{t('bulk.estimating', 'Estimating the selection')}</Loader>
             </Flex>
           ) : estimate.error ? (
-            <Typography textColor="danger600">{t('bulk.error', 'The selection could not be estimated: {message}', { message: estimate.error.message })}</Typography>
+            <Typography textColor="danger600">
+              {t('bulk.error', 'The selection could not be estimated: {message}', { message: estimate.error.message })}
+            </Typography>
           ) : estimate.data ? (
             <>
               <Typography data-testid="speech-bulk-submit">
-                {t('bulk.toSubmit', '{count, plural, =0 {No entry will be submitted} one {# entry will be submitted} other {# entries will be submitted}}.', {
-                  count: estimate.data.toSubmit,
-                })}
+                {t(
+                  'bulk.toSubmit',
+                  '{count, plural, =0 {No entry will be submitted} one {# entry will be submitted} other {# entries will be submitted}}.',
+                  {
+                    count: estimate.data.toSubmit,
+                  }
+                )}
               </Typography>
               <Typography data-testid="speech-bulk-skipped" textColor="neutral600">
-                {t('bulk.skipped', '{count, plural, =0 {None skipped} one {# skipped: unchanged since its last narration} other {# skipped: unchanged since their last narration}}.', {
-                  count: estimate.data.skipped,
-                })}
+                {t(
+                  'bulk.skipped',
+                  '{count, plural, =0 {None skipped} one {# skipped: unchanged since its last narration} other {# skipped: unchanged since their last narration}}.',
+                  {
+                    count: estimate.data.skipped,
+                  }
+                )}
               </Typography>
               {refused > 0 ? (
                 <Typography textColor="danger600" data-testid="speech-bulk-refused">
-                  {t('bulk.refused', '{count, plural, one {# entry is left out: you may not narrate it} other {# entries are left out: you may not narrate them}}.', { count: refused })}
+                  {t(
+                    'bulk.refused',
+                    '{count, plural, one {# entry is left out: you may not narrate it} other {# entries are left out: you may not narrate them}}.',
+                    { count: refused }
+                  )}
                 </Typography>
               ) : null}
               {notEstimated > 0 ? (
                 <Typography textColor="neutral600">
-                  {t('bulk.notNarrated', '{count, plural, one {# entry has} other {# entries have}} nothing to narrate.', { count: notEstimated })}
+                  {t('bulk.notNarrated', '{count, plural, one {# entry has} other {# entries have}} nothing to narrate.', {
+                    count: notEstimated,
+                  })}
                 </Typography>
               ) : null}
               <Typography fontWeight="bold" data-testid="speech-bulk-credits">

@@ -21,7 +21,10 @@ const StatusCell = ({ model, documentId, locale }: Props) => {
   }
   if (failed && rows.length === 0) {
     return (
-      <Typography textColor="neutral500" title={formatMessage({ id: getTranslation('list.error'), defaultMessage: 'The narration status could not be loaded.' })}>
+      <Typography
+        textColor="neutral500"
+        title={formatMessage({ id: getTranslation('list.error'), defaultMessage: 'The narration status could not be loaded.' })}
+      >
         ?
       </Typography>
     );

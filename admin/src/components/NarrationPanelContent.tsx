@@ -75,7 +75,11 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   }
   const narrationArgs = { ...target, version };
   const narrationQuery = speechApi.endpoints.getSpeechDocumentNarrations.useQueryState(narrationArgs);
-  const narration = { data: narrationQuery.data, loading: narrationQuery.isLoading || narrationQuery.isUninitialized, error: problemOf(narrationQuery.error) };
+  const narration = {
+    data: narrationQuery.data,
+    loading: narrationQuery.isLoading || narrationQuery.isUninitialized,
+    error: problemOf(narrationQuery.error),
+  };
   const anyInProgress = Boolean(narration.data?.data.some((candidate) => isInProgress(candidate)));
   // Polled while a narration is in progress, and for a while after a save, publish or action.
   const { refetch: reloadNarration } = speechApi.endpoints.getSpeechDocumentNarrations.useQuerySubscription(narrationArgs, {
@@ -153,8 +157,12 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));
   const canNarrateNow = !inProgress && !(row?.status === 'completed' && current?.unchanged);
   const voiceList: Voice[] = voices.data ?? [];
-  const voiceName = (id: string | null | undefined) => (id ? voiceList.find((voice) => voice.id === id)?.name ?? id : '');
-  const selectedVoice = current ? (current.voiceOverride !== undefined ? current.voiceOverride ?? DEFAULT_VOICE : current.voiceId) : undefined;
+  const voiceName = (id: string | null | undefined) => (id ? (voiceList.find((voice) => voice.id === id)?.name ?? id) : '');
+  const selectedVoice = current
+    ? current.voiceOverride !== undefined
+      ? (current.voiceOverride ?? DEFAULT_VOICE)
+      : current.voiceId
+    : undefined;
 
   return (
     <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="speech-panel">
@@ -168,7 +176,14 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
       </Flex>
 
       {failure ? (
-        <Flex gap={2} alignItems="flex-start" background={row?.status === 'failed' ? 'danger100' : 'warning100'} padding={2} hasRadius data-testid="speech-failure">
+        <Flex
+          gap={2}
+          alignItems="flex-start"
+          background={row?.status === 'failed' ? 'danger100' : 'warning100'}
+          padding={2}
+          hasRadius
+          data-testid="speech-failure"
+        >
           <Box color={row?.status === 'failed' ? 'danger600' : 'warning600'} paddingTop="2px">
             <WarningCircle aria-hidden />
           </Box>
@@ -186,7 +201,15 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
       ) : null}
 
       {queue?.paused ? (
-        <Flex direction="column" alignItems="stretch" gap={2} background="warning100" padding={2} hasRadius data-testid="speech-queue-paused">
+        <Flex
+          direction="column"
+          alignItems="stretch"
+          gap={2}
+          background="warning100"
+          padding={2}
+          hasRadius
+          data-testid="speech-queue-paused"
+        >
           <Typography variant="omega" textColor="warning700">
             {queue.pauseCode === 'INSUFFICIENT_CREDITS'
               ? t('panel.pausedCredits', 'Narrations are paused: the account needs {required} credits and has {remaining}.', {
@@ -300,7 +323,13 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               loading={busy === 'cancel'}
               disabled={busy !== null}
               data-testid="speech-cancel"
-              onClick={() => void run('cancel', () => cancel(target), () => toggleNotification({ type: 'success', message: t('panel.cancelled', 'Narration cancelled.') }))}
+              onClick={() =>
+                void run(
+                  'cancel',
+                  () => cancel(target),
+                  () => toggleNotification({ type: 'success', message: t('panel.cancelled', 'Narration cancelled.') })
+                )
+              }
             >
               {t('panel.cancel', 'Cancel narration')}
             </Button>

@@ -86,25 +86,29 @@ export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Prop
         style={{ width: '100%' }}
         onError={() => setFailed(true)}
       >
-        {vtt ? <track kind="subtitles" src={vtt} srcLang={locale ?? 'en'} label={formatMessage({ id: getTranslation('player.subtitles'), defaultMessage: 'Subtitles' })} default /> : null}
+        {vtt ? (
+          <track
+            kind="subtitles"
+            src={vtt}
+            srcLang={locale ?? 'en'}
+            label={formatMessage({ id: getTranslation('player.subtitles'), defaultMessage: 'Subtitles' })}
+            default
+          />
+        ) : null}
       </audio>
       {failed ? (
         <Typography variant="pi" textColor="danger600">
           {formatMessage({ id: getTranslation('player.error'), defaultMessage: 'The audio file could not be loaded.' })}
         </Typography>
       ) : null}
-      <Box
-        background="neutral100"
-        hasRadius
-        padding={2}
-        minHeight="3.2rem"
-        aria-live="polite"
-        data-testid="speech-subtitle-line"
-      >
+      <Box background="neutral100" hasRadius padding={2} minHeight="3.2rem" aria-live="polite" data-testid="speech-subtitle-line">
         <Typography variant="omega" textColor={line ? 'neutral800' : 'neutral500'}>
           {line ||
             (vtt
-              ? formatMessage({ id: getTranslation('player.subtitlesIdle'), defaultMessage: 'Subtitles appear here while the narration plays.' })
+              ? formatMessage({
+                  id: getTranslation('player.subtitlesIdle'),
+                  defaultMessage: 'Subtitles appear here while the narration plays.',
+                })
               : formatMessage({ id: getTranslation('player.noSubtitles'), defaultMessage: 'No subtitles for this narration.' }))}
         </Typography>
       </Box>

@@ -16,7 +16,14 @@ const LABEL_CHARS = 60;
 export function paragraphLabel(index: number, text: string): string {
   const oneLine = text.replace(/\s+/gu, ' ').trim();
   const chars = [...oneLine];
-  return `${index + 1}. ${chars.length > LABEL_CHARS ? `${chars.slice(0, LABEL_CHARS - 1).join('').trimEnd()}…` : oneLine}`;
+  return `${index + 1}. ${
+    chars.length > LABEL_CHARS
+      ? `${chars
+          .slice(0, LABEL_CHARS - 1)
+          .join('')
+          .trimEnd()}…`
+      : oneLine
+  }`;
 }
 
 interface Props {
@@ -46,7 +53,11 @@ export function ParagraphListener({ target, refreshKey }: Props) {
   return <OpenListener target={target} refreshKey={refreshKey} t={t} />;
 }
 
-function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) => string }) {
+function OpenListener({
+  target,
+  refreshKey,
+  t,
+}: Props & { t: (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) => string }) {
   const tokens = useAdminToken('SpeechParagraphListener');
   const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
@@ -57,9 +68,12 @@ function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defau
   const [audioUrl, setAudioUrl] = React.useState<string | null>(null);
 
   // Object URLs hold the audio in memory until revoked.
-  React.useEffect(() => () => {
-    if (audioUrl) URL.revokeObjectURL(audioUrl);
-  }, [audioUrl]);
+  React.useEffect(
+    () => () => {
+      if (audioUrl) URL.revokeObjectURL(audioUrl);
+    },
+    [audioUrl]
+  );
 
   const paragraphs = draft.data?.paragraphs ?? [];
   const chosen = paragraphs[index] ?? paragraphs[0];
@@ -119,7 +133,14 @@ function OpenListener({ target, refreshKey, t }: Props & { t: (id: string, defau
         </SingleSelect>
         <Field.Hint />
       </Field.Root>
-      <Button variant="secondary" size="S" startIcon={<Play />} loading={loadingAudio} onClick={() => void listen()} data-testid="speech-listen-play">
+      <Button
+        variant="secondary"
+        size="S"
+        startIcon={<Play />}
+        loading={loadingAudio}
+        onClick={() => void listen()}
+        data-testid="speech-listen-play"
+      >
         {t('listen.play', 'Listen')}
       </Button>
       {audioUrl ? (

@@ -8,7 +8,10 @@ export function mediaUrl(url: string, backendURL: string | undefined = adminBack
 }
 
 /** True when the URL is served by another origin than the admin page (then <audio> needs crossOrigin for its <track>). */
-export function isCrossOrigin(url: string, origin: string | undefined = typeof window !== 'undefined' ? window.location.origin : undefined): boolean {
+export function isCrossOrigin(
+  url: string,
+  origin: string | undefined = typeof window !== 'undefined' ? window.location.origin : undefined
+): boolean {
   try {
     return Boolean(origin) && new URL(url, origin).origin !== origin;
   } catch {

@@ -118,7 +118,12 @@ export const CONTROL_ROUTES = [
   route('GET', '/__control/credits', async (ctx) => {
     const { credits } = ctx.runtime.state;
     const company = selectCompany(ctx.runtime, query(ctx));
-    sendJson(ctx.res, 200, { company, credits: credits.balance(company), companies: credits.snapshot(), startingCredits: ctx.runtime.knobs.startingCredits });
+    sendJson(ctx.res, 200, {
+      company,
+      credits: credits.balance(company),
+      companies: credits.snapshot(),
+      startingCredits: ctx.runtime.knobs.startingCredits,
+    });
   }),
   route('PUT', '/__control/credits', async (ctx) => {
     const body = await readControlBody(ctx);
@@ -145,7 +150,9 @@ export const CONTROL_ROUTES = [
     const body = await readControlBody(ctx);
     const { state } = ctx.runtime;
     const candidates = [...state.articles.values()]
-      .filter((a) => a.articleId === ctx.params.articleId && (!(body.apiKey || body.company) || a.company === selectCompany(ctx.runtime, body)))
+      .filter(
+        (a) => a.articleId === ctx.params.articleId && (!(body.apiKey || body.company) || a.company === selectCompany(ctx.runtime, body))
+      )
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     const record = candidates[0];
     if (!record) throw new ApiError(404, 'NOT_FOUND', `No article "${ctx.params.articleId}".`);
@@ -161,7 +168,9 @@ export const CONTROL_ROUTES = [
   }),
   route('GET', '/__control/events', async (ctx) => {
     const { articleId, type } = query(ctx);
-    sendJson(ctx.res, 200, { events: ctx.runtime.state.events.filter((e) => (!articleId || e.articleId === articleId) && (!type || e.type === type)) });
+    sendJson(ctx.res, 200, {
+      events: ctx.runtime.state.events.filter((e) => (!articleId || e.articleId === articleId) && (!type || e.type === type)),
+    });
   }),
   route('GET', '/__control/stt-jobs', async (ctx) => sendJson(ctx.res, 200, { jobs: [...ctx.runtime.state.sttJobs.values()] })),
 ];

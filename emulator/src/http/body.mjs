@@ -16,7 +16,10 @@ export class BodyError extends Error {
  * @returns {Promise<unknown>}
  */
 export async function readJsonBody(req, limitBytes) {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json') {
     throw new BodyError('content-type', 'Content-Type must be application/json.');
   }

@@ -44,14 +44,19 @@ import { createHash, createHmac } from 'node:crypto';
  */
 export function signCallback(apiKey, articleId, audioFile, srtFile) {
   const key = createHash('sha256').update(apiKey, 'utf8').digest('hex');
-  return createHmac('sha256', key).update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8').digest('hex');
+  return createHmac('sha256', key)
+    .update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8')
+    .digest('hex');
 }
 
 /** @param {import('./articles.mjs').ArticleRecord} record */
 export function buildCallbackPayload(record) {
   const audioFile = record.result?.audioFile ?? null;
   const srtFile = record.result?.srtFile ?? null;
-  return { articleId: record.articleId, response: { audioFile, srtFile, signature: signCallback(record.apiKey, record.articleId, audioFile, srtFile) } };
+  return {
+    articleId: record.articleId,
+    response: { audioFile, srtFile, signature: signCallback(record.apiKey, record.articleId, audioFile, srtFile) },
+  };
 }
 
 /**
@@ -181,7 +186,12 @@ async function postOnce(url, payload, stateSignal, timeoutMs) {
     });
     await response.arrayBuffer(); // drain so the connection is released
     const ok = response.status >= 200 && response.status < 300;
-    return { at, statusCode: response.status, error: ok ? null : `callback host answered ${response.status}`, durationMs: Date.now() - startedAt };
+    return {
+      at,
+      statusCode: response.status,
+      error: ok ? null : `callback host answered ${response.status}`,
+      durationMs: Date.now() - startedAt,
+    };
   } catch (error) {
     stateSignalCheck(stateSignal);
     const cause = /** @type {any} */ (error)?.cause;

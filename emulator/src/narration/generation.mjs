@@ -39,9 +39,11 @@ export async function runGeneration(ctx, record, text, plan) {
   await state.sleep(knobs().generationDelayMs);
 
   /** @type {GenerationOutcome} */
-  const outcome = plan.fail ? { kind: 'failed', message: 'Generation failed (injected by the emulator).' }
-    : plan.noAudio ? { kind: 'no-audio' }
-    : await synthesizeArticle(ctx, record, text);
+  const outcome = plan.fail
+    ? { kind: 'failed', message: 'Generation failed (injected by the emulator).' }
+    : plan.noAudio
+      ? { kind: 'no-audio' }
+      : await synthesizeArticle(ctx, record, text);
   state.assertLive();
   record.updatedAt = new Date().toISOString();
 

@@ -57,7 +57,9 @@ export function synthesizeSentence(sentence, espeakVoice) {
           throw toThrow;
         },
         instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ done) {
-          WebAssembly.instantiate(wasm, imports).then((inst) => done(inst, wasm)).catch(reject);
+          WebAssembly.instantiate(wasm, imports)
+            .then((inst) => done(inst, wasm))
+            .catch(reject);
           return {};
         },
       }).then(resolve, reject);

@@ -38,7 +38,8 @@ export function parseWavHeader(head, fileSize = head.length) {
       };
     } else if (id === 'data') {
       if (!format.encoding || !format.channels || !format.sampleRate) return null;
-      const supported = format.encoding === 'pcm' ? [8, 16, 24, 32].includes(/** @type {number} */ (format.bitsPerSample)) : format.bitsPerSample === 32;
+      const supported =
+        format.encoding === 'pcm' ? [8, 16, 24, 32].includes(/** @type {number} */ (format.bitsPerSample)) : format.bitsPerSample === 32;
       if (!supported) return null;
       return /** @type {WavInfo} */ ({ ...format, dataOffset: body, dataLength: Math.min(size, fileSize - body) });
     }

@@ -27,7 +27,17 @@ export async function submitStt(ctx) {
   }
   ctx.log.body = {
     fields: upload.fields,
-    files: upload.file ? [{ field: 'audio', filename: upload.file.filename, contentType: upload.file.contentType, bytes: upload.file.bytes, sha256: upload.file.sha256 }] : [],
+    files: upload.file
+      ? [
+          {
+            field: 'audio',
+            filename: upload.file.filename,
+            contentType: upload.file.contentType,
+            bytes: upload.file.bytes,
+            sha256: upload.file.sha256,
+          },
+        ]
+      : [],
     audioBytesSeen: upload.bytesSeen,
     tooLarge: upload.tooLarge,
     ignoredParts: upload.ignoredParts,
@@ -55,7 +65,7 @@ export async function submitStt(ctx) {
     runtime.backgroundContext(),
     /** @type {import('../auth.mjs').Principal} */ (ctx.principal).company,
     /** @type {import('./upload.mjs').UploadedFile} */ (file),
-    { language, outputFormat: /** @type {'json'|'srt'} */ (outputFormat) },
+    { language, outputFormat: /** @type {'json'|'srt'} */ (outputFormat) }
   );
   done.catch(backgroundErrorHandler(runtime.logError));
   sendJson(ctx.res, 200, { job_id: job.job_id, status: job.status });

@@ -28,7 +28,11 @@ export async function transcribe(file, media) {
   if (produced) return { source: 'emulator-audio', segments: produced.cues.map(roundCue), srt: produced.srt };
 
   const sound = await wavSoundSegments(file.path);
-  if (sound) return transcript('wav-energy', sound.map((s) => roundCue({ ...s, text: SPEECH_LABEL })));
+  if (sound)
+    return transcript(
+      'wav-energy',
+      sound.map((s) => roundCue({ ...s, text: SPEECH_LABEL }))
+    );
 
   const duration = await mp3FileDurationSec(file.path);
   if (duration !== null) return transcript('mp3-duration', [roundCue({ start: 0, end: duration, text: UNTRANSCRIBED_LABEL })]);

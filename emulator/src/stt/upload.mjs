@@ -187,7 +187,10 @@ export function receiveUpload(req, { maxFileBytes, tmpDir }) {
  * @param {import('node:http').IncomingMessage} req
  */
 function openParser(req) {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type !== 'multipart/form-data') return null;
   try {
     return busboy({

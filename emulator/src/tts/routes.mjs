@@ -59,7 +59,10 @@ async function generateForCompany(ctx, principal) {
     });
     if (!speech.mp3) throw new Error('no audio produced');
     state.media.registerAudio(speech.mp3, { cues: speech.cues, durationSec: speech.durationSec, source: 'tts', voiceId });
-    sendBytes(ctx.res, 200, speech.mp3, { 'Content-Type': MEDIA_TYPES.mp3, ...creditHeaders(state.credits.balance(principal.company), cost) });
+    sendBytes(ctx.res, 200, speech.mp3, {
+      'Content-Type': MEDIA_TYPES.mp3,
+      ...creditHeaders(state.credits.balance(principal.company), cost),
+    });
   } catch (error) {
     // Credits are only kept for audio actually delivered.
     state.credits.refund(principal.company, cost);
@@ -79,7 +82,9 @@ async function readValidRequest(ctx, maxChars) {
     body = await readJsonBody(ctx.req, maxChars * 12 + 64 * 1024);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    throw new ApiError(400, 'INVALID_REQUEST', error.message, { details: { [error.reason === 'too-large' ? 'text' : 'body']: [error.message] } });
+    throw new ApiError(400, 'INVALID_REQUEST', error.message, {
+      details: { [error.reason === 'too-large' ? 'text' : 'body']: [error.message] },
+    });
   }
   ctx.log.body = body;
   /** @type {Record<string, string[]>} */

@@ -9,10 +9,7 @@ declare module 'espeak-ng' {
     printErr?: (text: string) => void;
     preRun?: Array<(module: ESpeakNgModule) => void>;
     quit?: (status: number, toThrow: unknown) => void;
-    instantiateWasm?: (
-      imports: WebAssembly.Imports,
-      done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
-    ) => object;
+    instantiateWasm?: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
   }
   const ESpeakNg: (options: ESpeakNgOptions) => Promise<ESpeakNgModule>;
   export default ESpeakNg;

@@ -30,7 +30,10 @@ export interface DocumentRef {
 
 export function createDocumentPermissions(strapi: Core.Strapi) {
   const contentManager = () => strapi.plugin('content-manager');
-  const model = (uid: string) => strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } } | undefined;
+  const model = (uid: string) =>
+    strapi.contentType(uid as never) as unknown as
+      | { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } }
+      | undefined;
   const hasDraftAndPublish = (uid: string) => Boolean(model(uid)?.options?.draftAndPublish);
   const isLocalized = (uid: string) => Boolean(model(uid)?.pluginOptions?.i18n?.localized);
 
@@ -49,7 +52,9 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
    */
   async function conditionPopulate(permissions: PermissionChecker, uid: string, action: CmAction, query: Record<string, unknown> = {}) {
     const permissionQuery = await permissions.sanitizedQuery[action](query);
-    const populateBuilder = contentManager().service('populate-builder') as unknown as (uid: string) => { populateFromQuery(query: unknown): { build(): Promise<unknown> } };
+    const populateBuilder = contentManager().service('populate-builder') as unknown as (uid: string) => {
+      populateFromQuery(query: unknown): { build(): Promise<unknown> };
+    };
     const populate = await populateBuilder(uid).populateFromQuery(permissionQuery).build();
     return { permissionQuery, populate };
   }
@@ -70,7 +75,9 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       const needed = cmAction(uid, action);
       if (permissions.cannot[needed]()) return 'forbidden';
       const { populate } = await conditionPopulate(permissions, uid, needed);
-      const version = await strapi.documents(uid as never).findOne({ documentId: target.documentId, ...versionParams(uid, target.locale), populate } as never);
+      const version = await strapi
+        .documents(uid as never)
+        .findOne({ documentId: target.documentId, ...versionParams(uid, target.locale), populate } as never);
       if (!version) return 'not-found';
       return permissions.cannot[needed](version) ? 'forbidden' : 'allowed';
     },
@@ -109,7 +116,9 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       }
       for (const [locale, documentIds] of byLocale) {
         const unique = [...new Set(documentIds)];
-        const { permissionQuery, populate } = await conditionPopulate(permissions, uid, needed, { filters: { documentId: { $in: unique } } });
+        const { permissionQuery, populate } = await conditionPopulate(permissions, uid, needed, {
+          filters: { documentId: { $in: unique } },
+        });
         const versions = (await strapi.documents(uid as never).findMany({
           ...permissionQuery,
           ...versionParams(uid, locale),

@@ -88,7 +88,12 @@ export const pluginConfigSchema = z
     webUrl: httpUrl,
     /** Where the service POSTs results. Empty: the server's public URL + /api/speech/callback. */
     callbackUrl: z.union([httpUrl, z.literal('')]).default(''),
-    contentTypes: z.record(z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i, 'must be a content-type uid such as api::article.article'), contentTypeNarrationSchema).default({}),
+    contentTypes: z
+      .record(
+        z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i, 'must be a content-type uid such as api::article.article'),
+        contentTypeNarrationSchema
+      )
+      .default({}),
     defaultVoiceId: z.string().default(''),
     localeVoices: localeVoicesSchema.default({}),
     /** `{site}` in intro and outro templates. */
@@ -103,15 +108,31 @@ export const pluginConfigSchema = z
     maxInFlight: z.number().int().min(1).max(50).default(3),
     /** Hosts the MP3 and SRT may be downloaded from. Empty: the origins of baseUrl and webUrl. */
     mediaHosts: z.array(mediaHost).default([]),
-    maxAudioBytes: z.number().int().positive().default(200 * 1024 * 1024),
-    maxSubtitleBytes: z.number().int().positive().default(5 * 1024 * 1024),
+    maxAudioBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(200 * 1024 * 1024),
+    maxSubtitleBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
     downloadTimeoutMs: z.number().int().positive().default(120_000),
     /** Without a callback after this long, resubmit with regenerate false (free re-delivery). */
-    callbackTimeoutMs: z.number().int().positive().default(15 * 60_000),
+    callbackTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
     /** Submissions per article version before it is marked failed. */
     maxAttempts: z.number().int().min(1).max(20).default(3),
     /** How long a 402 pause lasts before the queue probes the balance again. */
-    creditsPauseMs: z.number().int().positive().default(10 * 60_000),
+    creditsPauseMs: z
+      .number()
+      .int()
+      .positive()
+      .default(10 * 60_000),
     /** Worker tick. */
     pollIntervalMs: z.number().int().min(50).default(2_000),
     /** How long a claimed job is held by one instance before another may take it over. */
@@ -121,7 +142,11 @@ export const pluginConfigSchema = z
     /** Speech to text: the spec's reference client polls every 5 s (section 3.2). */
     sttPollIntervalMs: z.number().int().min(50).default(5_000),
     /** A transcription still queued or processing after this long is given up as failed. */
-    sttMaxWaitMs: z.number().int().min(1_000).default(24 * 60 * 60_000),
+    sttMaxWaitMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(24 * 60 * 60_000),
     /** Voice source: the service's voice endpoint, or the list below. */
     voiceSource: z.enum(['service', 'config']).default('service'),
     voicesPath: z.string().startsWith('/').default('/api/v1/voices'),

@@ -7,7 +7,11 @@ import { getService } from '../utils';
  * REST's `?narration=true`): null where the type is not narrated, the caller may not read the
  * type, or the entry has no live version.
  */
-export async function entryNarration(uid: string, parent: { documentId?: string; locale?: string | null; publishedAt?: string | null }, auth: ContentApiAuth | null) {
+export async function entryNarration(
+  uid: string,
+  parent: { documentId?: string; locale?: string | null; publishedAt?: string | null },
+  auth: ContentApiAuth | null
+) {
   if (!parent?.documentId) return null;
   const row = await getService('narrations').findVisibleForEntry(uid, { ...parent, documentId: parent.documentId }, auth);
   if (!row) return null;

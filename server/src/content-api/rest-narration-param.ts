@@ -16,10 +16,13 @@ export function registerRestNarrationParam(strapi: Core.Strapi): void {
   const contentApi = (strapi as unknown as { contentAPI?: { addQueryParams?: (params: Record<string, unknown>) => void } }).contentAPI;
   contentApi?.addQueryParams?.({
     narration: {
-      schema: (z: typeof import('zod').z) => z.enum(['true', 'false']).optional().describe('true: each entry comes with its narration (speech plugin)'),
+      schema: (z: typeof import('zod').z) =>
+        z.enum(['true', 'false']).optional().describe('true: each entry comes with its narration (speech plugin)'),
       // Route objects outlive a Strapi instance in one process (tests create several): add it once.
       matchRoute: (route: { handler?: unknown; request?: { query?: Record<string, unknown> } }) =>
-        typeof route.handler === 'string' && READ_HANDLER.test(route.handler) && !(route.request?.query && 'narration' in route.request.query),
+        typeof route.handler === 'string' &&
+        READ_HANDLER.test(route.handler) &&
+        !(route.request?.query && 'narration' in route.request.query),
     },
   });
 

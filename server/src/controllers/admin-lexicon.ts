@@ -31,7 +31,8 @@ export default {
   async hear(ctx: Context) {
     const { rule, voiceId: chosen } = validate(hearBody, ctx.request.body ?? {}, 'Write how the term is spoken (rule.spoken).');
     const settings = await getService('settings').get();
-    const voiceId = chosen ?? resolveVoiceId({ locale: rule.locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
+    const voiceId =
+      chosen ?? resolveVoiceId({ locale: rule.locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
     if (!voiceId) throw new errors.ValidationError('Choose a default voice in Settings -> Speech first.');
     try {
       sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId, text: rule.spoken }));
@@ -50,7 +51,12 @@ export default {
     const locale = target.locale ?? null;
     const localized = getService('content').isLocalized(target.contentType);
     const readable = async (documentIds: string[]) => {
-      const permitted = await getService('document-permissions').permitted(ctx.state.userAbility, target.contentType, documentIds.map((documentId) => ({ documentId, locale })), 'read');
+      const permitted = await getService('document-permissions').permitted(
+        ctx.state.userAbility,
+        target.contentType,
+        documentIds.map((documentId) => ({ documentId, locale })),
+        'read'
+      );
       return new Set(documentIds.filter((documentId) => permitted.has(documentKey(documentId, localized ? locale : null))));
     };
     const result = await getService('narrations').lexiconAffected(target.contentType, locale, target, readable);

@@ -10,7 +10,11 @@ import { contentTypeUid, documentTarget, validate } from './validate';
 /** Admin routes behind the admin JWT and the plugin's RBAC actions. */
 
 const statusesQuery = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) });
-const manyTarget = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).min(1).max(200), locale: z.string().min(1).max(20).nullable().optional() });
+const manyTarget = z.object({
+  contentType: contentTypeUid,
+  documentIds: z.array(z.string().min(1).max(64)).min(1).max(200),
+  locale: z.string().min(1).max(20).nullable().optional(),
+});
 const voiceTarget = documentTarget.extend({ voiceId: z.string().min(1).max(200).nullable() });
 
 /** What the admin shows of a row; never the API key, never internal lease data. */
@@ -44,7 +48,12 @@ export function adminNarrationView(row: NarrationRow) {
 /** Splits a bulk request into the documents the caller may act on and the ones skipped. */
 async function permittedDocuments(ctx: Context, target: z.infer<typeof manyTarget>, action: DocumentAction) {
   const locale = target.locale ?? null;
-  const permitted = await getService('document-permissions').permitted(ctx.state.userAbility, target.contentType, target.documentIds.map((documentId) => ({ documentId, locale })), action);
+  const permitted = await getService('document-permissions').permitted(
+    ctx.state.userAbility,
+    target.contentType,
+    target.documentIds.map((documentId) => ({ documentId, locale })),
+    action
+  );
   const localized = getService('content').isLocalized(target.contentType);
   const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
   return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
@@ -67,8 +76,16 @@ export default {
   },
 
   async forDocument(ctx: Context) {
-    const target = validate(documentTarget, { contentType: ctx.query.contentType, documentId: ctx.params.documentId, locale: ctx.query.locale ?? null });
-    const rows = await readableRows(ctx, target.contentType, await getService('narrations').findForDocument(target.contentType, target.documentId));
+    const target = validate(documentTarget, {
+      contentType: ctx.query.contentType,
+      documentId: ctx.params.documentId,
+      locale: ctx.query.locale ?? null,
+    });
+    const rows = await readableRows(
+      ctx,
+      target.contentType,
+      await getService('narrations').findForDocument(target.contentType, target.documentId)
+    );
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
     ctx.body = { data: selected.map(adminNarrationView), queue: await getService('settings').queueState() };
   },

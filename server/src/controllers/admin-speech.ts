@@ -22,11 +22,16 @@ export default {
     const parsed = previewBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) {
       const fields = parsed.error.flatten().fieldErrors;
-      const message = fields.text ? `The text is too long for a preview: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.` : 'Choose a voice to preview (voiceId).';
+      const message = fields.text
+        ? `The text is too long for a preview: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`
+        : 'Choose a voice to preview (voiceId).';
       throw new errors.ValidationError(message, { errors: fields });
     }
     try {
-      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined }));
+      sendPreviewAudio(
+        ctx,
+        await getService('voice-preview').preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined })
+      );
     } catch (error) {
       rethrowForAdmin(ctx, error, { voiceId: parsed.data.voiceId });
     }
@@ -45,11 +50,15 @@ export default {
     if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     const paragraph = draft.paragraphs[index];
     if (!paragraph) {
-      throw new errors.ValidationError(`There is no paragraph ${index + 1}: the text has ${draft.paragraphs.length}.`, { paragraphs: draft.paragraphs.length });
+      throw new errors.ValidationError(`There is no paragraph ${index + 1}: the text has ${draft.paragraphs.length}.`, {
+        paragraphs: draft.paragraphs.length,
+      });
     }
     if (!draft.voiceId) throw new errors.ValidationError('Choose a default voice in Settings -> Speech first.');
     if (paragraph.text.length > MAX_PREVIEW_TEXT_LENGTH) {
-      throw new errors.ValidationError(`This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`);
+      throw new errors.ValidationError(
+        `This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`
+      );
     }
     try {
       sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId: draft.voiceId, text: paragraph.text }));

@@ -21,7 +21,10 @@ const submitFields = z.object({
     .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language code such as ar-JO')
     .max(35)
     .default(DEFAULT_LANGUAGE),
-  output_format: z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(['json', 'srt']).default('json')),
+  output_format: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+    z.enum(['json', 'srt']).default('json')
+  ),
 });
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -54,7 +57,9 @@ export function transcriptionView(row: TranscriptionRow, withResult = false) {
     completedAt: row.completedAt,
     updatedAt: row.updatedAt,
     hasResult: row.status === 'completed' && Boolean(row.result),
-    savedFile: row.savedFile ? { id: row.savedFile.id, name: row.savedFile.name ?? null, url: row.savedFile.url, mime: row.savedFile.mime ?? null } : null,
+    savedFile: row.savedFile
+      ? { id: row.savedFile.id, name: row.savedFile.name ?? null, url: row.savedFile.url, mime: row.savedFile.mime ?? null }
+      : null,
   };
   if (!withResult) return view;
   return { ...view, result: view.hasResult ? transcriptView(row.result?.subtitles) : null };
@@ -109,7 +114,8 @@ export default {
       const files = ctx.request.files as Record<string, UploadedFile | UploadedFile[]> | undefined;
       const audioField = files?.audio;
       const audios = Array.isArray(audioField) ? audioField : audioField ? [audioField] : [];
-      if (audios.length === 0) throw new errors.ValidationError('Choose an audio file to transcribe (form field "audio").', { field: 'audio' });
+      if (audios.length === 0)
+        throw new errors.ValidationError('Choose an audio file to transcribe (form field "audio").', { field: 'audio' });
       if (audios.length > 1) throw new errors.ValidationError('Send one audio file at a time.', { field: 'audio' });
       const audio = audios[0];
       if (audio.size > MAX_AUDIO_BYTES) throw audioTooLargeError(audio.size);
@@ -154,12 +160,16 @@ export default {
   /** GET /speech/transcriptions?limit=20&mine=true: newest first, without results. */
   async list(ctx: Context) {
     const parsed = listQuery.safeParse(ctx.query ?? {});
-    if (!parsed.success) throw new errors.ValidationError('limit must be a whole number from 1 to 100.', { errors: parsed.error.flatten().fieldErrors });
+    if (!parsed.success)
+      throw new errors.ValidationError('limit must be a whole number from 1 to 100.', { errors: parsed.error.flatten().fieldErrors });
     const mine = parsed.data.mine === 'true' || parsed.data.mine === '1';
     const user = adminUser(ctx);
     const speechToText = getService('speech-to-text');
     const rows = await speechToText.list({ limit: parsed.data.limit, submittedById: mine && user.id !== null ? user.id : undefined });
-    ctx.body = { data: rows.map((row) => transcriptionView(row)), meta: { limit: parsed.data.limit, pollIntervalMs: speechToText.pollIntervalMs } };
+    ctx.body = {
+      data: rows.map((row) => transcriptionView(row)),
+      meta: { limit: parsed.data.limit, pollIntervalMs: speechToText.pollIntervalMs },
+    };
   },
 
   /** GET /speech/transcriptions/:id: status, and the result once completed. */
@@ -189,7 +199,13 @@ export default {
     ctx.status = saved.created ? 201 : 200;
     ctx.body = {
       data: transcriptionView(fresh),
-      file: { id: saved.file.id, name: saved.file.name ?? null, url: saved.file.url, mime: saved.file.mime ?? null, size: saved.file.size ?? null },
+      file: {
+        id: saved.file.id,
+        name: saved.file.name ?? null,
+        url: saved.file.url,
+        mime: saved.file.mime ?? null,
+        size: saved.file.size ?? null,
+      },
       created: saved.created,
     };
   },

@@ -5,15 +5,25 @@ import { getService } from '../utils';
 
 const REFUSALS: Record<DocumentAction, string> = {
   read: 'You may not read this document.',
-  narrate: 'You may not narrate this document: narrating it needs the permission to publish it (or to update it, for a type without draft & publish).',
+  narrate:
+    'You may not narrate this document: narrating it needs the permission to publish it (or to update it, for a type without draft & publish).',
 };
 
 /**
  * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
  * the caller may not, before anything has been read or sent.
  */
-export async function ensureMayActOn(ctx: Context, target: { contentType: string; documentId: string; locale?: string | null }, action: DocumentAction): Promise<void> {
-  const decision = await getService('document-permissions').decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale: target.locale ?? null }, action);
+export async function ensureMayActOn(
+  ctx: Context,
+  target: { contentType: string; documentId: string; locale?: string | null },
+  action: DocumentAction
+): Promise<void> {
+  const decision = await getService('document-permissions').decide(
+    ctx.state.userAbility,
+    target.contentType,
+    { documentId: target.documentId, locale: target.locale ?? null },
+    action
+  );
   if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
   if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
 }

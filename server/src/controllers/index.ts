@@ -6,4 +6,12 @@ import adminTranscriptions from './admin-transcriptions';
 import adminSpeech from './admin-speech';
 import adminLexicon from './admin-lexicon';
 
-export default { callback, narrations, 'admin-narrations': adminNarrations, 'admin-settings': adminSettings, 'admin-transcriptions': adminTranscriptions, 'admin-speech': adminSpeech, 'admin-lexicon': adminLexicon };
+export default {
+  callback,
+  narrations,
+  'admin-narrations': adminNarrations,
+  'admin-settings': adminSettings,
+  'admin-transcriptions': adminTranscriptions,
+  'admin-speech': adminSpeech,
+  'admin-lexicon': adminLexicon,
+};

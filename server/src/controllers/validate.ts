@@ -11,5 +11,8 @@ export function validate<Schema extends z.ZodTypeAny>(schema: Schema, input: unk
 export const contentTypeUid = z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i);
 
 /** One document (in one locale) that an admin route acts on. */
-export const documentTarget = z.object({ contentType: contentTypeUid, documentId: z.string().min(1).max(64), locale: z.string().min(1).max(20).nullable().optional() });
-
+export const documentTarget = z.object({
+  contentType: contentTypeUid,
+  documentId: z.string().min(1).max(64),
+  locale: z.string().min(1).max(20).nullable().optional(),
+});

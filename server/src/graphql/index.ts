@@ -21,7 +21,10 @@ interface ObjectDefinition {
   nonNull: { string: ScalarField };
 }
 interface ExtensionDefinition {
-  field(name: string, options: { type: string; description: string; resolve: (parent: EntryParent, args: unknown, context: GraphqlContext) => unknown }): void;
+  field(
+    name: string,
+    options: { type: string; description: string; resolve: (parent: EntryParent, args: unknown, context: GraphqlContext) => unknown }
+  ): void;
 }
 interface Nexus {
   objectType(config: { name: string; description: string; definition(t: ObjectDefinition): void }): unknown;
@@ -46,7 +49,9 @@ export function registerGraphql(strapi: Core.Strapi): void {
   for (const name of Object.keys(contentTypes)) extension.shadowCRUD(`plugin::speech.${name}`).disable();
 
   extension.use(({ nexus }) => {
-    const siteTypes = Object.values(strapi.contentTypes as unknown as Record<string, { uid: string }>).filter((type) => type.uid.startsWith('api::'));
+    const siteTypes = Object.values(strapi.contentTypes as unknown as Record<string, { uid: string }>).filter((type) =>
+      type.uid.startsWith('api::')
+    );
     const { naming } = graphql.service('utils');
     return {
       types: [
@@ -72,8 +77,7 @@ export function registerGraphql(strapi: Core.Strapi): void {
               t.field('narration', {
                 type: NARRATION_TYPE,
                 description: 'Its narration, where the caller may read this type and the entry is published.',
-                resolve: (parent, _args, context) =>
-                  entryNarration(type.uid, parent, context.state?.auth ?? null),
+                resolve: (parent, _args, context) => entryNarration(type.uid, parent, context.state?.auth ?? null),
               });
             },
           })

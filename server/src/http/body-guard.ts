@@ -49,7 +49,8 @@ export function hasBearerToken(authorization: string | undefined): boolean {
 }
 
 const MULTIPART_REFUSED = {
-  message: 'This route does not accept multipart/form-data; send JSON. Only the transcription upload (POST /speech/transcriptions) takes a file.',
+  message:
+    'This route does not accept multipart/form-data; send JSON. Only the transcription upload (POST /speech/transcriptions) takes a file.',
   details: { code: 'MULTIPART_NOT_ACCEPTED' },
 };
 

@@ -77,17 +77,25 @@ function baseMessageFor(error: SpeechServiceError, retryAfterSeconds: number | u
 }
 
 function fieldMessages(value: unknown): string | undefined {
-  const list = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? [value] : [];
+  const list = Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
   return list.length ? list.join(' ').replace(/[.\s]+$/, '') : undefined;
 }
 
 /** The answer for a speech-service error (section 7 of the spec). */
 export function serviceErrorAnswer(error: SpeechServiceError): ServiceErrorAnswer {
   const status =
-    STATUS_BY_CODE[error.code] ?? (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403 ? error.status : 502);
+    STATUS_BY_CODE[error.code] ??
+    (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403
+      ? error.status
+      : 502);
   const retryAfterSeconds = error.retryAfterMs !== undefined ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : undefined;
   const headers: Record<string, string> = {};
-  if (retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 409)) headers['Retry-After'] = String(retryAfterSeconds);
+  if (retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 409))
+    headers['Retry-After'] = String(retryAfterSeconds);
   return {
     status,
     headers,
@@ -107,7 +115,11 @@ export function serviceErrorAnswer(error: SpeechServiceError): ServiceErrorAnswe
  * Rethrows a speech-service error as the admin route's answer (Strapi's error middleware writes
  * it; `Retry-After` is set on the response first). Anything else is rethrown as it is.
  */
-export function rethrowForAdmin(ctx: { set(name: string, value: string): void }, error: unknown, extraDetails: Record<string, unknown> = {}): never {
+export function rethrowForAdmin(
+  ctx: { set(name: string, value: string): void },
+  error: unknown,
+  extraDetails: Record<string, unknown> = {}
+): never {
   if (!(error instanceof SpeechServiceError)) throw error;
   const answer = serviceErrorAnswer(error);
   for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);

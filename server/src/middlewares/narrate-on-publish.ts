@@ -72,7 +72,8 @@ export function narrateOnPublish(strapi: Core.Strapi) {
 
     const { action, params } = ctx;
     const publishes =
-      (trigger === 'publish' && (action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published'))) ||
+      (trigger === 'publish' &&
+        (action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published'))) ||
       (trigger === 'save' && (action === 'create' || action === 'update'));
 
     if (publishes) {

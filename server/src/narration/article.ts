@@ -40,9 +40,17 @@ function fieldLine(source: ArticleSource, field: string | undefined): string {
 }
 
 /** The article's own paragraphs between its intro and outro; an article with nothing to read gets neither. */
-function withIntroAndOutro(body: string[], source: ArticleSource, locale: string | null): { paragraphs: string[]; introParagraphs: number } {
+function withIntroAndOutro(
+  body: string[],
+  source: ArticleSource,
+  locale: string | null
+): { paragraphs: string[]; introParagraphs: number } {
   if (body.length === 0) return { paragraphs: body, introParagraphs: 0 };
-  const values = { title: fieldLine(source, source.narration.titleField), author: fieldLine(source, source.narration.authorField), site: source.siteName ?? '' };
+  const values = {
+    title: fieldLine(source, source.narration.titleField),
+    author: fieldLine(source, source.narration.authorField),
+    site: source.siteName ?? '',
+  };
   const intro = fillTemplate(templateFor(source.introTemplates, locale), values);
   const outro = fillTemplate(templateFor(source.outroTemplates, locale), values);
   return { paragraphs: [...(intro ? [intro] : []), ...body, ...(outro ? [outro] : [])], introParagraphs: intro ? 1 : 0 };
@@ -68,7 +76,10 @@ export function describeArticle(source: ArticleSource): ContentVersion & { text:
     starts.push(offset);
     offset += paragraph.length + 2;
   }
-  const headings = extracted.headingParagraphs.map((index) => ({ offset: starts[index + written.introParagraphs], title: headingTitle(written.paragraphs[index + written.introParagraphs]) }));
+  const headings = extracted.headingParagraphs.map((index) => ({
+    offset: starts[index + written.introParagraphs],
+    title: headingTitle(written.paragraphs[index + written.introParagraphs]),
+  }));
   const { characters, credits } = narrationCost(text, source.preprocessType);
   const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
   return {

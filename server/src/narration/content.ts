@@ -14,7 +14,11 @@ import { resolveVoiceId } from '../voices/resolve';
 export function createContentReader(strapi: Core.Strapi) {
   function schema(uid: string) {
     return strapi.contentType(uid as never) as unknown as
-      | { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } }; attributes: Record<string, { type: string; private?: boolean }> }
+      | {
+          options?: { draftAndPublish?: boolean };
+          pluginOptions?: { i18n?: { localized?: boolean } };
+          attributes: Record<string, { type: string; private?: boolean }>;
+        }
       | undefined;
   }
 
@@ -23,7 +27,10 @@ export function createContentReader(strapi: Core.Strapi) {
 
   return {
     /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
-    configProblems(uid: string, narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>): FieldProblem[] {
+    configProblems(
+      uid: string,
+      narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>
+    ): FieldProblem[] {
       const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
       const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, this.hasDraftAndPublish(uid)) : null;
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
@@ -38,7 +45,9 @@ export function createContentReader(strapi: Core.Strapi) {
 
     /** The locale codes of the site (i18n), default first; none without the i18n plugin. */
     async siteLocales(): Promise<string[]> {
-      const i18n = strapi.plugin('i18n') as unknown as { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } } | undefined;
+      const i18n = strapi.plugin('i18n') as unknown as
+        | { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } }
+        | undefined;
       if (!i18n) return [];
       const locales = await i18n.service('locales').find();
       return [...locales].sort((a, b) => Number(Boolean(b.isDefault)) - Number(Boolean(a.isDefault))).map((locale) => locale.code);
@@ -55,7 +64,11 @@ export function createContentReader(strapi: Core.Strapi) {
     },
 
     /** The version front ends see: published for draft & publish types, the only one otherwise. */
-    async loadLive(uid: string, documentId: string, locale: string | null): Promise<(Record<string, unknown> & { documentId: string; locale?: string | null }) | null> {
+    async loadLive(
+      uid: string,
+      documentId: string,
+      locale: string | null
+    ): Promise<(Record<string, unknown> & { documentId: string; locale?: string | null }) | null> {
       const params: Record<string, unknown> = { documentId };
       if (locale && this.isLocalized(uid)) params.locale = locale;
       if (this.hasDraftAndPublish(uid)) params.status = 'published';
@@ -70,13 +83,21 @@ export function createContentReader(strapi: Core.Strapi) {
       if (this.hasDraftAndPublish(uid)) params.status = 'published';
       const documents = strapi.documents(uid as never);
       const [entries, total] = await Promise.all([
-        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<Array<Record<string, unknown> & { documentId: string; locale?: string | null }>>,
+        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<
+          Array<Record<string, unknown> & { documentId: string; locale?: string | null }>
+        >,
         documents.count(params as never) as unknown as Promise<number>,
       ]);
       return { entries, total };
     },
 
-    describe(uid: string, entry: Record<string, unknown> & { documentId: string; locale?: string | null }, narration: ContentTypeNarrationConfig, settings: EffectiveSettings, voiceOverride?: string | null) {
+    describe(
+      uid: string,
+      entry: Record<string, unknown> & { documentId: string; locale?: string | null },
+      narration: ContentTypeNarrationConfig,
+      settings: EffectiveSettings,
+      voiceOverride?: string | null
+    ) {
       const model = schema(uid);
       return describeArticle({
         contentType: uid,

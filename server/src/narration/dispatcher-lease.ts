@@ -16,7 +16,11 @@ import { LEASE_UID } from '../content-types';
 
 /** The subset of Strapi's query engine the lease uses (so a unit test can give it a table). */
 export interface LeaseQuery {
-  findMany(params: { where: Record<string, unknown>; orderBy?: Record<string, 'asc' | 'desc'>; select?: string[] }): Promise<Array<{ id: number }>>;
+  findMany(params: {
+    where: Record<string, unknown>;
+    orderBy?: Record<string, 'asc' | 'desc'>;
+    select?: string[];
+  }): Promise<Array<{ id: number }>>;
   updateMany(params: { where: Record<string, unknown>; data: Record<string, unknown> }): Promise<{ count: number }>;
   deleteMany(params: { where: Record<string, unknown> }): Promise<{ count: number }>;
 }
@@ -35,7 +39,11 @@ export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseM
   );
 }
 
-export function createLease(deps: { query: () => LeaseQuery; createRow: (data: Record<string, unknown>) => Promise<void> }, owner: string, leaseMs: number) {
+export function createLease(
+  deps: { query: () => LeaseQuery; createRow: (data: Record<string, unknown>) => Promise<void> },
+  owner: string,
+  leaseMs: number
+) {
   const { query } = deps;
   const NAME = 'dispatcher';
 

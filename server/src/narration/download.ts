@@ -152,7 +152,9 @@ export async function downloadToTempFile(url: string, opts: DownloadOptions): Pr
         const location = res.headers.location;
         discard(req, res);
         if (!location) {
-          throw new DownloadRefusedError('HTTP_STATUS', `The file server at ${displayOrigin(current)} redirected without saying where.`, { status });
+          throw new DownloadRefusedError('HTTP_STATUS', `The file server at ${displayOrigin(current)} redirected without saying where.`, {
+            status,
+          });
         }
         if (redirects >= maxRedirects) {
           throw new DownloadRefusedError('TOO_MANY_REDIRECTS', `The file address redirected more than ${maxRedirects} times.`);
@@ -210,15 +212,13 @@ function parseAllowedOrigin(entry: string): AllowedOrigin {
 }
 
 /** Checks a URL against the allow-list and the address rules; answers the one address to connect to. */
-async function admit(
-  url: URL,
-  allowList: AllowedOrigin[],
-  resolver: HostResolver,
-  signal: AbortSignal
-): Promise<ResolvedAddress> {
+async function admit(url: URL, allowList: AllowedOrigin[], resolver: HostResolver, signal: AbortSignal): Promise<ResolvedAddress> {
   const origin = displayOrigin(url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new DownloadRefusedError('SCHEME_NOT_ALLOWED', `Files from "${url.protocol}" addresses are not accepted; only https (or http where allowed) is.`);
+    throw new DownloadRefusedError(
+      'SCHEME_NOT_ALLOWED',
+      `Files from "${url.protocol}" addresses are not accepted; only https (or http where allowed) is.`
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new DownloadRefusedError('HOST_NOT_ALLOWED', `File addresses carrying a user name or password are not accepted (${origin}).`);
@@ -228,7 +228,10 @@ async function admit(
   const port = effectivePort(url);
   const sameHost = allowList.filter((entry) => entry.hostname === host);
   if (sameHost.length === 0) {
-    throw new DownloadRefusedError('HOST_NOT_ALLOWED', `Files from ${origin} are not accepted: the host is not in the list of allowed media hosts.`);
+    throw new DownloadRefusedError(
+      'HOST_NOT_ALLOWED',
+      `Files from ${origin} are not accepted: the host is not in the list of allowed media hosts.`
+    );
   }
   const entry = sameHost.find((candidate) => candidate.protocol === url.protocol && candidate.port === port);
   if (!entry) {
@@ -238,7 +241,10 @@ async function admit(
         `Files from ${origin} are not accepted: this host is allowed over ${sameHost[0]!.protocol.replace(':', '')} only.`
       );
     }
-    throw new DownloadRefusedError('HOST_NOT_ALLOWED', `Files from ${origin} are not accepted: that port is not in the list of allowed media hosts.`);
+    throw new DownloadRefusedError(
+      'HOST_NOT_ALLOWED',
+      `Files from ${origin} are not accepted: that port is not in the list of allowed media hosts.`
+    );
   }
 
   const literalFamily = net.isIP(host);
@@ -262,7 +268,10 @@ async function admit(
   for (const { address } of addresses) {
     const family = net.isIP(stripZone(address));
     if (family === 0) {
-      throw new DownloadRefusedError('PRIVATE_ADDRESS', `Files from ${origin} are not accepted: its name resolved to something that is not an address.`);
+      throw new DownloadRefusedError(
+        'PRIVATE_ADDRESS',
+        `Files from ${origin} are not accepted: its name resolved to something that is not an address.`
+      );
     }
     const reason = nonPublicAddressReason(address);
     if (reason === undefined) continue;
@@ -505,7 +514,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** Lowercase, without IPv6 brackets or a trailing dot, so `CDN.example.com.` and `cdn.example.com` compare equal. */
 function normaliseHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 function effectivePort(url: URL): number {

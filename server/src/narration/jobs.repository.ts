@@ -95,8 +95,7 @@ const MEDIA_FIELDS = ['audio', 'subtitles', 'subtitlesVtt'] as const;
 
 export type ApplyOutcome =
   /** `replaced`: the files the patch's media links replaced (now unlinked; the caller removes them). */
-  | { applied: true; row: NarrationRow; replaced: MediaFileRef[] }
-  | { applied: false; reason: string };
+  { applied: true; row: NarrationRow; replaced: MediaFileRef[] } | { applied: false; reason: string };
 
 /** The where clause of a conditional update: the expected status and the transition's guard. */
 export function conditionalWhere(id: number, from: NarrationStatus[], guard: TransitionGuard = {}): Record<string, unknown> {
@@ -133,7 +132,9 @@ export function createJobsRepository(strapi: Core.Strapi) {
     patch: NarrationJobPatch,
     guard: TransitionGuard = {}
   ): Promise<{ won: boolean; replaced: MediaFileRef[] }> {
-    const links = Object.fromEntries(MEDIA_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]])) as Partial<MediaLinks>;
+    const links = Object.fromEntries(
+      MEDIA_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]])
+    ) as Partial<MediaLinks>;
     const scalar = Object.fromEntries(Object.entries(patch).filter(([key]) => !(MEDIA_FIELDS as readonly string[]).includes(key)));
     const where = conditionalWhere(id, from, guard);
     if (Object.keys(links).length === 0) {
@@ -145,7 +146,9 @@ export function createJobsRepository(strapi: Core.Strapi) {
       if (count !== 1) return { won: false, replaced: [] };
       const before = await findById(id, true);
       await query().update({ where: { id }, data: links });
-      const replaced = MEDIA_FIELDS.map((field) => before?.[field]).filter((file): file is MediaFileRef => Boolean(file?.id) && !Object.values(links).includes(file!.id));
+      const replaced = MEDIA_FIELDS.map((field) => before?.[field]).filter(
+        (file): file is MediaFileRef => Boolean(file?.id) && !Object.values(links).includes(file!.id)
+      );
       return { won: true, replaced };
     });
   }
@@ -158,7 +161,11 @@ export function createJobsRepository(strapi: Core.Strapi) {
     if (!won) return { applied: false, reason: 'the row changed under us (another worker or callback won)' };
     const { audio, subtitles, subtitlesVtt, ...scalar } = result.patch;
     const linked = audio === undefined ? {} : { audio: { id: audio }, subtitles: { id: subtitles }, subtitlesVtt: { id: subtitlesVtt } };
-    return { applied: true, row: { ...row, ...(serialise(scalar) as Partial<NarrationRow>), ...(linked as Partial<NarrationRow>) }, replaced };
+    return {
+      applied: true,
+      row: { ...row, ...(serialise(scalar) as Partial<NarrationRow>), ...(linked as Partial<NarrationRow>) },
+      replaced,
+    };
   }
 
   /**
@@ -233,7 +240,10 @@ export function createJobsRepository(strapi: Core.Strapi) {
   }
 
   async function withCallbackOverdue(now: Date): Promise<NarrationRow[]> {
-    return (await query().findMany({ where: { status: 'awaiting_callback', callbackDeadline: { $lt: now } }, limit: 50 })) as NarrationRow[];
+    return (await query().findMany({
+      where: { status: 'awaiting_callback', callbackDeadline: { $lt: now } },
+      limit: 50,
+    })) as NarrationRow[];
   }
 
   /**
@@ -249,7 +259,10 @@ export function createJobsRepository(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
-  async function setFigures(id: number, figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint'>>) {
+  async function setFigures(
+    id: number,
+    figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint'>>
+  ) {
     await query().update({ where: { id }, data: figures });
   }
 
@@ -303,14 +316,20 @@ export function createJobsRepository(strapi: Core.Strapi) {
     const knex = strapi.db.connection;
     const table = strapi.db.metadata.get(NARRATION_UID).tableName;
     const recent = knex(table).select('content_type', 'characters').orderBy('id', 'desc').limit(sample).as('recent');
-    const rows = (await knex.from(recent).select('content_type').count({ articles: '*' }).avg({ characters: 'characters' }).groupBy('content_type')) as Array<{
+    const rows = (await knex
+      .from(recent)
+      .select('content_type')
+      .count({ articles: '*' })
+      .avg({ characters: 'characters' })
+      .groupBy('content_type')) as Array<{
       content_type: string;
       articles: number | string;
       characters: number | string | null;
     }>;
-    return Object.fromEntries(rows.map((row) => [row.content_type, { articles: Number(row.articles), characters: Math.round(Number(row.characters ?? 0)) }]));
+    return Object.fromEntries(
+      rows.map((row) => [row.content_type, { articles: Number(row.articles), characters: Math.round(Number(row.characters ?? 0)) }])
+    );
   }
-
 
   return {
     findByArticleId,

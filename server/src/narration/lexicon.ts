@@ -46,7 +46,12 @@ export const lexiconRuleSchema = z
     spoken: z
       .string()
       .transform(oneLine)
-      .pipe(z.string().min(1, 'write how the term is spoken').max(MAX_SPOKEN_LENGTH, `a spoken form may have at most ${MAX_SPOKEN_LENGTH} characters`)),
+      .pipe(
+        z
+          .string()
+          .min(1, 'write how the term is spoken')
+          .max(MAX_SPOKEN_LENGTH, `a spoken form may have at most ${MAX_SPOKEN_LENGTH} characters`)
+      ),
     /** A locale code, or null for every locale. */
     locale: localeCode.nullable().default(null),
     wholeWord: z.boolean().default(true),
@@ -66,7 +71,12 @@ export const lexiconSchema = z
       const key = `${rule.locale ?? '*'}\u0000${rule.caseSensitive ? rule.term : rule.term.toLowerCase()}`;
       const first = seen.get(key);
       if (first === undefined) seen.set(key, index);
-      else ctx.addIssue({ code: z.ZodIssueCode.custom, path: [index, 'term'], message: `repeats the term of rule ${first + 1} ("${rules[first].term}") for the same locale` });
+      else
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [index, 'term'],
+          message: `repeats the term of rule ${first + 1} ("${rules[first].term}") for the same locale`,
+        });
     });
   });
 
@@ -84,7 +94,9 @@ const NOT_AFTER_WORD = '(?<![\\p{L}\\p{M}\\p{N}_])';
 const NOT_BEFORE_WORD = '(?![\\p{L}\\p{M}\\p{N}_])';
 
 /** The regular expression a rule matches with (global, Unicode). */
-export function ruleRegExp(rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>): RegExp {
+export function ruleRegExp(
+  rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>
+): RegExp {
   const term = rule.ignoreDiacritics ? oneLine(rule.term.replace(DIACRITIC, '')) : oneLine(rule.term);
   const characters = [...term];
   const body = characters

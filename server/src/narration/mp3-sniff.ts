@@ -82,7 +82,7 @@ export function parseMpegFrameHeader(bytes: Uint8Array, offset = 0): MpegFrameHe
   else {
     // Layer III of MPEG 2 and 2.5 carries 576 samples per frame, half of the others.
     const samplesPerFrame = layer === 3 && version !== 1 ? 576 : 1152;
-    frameLength = Math.floor((samplesPerFrame / 8) * bitrate / sampleRate) + (padding ? 1 : 0);
+    frameLength = Math.floor(((samplesPerFrame / 8) * bitrate) / sampleRate) + (padding ? 1 : 0);
   }
   return { version, layer, bitrateKbps, sampleRate, padding, frameLength };
 }

@@ -31,4 +31,3 @@ export function narrationJson(row: NarrationRow, base: string) {
     updatedAt: row.updatedAt,
   };
 }
-

@@ -10,15 +10,7 @@
  */
 import type { Chapter } from '../subtitles/chapters';
 
-export const NARRATION_STATUSES = [
-  'queued',
-  'submitting',
-  'awaiting_callback',
-  'storing',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
+export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
 export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
 
 /** States in which the service may be spending our credits on this article right now. */
@@ -206,9 +198,7 @@ function afterFailedAttempt(
   };
 }
 
-type Decision =
-  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch }
-  | { kind: 'ignore'; reason: string };
+type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch } | { kind: 'ignore'; reason: string };
 
 /** Events only the holder of the row's lease may apply. */
 type LeaseHolderEvent = Extract<NarrationEvent, { owner: string }>;
@@ -289,7 +279,16 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
       return {
         kind: 'apply',
         from: [state.status],
-        patch: { ...CLEAR_LEASE, status: 'queued', regenerate: generatedBefore, freshWanted: generatedBefore, attempts: 0, nextAttemptAt: event.now, lastError: null, lastErrorCode: null },
+        patch: {
+          ...CLEAR_LEASE,
+          status: 'queued',
+          regenerate: generatedBefore,
+          freshWanted: generatedBefore,
+          attempts: 0,
+          nextAttemptAt: event.now,
+          lastError: null,
+          lastErrorCode: null,
+        },
       };
     }
 
@@ -326,7 +325,9 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
       // with regenerate true would pay for a second one. Regenerate false cannot charge: the service
       // answers 409 while it works, re-delivers the new result when done, or re-delivers the old one
       // if the request never arrived (then callbackWithFiles asks for the new version explicitly).
-      const retry = event.outcomeUnknown ? { attempts, nextAttemptAt: event.retryAt, regenerate: false } : { attempts, nextAttemptAt: event.retryAt };
+      const retry = event.outcomeUnknown
+        ? { attempts, nextAttemptAt: event.retryAt, regenerate: false }
+        : { attempts, nextAttemptAt: event.retryAt };
       return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, retry);
     }
 
@@ -470,7 +471,13 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
         return {
           kind: 'apply',
           from: ['storing'],
-          patch: { ...CLEAR_LEASE, status: 'failed', lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`, lastErrorCode: event.code, nextAttemptAt: null },
+          patch: {
+            ...CLEAR_LEASE,
+            status: 'failed',
+            lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`,
+            lastErrorCode: event.code,
+            nextAttemptAt: null,
+          },
         };
       }
       // The result stays persisted on the row: the next attempt downloads it again, for free.

@@ -28,7 +28,15 @@ export function planSubmissionFailure(
     const reason = `Unexpected error while submitting: ${error instanceof Error ? error.message : String(error)}`;
     // Our own failure, at a point we cannot tell: the request may have gone out.
     return {
-      job: { type: 'submitDeferred', retryAt: new Date(now.getTime() + 60_000), reason, code: 'INTERNAL', countsAsAttempt: true, maxAttempts: ctx.maxAttempts, outcomeUnknown: true },
+      job: {
+        type: 'submitDeferred',
+        retryAt: new Date(now.getTime() + 60_000),
+        reason,
+        code: 'INTERNAL',
+        countsAsAttempt: true,
+        maxAttempts: ctx.maxAttempts,
+        outcomeUnknown: true,
+      },
     };
   }
   if (error instanceof AlreadyProcessingError) {
@@ -38,7 +46,12 @@ export function planSubmissionFailure(
   if (error instanceof InsufficientCreditsError) {
     return {
       job: { type: 'submitPaused', reason: error.message, code: error.code },
-      pauseQueue: { code: error.code, reason: error.message, creditsRemaining: error.creditsRemaining, creditsRequired: error.creditsRequired },
+      pauseQueue: {
+        code: error.code,
+        reason: error.message,
+        creditsRemaining: error.creditsRemaining,
+        creditsRequired: error.creditsRequired,
+      },
     };
   }
   if (error instanceof AuthFailedError || error instanceof UnauthorizedError || error instanceof ForbiddenError) {

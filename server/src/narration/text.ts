@@ -173,7 +173,7 @@ const tableFormatter: FormatCallback = (elem, walk, builder) => {
           row
             .map((cell) => cell.text.replace(/\s+/gu, ' ').trim())
             .filter((text) => text !== '')
-            .join(', '),
+            .join(', ')
         )
         .filter((line) => line !== '')
         .map(ensureSentenceEnd)
@@ -182,11 +182,30 @@ const tableFormatter: FormatCallback = (elem, walk, builder) => {
 };
 
 const SKIPPED_ELEMENTS = [
-  'img', 'picture', 'svg', 'video', 'audio', 'iframe', 'object', 'embed', 'canvas', 'map',
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link',
+  'img',
+  'picture',
+  'svg',
+  'video',
+  'audio',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'map',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'title',
+  'meta',
+  'link',
   'pre', // code blocks: see the file comment
   'hr',
-  'button', 'input', 'select', 'textarea',
+  'button',
+  'input',
+  'select',
+  'textarea',
 ];
 
 /**
@@ -240,7 +259,10 @@ function converterFor(skip: readonly SkippableBlock[]): (html: string) => string
   if (!convert) {
     const skipped = kinds.flatMap((kind) => ELEMENTS_OF_BLOCK[kind]);
     // A later selector for the same element replaces an earlier one in html-to-text.
-    convert = compile({ ...HTML_TO_TEXT_OPTIONS, selectors: [...(HTML_TO_TEXT_OPTIONS.selectors ?? []), ...skipped.map((selector) => ({ selector, format: 'skip' }))] });
+    convert = compile({
+      ...HTML_TO_TEXT_OPTIONS,
+      selectors: [...(HTML_TO_TEXT_OPTIONS.selectors ?? []), ...skipped.map((selector) => ({ selector, format: 'skip' }))],
+    });
     converters.set(key, convert);
   }
   return convert;
@@ -438,7 +460,11 @@ const paragraphsOf = (text: string) => (text === '' ? [] : text.split('\n\n'));
  * twice. An entry with nothing to read gives ''. The paragraphs that are headings are listed
  * (the title is not one of them), found in order among the paragraphs of their own field.
  */
-export function extractNarration(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): ExtractedNarration {
+export function extractNarration(
+  entry: Record<string, unknown>,
+  fields: NarrationFields,
+  attributes?: Record<string, { type: string }>
+): ExtractedNarration {
   const parts: string[] = [];
   const headingParagraphs: number[] = [];
   let paragraphCount = 0;
@@ -483,7 +509,11 @@ export function extractNarration(entry: Record<string, unknown>, fields: Narrati
 }
 
 /** The text to narrate for an entry (see extractNarration). */
-export function extractNarrationText(entry: Record<string, unknown>, fields: NarrationFields, attributes?: Record<string, { type: string }>): string {
+export function extractNarrationText(
+  entry: Record<string, unknown>,
+  fields: NarrationFields,
+  attributes?: Record<string, { type: string }>
+): string {
   return extractNarration(entry, fields, attributes).text;
 }
 

@@ -36,7 +36,13 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     if (count > 0) return;
     try {
       await query().create({
-        data: { articleId: target.articleId, voiceId, contentType: target.contentType, targetDocumentId: target.documentId, targetLocale: target.locale },
+        data: {
+          articleId: target.articleId,
+          voiceId,
+          contentType: target.contentType,
+          targetDocumentId: target.documentId,
+          targetLocale: target.locale,
+        },
       });
     } catch (error) {
       const retried = await query().updateMany({ where: { articleId: target.articleId }, data: { voiceId } });
@@ -63,9 +69,14 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     for (const [articleId, voiceId] of Object.entries(legacy)) {
       if (typeof voiceId !== 'string' || !voiceId) continue;
       const [documentId, ...rest] = articleId.split('-');
-      const narration = (await strapi.db.query('plugin::speech.narration').findOne({ where: { articleId }, select: ['contentType'] })) as { contentType: string } | null;
+      const narration = (await strapi.db.query('plugin::speech.narration').findOne({ where: { articleId }, select: ['contentType'] })) as {
+        contentType: string;
+      } | null;
       if (await get(articleId)) continue;
-      await set({ articleId, documentId, locale: rest.length ? rest.join('-') : null, contentType: narration?.contentType ?? (null as never) }, voiceId);
+      await set(
+        { articleId, documentId, locale: rest.length ? rest.join('-') : null, contentType: narration?.contentType ?? (null as never) },
+        voiceId
+      );
       moved += 1;
     }
     await store.delete({ key: LEGACY_STORE_KEY });

@@ -103,9 +103,12 @@ export function createWorker(deps: WorkerDeps) {
     };
     const schedule = () => {
       if (released || controller.signal.aborted) return;
-      timer = setTimeout(() => {
-        renewing = renew();
-      }, Math.max(50, Math.floor(config.leaseMs / 3)));
+      timer = setTimeout(
+        () => {
+          renewing = renew();
+        },
+        Math.max(50, Math.floor(config.leaseMs / 3))
+      );
       timer.unref?.();
     };
     schedule();
@@ -153,7 +156,14 @@ export function createWorker(deps: WorkerDeps) {
     try {
       // Links the files in the write that completes the row, and only while the lease is ours.
       const chapters = await chaptersOf(job, stored.cues);
-      outcome = await repository.apply(job, { type: 'stored', owner, files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id }, durationSeconds: stored.durationSeconds, chapters, now: now() });
+      outcome = await repository.apply(job, {
+        type: 'stored',
+        owner,
+        files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
+        durationSeconds: stored.durationSeconds,
+        chapters,
+        now: now(),
+      });
     } catch (error) {
       await media.remove(files);
       throw error;
@@ -200,7 +210,13 @@ export function createWorker(deps: WorkerDeps) {
     const free = MAX_PARALLEL_STORES - activeStores.size;
     if (free <= 0) return;
     for (const row of await repository.readyToStore(at, free)) {
-      const claimed = await repository.apply(row, { type: 'storeClaimed', owner, leaseMs: config.leaseMs, maxAttempts: config.maxAttempts, now: now() });
+      const claimed = await repository.apply(row, {
+        type: 'storeClaimed',
+        owner,
+        leaseMs: config.leaseMs,
+        maxAttempts: config.maxAttempts,
+        now: now(),
+      });
       // Not ours, or the attempts ran out (the claim then marked it failed).
       if (!claimed.applied || claimed.row.leaseOwner !== owner) continue;
       const controller = new AbortController();
@@ -224,12 +240,23 @@ export function createWorker(deps: WorkerDeps) {
     const narration = current.contentTypes[job.contentType];
     const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
     if (!narration || !entry) {
-      await repository.apply(job, { type: 'submitRejected', reason: 'The content is no longer published or no longer narrated.', code: 'NOT_PUBLISHED' });
+      await repository.apply(job, {
+        type: 'submitRejected',
+        reason: 'The content is no longer published or no longer narrated.',
+        code: 'NOT_PUBLISHED',
+      });
       return;
     }
     const version = content.describe(job.contentType, entry, narration, current, await deps.voiceOverrides.get(job.articleId));
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
-      await repository.setFigures(job.id, { fingerprint: version.fingerprint, characters: version.characters, credits: version.credits, voiceId: version.voiceId, preprocessType: version.preprocessType, title: version.title.slice(0, 255) });
+      await repository.setFigures(job.id, {
+        fingerprint: version.fingerprint,
+        characters: version.characters,
+        credits: version.credits,
+        voiceId: version.voiceId,
+        preprocessType: version.preprocessType,
+        title: version.title.slice(0, 255),
+      });
       job = { ...job, fingerprint: version.fingerprint };
     }
     if (version.text.trim() === '') {
@@ -254,7 +281,12 @@ export function createWorker(deps: WorkerDeps) {
       }
       log(`submitted ${job.articleId} (${version.characters} characters, ${version.credits} credits, regenerate ${job.regenerate})`);
     } catch (error) {
-      const plan = planSubmissionFailure(error, { attempt: job.attempts + 1, maxAttempts: config.maxAttempts, callbackTimeoutMs: config.callbackTimeoutMs, now: now() });
+      const plan = planSubmissionFailure(error, {
+        attempt: job.attempts + 1,
+        maxAttempts: config.maxAttempts,
+        callbackTimeoutMs: config.callbackTimeoutMs,
+        now: now(),
+      });
       await repository.apply(job, plan.job);
       if (plan.pauseQueue) {
         await settings.updateQueueState({
@@ -263,7 +295,11 @@ export function createWorker(deps: WorkerDeps) {
           pauseCode: plan.pauseQueue.code,
           pauseReason: plan.pauseQueue.reason,
           ...(plan.pauseQueue.creditsRemaining !== undefined
-            ? { creditsRemaining: plan.pauseQueue.creditsRemaining, creditsRequired: plan.pauseQueue.creditsRequired ?? null, creditsSeenAt: now().toISOString() }
+            ? {
+                creditsRemaining: plan.pauseQueue.creditsRemaining,
+                creditsRequired: plan.pauseQueue.creditsRequired ?? null,
+                creditsSeenAt: now().toISOString(),
+              }
             : {}),
         });
         strapi.log.warn(`[speech] narration queue paused: ${plan.pauseQueue.reason}`);
@@ -333,7 +369,8 @@ export function createWorker(deps: WorkerDeps) {
       await runner.current();
       // A store close to the end may finish; the others are stopped and handed back, so the next
       // start (or another instance) takes them over without waiting for their leases to run out.
-      const settled = () => Promise.race([Promise.allSettled([...activeStores.keys()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      const settled = () =>
+        Promise.race([Promise.allSettled([...activeStores.keys()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       await settled();
       for (const controller of activeStores.values()) controller.abort(new StoreStopped('shutdown', 'this instance is stopping'));
       await settled();

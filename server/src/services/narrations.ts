@@ -179,7 +179,9 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
           return { status: 'accepted' };
         }
         const latest = await repository.findByArticleId(input.articleId);
-        const known = latest?.pendingResult?.audioFile === urls.audioFile || (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
+        const known =
+          latest?.pendingResult?.audioFile === urls.audioFile ||
+          (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
         return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
       }
       const outcome = await repository.apply(row, { type: 'callbackWithoutFiles', maxAttempts: config.maxAttempts, now });
@@ -203,14 +205,22 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
      * GraphQL's `narration` field), under the same rule as findVisible. A published entry is live
      * already; for a draft, the published version decides.
      */
-    async findVisibleForEntry(uid: string, entry: { documentId: string; locale?: string | null; publishedAt?: string | null }, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
+    async findVisibleForEntry(
+      uid: string,
+      entry: { documentId: string; locale?: string | null; publishedAt?: string | null },
+      auth: ContentApiAuth | null
+    ): Promise<NarrationRow | null> {
       if (!(await settings.get()).contentTypes[uid]) return null;
       const row = await repository.findByArticleId(this.articleIdFor(uid, entry.documentId, entry.locale ?? null), true);
       if (!row || !(await this.isVisible(row, auth, { live: entry.publishedAt ? true : undefined }))) return null;
       return row;
     },
 
-    async isVisible(row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>, auth: ContentApiAuth | null, { live }: { live?: boolean } = {}): Promise<boolean> {
+    async isVisible(
+      row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>,
+      auth: ContentApiAuth | null,
+      { live }: { live?: boolean } = {}
+    ): Promise<boolean> {
       if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return false;
       const narrated = (await settings.get()).contentTypes[row.contentType];
       if (!narrated?.publicNarration && !(await contentApi.mayRead(auth, row.contentType))) return false;
@@ -302,7 +312,14 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         const version = content.describe(uid, entry, narration, current, override);
         if (version.fingerprint === lastNarrated) continue;
         if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
-        items.push({ documentId: entry.documentId, locale: version.locale, articleId, title: version.title, characters: version.characters, credits: version.credits });
+        items.push({
+          documentId: entry.documentId,
+          locale: version.locale,
+          articleId,
+          title: version.title,
+          characters: version.characters,
+          credits: version.credits,
+        });
       }
       return {
         items,

@@ -1,6 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { contentTypeNarrationSchema, localeVoicesSchema, parsePluginConfig, siteName, templatesSchema, type ContentTypeNarrationConfig, type PluginConfig } from '../config/schema';
+import {
+  contentTypeNarrationSchema,
+  localeVoicesSchema,
+  parsePluginConfig,
+  siteName,
+  templatesSchema,
+  type ContentTypeNarrationConfig,
+  type PluginConfig,
+} from '../config/schema';
 import type { PreprocessType } from '../narration/cost';
 import { lexiconSchema, type LexiconRule } from '../narration/lexicon';
 import { effectiveTrigger } from '../narration/triggers';
@@ -68,7 +76,8 @@ const CACHE_MS = 5_000;
 
 /** The site's public origin (`server.url`), never a request's Host header. */
 function publicUrl(strapi: Core.Strapi): string {
-  const configured = (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
+  const configured =
+    (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
   return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
 }
 
@@ -93,8 +102,13 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
 
   /** Every narrated type with the trigger that applies to it: off, or its type's own. */
   function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
-    const hasDraftAndPublish = (uid: string) => Boolean((strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean } } | undefined)?.options?.draftAndPublish);
-    return Object.fromEntries(Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }]));
+    const hasDraftAndPublish = (uid: string) =>
+      Boolean(
+        (strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean } } | undefined)?.options?.draftAndPublish
+      );
+    return Object.fromEntries(
+      Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }])
+    );
   }
 
   /**

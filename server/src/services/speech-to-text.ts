@@ -107,16 +107,22 @@ export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
         const accepted = new Date();
         await repository.markSubmitted(row.id, owner, jobId, new Date(accepted.getTime() + settings.pollMs), accepted);
         poller.wake();
-        strapi.log.info(`[speech] transcription ${row.id} submitted (job ${jobId}, ${input.size} bytes, ${input.language}, ${input.outputFormat})`);
+        strapi.log.info(
+          `[speech] transcription ${row.id} submitted (job ${jobId}, ${input.size} bytes, ${input.language}, ${input.outputFormat})`
+        );
         return (await repository.findById(row.id)) as TranscriptionRow;
       } catch (error) {
         await renewal;
         const serviceError =
           error instanceof SpeechServiceError
             ? error
-            : new SpeechServiceError(`The upload failed: ${(error as Error)?.message ?? String(error)}`, { code: 'UPLOAD_FAILED', retryable: false });
+            : new SpeechServiceError(`The upload failed: ${(error as Error)?.message ?? String(error)}`, {
+                code: 'UPLOAD_FAILED',
+                retryable: false,
+              });
         // Kept on the row and shown in the recent list: the editor-facing words (nothing retries an upload).
-        const message = serviceError.code === 'ABORTED' ? 'The upload was cancelled before the speech service accepted it.' : editorMessage(serviceError);
+        const message =
+          serviceError.code === 'ABORTED' ? 'The upload was cancelled before the speech service accepted it.' : editorMessage(serviceError);
         await repository.markFailed(row.id, ['uploading'], { error: message, errorCode: serviceError.code }, owner);
         strapi.log.warn(`[speech] transcription ${row.id} not submitted: ${message}`);
         throw new SubmissionError(serviceError, row.id);
@@ -135,7 +141,11 @@ export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
     render(row: TranscriptionRow, format: DownloadFormat): { body: string; fileName: string; contentType: string } | null {
       if (row.status !== 'completed' || !row.result) return null;
       const type = DOWNLOAD_TYPES[format];
-      return { body: renderTranscript(row.result.subtitles, format), fileName: `${fileStem(row.fileName)}.${type.extension}`, contentType: type.contentType };
+      return {
+        body: renderTranscript(row.result.subtitles, format),
+        fileName: `${fileStem(row.fileName)}.${type.extension}`,
+        contentType: type.contentType,
+      };
     },
 
     /**
@@ -147,7 +157,9 @@ export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
       if (!rendered) return null;
       const linked = row.savedFile;
       if (linked?.id && linked.name?.toLowerCase().endsWith(`.${DOWNLOAD_TYPES[format].extension}`)) {
-        const existing = await upload().findOne(linked.id).catch(() => null);
+        const existing = await upload()
+          .findOne(linked.id)
+          .catch(() => null);
         if (existing) return { file: existing as MediaFileRef, created: false };
       }
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-transcript-'));

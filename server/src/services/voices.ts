@@ -72,7 +72,10 @@ export function createVoicesService() {
      * For the settings page: the voice each locale of the site is read in (its own default, else
      * the global one) and whether it speaks that locale's language.
      */
-    async checkLocales(locales: string[], settings: { localeVoices: Record<string, string>; defaultVoiceId: string }): Promise<Record<string, VoiceCheck | null>> {
+    async checkLocales(
+      locales: string[],
+      settings: { localeVoices: Record<string, string>; defaultVoiceId: string }
+    ): Promise<Record<string, VoiceCheck | null>> {
       const voices = await listForChecks();
       return Object.fromEntries(
         locales.map((locale) => {

@@ -2,11 +2,7 @@
 import { toNumber } from './values';
 
 /** Response headers as axios, Node or fetch hand them over. */
-export type ResponseHeaders =
-  | Record<string, unknown>
-  | { get(name: string): unknown }
-  | null
-  | undefined;
+export type ResponseHeaders = Record<string, unknown> | { get(name: string): unknown } | null | undefined;
 
 /** Case-insensitive header read over axios, Node and fetch header objects; the first value of a list. */
 export function headerValue(headers: ResponseHeaders, name: string): string | undefined {

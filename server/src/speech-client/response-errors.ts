@@ -132,10 +132,7 @@ function normaliseCode(value: unknown): string | undefined {
 
 function hasFieldErrors(value: Record<string, unknown>): boolean {
   const entries = Object.entries(value);
-  return (
-    entries.length > 0 &&
-    entries.every(([, messages]) => Array.isArray(messages) && messages.every((m) => typeof m === 'string'))
-  );
+  return entries.length > 0 && entries.every(([, messages]) => Array.isArray(messages) && messages.every((m) => typeof m === 'string'));
 }
 
 function firstString(...values: unknown[]): string | undefined {

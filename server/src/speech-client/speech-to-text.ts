@@ -43,10 +43,7 @@ export interface TranscriptionUploadOptions {
 
 /** `webRoot`: the web_url without a trailing slash. */
 export function createSpeechToTextEndpoint(transport: Transport, webRoot: string) {
-  async function submitTranscription(
-    upload: TranscriptionUpload,
-    opts: TranscriptionUploadOptions = {}
-  ): Promise<{ jobId: string }> {
+  async function submitTranscription(upload: TranscriptionUpload, opts: TranscriptionUploadOptions = {}): Promise<{ jobId: string }> {
     const fields = transcriptionFields(upload);
     if (opts.signal?.aborted) throw new RequestAbortedError();
 
@@ -113,7 +110,10 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
     };
     if (isRecord(parsed.error)) {
       const { code, message } = parsed.error;
-      job.error = { ...(typeof code === 'string' ? { code } : {}), ...(typeof message === 'string' ? { message: message.slice(0, 500) } : {}) };
+      job.error = {
+        ...(typeof code === 'string' ? { code } : {}),
+        ...(typeof message === 'string' ? { message: message.slice(0, 500) } : {}),
+      };
     }
     if (isRecord(parsed.result)) {
       job.result = { ...parsed.result, subtitles: parsed.result.subtitles };

@@ -139,10 +139,7 @@ function describeKeyProblem(apiKey: unknown): string | undefined {
  * Turns an axios/network failure into an error without passing the axios error on: its `config`
  * holds the request headers, Authorization included.
  */
-function transportError(
-  error: unknown,
-  context: { origin: string; timeoutMs: number; timedOut: boolean }
-): SpeechServiceError {
+function transportError(error: unknown, context: { origin: string; timeoutMs: number; timedOut: boolean }): SpeechServiceError {
   if (error instanceof SpeechServiceError) return error;
   const code = axios.isAxiosError(error)
     ? error.code

@@ -41,7 +41,11 @@ function summariseFieldErrors(details: Record<string, unknown> | undefined): str
   if (!details) return undefined;
   const parts: string[] = [];
   for (const [field, messages] of Object.entries(details)) {
-    const list = Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string') : typeof messages === 'string' ? [messages] : [];
+    const list = Array.isArray(messages)
+      ? messages.filter((m): m is string => typeof m === 'string')
+      : typeof messages === 'string'
+        ? [messages]
+        : [];
     if (list.length > 0) parts.push(`${field}: ${list.join(' ').replace(/[.\s]+$/, '')}`);
     if (parts.length === 3) break;
   }

@@ -42,9 +42,25 @@ export function createPoller(deps: PollerDeps) {
     const later = (ms: number) => new Date(at.getTime() + ms);
     switch (plan.kind) {
       case 'waiting':
-        return { status: plan.status, serviceStatus: plan.serviceStatus, nextPollAt: later(plan.delayMs), pollErrors: 0, lastPollError: null };
+        return {
+          status: plan.status,
+          serviceStatus: plan.serviceStatus,
+          nextPollAt: later(plan.delayMs),
+          pollErrors: 0,
+          lastPollError: null,
+        };
       case 'completed':
-        return { status: 'completed', serviceStatus: plan.serviceStatus, result: plan.result, nextPollAt: null, completedAt: at, pollErrors: 0, lastPollError: null, error: null, errorCode: null };
+        return {
+          status: 'completed',
+          serviceStatus: plan.serviceStatus,
+          result: plan.result,
+          nextPollAt: null,
+          completedAt: at,
+          pollErrors: 0,
+          lastPollError: null,
+          error: null,
+          errorCode: null,
+        };
       case 'failed':
         return {
           status: 'failed',
@@ -69,7 +85,12 @@ export function createPoller(deps: PollerDeps) {
     };
     let plan: PollPlan;
     if (!row.jobId) {
-      plan = { kind: 'failed', serviceStatus: null, error: 'The transcription has no job id at the speech service.', errorCode: 'NO_JOB_ID' };
+      plan = {
+        kind: 'failed',
+        serviceStatus: null,
+        error: 'The transcription has no job id at the speech service.',
+        errorCode: 'NO_JOB_ID',
+      };
     } else {
       try {
         plan = planFromStatus(await deps.client().getTranscriptionStatus(row.jobId), context);
@@ -80,10 +101,12 @@ export function createPoller(deps: PollerDeps) {
     const done = now();
     const written = await repository.finishPoll(row.id, owner, patchFor(row, plan, done));
     if (!written) return;
-    if (plan.kind === 'retry' && plan.errorCode === 'RATE_LIMIT_EXCEEDED') rateLimitedUntil = Math.max(rateLimitedUntil, done.getTime() + plan.delayMs);
+    if (plan.kind === 'retry' && plan.errorCode === 'RATE_LIMIT_EXCEEDED')
+      rateLimitedUntil = Math.max(rateLimitedUntil, done.getTime() + plan.delayMs);
     if (plan.kind === 'completed') log(`${row.id} (job ${row.jobId}) completed`);
     else if (plan.kind === 'failed') strapi.log.warn(`[speech] transcription ${row.id} (job ${row.jobId}) failed: ${plan.error}`);
-    else if (plan.kind === 'retry') strapi.log.warn(`[speech] transcription ${row.id}: polling again in ${Math.round(plan.delayMs / 1000)} s: ${plan.error}`);
+    else if (plan.kind === 'retry')
+      strapi.log.warn(`[speech] transcription ${row.id}: polling again in ${Math.round(plan.delayMs / 1000)} s: ${plan.error}`);
   }
 
   async function failInterruptedUploads(at: Date) {
@@ -106,7 +129,9 @@ export function createPoller(deps: PollerDeps) {
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
         if (stopping || now().getTime() < rateLimitedUntil) return;
-        await pollOne(row, at).catch((error) => strapi.log.error(`[speech] polling transcription ${row!.id} failed: ${(error as Error).message}`));
+        await pollOne(row, at).catch((error) =>
+          strapi.log.error(`[speech] polling transcription ${row!.id} failed: ${(error as Error).message}`)
+        );
       }
     });
     await Promise.all(workers);

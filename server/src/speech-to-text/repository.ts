@@ -69,25 +69,47 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
   /** A new row in `uploading`, held by `owner` while the audio goes to the service. */
   async function createUploading(data: NewTranscription, owner: string, leaseMs: number, now: Date): Promise<TranscriptionRow> {
     const created = await strapi.documents(TRANSCRIPTION_UID).create({
-      data: { ...data, status: 'uploading', pollLeaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), pollErrors: 0 } as never,
+      data: {
+        ...data,
+        status: 'uploading',
+        pollLeaseOwner: owner,
+        leaseExpiresAt: new Date(now.getTime() + leaseMs),
+        pollErrors: 0,
+      } as never,
     });
     return (await query().findOne({ where: { documentId: created.documentId } })) as TranscriptionRow;
   }
 
   async function renewUploadLease(id: number, owner: string, leaseMs: number, now: Date): Promise<void> {
-    await query().updateMany({ where: { id, status: 'uploading', pollLeaseOwner: owner }, data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) } });
+    await query().updateMany({
+      where: { id, status: 'uploading', pollLeaseOwner: owner },
+      data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    });
   }
 
   /** The service accepted the audio: the row waits for its first poll. */
   async function markSubmitted(id: number, owner: string, jobId: string, firstPollAt: Date, now: Date): Promise<boolean> {
     const { count } = await query().updateMany({
       where: { id, status: 'uploading', pollLeaseOwner: owner },
-      data: { status: 'queued', serviceStatus: 'queued', jobId, submittedAt: now, nextPollAt: firstPollAt, pollLeaseOwner: null, leaseExpiresAt: null },
+      data: {
+        status: 'queued',
+        serviceStatus: 'queued',
+        jobId,
+        submittedAt: now,
+        nextPollAt: firstPollAt,
+        pollLeaseOwner: null,
+        leaseExpiresAt: null,
+      },
     });
     return count === 1;
   }
 
-  async function markFailed(id: number, from: TranscriptionStatus[], failure: { error: string; errorCode: string; serviceStatus?: string | null }, owner?: string): Promise<boolean> {
+  async function markFailed(
+    id: number,
+    from: TranscriptionStatus[],
+    failure: { error: string; errorCode: string; serviceStatus?: string | null },
+    owner?: string
+  ): Promise<boolean> {
     const where: Record<string, unknown> = { id, status: { $in: from } };
     if (owner) where.pollLeaseOwner = owner;
     const { count } = await query().updateMany({
@@ -155,18 +177,28 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
       select: ['leaseExpiresAt'],
       orderBy: [{ leaseExpiresAt: 'asc' }],
     })) as Pick<TranscriptionRow, 'leaseExpiresAt'> | null;
-    const times = [next?.nextPollAt, upload?.leaseExpiresAt].filter((value): value is string => Boolean(value)).map((value) => new Date(value).getTime());
+    const times = [next?.nextPollAt, upload?.leaseExpiresAt]
+      .filter((value): value is string => Boolean(value))
+      .map((value) => new Date(value).getTime());
     return times.length ? new Date(Math.min(...times)) : null;
   }
 
   async function releaseLeases(owner: string): Promise<void> {
-    await query().updateMany({ where: { pollLeaseOwner: owner, status: { $in: [...ACTIVE_STATUSES] } }, data: { pollLeaseOwner: null, leaseExpiresAt: null } });
+    await query().updateMany({
+      where: { pollLeaseOwner: owner, status: { $in: [...ACTIVE_STATUSES] } },
+      data: { pollLeaseOwner: null, leaseExpiresAt: null },
+    });
   }
 
   async function list(options: { limit: number; submittedById?: number }): Promise<TranscriptionRow[]> {
     const where: Record<string, unknown> = {};
     if (options.submittedById !== undefined) where.submittedById = options.submittedById;
-    return (await query().findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], limit: options.limit, populate: WITH_FILE })) as TranscriptionRow[];
+    return (await query().findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      limit: options.limit,
+      populate: WITH_FILE,
+    })) as TranscriptionRow[];
   }
 
   async function linkFile(id: number, fileId: number): Promise<void> {

@@ -18,7 +18,9 @@ export interface TranscriptionSettings {
   uploadLeaseMs: number;
 }
 
-export function readTranscriptionSettings(config: Pick<PluginConfig, 'sttPollIntervalMs' | 'sttMaxWaitMs' | 'requestTimeoutMs'>): TranscriptionSettings {
+export function readTranscriptionSettings(
+  config: Pick<PluginConfig, 'sttPollIntervalMs' | 'sttMaxWaitMs' | 'requestTimeoutMs'>
+): TranscriptionSettings {
   const { requestTimeoutMs } = config;
   return {
     pollMs: config.sttPollIntervalMs,

@@ -103,8 +103,7 @@ export function planFromStatus(job: SttJob, context: PollContext): PollPlan {
 /** A failed poll: retry (honouring Retry-After), or give the job up. */
 export function planFromError(error: unknown, context: PollContext): PollPlan {
   const attempt = context.consecutiveErrors + 1;
-  const backoff = () =>
-    Math.max(context.pollMs, backoffDelay(attempt, { baseMs: 1000, maxMs: MAX_BACKOFF_MS, random: context.random }));
+  const backoff = () => Math.max(context.pollMs, backoffDelay(attempt, { baseMs: 1000, maxMs: MAX_BACKOFF_MS, random: context.random }));
   const expired = timedOut(context);
 
   if (!(error instanceof SpeechServiceError)) {

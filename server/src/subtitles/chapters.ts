@@ -32,7 +32,10 @@ export function skeleton(text: string): { letters: string; offsets: number[] } {
   const offsets: number[] = [];
   let offset = 0;
   for (const character of text) {
-    const base = character.normalize('NFKD').replace(/[\p{M}\u0640]/gu, '').toLowerCase();
+    const base = character
+      .normalize('NFKD')
+      .replace(/[\p{M}\u0640]/gu, '')
+      .toLowerCase();
     for (const letter of base) {
       if (/[\p{L}\p{N}]/u.test(letter)) {
         letters += letter;
@@ -64,7 +67,12 @@ function alignCues(letters: string, cues: readonly Cue[]): Array<{ cue: Cue; sta
  * The chapters of a narration. `leadTitle`: when the first heading is not read at the very start
  * (a title or an intro comes first), a chapter with this title covers what comes before it.
  */
-export function chaptersFromCues(text: string, headings: readonly TextHeading[], cues: readonly Cue[], leadTitle?: string | null): Chapter[] {
+export function chaptersFromCues(
+  text: string,
+  headings: readonly TextHeading[],
+  cues: readonly Cue[],
+  leadTitle?: string | null
+): Chapter[] {
   if (headings.length === 0 || cues.length === 0) return [];
   const { letters, offsets } = skeleton(text);
   const aligned = alignCues(letters, cues).filter((entry) => entry !== null);
@@ -89,5 +97,12 @@ export function chaptersFromCues(text: string, headings: readonly TextHeading[],
 
 /** A WebVTT chapters track: one cue per chapter, its title on one line. */
 export function chaptersToVtt(chapters: readonly Chapter[]): string {
-  return formatVtt(chapters.map((chapter, position) => ({ index: position + 1, startMs: chapter.startMs, endMs: chapter.endMs, text: chapter.title.replace(/\s+/gu, ' ').trim() })));
+  return formatVtt(
+    chapters.map((chapter, position) => ({
+      index: position + 1,
+      startMs: chapter.startMs,
+      endMs: chapter.endMs,
+      text: chapter.title.replace(/\s+/gu, ' ').trim(),
+    }))
+  );
 }

@@ -19,8 +19,7 @@ export interface Cue {
  * "HH:MM:SS,mmm --> HH:MM:SS,mmm", tolerant of '.' as millisecond separator, missing hours,
  * one- to three-digit fractions and trailing position settings ("X1:... Y1:...").
  */
-const TIMING_LINE =
-  /^\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)\s*-->\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)(?:\s.*)?$/;
+const TIMING_LINE = /^\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)\s*-->\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)(?:\s.*)?$/;
 const TIMESTAMP = /^(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?$/;
 const INDEX_LINE = /^\s*\d+\s*$/;
 
@@ -159,7 +158,7 @@ function toVttCueText(text: string): string {
           if (/^<[/a-zA-Z][^<>]*>$/.test(part)) return '';
           return part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
         })
-        .join(''),
+        .join('')
     )
     .filter((line) => line.trim() !== '')
     .join('\n');
@@ -200,12 +199,14 @@ export function formatVtt(cues: readonly Cue[]): string {
  * (cues usually split sentences mid-way, so line breaks between them would be arbitrary).
  */
 export function cuesToText(cues: readonly Cue[]): string {
-  return cues
-    // Only real styling tags (<b>, </i>, <font color="…">): "Rain < 5 mm & wind > 3" is text.
-    .map((cue) => cue.text.replace(/<\/?(?:b|i|u|s|font|c|v|lang|ruby|rt)(?:[\s.][^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    cues
+      // Only real styling tags (<b>, </i>, <font color="…">): "Rain < 5 mm & wind > 3" is text.
+      .map((cue) => cue.text.replace(/<\/?(?:b|i|u|s|font|c|v|lang|ruby|rt)(?:[\s.][^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**

@@ -45,7 +45,12 @@ function tidy(text: string): string {
 /** Cuts by characters (code points), never inside a surrogate pair. */
 function cut(text: string, length: number): string {
   const chars = Array.from(text);
-  return chars.length <= length ? text : chars.slice(0, Math.max(0, length)).join('').replace(/[\s.]+$/, '');
+  return chars.length <= length
+    ? text
+    : chars
+        .slice(0, Math.max(0, length))
+        .join('')
+        .replace(/[\s.]+$/, '');
 }
 
 /**

@@ -23,7 +23,11 @@ export interface VoiceCheck {
  * either side is never a mismatch: a warning must mean something, so only the voice list's own
  * word counts (the voice id is not read for a language here).
  */
-export function checkVoiceLanguage(voiceId: string, voiceLanguage: string | null | undefined, locale: string | null | undefined): VoiceCheck {
+export function checkVoiceLanguage(
+  voiceId: string,
+  voiceLanguage: string | null | undefined,
+  locale: string | null | undefined
+): VoiceCheck {
   const language = typeof voiceLanguage === 'string' && voiceLanguage.trim() ? voiceLanguage.trim() : null;
   const spoken = primaryLanguage(language);
   const written = primaryLanguage(locale);

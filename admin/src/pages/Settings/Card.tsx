@@ -2,8 +2,29 @@ import * as React from 'react';
 import { Box, Flex, Typography } from '@strapi/design-system';
 
 /** A titled white card, like the admin's own settings sections. */
-export const Card = ({ title, subtitle, children, testId, action }: { title: string; subtitle?: string; children: React.ReactNode; testId?: string; action?: React.ReactNode }) => (
-  <Box background="neutral0" hasRadius shadow="filterShadow" paddingTop={6} paddingBottom={6} paddingLeft={7} paddingRight={7} data-testid={testId}>
+export const Card = ({
+  title,
+  subtitle,
+  children,
+  testId,
+  action,
+}: {
+  title: string;
+  subtitle?: string;
+  children: React.ReactNode;
+  testId?: string;
+  action?: React.ReactNode;
+}) => (
+  <Box
+    background="neutral0"
+    hasRadius
+    shadow="filterShadow"
+    paddingTop={6}
+    paddingBottom={6}
+    paddingLeft={7}
+    paddingRight={7}
+    data-testid={testId}
+  >
     <Flex direction="column" alignItems="stretch" gap={4}>
       <Flex justifyContent="space-between" alignItems="flex-start" gap={4} wrap="wrap">
         <Flex direction="column" alignItems="stretch" gap={1}>

@@ -22,7 +22,8 @@ export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
   const [testConnection, { isLoading: testing }] = useTestSpeechConnectionMutation();
   const [resumeQueue, { isLoading: resuming }] = useResumeSpeechQueueMutation();
   const [result, setResult] = React.useState<ConnectionTestResult | null>(null);
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
   const test = async () => {
     setResult(null);
@@ -49,7 +50,13 @@ export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
       title={t('connection.title', 'Connection')}
       subtitle={t('connection.subtitle', 'Set in the server configuration (config/plugins); the API key is never shown.')}
       action={
-        <Button variant="secondary" startIcon={<Lightning />} loading={testing} onClick={() => void test()} data-testid="speech-test-connection">
+        <Button
+          variant="secondary"
+          startIcon={<Lightning />}
+          loading={testing}
+          onClick={() => void test()}
+          data-testid="speech-test-connection"
+        >
           {t('connection.test', 'Test connection')}
         </Button>
       }
@@ -76,7 +83,9 @@ export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
         </Grid.Item>
         <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
           <Fact label={t('connection.voiceSource', 'Voices from')}>
-            {connection.voiceSource === 'config' ? t('connection.voiceSourceConfig', 'The plugin configuration') : t('connection.voiceSourceService', 'The speech service')}
+            {connection.voiceSource === 'config'
+              ? t('connection.voiceSourceConfig', 'The plugin configuration')
+              : t('connection.voiceSourceService', 'The speech service')}
           </Fact>
         </Grid.Item>
         <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
@@ -97,7 +106,13 @@ export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
       </Grid.Root>
 
       {result ? (
-        <Flex background={result.ok ? 'success100' : 'danger100'} padding={3} hasRadius data-testid="speech-connection-result" data-ok={String(result.ok)}>
+        <Flex
+          background={result.ok ? 'success100' : 'danger100'}
+          padding={3}
+          hasRadius
+          data-testid="speech-connection-result"
+          data-ok={String(result.ok)}
+        >
           <Typography textColor={result.ok ? 'success700' : 'danger700'}>
             {result.ok
               ? t('connection.ok', 'Connected: {count, plural, one {# voice} other {# voices}} available.', { count: result.voices })
@@ -107,7 +122,15 @@ export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
       ) : null}
 
       {queue.paused ? (
-        <Flex direction="column" alignItems="stretch" gap={2} background="warning100" padding={3} hasRadius data-testid="speech-queue-paused">
+        <Flex
+          direction="column"
+          alignItems="stretch"
+          gap={2}
+          background="warning100"
+          padding={3}
+          hasRadius
+          data-testid="speech-queue-paused"
+        >
           <Typography textColor="warning700">
             {queue.pauseCode === 'INSUFFICIENT_CREDITS'
               ? t('connection.pausedCredits', 'Narrations are paused for credits: {required} needed, {remaining} left.', {

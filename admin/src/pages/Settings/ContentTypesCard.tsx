@@ -1,4 +1,15 @@
-import { Box, Field, Flex, Grid, MultiSelect, MultiSelectOption, SingleSelect, SingleSelectOption, Toggle, Typography } from '@strapi/design-system';
+import {
+  Box,
+  Field,
+  Flex,
+  Grid,
+  MultiSelect,
+  MultiSelectOption,
+  SingleSelect,
+  SingleSelectOption,
+  Toggle,
+  Typography,
+} from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { ContentTypeDescription } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
@@ -17,7 +28,8 @@ const NO_TITLE = '__none__';
 
 export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }: Props) => {
   const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
   return (
     <Card
@@ -36,7 +48,15 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
             const titleOptions = type.fields.filter((field) => TITLE_FIELD_TYPES.has(field.type));
             const update = (patch: Partial<TypeForm>) => onChange(type.uid, { ...form, ...patch });
             return (
-              <Box key={type.uid} padding={4} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-testid={`speech-type-${type.uid}`}>
+              <Box
+                key={type.uid}
+                padding={4}
+                hasRadius
+                borderColor="neutral200"
+                borderStyle="solid"
+                borderWidth="1px"
+                data-testid={`speech-type-${type.uid}`}
+              >
                 <Flex direction="column" alignItems="stretch" gap={4}>
                   <Flex justifyContent="space-between" alignItems="center" gap={4} wrap="wrap">
                     <Flex direction="column" alignItems="stretch" gap={1}>
@@ -75,9 +95,17 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                         </Field.Root>
                       </Grid.Item>
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root name={`${type.uid}.titleField`} error={errorFor(type.uid, 'titleField')} hint={t('types.titleHint', 'Sent as the title of the narration.')}>
+                        <Field.Root
+                          name={`${type.uid}.titleField`}
+                          error={errorFor(type.uid, 'titleField')}
+                          hint={t('types.titleHint', 'Sent as the title of the narration.')}
+                        >
                           <Field.Label>{t('types.titleField', 'Title field')}</Field.Label>
-                          <SingleSelect value={form.titleField ?? NO_TITLE} disabled={disabled} onChange={(next) => update({ titleField: next === NO_TITLE ? null : String(next) })}>
+                          <SingleSelect
+                            value={form.titleField ?? NO_TITLE}
+                            disabled={disabled}
+                            onChange={(next) => update({ titleField: next === NO_TITLE ? null : String(next) })}
+                          >
                             <SingleSelectOption value={NO_TITLE}>{t('types.noTitle', 'None (use the entry id)')}</SingleSelectOption>
                             {titleOptions.map((field) => (
                               <SingleSelectOption key={field.name} value={field.name}>

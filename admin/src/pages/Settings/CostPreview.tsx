@@ -25,7 +25,8 @@ const SAMPLE_AR = 'صباح الخير. إليكم أخبار اليوم بال�
 
 export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }: Props) => {
   const { formatMessage, formatNumber, locale } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const [sample, setSample] = React.useState(locale.startsWith('ar') ? SAMPLE_AR : SAMPLE_EN);
   const debounced = useDebounce(sample, 300);
   const cost = useGetSpeechCostQuery(debounced);
@@ -34,7 +35,10 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
 
   return (
     <Flex direction="column" alignItems="stretch" gap={4}>
-      <Field.Root name="preprocessType" hint={t('mode.hint', 'AI preprocessing gives a cleaner narration and costs twice as many credits.')}>
+      <Field.Root
+        name="preprocessType"
+        hint={t('mode.hint', 'AI preprocessing gives a cleaner narration and costs twice as many credits.')}
+      >
         <Field.Label>{t('mode.label', 'Text preparation')}</Field.Label>
         <Radio.Group
           value={preprocessType}
@@ -55,11 +59,22 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
 
       <Field.Root name="sample" hint={t('cost.sampleHint', 'Any text: its cost is counted as the service counts it.')}>
         <Field.Label>{t('cost.sample', 'Cost preview: sample text')}</Field.Label>
-        <Textarea value={sample} onChange={(event: React.ChangeEvent<HTMLTextAreaElement>) => setSample(event.target.value)} data-testid="speech-sample" />
+        <Textarea
+          value={sample}
+          onChange={(event: React.ChangeEvent<HTMLTextAreaElement>) => setSample(event.target.value)}
+          data-testid="speech-sample"
+        />
         <Field.Hint />
       </Field.Root>
 
-      <Box background="primary100" padding={3} hasRadius data-testid="speech-sample-cost" data-credits={selected?.credits ?? ''} data-characters={selected?.characters ?? ''}>
+      <Box
+        background="primary100"
+        padding={3}
+        hasRadius
+        data-testid="speech-sample-cost"
+        data-credits={selected?.credits ?? ''}
+        data-characters={selected?.characters ?? ''}
+      >
         {selected ? (
           <Typography textColor="primary700">
             {t('cost.sampleResult', '{characters} characters × {multiplier} = {credits} credits', {
@@ -81,7 +96,8 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
 /** What the average article of each narrated type costs in both modes (the selected one in bold). */
 export const CostAverages = ({ preprocessType, averages, enabledTypes }: AveragesProps) => {
   const { formatMessage, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const multiplier = preprocessType === '2' ? 2 : 1;
   return (
     <Flex direction="column" alignItems="stretch" gap={2}>
@@ -129,10 +145,14 @@ export const CostAverages = ({ preprocessType, averages, enabledTypes }: Average
                         </Typography>
                       </Td>
                       <Td>
-                        <Typography fontWeight={multiplier === 1 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '0'))}</Typography>
+                        <Typography fontWeight={multiplier === 1 ? 'bold' : undefined}>
+                          {formatNumber(creditsFor(average.characters, '0'))}
+                        </Typography>
                       </Td>
                       <Td>
-                        <Typography fontWeight={multiplier === 2 ? 'bold' : undefined}>{formatNumber(creditsFor(average.characters, '2'))}</Typography>
+                        <Typography fontWeight={multiplier === 2 ? 'bold' : undefined}>
+                          {formatNumber(creditsFor(average.characters, '2'))}
+                        </Typography>
                       </Td>
                     </>
                   ) : (

@@ -32,7 +32,8 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
   const tokens = useAdminToken('SpeechVoicePicker');
   const [previewState, setPreviewState] = React.useState<'idle' | 'loading' | 'playing' | 'error'>('idle');
   const audio = React.useRef<HTMLAudioElement | null>(null);
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
   // Keep the saved voice choosable even when the list failed or no longer has it.
   const options = React.useMemo(() => {
@@ -41,10 +42,13 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
   }, [voices, value]);
 
   // The input shows the chosen voice's name, also when the list arrives after the value.
-  const labelOf = React.useCallback((id: string) => {
-    const voice = options.find((candidate) => candidate.id === id);
-    return voice ? voiceLabel(voice) : id;
-  }, [options]);
+  const labelOf = React.useCallback(
+    (id: string) => {
+      const voice = options.find((candidate) => candidate.id === id);
+      return voice ? voiceLabel(voice) : id;
+    },
+    [options]
+  );
   const [text, setText] = useComboboxText(labelOf(value));
 
   React.useEffect(

@@ -69,7 +69,8 @@ export function validateForm(form: SettingsForm): FieldError[] {
   const anyEnabled = Object.values(form.contentTypes).some((type) => type.enabled);
   if (anyEnabled && !form.defaultVoiceId) errors.push({ path: ['defaultVoiceId'], message: 'validation.voiceRequired' });
   for (const [uid, type] of Object.entries(form.contentTypes)) {
-    if (type.enabled && type.textFields.length === 0) errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
+    if (type.enabled && type.textFields.length === 0)
+      errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
   }
   return errors;
 }

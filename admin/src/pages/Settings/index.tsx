@@ -20,20 +20,29 @@ const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narr
 const SettingsPage = () => {
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const {
     isLoading: loadingPermissions,
     allowedActions: { canUpdate, canNarrate, canTranscribe },
   } = useRBAC(SETTINGS_PERMISSIONS);
 
   const settingsQuery = useGetSpeechSettingsQuery(undefined, { refetchOnMountOrArgChange: true });
-  const settings = { data: settingsQuery.data, loading: settingsQuery.isLoading, error: problemOf(settingsQuery.error), reload: settingsQuery.refetch };
+  const settings = {
+    data: settingsQuery.data,
+    loading: settingsQuery.isLoading,
+    error: problemOf(settingsQuery.error),
+    reload: settingsQuery.refetch,
+  };
   const voicesQuery = useGetSpeechVoicesQuery(undefined, { refetchOnMountOrArgChange: true });
   const voices = { data: voicesQuery.data, loading: voicesQuery.isLoading, error: problemOf(voicesQuery.error) };
   const [updateSettings, { isLoading: saving }] = useUpdateSpeechSettingsMutation();
   // The saved settings as a form, derived from the cached answer; the editor's changes are kept
   // with the baseline they were made on, so a new answer (after a save, or a retry) replaces them.
-  const baseline = React.useMemo(() => (settingsQuery.data ? toForm(settingsQuery.data.settings, settingsQuery.data.contentTypes) : null), [settingsQuery.data]);
+  const baseline = React.useMemo(
+    () => (settingsQuery.data ? toForm(settingsQuery.data.settings, settingsQuery.data.contentTypes) : null),
+    [settingsQuery.data]
+  );
   const [edited, setEdited] = React.useState<{ baseline: SettingsForm; form: SettingsForm } | null>(null);
   const form = edited && edited.baseline === baseline ? edited.form : baseline;
   const [errors, setErrors] = React.useState<FieldError[]>([]);
@@ -45,7 +54,10 @@ const SettingsPage = () => {
         <Page.Title>{t('plugin.name', 'Speech')}</Page.Title>
         <Layouts.Header title={t('plugin.name', 'Speech')} />
         <Layouts.Content>
-          <Page.Error content={settings.error?.message} action={<Button onClick={() => void settings.reload()}>{t('common.retry', 'Try again')}</Button>} />
+          <Page.Error
+            content={settings.error?.message}
+            action={<Button onClick={() => void settings.reload()}>{t('common.retry', 'Try again')}</Button>}
+          />
         </Layouts.Content>
       </Page.Main>
     );
@@ -71,7 +83,10 @@ const SettingsPage = () => {
     } catch (error) {
       const problem = toProblem(error);
       setErrors(problem.fieldErrors);
-      toggleNotification({ type: 'danger', message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message });
+      toggleNotification({
+        type: 'danger',
+        message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message,
+      });
     }
   };
 
@@ -82,19 +97,25 @@ const SettingsPage = () => {
         title={t('plugin.name', 'Speech')}
         subtitle={t('settings.subtitle', 'Narration of articles: connection, voice, cost and content types.')}
         primaryAction={
-          <Button startIcon={<Check />} onClick={() => void save()} loading={saving} disabled={!canUpdate || !dirty} data-testid="speech-save">
+          <Button
+            startIcon={<Check />}
+            onClick={() => void save()}
+            loading={saving}
+            disabled={!canUpdate || !dirty}
+            data-testid="speech-save"
+          >
             {t('save.label', 'Save')}
           </Button>
         }
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
-          <ConnectionCard
-            connection={data.connection}
-            queue={data.queue}
-            canNarrate={canNarrate}
-          />
-          <Card testId="speech-voice-cost" title={t('voiceCost.title', 'Voice and cost')} subtitle={t('voiceCost.subtitle', 'Credits are characters × 1 (verbatim) or × 2 (AI preprocessing).')}>
+          <ConnectionCard connection={data.connection} queue={data.queue} canNarrate={canNarrate} />
+          <Card
+            testId="speech-voice-cost"
+            title={t('voiceCost.title', 'Voice and cost')}
+            subtitle={t('voiceCost.subtitle', 'Credits are characters × 1 (verbatim) or × 2 (AI preprocessing).')}
+          >
             <Grid.Root gap={6}>
               <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
                 <VoicePicker

@@ -50,7 +50,8 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
   const { formatMessage, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
   const client = useFetchClient();
-  const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
+  const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
   const failureHeadline = useFailureHeadline();
   const pollMs = detailPollMs(serverPollMs);
   const jobState = speechApi.endpoints.getSpeechTranscription.useQueryState(id);
@@ -96,7 +97,10 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
       const { blob, fileName } = await downloadTranscript(client, data.id, format);
       saveBlob(blob, fileName);
     } catch (error) {
-      toggleNotification({ type: 'danger', message: t('transcribe.download.failed', 'The download failed: {message}', { message: toProblem(error).message }) });
+      toggleNotification({
+        type: 'danger',
+        message: t('transcribe.download.failed', 'The download failed: {message}', { message: toProblem(error).message }),
+      });
     } finally {
       setDownloading(null);
     }
@@ -114,7 +118,10 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
           : t('transcribe.save.existing', 'Already in the Media Library as {name}.', { name: answer.file.name ?? '' }),
       });
     } catch (error) {
-      toggleNotification({ type: 'danger', message: t('transcribe.save.failed', 'Saving to the Media Library failed: {message}', { message: toProblem(error).message }) });
+      toggleNotification({
+        type: 'danger',
+        message: t('transcribe.save.failed', 'Saving to the Media Library failed: {message}', { message: toProblem(error).message }),
+      });
     }
   };
 
@@ -149,7 +156,9 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
       {data.pollWarning && isTranscriptionInProgress(data.status) ? (
         <Box background="warning100" padding={3} hasRadius data-testid="transcribe-poll-warning">
           <Typography variant="pi" textColor="warning700">
-            {t('transcribe.job.pollWarning', 'Checking the job hit a problem; it is retried automatically: {message}', { message: data.pollWarning })}
+            {t('transcribe.job.pollWarning', 'Checking the job hit a problem; it is retried automatically: {message}', {
+              message: data.pollWarning,
+            })}
           </Typography>
         </Box>
       ) : null}
@@ -238,7 +247,11 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
                 {t('transcribe.result.srt', 'SRT')}
               </Typography>
               <Box background="neutral100" padding={4} hasRadius style={{ maxBlockSize: '24rem', overflow: 'auto' }}>
-                <pre data-testid="transcribe-srt" dir="auto" style={{ margin: 0, whiteSpace: 'pre-wrap', fontFamily: 'monospace', fontSize: '1.3rem' }}>
+                <pre
+                  data-testid="transcribe-srt"
+                  dir="auto"
+                  style={{ margin: 0, whiteSpace: 'pre-wrap', fontFamily: 'monospace', fontSize: '1.3rem' }}
+                >
                   {result.srt}
                 </pre>
               </Box>

@@ -19,7 +19,8 @@ interface Props {
 
 export const RecentTable = ({ rows, loading, error, selectedId, onOpen, onReload }: Props) => {
   const { formatMessage, formatDate } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
   const reload = (
     <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={onReload} data-testid="transcribe-recent-reload">
@@ -119,7 +120,12 @@ export const RecentTable = ({ rows, loading, error, selectedId, onOpen, onReload
   }
 
   return (
-    <Card testId="transcribe-recent" title={t('transcribe.recent.title', 'Recent transcriptions')} subtitle={t('transcribe.recent.subtitle', 'Your latest uploads, newest first. Open one to read its result.')} action={reload}>
+    <Card
+      testId="transcribe-recent"
+      title={t('transcribe.recent.title', 'Recent transcriptions')}
+      subtitle={t('transcribe.recent.subtitle', 'Your latest uploads, newest first. Open one to read its result.')}
+      action={reload}
+    >
       {body}
     </Card>
   );

@@ -10,7 +10,16 @@ import type { TranscriptionOutputFormat, TranscriptionView } from '../../api/typ
 import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from '../Settings/Card';
-import { DEFAULT_LANGUAGE, LANGUAGES, MAX_AUDIO_BYTES, checkAudioFile, formatBytes, languageLabel, uploadPercent, type FileProblem } from './utils';
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  MAX_AUDIO_BYTES,
+  checkAudioFile,
+  formatBytes,
+  languageLabel,
+  uploadPercent,
+  type FileProblem,
+} from './utils';
 
 /**
  * The design system's bar is white on dark grey (made for overlays); on a white card the upload
@@ -37,7 +46,8 @@ interface Props {
 
 export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => {
   const { formatMessage, locale } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
+    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
   const input = React.useRef<HTMLInputElement | null>(null);
   const abort = React.useRef<AbortController | null>(null);
   const [file, setFile] = React.useState<File | null>(null);
@@ -127,7 +137,11 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
   const showProgress = phase !== 'idle' && !(phase === 'error' && progress.loaded === 0);
 
   return (
-    <Card testId="transcribe-upload" title={t('transcribe.upload.title', 'New transcription')} subtitle={t('transcribe.upload.subtitle', 'An audio file of up to 50 MB. The speech service returns a timed transcript.')}>
+    <Card
+      testId="transcribe-upload"
+      title={t('transcribe.upload.title', 'New transcription')}
+      subtitle={t('transcribe.upload.subtitle', 'An audio file of up to 50 MB. The speech service returns a timed transcript.')}
+    >
       <Box
         data-testid="transcribe-dropzone"
         data-dragging={dragging}
@@ -164,7 +178,13 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
           <Typography variant="omega" textColor="neutral700">
             {t('transcribe.dropzone.hint', 'Drag and drop an audio file here, or')}
           </Typography>
-          <Button variant="secondary" startIcon={<Upload />} onClick={() => input.current?.click()} disabled={disabled || busy} data-testid="transcribe-pick">
+          <Button
+            variant="secondary"
+            startIcon={<Upload />}
+            onClick={() => input.current?.click()}
+            disabled={disabled || busy}
+            data-testid="transcribe-pick"
+          >
             {t('transcribe.dropzone.pick', 'Choose a file')}
           </Button>
           <input
@@ -179,7 +199,13 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
             }}
           />
           {file ? (
-            <Typography variant="pi" fontWeight="bold" textColor="neutral800" data-testid="transcribe-file-name" style={{ overflowWrap: 'anywhere' }}>
+            <Typography
+              variant="pi"
+              fontWeight="bold"
+              textColor="neutral800"
+              data-testid="transcribe-file-name"
+              style={{ overflowWrap: 'anywhere' }}
+            >
               {`${file.name} (${formatBytes(file.size)})`}
             </Typography>
           ) : null}
@@ -236,7 +262,13 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
       </Grid.Root>
 
       <Flex gap={4} alignItems="center" wrap="wrap">
-        <Button startIcon={<Upload />} onClick={() => void upload()} disabled={disabled || !file || Boolean(fileProblem) || busy} loading={busy} data-testid="transcribe-submit">
+        <Button
+          startIcon={<Upload />}
+          onClick={() => void upload()}
+          disabled={disabled || !file || Boolean(fileProblem) || busy}
+          loading={busy}
+          data-testid="transcribe-submit"
+        >
           {t('transcribe.upload.button', 'Upload and transcribe')}
         </Button>
         {busy ? (

@@ -49,7 +49,10 @@ const TranscribePage = () => {
   return (
     <Page.Main>
       <Page.Title>{t('transcribe.title', 'Transcribe')}</Page.Title>
-      <Layouts.Header title={t('transcribe.title', 'Transcribe')} subtitle={t('transcribe.subtitle', 'Turn a recording into a timed transcript with the speech service.')} />
+      <Layouts.Header
+        title={t('transcribe.title', 'Transcribe')}
+        subtitle={t('transcribe.subtitle', 'Turn a recording into a timed transcript with the speech service.')}
+      />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
           <UploadCard tokens={tokens} onSubmitted={(job) => onSubmitted(job.id)} />

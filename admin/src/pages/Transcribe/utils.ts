@@ -85,7 +85,8 @@ export function checkAudioFile(file: { size: number; type: string; name: string 
   if (file.size > MAX_AUDIO_BYTES) return 'tooLarge';
   if (file.size === 0) return 'empty';
   // Browsers leave the type empty for some extensions: accept those and let the service decide.
-  if (file.type && !file.type.startsWith('audio/') && !file.type.startsWith('video/') && file.type !== 'application/octet-stream') return 'notAudio';
+  if (file.type && !file.type.startsWith('audio/') && !file.type.startsWith('video/') && file.type !== 'application/octet-stream')
+    return 'notAudio';
   return null;
 }
 
