@@ -9,7 +9,7 @@ import {
   DownloadRefusedError,
   downloadToTempFile,
   looksLikeMp3,
-  looksLikeSrt,
+  startsWithSrtCue,
   pinnedLookup,
   type DownloadOptions,
   type ResolvedAddress,
@@ -591,11 +591,11 @@ describe('content recognisers', () => {
     expect(looksLikeMp3(Buffer.alloc(0))).toBe(false);
   });
 
-  it('looksLikeSrt', () => {
-    expect(looksLikeSrt(Buffer.from('\n\n1\n00:00:00,000 --> 00:00:01,000\nx'))).toBe(true);
-    expect(looksLikeSrt(Buffer.from('\uFEFF12\r\n01:02:03,004 --> 01:02:04,000\r\n'))).toBe(true);
-    expect(looksLikeSrt(Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000'))).toBe(false);
-    expect(looksLikeSrt(Buffer.from('{"subtitles": []}'))).toBe(false);
-    expect(looksLikeSrt(Buffer.from(''))).toBe(false);
+  it('startsWithSrtCue', () => {
+    expect(startsWithSrtCue(Buffer.from('\n\n1\n00:00:00,000 --> 00:00:01,000\nx'))).toBe(true);
+    expect(startsWithSrtCue(Buffer.from('\uFEFF12\r\n01:02:03,004 --> 01:02:04,000\r\n'))).toBe(true);
+    expect(startsWithSrtCue(Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000'))).toBe(false);
+    expect(startsWithSrtCue(Buffer.from('{"subtitles": []}'))).toBe(false);
+    expect(startsWithSrtCue(Buffer.from(''))).toBe(false);
   });
 });

@@ -458,7 +458,7 @@ class BodyInspector extends Transform {
     this.checked = true;
     const head = Buffer.concat(this.head);
     this.head.length = 0;
-    return looksLikeSrt(head) ? undefined : this.badContent();
+    return startsWithSrtCue(head) ? undefined : this.badContent();
   }
 
   private badContent(reason?: string): DownloadRefusedError {
@@ -470,7 +470,7 @@ class BodyInspector extends Transform {
 const SRT_TIMING = /^\d{1,3}:\d{2}:\d{2}[,.]\d{3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{3}/;
 
 /** Text whose first non-empty block opens with a cue number and a `00:00:00,000 --> 00:00:01,000` line. */
-export function looksLikeSrt(head: Buffer): boolean {
+export function startsWithSrtCue(head: Buffer): boolean {
   // Not fatal here: the head may end inside a character; full UTF-8 validity is checked while streaming.
   const text = new TextDecoder('utf-8').decode(head).replace(/^\uFEFF/, '');
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
