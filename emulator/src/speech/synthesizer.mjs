@@ -82,7 +82,8 @@ export class SpeechSynthesizer {
 
   #ensureWorker() {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(WORKER_URL);
+    // No inherited node flags: the worker needs none, and some (--input-type, --eval) make it refuse to start.
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
     worker.unref();
     worker.on('message', (/** @type {import('./synth-worker.mjs').SynthesisReply} */ reply) => {
       const job = this.#jobs.get(reply.id);
