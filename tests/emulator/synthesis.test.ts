@@ -1,77 +1,22 @@
 /**
- * Speech synthesis runs in a worker thread: the emulator keeps answering while it synthesizes, a
- * reset or a stop ends a synthesis cleanly, and the worker's output is the synthesis itself, byte
- * for byte.
+ * Speech synthesis runs in a worker thread: a stop ends a synthesis at once, and the worker's
+ * output is the synthesis itself, byte for byte. (Answering during a synthesis and a reset in the
+ * middle of one: tts.test.ts.)
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { startEmulatorProcess, type EmulatorProcess } from './spawn-emulator';
-import { mp3Info, requestJson, sleep } from './helpers';
+import { startEmulatorProcess } from './spawn-emulator';
+import { longText, requestJson, sleep } from './helpers';
 
 jest.setTimeout(60000);
 
-/** n sentences of about 70 characters: roughly 0.15 s of synthesis each on this machine. */
-const longText = (n: number) =>
-  Array.from({ length: n }, (_, i) => `This is sentence number ${i + 1} of a rather long voice preview text.`).join(' ');
-
-const tts = (emulator: EmulatorProcess, text: string) =>
-  requestJson(`${emulator.webUrl}/api/v1/tts/generate`, { body: { text, voice_id: 'en-male-1' } });
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-describe('synthesis over HTTP', () => {
-  let emulator: EmulatorProcess;
-  beforeAll(async () => {
-    emulator = await startEmulatorProcess();
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    await emulator.control('reset', { body: {} });
-  });
-
-  it('keeps answering other requests while it synthesizes', async () => {
-    let synthesizing = true;
-    const speech = tts(emulator, longText(25)).finally(() => {
-      synthesizing = false;
-    });
-    const latencies: number[] = [];
-    while (synthesizing) {
-      const startedAt = performance.now();
-      expect((await requestJson(`${emulator.url}/__control/health`)).status).toBe(200);
-      latencies.push(performance.now() - startedAt);
-      await sleep(20);
-    }
-    expect((await speech).status).toBe(200);
-    expect(latencies.length).toBeGreaterThanOrEqual(5);
-    // On the main thread, eSpeak held the event loop for a sentence at a time (median ~280 ms here).
-    expect(median(latencies)).toBeLessThan(50);
-  });
-
-  it('ends a synthesis that a reset interrupts with 500, and synthesizes the next request', async () => {
-    const interrupted = tts(emulator, longText(40));
-    await sleep(400);
-    await emulator.control('reset', { body: {} });
-    const answer = await interrupted;
-    expect(answer.status).toBe(500);
-    expect(answer.body.error.code).toBe('INTERNAL_ERROR');
-
-    const next = await fetch(`${emulator.webUrl}/api/v1/tts/generate`, {
-      method: 'POST',
-      headers: { Authorization: 'Bearer emulator-dev-key', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ text: 'After the reset.', voice_id: 'en-male-1' }),
-    });
-    expect(next.status).toBe(200);
-    expect(mp3Info(Buffer.from(await next.arrayBuffer())).durationSec).toBeGreaterThan(0.5);
-  });
-});
-
 it('stops with exit code 0 in the middle of a synthesis, without waiting for it', async () => {
   const emulator = await startEmulatorProcess();
-  const speech = tts(emulator, longText(60)).catch((error: unknown) => error); // its connection is closed
+  const speech = requestJson(`${emulator.webUrl}/api/v1/tts/generate`, { body: { text: longText(60), voice_id: 'en-male-1' } }).catch(
+    (error: unknown) => error // its connection is closed
+  );
   await sleep(500);
   const startedAt = performance.now();
   expect(await emulator.stop()).toBe(0);
