@@ -16,7 +16,7 @@ import { processText } from './narration/process-text.mjs';
 import { submitStt, sttStatus } from './stt/routes.mjs';
 import { generateSpeech, listVoices } from './tts/routes.mjs';
 import { serveMedia } from './media-route.mjs';
-import { warmUpSynthesizer } from './speech/synth.mjs';
+import { SpeechSynthesizer } from './speech/synthesizer.mjs';
 import { CONTROL_ROUTES } from './control/routes.mjs';
 
 /** @type {import('./http/router.mjs').Route[]} */
@@ -72,6 +72,8 @@ export class Runtime {
     this.tmpDir = tmpDir;
     this.knobs = knobsOf(options);
     this.keys = new KeyRing(this.knobs);
+    /** Survives resets: a reset aborts the state's signal, which stops the state's syntheses. */
+    this.synthesizer = new SpeechSynthesizer();
     this.state = this.freshState();
     this.baseUrl = '';
     this.webUrl = '';
@@ -117,7 +119,13 @@ export class Runtime {
 
   /** What background work needs, bound to the state that is current *now*. */
   backgroundContext() {
-    return { state: this.state, knobs: () => this.knobs, mediaUrl: (/** @type {string} */ n) => this.mediaUrl(n), logError: this.logError };
+    return {
+      state: this.state,
+      knobs: () => this.knobs,
+      mediaUrl: (/** @type {string} */ n) => this.mediaUrl(n),
+      logError: this.logError,
+      synthesizer: this.synthesizer,
+    };
   }
 }
 
@@ -263,7 +271,7 @@ export async function startEmulator(partialOptions = {}) {
   }
   runtime.baseUrl = urlFor(options.host, port);
   runtime.webUrl = urlFor(options.host, webPort);
-  warmUpSynthesizer();
+  runtime.synthesizer.warmUp();
 
   let closed = false;
   return {
@@ -288,6 +296,7 @@ export async function startEmulator(partialOptions = {}) {
             })
         )
       );
+      await runtime.synthesizer.close(); // the worker thread would otherwise outlive the emulator
       await rm(tmpDir, { recursive: true, force: true });
     },
   };

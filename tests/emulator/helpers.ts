@@ -78,6 +78,10 @@ export async function waitUntil<T>(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** n sentences of about 70 characters each (some 0.15 s of synthesis apiece here), for long syntheses. */
+export const longText = (n: number) =>
+  Array.from({ length: n }, (_, i) => `This is sentence number ${i + 1} of a rather long voice preview text.`).join(' ');
+
 export interface JsonResponse {
   status: number;
   headers: Headers;

@@ -42,8 +42,8 @@ export interface EmulatorProcess {
   stderr(): string;
   /** JSON call to the control API (base_url/__control/...). Throws on a non-2xx answer. */
   control<T = any>(controlPath: string, init?: { method?: string; body?: unknown }): Promise<T>;
-  /** SIGTERM, then SIGKILL after 5 s. Safe to call twice. */
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s. Safe to call twice. Resolves with the exit code (null when killed). */
+  stop(): Promise<number | null>;
 }
 
 const MAX_STDERR = 64 * 1024;
@@ -113,7 +113,7 @@ export async function startEmulatorProcess(opts: EmulatorProcessOptions = {}): P
   // Keep draining stdout so the child never blocks on a full pipe.
   child.stdout!.resume();
 
-  let stopped: Promise<void> | null = null;
+  let stopped: Promise<number | null> | null = null;
   return {
     url: listening.url,
     webUrl: listening.webUrl,
@@ -132,11 +132,12 @@ export async function startEmulatorProcess(opts: EmulatorProcessOptions = {}): P
     stop() {
       stopped ??= (async () => {
         process.removeListener('exit', killOnExit);
-        if (child.exitCode !== null || child.signalCode !== null) return;
+        if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
+        const code = await exited;
         clearTimeout(timer);
+        return code;
       })();
       return stopped;
     },

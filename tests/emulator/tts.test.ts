@@ -1,6 +1,6 @@
 /** Speech generation (spec 4.4, 7) and the emulator's voice list. */
 import { startEmulatorProcess, type EmulatorProcess } from './spawn-emulator';
-import { mp3Info, requestJson } from './helpers';
+import { longText, mp3Info, requestJson, sleep } from './helpers';
 
 jest.setTimeout(30000);
 
@@ -19,6 +19,7 @@ beforeEach(async () => {
 const ttsUrl = () => `${emulator.webUrl}/api/v1/tts/generate`;
 const tts = (body: unknown, apiKey?: string | null) => requestJson(ttsUrl(), { body, apiKey });
 const credits = async (): Promise<number> => (await emulator.control('credits')).credits;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 describe('voices', () => {
   it('lists Arabic and English voices with id, name, language and gender', async () => {
@@ -135,5 +136,42 @@ describe('generate', () => {
     expect(limited.headers.get('retry-after')).toBe('3');
     expect(limited.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { credits_remaining: 100000, reset_after: 3 } });
     expect((await tts({ text: 'Hi.', voice_id: 'en-male-1' })).status).toBe(200);
+  });
+});
+
+describe('synthesis in its worker thread', () => {
+  it('keeps answering other requests while it synthesizes', async () => {
+    let synthesizing = true;
+    const speech = tts({ text: longText(25), voice_id: 'en-male-1' }).finally(() => {
+      synthesizing = false;
+    });
+    const latencies: number[] = [];
+    while (synthesizing) {
+      const startedAt = performance.now();
+      expect((await requestJson(`${emulator.url}/__control/health`)).status).toBe(200);
+      latencies.push(performance.now() - startedAt);
+      await sleep(20);
+    }
+    expect((await speech).status).toBe(200);
+    expect(latencies.length).toBeGreaterThanOrEqual(5);
+    // On the main thread, eSpeak held the event loop a sentence at a time (a median of 170-280 ms here).
+    expect(median(latencies)).toBeLessThan(50);
+  });
+
+  it('ends a synthesis that a reset interrupts with 500, and synthesizes the next request', async () => {
+    const interrupted = tts({ text: longText(40), voice_id: 'en-male-1' });
+    await sleep(400);
+    await emulator.control('reset', { body: {} });
+    const answer = await interrupted;
+    expect(answer.status).toBe(500);
+    expect(answer.body.error.code).toBe('INTERNAL_ERROR');
+
+    const next = await fetch(ttsUrl(), {
+      method: 'POST',
+      headers: { Authorization: 'Bearer emulator-dev-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'After the reset.', voice_id: 'en-male-1' }),
+    });
+    expect(next.status).toBe(200);
+    expect(mp3Info(Buffer.from(await next.arrayBuffer())).durationSec).toBeGreaterThan(0.5);
   });
 });

@@ -4,7 +4,6 @@
  */
 import { findVoice } from '../speech/voices.mjs';
 import { splitIntoSentences } from '../speech/text.mjs';
-import { synthesizeSpeech } from '../speech/synth.mjs';
 import { deliverCallback } from './callbacks.mjs';
 
 /**
@@ -25,6 +24,7 @@ import { deliverCallback } from './callbacks.mjs';
  * @property {() => import('../config.mjs').Knobs} knobs
  * @property {(name: string) => string} mediaUrl
  * @property {(message: string) => void} logError
+ * @property {import('../speech/synthesizer.mjs').SpeechSynthesizer} synthesizer
  */
 
 /**
@@ -99,14 +99,18 @@ export function refundArticle({ state, knobs }, record, { allowInjectedFailure =
  * @param {GenerationContext} ctx @param {import('./articles.mjs').ArticleRecord} record @param {string} text
  * @returns {Promise<GenerationOutcome>}
  */
-async function synthesizeArticle({ state, knobs, logError }, record, text) {
+async function synthesizeArticle({ state, knobs, logError, synthesizer }, record, text) {
   const voice = /** @type {import('../speech/voices.mjs').Voice} */ (findVoice(record.voiceId));
   const sentences = splitIntoSentences(text, knobs().maxCueChars);
   const narrated = sentences.slice(0, knobs().maxNarratedSentences);
   try {
-    const speech = await synthesizeSpeech(narrated, voice.espeakVoice, { gapMs: knobs().sentenceGapMs, signal: state.signal });
-    if (!speech.mp3) return { kind: 'no-audio' };
-    const files = state.media.publishNarration(speech.mp3, { cues: speech.cues, durationSec: speech.durationSec, voiceId: voice.id });
+    const speech = await synthesizer.synthesize(narrated, voice.espeakVoice, { gapMs: knobs().sentenceGapMs, signal: state.signal });
+    if (!speech.mp3 || !speech.sha256) return { kind: 'no-audio' };
+    const files = state.media.publishNarration(
+      speech.mp3,
+      { cues: speech.cues, durationSec: speech.durationSec, voiceId: voice.id },
+      speech.sha256
+    );
     const audio = {
       durationSec: speech.durationSec,
       cues: speech.cues.length,

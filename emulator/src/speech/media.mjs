@@ -27,11 +27,13 @@ export class MediaStore {
 
   /**
    * Remembers a synthesized MP3 so STT can recognise it later.
-   * @param {Buffer} mp3 @param {Omit<ProducedAudio, 'srt'>} info @returns {ProducedAudio}
+   * @param {Buffer} mp3 @param {Omit<ProducedAudio, 'srt'>} info
+   * @param {string} [sha256] of the MP3, when the synthesis worker already computed it
+   * @returns {ProducedAudio}
    */
-  registerAudio(mp3, info) {
+  registerAudio(mp3, info, sha256 = sha256Hex(mp3)) {
     const produced = { ...info, srt: formatSrt(info.cues) };
-    this.produced.set(sha256Hex(mp3), produced);
+    this.produced.set(sha256, produced);
     return produced;
   }
 
@@ -43,10 +45,11 @@ export class MediaStore {
   /**
    * Publishes a narration (MP3 + SRT under one random id).
    * @param {Buffer} mp3 @param {Omit<ProducedAudio, 'srt'|'source'>} info
+   * @param {string} [sha256] of the MP3, when the synthesis worker already computed it
    * @returns {{ id: string, mp3Name: string, srtName: string }}
    */
-  publishNarration(mp3, info) {
-    const { srt } = this.registerAudio(mp3, { ...info, source: 'narration' });
+  publishNarration(mp3, info, sha256) {
+    const { srt } = this.registerAudio(mp3, { ...info, source: 'narration' }, sha256);
     const id = randomBytes(12).toString('hex');
     this.files.set(`${id}.mp3`, { bytes: mp3, contentType: MEDIA_TYPES.mp3 });
     this.files.set(`${id}.srt`, { bytes: Buffer.from(srt, 'utf8'), contentType: MEDIA_TYPES.srt });

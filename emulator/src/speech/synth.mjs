@@ -2,6 +2,9 @@
  * Real speech: eSpeak NG (WASM, from npm) per sentence, then one MP3 (lamejs). Synthesizing
  * sentence by sentence is what makes the SRT exact: every cue starts where its sentence's
  * samples start in the concatenated PCM and lasts samples / sampleRate seconds.
+ *
+ * Everything here is CPU-bound and runs in the synthesis worker (synth-worker.mjs), never on the
+ * emulator's main thread; synthesizer.mjs is the main thread's side.
  */
 import { readFile } from 'node:fs/promises';
 import ESpeakNg from 'espeak-ng';
@@ -11,67 +14,56 @@ import { encodeMp3 } from './mp3.mjs';
 /** @type {Promise<WebAssembly.Module> | undefined} */
 let compiledWasm;
 /** The 18 MB module is compiled once; each synthesis only instantiates it. */
-function espeakWasm() {
+export function compileSynthesizer() {
   compiledWasm ??= readFile(new URL('espeak-ng.wasm', import.meta.resolve('espeak-ng'))).then((bytes) => WebAssembly.compile(bytes));
   return compiledWasm;
 }
 
-/** Starts compiling the synthesizer in the background so the first narration is not slower. */
-export function warmUpSynthesizer() {
-  espeakWasm().catch(() => undefined); // a real failure surfaces on first use
-}
-
-/** @type {Promise<unknown>} */
-let queue = Promise.resolve();
-/**
- * One eSpeak instance at a time: each instance owns tens of MB of WASM memory and runs
- * synchronously anyway, so parallel instances would only add memory pressure.
- * @template T @param {() => Promise<T>} task @returns {Promise<T>}
- */
-function serialized(task) {
-  const run = queue.then(task, task);
-  queue = run.catch(() => undefined);
-  return run;
+/** Thrown when the caller asked, between two steps, that the synthesis stop. */
+export class SynthesisCancelledError extends Error {
+  constructor() {
+    super('Speech synthesis was cancelled.');
+  }
 }
 
 /**
  * Synthesizes one sentence. The text goes through a file in eSpeak's virtual FS, not argv,
- * so a sentence starting with "-" is never taken for an option.
+ * so a sentence starting with "-" is never taken for an option. Callers run one synthesis at a
+ * time (the worker queues its jobs): each eSpeak instance owns tens of MB of WASM memory.
  * @param {string} sentence @param {string} espeakVoice
  * @returns {Promise<{ samples: Int16Array, sampleRate: number }>}
  */
-export function synthesizeSentence(sentence, espeakVoice) {
-  return serialized(async () => {
-    const wasm = await espeakWasm();
-    /** @type {number | null} */
-    let exitStatus = null;
-    const instance = await new Promise((resolve, reject) => {
-      ESpeakNg({
-        arguments: ['-v', espeakVoice, '-w', 'out.wav', '-f', 'in.txt'],
-        print() {},
-        printErr() {},
-        preRun: [(/** @type {any} */ m) => m.FS.writeFile('in.txt', sentence)],
-        // Emscripten's default quit handler sets process.exitCode: keep the host process clean.
-        quit(/** @type {number} */ status, /** @type {unknown} */ toThrow) {
-          exitStatus = status;
-          throw toThrow;
-        },
-        instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ done) {
-          WebAssembly.instantiate(wasm, imports)
-            .then((inst) => done(inst, wasm))
-            .catch(reject);
-          return {};
-        },
-      }).then(resolve, reject);
-    });
-    if (exitStatus !== 0) throw new Error(`espeak-ng exited with status ${exitStatus}`);
-    return decodePcm16Mono(instance.FS.readFile('out.wav'));
+export async function synthesizeSentence(sentence, espeakVoice) {
+  const wasm = await compileSynthesizer();
+  /** @type {number | null} */
+  let exitStatus = null;
+  const instance = await new Promise((resolve, reject) => {
+    ESpeakNg({
+      arguments: ['-v', espeakVoice, '-w', 'out.wav', '-f', 'in.txt'],
+      print() {},
+      printErr() {},
+      preRun: [(/** @type {any} */ m) => m.FS.writeFile('in.txt', sentence)],
+      // Emscripten's default quit handler sets process.exitCode: keep the host process clean.
+      quit(/** @type {number} */ status, /** @type {unknown} */ toThrow) {
+        exitStatus = status;
+        throw toThrow;
+      },
+      instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ done) {
+        WebAssembly.instantiate(wasm, imports)
+          .then((inst) => done(inst, wasm))
+          .catch(reject);
+        return {};
+      },
+    }).then(resolve, reject);
   });
+  if (exitStatus !== 0) throw new Error(`espeak-ng exited with status ${exitStatus}`);
+  return decodePcm16Mono(instance.FS.readFile('out.wav'));
 }
 
 /**
  * @typedef {object} SpeechResult
- * @property {Buffer | null} mp3   null when the text produced no samples at all
+ * @property {Buffer | null} mp3   null when the text produced no samples at all; else it owns its
+ *   whole ArrayBuffer, so the worker can transfer it
  * @property {import('./srt.mjs').Cue[]} cues  one per sentence that produced audio, in seconds
  * @property {number} durationSec  PCM duration (the MP3 adds encoder padding of a few ms)
  */
@@ -80,10 +72,14 @@ export function synthesizeSentence(sentence, espeakVoice) {
  * Synthesizes sentences into one MP3 with a short silence between sentences.
  * @param {string[]} sentences
  * @param {string} espeakVoice
- * @param {{ gapMs: number, signal?: AbortSignal }} options  signal stops work after an emulator reset
+ * @param {{ gapMs: number, shouldStop?: () => boolean }} options  shouldStop is asked before each
+ *   sentence and before encoding (the emulator was reset or closed); true throws SynthesisCancelledError
  * @returns {Promise<SpeechResult>}
  */
-export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, signal }) {
+export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false }) {
+  const stopIfAsked = () => {
+    if (shouldStop()) throw new SynthesisCancelledError();
+  };
   /** @type {Int16Array[]} */
   const parts = [];
   /** @type {import('./srt.mjs').Cue[]} */
@@ -91,7 +87,7 @@ export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, signal }
   let sampleRate = 22050;
   let position = 0; // in samples
   for (const sentence of sentences) {
-    signal?.throwIfAborted();
+    stopIfAsked();
     const speech = await synthesizeSentence(sentence, espeakVoice);
     if (speech.samples.length === 0) continue;
     sampleRate = speech.sampleRate;
@@ -112,6 +108,6 @@ export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, signal }
     pcm.set(part, offset);
     offset += part.length;
   }
-  signal?.throwIfAborted();
-  return { mp3: await encodeMp3(pcm, sampleRate), cues, durationSec: position / sampleRate };
+  stopIfAsked();
+  return { mp3: encodeMp3(pcm, sampleRate), cues, durationSec: position / sampleRate };
 }

@@ -7,7 +7,6 @@ import { readJsonBody, BodyError } from '../http/body.mjs';
 import { sendJson, sendBytes } from '../http/respond.mjs';
 import { VOICES, findVoice, publicVoice, VOICE_ID_PATTERN } from '../speech/voices.mjs';
 import { countCharacters, splitIntoSentences } from '../speech/text.mjs';
-import { synthesizeSpeech } from '../speech/synth.mjs';
 import { MEDIA_TYPES } from '../speech/media.mjs';
 
 /** GET /api/v1/voices @param {import('../http/router.mjs').RequestContext} ctx */
@@ -53,12 +52,12 @@ async function generateForCompany(ctx, principal) {
   state.recordEvent({ type: 'CREDITS_CHARGED', company: principal.company, credits: cost, message: 'tts' });
   try {
     if (knobs.ttsDelayMs) await state.sleep(knobs.ttsDelayMs);
-    const speech = await synthesizeSpeech(splitIntoSentences(text, knobs.maxCueChars), voice.espeakVoice, {
+    const speech = await runtime.synthesizer.synthesize(splitIntoSentences(text, knobs.maxCueChars), voice.espeakVoice, {
       gapMs: knobs.sentenceGapMs,
       signal: state.signal,
     });
-    if (!speech.mp3) throw new Error('no audio produced');
-    state.media.registerAudio(speech.mp3, { cues: speech.cues, durationSec: speech.durationSec, source: 'tts', voiceId });
+    if (!speech.mp3 || !speech.sha256) throw new Error('no audio produced');
+    state.media.registerAudio(speech.mp3, { cues: speech.cues, durationSec: speech.durationSec, source: 'tts', voiceId }, speech.sha256);
     sendBytes(ctx.res, 200, speech.mp3, {
       'Content-Type': MEDIA_TYPES.mp3,
       ...creditHeaders(state.credits.balance(principal.company), cost),
