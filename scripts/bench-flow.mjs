@@ -7,7 +7,7 @@
  *  1. Drain: the playground Strapi (child process, production mode, default 2 s worker tick)
  *     registers an admin; 30 draft articles are published in one Content Manager bulk publish.
  *     The emulator waits --generation-ms (2000) per article, then synthesizes one sentence for real
- *     (one synthesis at a time, which holds its event loop). T = from the emulator accepting an
+ *     (one synthesis at a time, in its worker thread). T = from the emulator accepting an
  *     article to its callback reaching Strapi (Strapi's request log), averaged: the service's time
  *     as the client sees it. Wall time = from sending the bulk publish to the last narration's
  *     `completedAt` (files downloaded and stored); ideal = ceil(N/3) x T. Checked: wall <= 1.05 x
@@ -191,7 +191,7 @@ async function drain({ url, token, emulator, callbackLog }) {
   if (charged.size !== BACKLOG || generated.size !== BACKLOG)
     throw new Error(`the emulator accepted ${charged.size} and generated ${generated.size} of ${BACKLOG} articles`);
   // When each callback reached Strapi, from Strapi's own request log (the emulator's clock for its
-  // POST is late whenever its synthesis of the next article holds its event loop).
+  // POST includes its own scheduling on a busy machine).
   const received = callbackLog.splice(0).filter((c) => c.at >= started && c.status === 200);
   if (received.length !== BACKLOG) throw new Error(`Strapi logged ${received.length} answered callbacks, expected ${BACKLOG}`);
   const sorted = (values) => [...values].sort((a, b) => a - b);
