@@ -46,15 +46,11 @@ export interface TranscriptionRow {
   savedFile?: MediaFileRef | null;
 }
 
-export interface NewTranscription {
-  submittedById: number | null;
-  submittedByName: string | null;
-  fileName: string;
-  fileSize: number;
-  mimeType: string | null;
-  language: string;
-  outputFormat: TranscriptionOutputFormat;
-}
+/** What an upload knows when its row is created; the rest comes from the service later. */
+export type NewTranscription = Pick<
+  TranscriptionRow,
+  'submittedById' | 'submittedByName' | 'fileName' | 'fileSize' | 'mimeType' | 'language' | 'outputFormat'
+>;
 
 const WITH_FILE = { savedFile: true } as const;
 const LEASE_FREE = (now: Date) => ({ $or: [{ pollLeaseOwner: null }, { leaseExpiresAt: null }, { leaseExpiresAt: { $lt: now } }] });
