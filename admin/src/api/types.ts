@@ -20,8 +20,17 @@ export interface NarratedTypesResponse {
 
 export interface SpeechSettings {
   defaultVoiceId: string;
+  /** The voice of each locale's articles (an entry's own voice still wins); absent locales use the default. */
+  localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarration>;
+}
+
+/** A voice and its language as the voice list gives it; `mismatch` when that differs from the article's locale. */
+export interface VoiceCheck {
+  id: string;
+  language: string | null;
+  mismatch: boolean;
 }
 
 export interface ContentTypeDescription {
@@ -59,6 +68,10 @@ export interface SettingsResponse {
   averages: Record<string, { articles: number; characters: number }>;
   /** Optional capabilities announced by the server (absent means off). */
   features?: { voicePreview?: boolean; transcription?: boolean };
+  /** The site's i18n locales (newer servers). */
+  locales?: string[];
+  /** The voice each locale is read in and whether it speaks another language; null when no voice applies. */
+  localeVoiceChecks?: Record<string, VoiceCheck | null>;
 }
 
 export interface Voice {
@@ -90,6 +103,8 @@ export interface Estimate {
   unchanged: boolean;
   /** The article's own voice when an editor chose one (newer servers); otherwise inferred. */
   voiceOverride?: string | null;
+  /** The voice's language against the article's locale (newer servers). */
+  voice?: VoiceCheck;
 }
 
 /** POST /speech/narrations/paragraphs (mirrors the server's narration service). */
@@ -106,6 +121,8 @@ export interface EstimateManyResponse {
   totalCredits: number;
   /** Entries the signed-in admin may not narrate (Content Manager permissions): left out. */
   refused?: string[];
+  /** Entries that would be submitted in a voice of another language (newer servers). */
+  voiceMismatches?: number;
 }
 
 export interface NarrateResult {

@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
+import { VoiceLanguageWarning } from './VoiceLanguageWarning';
 
 interface Props {
   model: string;
@@ -91,6 +92,15 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
                     count: notEstimated,
                   })}
                 </Typography>
+              ) : null}
+              {estimate.data.voiceMismatches ? (
+                <VoiceLanguageWarning testId="speech-bulk-voice-mismatch">
+                  {t(
+                    'bulk.voiceMismatch',
+                    '{count, plural, one {# entry would be read in a voice of another language than its own} other {# entries would be read in a voice of another language than their own}}.',
+                    { count: estimate.data.voiceMismatches }
+                  )}
+                </VoiceLanguageWarning>
               ) : null}
               <Typography fontWeight="bold" data-testid="speech-bulk-credits">
                 {t('bulk.credits', 'Total: {credits} credits.', { credits: formatNumber(estimate.data.totalCredits) })}

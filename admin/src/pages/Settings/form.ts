@@ -16,6 +16,8 @@ export interface TypeForm {
 
 export interface SettingsForm {
   defaultVoiceId: string;
+  /** Voice per locale; undefined when the server does not offer the setting (older servers). */
+  localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, TypeForm>;
 }
@@ -34,7 +36,13 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
       original: config,
     };
   }
-  return { defaultVoiceId: settings.defaultVoiceId ?? '', preprocessType: settings.preprocessType === '2' ? '2' : '0', contentTypes };
+  const localeVoices = settings.localeVoices ? { localeVoices: { ...settings.localeVoices } } : {};
+  return {
+    defaultVoiceId: settings.defaultVoiceId ?? '',
+    ...localeVoices,
+    preprocessType: settings.preprocessType === '2' ? '2' : '0',
+    contentTypes,
+  };
 }
 
 export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
@@ -51,6 +59,8 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
   }
   const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
   if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
+  // The server replaces the whole map: a locale left without a voice is read in the default one.
+  if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
 

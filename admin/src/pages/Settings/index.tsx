@@ -13,6 +13,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
+import { LocaleVoicesCard } from './LocaleVoicesCard';
 import { VoicePicker } from './VoicePicker';
 
 const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
@@ -142,6 +143,20 @@ const SettingsPage = () => {
             </Grid.Root>
             <CostAverages preprocessType={form.preprocessType} averages={data.averages} enabledTypes={enabledTypes} />
           </Card>
+          {form.localeVoices && data.locales ? (
+            <LocaleVoicesCard
+              locales={data.locales}
+              value={form.localeVoices}
+              defaultVoiceId={form.defaultVoiceId}
+              voices={voices.data}
+              loading={voices.loading}
+              error={voices.error}
+              savedChecks={data.localeVoiceChecks}
+              disabled={!canUpdate}
+              preview={data.features?.voicePreview === true && canTranscribe}
+              onChange={(localeVoices) => setForm({ ...form, localeVoices })}
+            />
+          ) : null}
           <ContentTypesCard
             types={data.contentTypes}
             value={form.contentTypes}
