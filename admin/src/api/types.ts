@@ -6,10 +6,18 @@
 export type PreprocessType = '0' | '2';
 export type NarrationTrigger = 'publish' | 'save' | 'off';
 
+/** Blocks a narration can leave out (server/src/narration/text.ts). */
+export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
+export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
+
 export interface ContentTypeNarration {
   titleField?: string;
   textFields: string[];
   trigger?: NarrationTrigger;
+  /** Left out of the narration (an image block is read by its caption unless skipped). */
+  skipBlocks?: SkippableBlock[];
+  /** The text field `{author}` reads in intro and outro templates. */
+  authorField?: string;
 }
 
 /** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */
@@ -24,6 +32,11 @@ export interface SpeechSettings {
   localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarration>;
+  /** `{site}` in intro and outro templates. */
+  siteName?: string;
+  /** Read before / after every article, by locale code or `*` for every locale without its own. */
+  introTemplates?: Record<string, string>;
+  outroTemplates?: Record<string, string>;
 }
 
 /** A voice and its language as the voice list gives it; `mismatch` when that differs from the article's locale. */

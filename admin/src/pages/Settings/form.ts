@@ -1,4 +1,11 @@
-import type { ContentTypeDescription, ContentTypeNarration, FieldError, PreprocessType, SpeechSettings } from '../../api/types';
+import type {
+  ContentTypeDescription,
+  ContentTypeNarration,
+  FieldError,
+  PreprocessType,
+  SkippableBlock,
+  SpeechSettings,
+} from '../../api/types';
 
 /**
  * The settings form as the page edits it, and its conversion to the PUT body. Pure: unit-tested.
@@ -10,6 +17,8 @@ export interface TypeForm {
   trigger: 'publish' | 'save';
   titleField: string | null;
   textFields: string[];
+  skipBlocks: SkippableBlock[];
+  authorField: string | null;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
 }
@@ -20,7 +29,20 @@ export interface SettingsForm {
   localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, TypeForm>;
+  /** Site name and templates; undefined when the server does not offer them (older servers). */
+  spoken?: SpokenFrame;
 }
+
+/** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
+export interface SpokenFrame {
+  siteName: string;
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
+}
+
+/** The placeholders a template may use. */
+export const TEMPLATE_PLACEHOLDERS = ['{title}', '{author}', '{site}'] as const;
+export const ALL_LOCALES = '*';
 
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
@@ -33,6 +55,8 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
       trigger: type.draftAndPublish ? 'publish' : 'save',
       titleField: config?.titleField ?? null,
       textFields: config?.textFields ? [...config.textFields] : [],
+      skipBlocks: config?.skipBlocks ? [...config.skipBlocks] : [],
+      authorField: config?.authorField ?? null,
       original: config,
     };
   }
@@ -50,18 +74,40 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
       // No trigger: the server narrates the type when it is published, or saved if it has no draft & publish.
-      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}) };
+      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}), ...readingOf(type) };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
       const titleField = type.titleField ?? undefined;
-      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}) };
+      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type) };
     }
   }
   const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
   if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
   // The server replaces the whole map: a locale left without a voice is read in the default one.
+  if (form.spoken) {
+    body.siteName = form.spoken.siteName.trim();
+    body.introTemplates = withoutEmpty(form.spoken.introTemplates);
+    body.outroTemplates = withoutEmpty(form.spoken.outroTemplates);
+  }
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
+}
+
+/**
+ * Skipped blocks and the author field of a type. Skipped blocks are sent once the server had a
+ * list or one is chosen (an empty list then overrides the configuration file's); no author field
+ * is sent as none, so the file's (if any) applies.
+ */
+function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'authorField'> {
+  return {
+    ...(type.skipBlocks.length || type.original?.skipBlocks ? { skipBlocks: type.skipBlocks } : {}),
+    ...(type.authorField ? { authorField: type.authorField } : {}),
+  };
+}
+
+/** Templates without the locales left blank (the server replaces the whole map). */
+function withoutEmpty(templates: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(templates).filter(([, template]) => template.trim()));
 }
 
 /** Messages of the checks below; their ids are translation keys. */

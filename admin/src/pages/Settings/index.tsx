@@ -14,6 +14,7 @@ import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
 import { LocaleVoicesCard } from './LocaleVoicesCard';
+import { SpokenFrameCard } from './SpokenFrameCard';
 import { VoicePicker } from './VoicePicker';
 
 const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
@@ -155,6 +156,20 @@ const SettingsPage = () => {
               disabled={!canUpdate}
               preview={data.features?.voicePreview === true && canTranscribe}
               onChange={(localeVoices) => setForm({ ...form, localeVoices })}
+            />
+          ) : null}
+          {form.spoken ? (
+            <SpokenFrameCard
+              locales={data.locales ?? []}
+              value={form.spoken}
+              disabled={!canUpdate}
+              errorFor={(field, locale) => message(locale ? fieldError(errors, field, locale) : fieldError(errors, field))}
+              onChange={(spoken) => {
+                setForm({ ...form, spoken });
+                setErrors((current) =>
+                  current.filter((error) => !['siteName', 'introTemplates', 'outroTemplates'].includes(error.path[0]))
+                );
+              }}
             />
           ) : null}
           <ContentTypesCard
