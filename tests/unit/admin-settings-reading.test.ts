@@ -1,4 +1,4 @@
-import { fromForm, isDirty, toForm } from '../../admin/src/pages/Settings/form';
+import { emptyLexiconRule, fromForm, isDirty, offersArabicOptions, toForm, validateForm } from '../../admin/src/pages/Settings/form';
 import type { ContentTypeDescription, SpeechSettings } from '../../admin/src/api/types';
 
 const described: ContentTypeDescription[] = [
@@ -68,5 +68,31 @@ describe('settings form: what is read and around it', () => {
     const body = fromForm(toForm(older, described));
     expect(body).not.toHaveProperty('siteName');
     expect(body).not.toHaveProperty('introTemplates');
+  });
+});
+
+describe('settings form: pronunciation lexicon', () => {
+  const rule = { term: 'WHO', spoken: 'World Health Organization', locale: 'en', wholeWord: true, caseSensitive: true };
+
+  it('sends the rules as edited, and is dirty once one changes', () => {
+    const form = toForm({ ...settings, lexicon: [rule] }, described);
+    expect(fromForm(form).lexicon).toEqual([rule]);
+    const edited = { ...form, lexicon: [{ ...rule, spoken: 'the W H O' }] };
+    expect(fromForm(edited).lexicon).toEqual([{ ...rule, spoken: 'the W H O' }]);
+    expect(isDirty(edited, form)).toBe(true);
+  });
+
+  it('refuses a rule without a term or a spoken form, at the path the server uses', () => {
+    const form = toForm({ ...settings, lexicon: [] }, described);
+    const errors = validateForm({ ...form, lexicon: [rule, { ...emptyLexiconRule(), term: 'x ' }] });
+    expect(errors).toEqual([{ path: ['lexicon', '1', 'spoken'], message: 'validation.spokenRequired' }]);
+  });
+
+  it('offers the Arabic options to rules of every locale and of Arabic ones only', () => {
+    expect(offersArabicOptions({ locale: null })).toBe(true);
+    expect(offersArabicOptions({ locale: 'ar' })).toBe(true);
+    expect(offersArabicOptions({ locale: 'ar-JO' })).toBe(true);
+    expect(offersArabicOptions({ locale: 'en' })).toBe(false);
+    expect(offersArabicOptions({ locale: 'arn' })).toBe(false);
   });
 });

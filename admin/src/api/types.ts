@@ -32,11 +32,43 @@ export interface SpeechSettings {
   localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarration>;
+  /** Pronunciation rules (newer servers). */
+  lexicon?: LexiconRule[];
   /** `{site}` in intro and outro templates. */
   siteName?: string;
   /** Read before / after every article, by locale code or `*` for every locale without its own. */
   introTemplates?: Record<string, string>;
   outroTemplates?: Record<string, string>;
+}
+
+/** A pronunciation rule (server/src/narration/lexicon.ts): `term` is read as `spoken`. */
+export interface LexiconRule {
+  term: string;
+  spoken: string;
+  /** A locale code, or null for every locale. */
+  locale: string | null;
+  wholeWord?: boolean;
+  caseSensitive?: boolean;
+  /** Arabic: match the term with or without its short vowels. */
+  ignoreDiacritics?: boolean;
+  /** Arabic: alif, ya and ta marbuta forms match each other. */
+  letterVariants?: boolean;
+}
+
+/**
+ * POST /speech/lexicon/affected: of one page of a type's published documents, those the current
+ * lexicon would change since their last narration, and what narrating them again would cost.
+ * `total` and `pageCount` count the published documents looked through, not the affected ones.
+ */
+export interface LexiconAffectedResponse {
+  items: Array<{ documentId: string; locale: string | null; articleId: string; title: string | null; characters: number; credits: number }>;
+  totalCredits: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  total: number;
+  /** Documents of the page the caller may not read (left out). */
+  refused: number;
 }
 
 /** A voice and its language as the voice list gives it; `mismatch` when that differs from the article's locale. */

@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
+import { LexiconAffected } from './LexiconAffected';
 import { VoiceLanguageWarning } from './VoiceLanguageWarning';
 
 interface Props {
@@ -19,6 +20,7 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
   const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
+  const [showAffected, setShowAffected] = React.useState(false);
   const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
   const estimateQuery = useGetSpeechEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
   const estimate = { data: estimateQuery.data, loading: estimateQuery.isLoading, error: problemOf(estimateQuery.error) };
@@ -107,6 +109,13 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
               </Typography>
             </>
           ) : null}
+          {showAffected ? (
+            <LexiconAffected contentType={model} locale={locale} />
+          ) : (
+            <Button variant="tertiary" size="S" onClick={() => setShowAffected(true)} data-testid="speech-lexicon-affected-open">
+              {t('affected.open', 'What would the pronunciation rules change?')}
+            </Button>
+          )}
         </Flex>
       </Modal.Body>
       <Modal.Footer>

@@ -5,7 +5,7 @@ import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem, type ApiProblem } from '../../api/errors';
 import { previewVoice } from '../../api/binary';
-import { useAdminToken } from '../../api/hooks';
+import { useAdminToken, useSamplePlayer } from '../../api/hooks';
 import type { Voice } from '../../api/types';
 import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
@@ -57,8 +57,8 @@ export const VoicePicker = ({
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
   const tokens = useAdminToken('SpeechVoicePicker');
-  const [previewState, setPreviewState] = React.useState<'idle' | 'loading' | 'playing' | 'error'>('idle');
-  const audio = React.useRef<HTMLAudioElement | null>(null);
+  const player = useSamplePlayer((caught) => toggleNotification({ type: 'danger', message: toProblem(caught).message }));
+  const previewState = player.stateOf(value);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
@@ -79,30 +79,8 @@ export const VoicePicker = ({
   );
   const [text, setText] = useComboboxText(labelOf(value));
 
-  React.useEffect(
-    () => () => {
-      audio.current?.pause();
-      if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
-    },
-    []
-  );
-
-  const play = async () => {
-    if (!value) return;
-    setPreviewState('loading');
-    try {
-      const blob = await previewVoice(value, tokens);
-      audio.current?.pause();
-      if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
-      const sample = new Audio(URL.createObjectURL(blob));
-      audio.current = sample;
-      sample.addEventListener('ended', () => setPreviewState('idle'));
-      await sample.play();
-      setPreviewState('playing');
-    } catch (caught) {
-      setPreviewState('error');
-      toggleNotification({ type: 'danger', message: toProblem(caught).message });
-    }
+  const play = () => {
+    if (value) void player.play(value, () => previewVoice(value, tokens));
   };
 
   const hint = error
@@ -146,7 +124,7 @@ export const VoicePicker = ({
         {preview ? (
           <IconButton
             label={t('voices.preview', 'Play a sample')}
-            onClick={() => void play()}
+            onClick={play}
             disabled={!value || previewState === 'loading'}
             variant="secondary"
             data-testid={`${testId}-preview`}

@@ -2,6 +2,7 @@ import type {
   ContentTypeDescription,
   ContentTypeNarration,
   FieldError,
+  LexiconRule,
   PreprocessType,
   SkippableBlock,
   SpeechSettings,
@@ -29,6 +30,8 @@ export interface SettingsForm {
   localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, TypeForm>;
+  /** Pronunciation rules; undefined when the server does not offer them (older servers). */
+  lexicon?: LexiconRule[];
   /** Site name and templates; undefined when the server does not offer them (older servers). */
   spoken?: SpokenFrame;
 }
@@ -84,6 +87,7 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
   const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
   if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
   // The server replaces the whole map: a locale left without a voice is read in the default one.
+  if (form.lexicon) body.lexicon = form.lexicon;
   if (form.spoken) {
     body.siteName = form.spoken.siteName.trim();
     body.introTemplates = withoutEmpty(form.spoken.introTemplates);
@@ -114,7 +118,25 @@ function withoutEmpty(templates: Record<string, string>): Record<string, string>
 export const VALIDATION_MESSAGES: Record<string, string> = {
   'validation.voiceRequired': 'Choose a voice.',
   'validation.textFieldsRequired': 'Choose at least one text field.',
+  'validation.termRequired': 'Write the term to replace.',
+  'validation.spokenRequired': 'Write how the term is spoken.',
 };
+
+/** A new, empty pronunciation rule (every locale, whole words, any case). */
+export const emptyLexiconRule = (): LexiconRule => ({
+  term: '',
+  spoken: '',
+  locale: null,
+  wholeWord: true,
+  caseSensitive: false,
+  ignoreDiacritics: false,
+  letterVariants: false,
+});
+
+/** The Arabic-only options apply to rules of every locale or of an Arabic one. */
+export function offersArabicOptions(rule: Pick<LexiconRule, 'locale'>): boolean {
+  return rule.locale === null || /^ar(?:$|[-_])/i.test(rule.locale);
+}
 
 /**
  * Checks made before saving, with the same paths as the server's validation errors. Messages are
@@ -128,6 +150,10 @@ export function validateForm(form: SettingsForm): FieldError[] {
     if (type.enabled && type.textFields.length === 0)
       errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
   }
+  form.lexicon?.forEach((rule, index) => {
+    if (!rule.term.trim()) errors.push({ path: ['lexicon', String(index), 'term'], message: 'validation.termRequired' });
+    if (!rule.spoken.trim()) errors.push({ path: ['lexicon', String(index), 'spoken'], message: 'validation.spokenRequired' });
+  });
   return errors;
 }
 

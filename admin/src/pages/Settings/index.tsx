@@ -13,6 +13,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
+import { LexiconCard } from './LexiconCard';
 import { LocaleVoicesCard } from './LocaleVoicesCard';
 import { SpokenFrameCard } from './SpokenFrameCard';
 import { VoicePicker } from './VoicePicker';
@@ -156,6 +157,19 @@ const SettingsPage = () => {
               disabled={!canUpdate}
               preview={data.features?.voicePreview === true && canTranscribe}
               onChange={(localeVoices) => setForm({ ...form, localeVoices })}
+            />
+          ) : null}
+          {form.lexicon ? (
+            <LexiconCard
+              rules={form.lexicon}
+              locales={data.locales ?? []}
+              disabled={!canUpdate}
+              canHear={canUpdate && data.features?.voicePreview === true}
+              errorOf={(index) => message(fieldError(errors, 'lexicon', String(index)))}
+              onChange={(lexicon) => {
+                setForm({ ...form, lexicon });
+                setErrors((current) => current.filter((error) => error.path[0] !== 'lexicon'));
+              }}
             />
           ) : null}
           {form.spoken ? (
