@@ -53,6 +53,8 @@ describe('settings form: what is read and around it', () => {
 
   it('sends the site name trimmed and the templates without blank locales', () => {
     const form = toForm(settings, described);
+    expect(form.spoken).toEqual({ siteName: 'The Daily', introTemplates: { '*': '{title}, by {author}.' }, outroTemplates: {} });
+    expect(fromForm(form)).toMatchObject({ siteName: 'The Daily', introTemplates: { '*': '{title}, by {author}.' }, outroTemplates: {} });
     const edited = {
       ...form,
       spoken: { siteName: '  Al Yawm ', introTemplates: { '*': '{title}.', ar: '  ' }, outroTemplates: { ar: 'من {site}' } },

@@ -69,6 +69,16 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
     ...localeVoices,
     preprocessType: settings.preprocessType === '2' ? '2' : '0',
     contentTypes,
+    ...(settings.lexicon ? { lexicon: settings.lexicon.map((rule) => ({ ...rule })) } : {}),
+    ...(settings.siteName !== undefined || settings.introTemplates || settings.outroTemplates
+      ? {
+          spoken: {
+            siteName: settings.siteName ?? '',
+            introTemplates: { ...settings.introTemplates },
+            outroTemplates: { ...settings.outroTemplates },
+          },
+        }
+      : {}),
   };
 }
 
