@@ -10,12 +10,14 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { blocks, contentManager, startStack, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, checkBrowserPrerequisites, expectText, launchAdminBrowser, logIn } from './browser';
+import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
 
 jest.setTimeout(120_000);
 
 const ARTICLE = 'api::article.article';
 const ARABIC_TITLE = 'مقالة بصوت إنجليزي';
+const LEXICON_TERM = 'عربية';
+const LEXICON_SPOKEN = 'عَرَبِيَّة، لغة الضاد التي يتكلمها الملايين';
 
 let stack: Stack;
 let browser: Browser;
@@ -68,6 +70,7 @@ it('Settings -> Speech: one voice per site locale, offering that language, warni
   // The Arabic picker offers the Arabic voices (and "the default voice"), searchable.
   const arabic = page.getByRole('combobox', { name: 'Voice for ar' });
   await arabic.click();
+  await arabic.fill('');
   const options = await page.getByRole('option').allInnerTexts();
   expect(options).toEqual(['The default voice', 'Karim (Arabic) · ar', 'Omar (Arabic) · ar', 'Layla (Arabic) · ar']);
   await arabic.fill('Lay');
@@ -127,6 +130,93 @@ it('the bulk dialog counts the entries that would be read in a voice of another 
   const summary = page.getByTestId('speech-bulk-summary');
   await expectText(summary.getByTestId('speech-bulk-voice-mismatch'), '1 entry would be read in a voice of another language than its own.');
   await shot('bulk-voice-mismatch-en');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+});
+
+it('Settings -> Speech: a pronunciation rule is added, heard, saved, and still there after a reload', async () => {
+  await openSettings();
+  const lexicon = page.getByTestId('speech-lexicon');
+  await lexicon.getByTestId('speech-lexicon-add').click();
+  await lexicon.getByRole('textbox', { name: 'Written form of rule 1' }).fill(LEXICON_TERM);
+  await lexicon.getByRole('textbox', { name: 'Spoken form of rule 1' }).fill(LEXICON_SPOKEN);
+  await lexicon.getByRole('combobox', { name: 'Language of rule 1' }).click();
+  await page.getByRole('option', { name: 'ar', exact: true }).click();
+  await lexicon.getByRole('checkbox', { name: 'With or without diacritics' }).check();
+
+  // Heard before it is saved: the spoken form goes to /lexicon/hear and its audio plays.
+  const heard = page.waitForRequest((request) => new URL(request.url()).pathname === '/speech/lexicon/hear');
+  await lexicon.getByTestId('speech-lexicon-hear-0').click();
+  expect((await heard).postDataJSON()).toEqual({ rule: { spoken: LEXICON_SPOKEN, locale: 'ar' } });
+  await expectAttribute(lexicon.getByTestId('speech-lexicon-hear-0'), 'data-state', 'playing');
+  await lexicon.scrollIntoViewIfNeeded();
+  await shot('settings-lexicon');
+
+  await page.getByTestId('speech-save').click();
+  await page.getByText('Settings saved.').first().waitFor();
+  await page.reload();
+  await page.getByTestId('speech-lexicon').waitFor();
+  expect(await page.getByRole('textbox', { name: 'Written form of rule 1' }).inputValue()).toBe(LEXICON_TERM);
+  expect(await page.getByRole('textbox', { name: 'Spoken form of rule 1' }).inputValue()).toBe(LEXICON_SPOKEN);
+  expect((await stack.admin('GET', '/speech/settings')).body.settings.lexicon).toEqual([
+    expect.objectContaining({ term: LEXICON_TERM, spoken: LEXICON_SPOKEN, locale: 'ar', ignoreDiacritics: true }),
+  ]);
+});
+
+it('Settings -> Speech: skipped blocks, author field, site name and templates are saved and still there after a reload', async () => {
+  await openSettings();
+  const type = page.getByTestId(`speech-type-${ARTICLE}`);
+  await type.getByRole('checkbox', { name: 'Code' }).check();
+  await type.getByRole('checkbox', { name: 'Tables' }).check();
+  await type.getByRole('combobox', { name: 'Author field' }).click();
+  await page.getByRole('option', { name: 'summary', exact: true }).click();
+  await page.getByTestId('speech-site-name').fill('Al Yawm');
+  await page.getByTestId('speech-intro-*').fill('{title}, from {site}.');
+  await page.getByTestId('speech-outro-ar').fill('انتهت مقالة {title} من {site}.');
+  await page.getByTestId('speech-spoken-frame').scrollIntoViewIfNeeded();
+  await shot('settings-frame');
+  await page.getByTestId('speech-save').click();
+  await page.getByText('Settings saved.').first().waitFor();
+
+  const saved = (await stack.admin('GET', '/speech/settings')).body.settings;
+  expect(saved.contentTypes[ARTICLE]).toMatchObject({ skipBlocks: ['code', 'table'], authorField: 'summary' });
+  expect(saved).toMatchObject({
+    siteName: 'Al Yawm',
+    introTemplates: { '*': '{title}, from {site}.' },
+    outroTemplates: { ar: 'انتهت مقالة {title} من {site}.' },
+  });
+
+  await page.reload();
+  await page.getByTestId('speech-spoken-frame').waitFor();
+  const reloaded = page.getByTestId(`speech-type-${ARTICLE}`);
+  await expectAttribute(reloaded.getByRole('checkbox', { name: 'Code' }), 'aria-checked', 'true');
+  await expectAttribute(reloaded.getByRole('checkbox', { name: 'Tables' }), 'aria-checked', 'true');
+  await expectAttribute(reloaded.getByRole('checkbox', { name: 'Quotes' }), 'aria-checked', 'false');
+  await expectText(reloaded.getByRole('combobox', { name: 'Author field' }), 'summary');
+  expect(await page.getByTestId('speech-site-name').inputValue()).toBe('Al Yawm');
+  expect(await page.getByTestId('speech-intro-*').inputValue()).toBe('{title}, from {site}.');
+  expect(await page.getByTestId('speech-outro-ar').inputValue()).toBe('انتهت مقالة {title} من {site}.');
+});
+
+it('the bulk dialog lists what the lexicon would change, with the cost', async () => {
+  await waitFor(
+    async () => {
+      const { body } = await stack.admin('GET', `/speech/narrations/document/${arabicDocumentId}?contentType=${ARTICLE}&locale=ar`);
+      return (body?.data ?? []).some((row: { status: string }) => row.status === 'completed');
+    },
+    { timeoutMs: 45_000, what: 'the Arabic narration to complete' }
+  );
+  const expected = (await stack.admin('POST', '/speech/lexicon/affected', { contentType: ARTICLE, locale: 'ar', page: 1, pageSize: 25 }))
+    .body;
+  expect(expected.items.map((item: { documentId: string }) => item.documentId)).toEqual([arabicDocumentId]);
+
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}?plugins[i18n][locale]=ar`);
+  await page.locator('tr', { hasText: ARABIC_TITLE }).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  await page.getByTestId('speech-lexicon-affected-open').click();
+  const affected = page.getByTestId('speech-lexicon-affected');
+  await expectText(affected, ARABIC_TITLE);
+  await expectText(affected.getByTestId('speech-lexicon-affected-total'), `1 entry to narrate again: ${expected.totalCredits} credits.`);
+  await shot('bulk-lexicon-affected');
   await page.getByRole('button', { name: 'Cancel' }).click();
 });
 
