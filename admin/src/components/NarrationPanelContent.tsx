@@ -253,9 +253,9 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
                   'panel.voiceMismatch',
                   '{voice} speaks {language}, but this entry is in {locale}: it would be read in that voice anyway.',
                   {
-                    voice: voiceName(current.voice.id),
-                    language: current.voice.language,
-                    locale: locale ?? '',
+                    voice: <bdi key="voice">{voiceName(current.voice.id)}</bdi>,
+                    language: <bdi key="language">{current.voice.language}</bdi>,
+                    locale: <bdi key="locale">{locale ?? ''}</bdi>,
                   }
                 )}
               </VoiceLanguageWarning>

@@ -75,8 +75,8 @@ export const LocaleVoicesCard = ({
                     check?.mismatch ? (
                       <VoiceLanguageWarning testId={`speech-locale-voice-warning-${locale}`}>
                         {t('localeVoices.mismatch', 'This voice speaks {language}, not the language of {locale} articles.', {
-                          language: check.language,
-                          locale,
+                          language: <bdi key="language">{check.language}</bdi>,
+                          locale: <bdi key="locale">{locale}</bdi>,
                         })}
                       </VoiceLanguageWarning>
                     ) : null
