@@ -39,6 +39,31 @@ async function openArabicArticle() {
   await page.getByTestId('speech-estimate').waitFor();
 }
 
+/** The Arabic list with the Arabic article selected, and the bulk "Narrate" dialog open. */
+async function openBulkDialog() {
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}?plugins[i18n][locale]=ar`);
+  const row = page.locator('tr', { hasText: ARABIC_TITLE });
+  // The row's narration status arrives after the list: selecting before it settles can be undone by a re-render.
+  await row.getByTestId('speech-badge').waitFor();
+  const narrate = page.getByRole('button', { name: 'Narrate', exact: true });
+  await waitFor(
+    async () => {
+      if (await narrate.isVisible()) return true;
+      // Strapi's bulk actions are worked out when the selection changes: select again if it showed none.
+      const checkbox = row.getByRole('checkbox');
+      if (await checkbox.isChecked()) await checkbox.uncheck();
+      await checkbox.check();
+      await page.waitForTimeout(500);
+      return narrate.isVisible();
+    },
+    { timeoutMs: 30_000, intervalMs: 250, what: 'the bulk Narrate button' }
+  ).catch(async (error) => {
+    await shot('bulk-open-failure');
+    throw error;
+  });
+  await narrate.click();
+}
+
 beforeAll(async () => {
   checkBrowserPrerequisites('tests/e2e/voices.test.ts');
   stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true' } });
@@ -124,9 +149,7 @@ it("the edit view says, before anything is sent, that the entry's voice speaks a
 it('the bulk dialog counts the entries that would be read in a voice of another language', async () => {
   const cm = contentManager(stack, ARTICLE);
   await cm.update(arabicDocumentId, { summary: 'ملخص جديد يغيّر النص.' }, 'ar');
-  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}?plugins[i18n][locale]=ar`);
-  await page.locator('tr', { hasText: ARABIC_TITLE }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  await openBulkDialog();
   const summary = page.getByTestId('speech-bulk-summary');
   await expectText(summary.getByTestId('speech-bulk-voice-mismatch'), '1 entry would be read in a voice of another language than its own.');
   await shot('bulk-voice-mismatch-en');
@@ -209,9 +232,7 @@ it('the bulk dialog lists what the lexicon would change, with the cost', async (
     .body;
   expect(expected.items.map((item: { documentId: string }) => item.documentId)).toEqual([arabicDocumentId]);
 
-  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}?plugins[i18n][locale]=ar`);
-  await page.locator('tr', { hasText: ARABIC_TITLE }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  await openBulkDialog();
   await page.getByTestId('speech-lexicon-affected-open').click();
   const affected = page.getByTestId('speech-lexicon-affected');
   await expectText(affected, ARABIC_TITLE);
