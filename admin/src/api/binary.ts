@@ -66,3 +66,7 @@ export const listenParagraph = (
 
 /** Only called when the server announces `features.voicePreview`. */
 export const previewVoice = (voiceId: string, tokens: TokenSource) => postForBlob('/speech/tts/preview', { voiceId }, tokens);
+
+/** A lexicon rule's spoken form, in the voice of its locale (or the default voice); needs settings.update. */
+export const hearLexiconRule = (rule: { spoken: string; locale: string | null }, tokens: TokenSource) =>
+  postForBlob('/speech/lexicon/hear', { rule: { spoken: rule.spoken, locale: rule.locale } }, tokens);

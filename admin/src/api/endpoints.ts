@@ -6,6 +6,7 @@ import type {
   DocumentTarget,
   Estimate,
   EstimateManyResponse,
+  LexiconAffectedResponse,
   NarrateManyResponse,
   NarrateResult,
   NarratedTypesResponse,
@@ -165,6 +166,16 @@ export function withSpeechEndpoints(api: AdminApi) {
         query: (target) => ({ url: `${BASE}/narrations/estimate-many`, method: 'POST', data: target }),
         keepUnusedDataFor: 0,
         providesTags: (_result, _error, target) => target.documentIds.map((id) => ({ type: 'SpeechEstimate' as const, id })),
+      }),
+
+      /** What the saved lexicon would change on one page of a type's published documents (bulk dialog). */
+      getSpeechLexiconAffected: builder.query<
+        LexiconAffectedResponse,
+        { contentType: string; locale?: string | null; page: number; pageSize: number }
+      >({
+        query: (target) => ({ url: `${BASE}/lexicon/affected`, method: 'POST', data: target }),
+        keepUnusedDataFor: 0,
+        providesTags: (_result, _error, target) => [typeTag(target.contentType)],
       }),
 
       speechNarrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({

@@ -48,3 +48,37 @@ export function useAdminToken(name: string): TokenSource {
   }, [token]);
   return React.useMemo(() => ({ get: () => ref.current, set: (next: string | null) => void (ref.current = next) }), []);
 }
+
+export type SampleState = 'idle' | 'loading' | 'playing' | 'error';
+
+/**
+ * Plays one short sample at a time (a voice preview, a lexicon rule's spoken form): fetches it,
+ * replaces the one playing, frees the audio when done or unmounted. `key` says which sample plays.
+ */
+export function useSamplePlayer(onError: (error: unknown) => void) {
+  const [state, setState] = React.useState<{ key: string | null; state: SampleState }>({ key: null, state: 'idle' });
+  const audio = React.useRef<HTMLAudioElement | null>(null);
+  const stop = () => {
+    audio.current?.pause();
+    if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
+  };
+  React.useEffect(() => stop, []);
+
+  const play = async (key: string, fetchSample: () => Promise<Blob>) => {
+    setState({ key, state: 'loading' });
+    try {
+      const blob = await fetchSample();
+      stop();
+      const sample = new Audio(URL.createObjectURL(blob));
+      audio.current = sample;
+      sample.addEventListener('ended', () => setState({ key, state: 'idle' }));
+      await sample.play();
+      setState({ key, state: 'playing' });
+    } catch (caught) {
+      setState({ key, state: 'error' });
+      onError(caught);
+    }
+  };
+  const stateOf = (key: string): SampleState => (state.key === key ? state.state : 'idle');
+  return { play, stateOf };
+}

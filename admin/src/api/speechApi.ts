@@ -16,6 +16,7 @@ export const {
   useGetSpeechCostQuery,
   useResumeSpeechQueueMutation,
   useGetSpeechEstimateManyQuery,
+  useGetSpeechLexiconAffectedQuery,
   useSpeechNarrateManyMutation,
   useGetSpeechEstimateQuery,
   useSpeechNarrateMutation,

@@ -6,10 +6,18 @@
 export type PreprocessType = '0' | '2';
 export type NarrationTrigger = 'publish' | 'save' | 'off';
 
+/** Blocks a narration can leave out (server/src/narration/text.ts). */
+export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
+export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
+
 export interface ContentTypeNarration {
   titleField?: string;
   textFields: string[];
   trigger?: NarrationTrigger;
+  /** Left out of the narration (an image block is read by its caption unless skipped). */
+  skipBlocks?: SkippableBlock[];
+  /** The text field `{author}` reads in intro and outro templates. */
+  authorField?: string;
 }
 
 /** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */
@@ -20,8 +28,54 @@ export interface NarratedTypesResponse {
 
 export interface SpeechSettings {
   defaultVoiceId: string;
+  /** The voice of each locale's articles (an entry's own voice still wins); absent locales use the default. */
+  localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarration>;
+  /** Pronunciation rules (newer servers). */
+  lexicon?: LexiconRule[];
+  /** `{site}` in intro and outro templates. */
+  siteName?: string;
+  /** Read before / after every article, by locale code or `*` for every locale without its own. */
+  introTemplates?: Record<string, string>;
+  outroTemplates?: Record<string, string>;
+}
+
+/** A pronunciation rule (server/src/narration/lexicon.ts): `term` is read as `spoken`. */
+export interface LexiconRule {
+  term: string;
+  spoken: string;
+  /** A locale code, or null for every locale. */
+  locale: string | null;
+  wholeWord?: boolean;
+  caseSensitive?: boolean;
+  /** Arabic: match the term with or without its short vowels. */
+  ignoreDiacritics?: boolean;
+  /** Arabic: alif, ya and ta marbuta forms match each other. */
+  letterVariants?: boolean;
+}
+
+/**
+ * POST /speech/lexicon/affected: of one page of a type's published documents, those the current
+ * lexicon would change since their last narration, and what narrating them again would cost.
+ * `total` and `pageCount` count the published documents looked through, not the affected ones.
+ */
+export interface LexiconAffectedResponse {
+  items: Array<{ documentId: string; locale: string | null; articleId: string; title: string | null; characters: number; credits: number }>;
+  totalCredits: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  total: number;
+  /** Documents of the page the caller may not read (left out). */
+  refused: number;
+}
+
+/** A voice and its language as the voice list gives it; `mismatch` when that differs from the article's locale. */
+export interface VoiceCheck {
+  id: string;
+  language: string | null;
+  mismatch: boolean;
 }
 
 export interface ContentTypeDescription {
@@ -59,6 +113,10 @@ export interface SettingsResponse {
   averages: Record<string, { articles: number; characters: number }>;
   /** Optional capabilities announced by the server (absent means off). */
   features?: { voicePreview?: boolean; transcription?: boolean };
+  /** The site's i18n locales (newer servers). */
+  locales?: string[];
+  /** The voice each locale is read in and whether it speaks another language; null when no voice applies. */
+  localeVoiceChecks?: Record<string, VoiceCheck | null>;
 }
 
 export interface Voice {
@@ -90,6 +148,8 @@ export interface Estimate {
   unchanged: boolean;
   /** The article's own voice when an editor chose one (newer servers); otherwise inferred. */
   voiceOverride?: string | null;
+  /** The voice's language against the article's locale (newer servers). */
+  voice?: VoiceCheck;
 }
 
 /** POST /speech/narrations/paragraphs (mirrors the server's narration service). */
@@ -106,6 +166,8 @@ export interface EstimateManyResponse {
   totalCredits: number;
   /** Entries the signed-in admin may not narrate (Content Manager permissions): left out. */
   refused?: string[];
+  /** Entries that would be submitted in a voice of another language (newer servers). */
+  voiceMismatches?: number;
 }
 
 export interface NarrateResult {

@@ -5,6 +5,8 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
+import { LexiconAffected } from './LexiconAffected';
+import { VoiceLanguageWarning } from './VoiceLanguageWarning';
 
 interface Props {
   model: string;
@@ -18,6 +20,7 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
   const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
+  const [showAffected, setShowAffected] = React.useState(false);
   const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
   const estimateQuery = useGetSpeechEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
   const estimate = { data: estimateQuery.data, loading: estimateQuery.isLoading, error: problemOf(estimateQuery.error) };
@@ -92,11 +95,27 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
                   })}
                 </Typography>
               ) : null}
+              {estimate.data.voiceMismatches ? (
+                <VoiceLanguageWarning testId="speech-bulk-voice-mismatch">
+                  {t(
+                    'bulk.voiceMismatch',
+                    '{count, plural, one {# entry would be read in a voice of another language than its own} other {# entries would be read in a voice of another language than their own}}.',
+                    { count: estimate.data.voiceMismatches }
+                  )}
+                </VoiceLanguageWarning>
+              ) : null}
               <Typography fontWeight="bold" data-testid="speech-bulk-credits">
                 {t('bulk.credits', 'Total: {credits} credits.', { credits: formatNumber(estimate.data.totalCredits) })}
               </Typography>
             </>
           ) : null}
+          {showAffected ? (
+            <LexiconAffected contentType={model} locale={locale} />
+          ) : (
+            <Button variant="tertiary" size="S" onClick={() => setShowAffected(true)} data-testid="speech-lexicon-affected-open">
+              {t('affected.open', 'What would the pronunciation rules change?')}
+            </Button>
+          )}
         </Flex>
       </Modal.Body>
       <Modal.Footer>

@@ -22,6 +22,7 @@ import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { ParagraphListener } from './ParagraphListener';
+import { VoiceLanguageWarning } from './VoiceLanguageWarning';
 
 const POLL_MS = 3_000;
 /** After a save or publish, the server enqueues after its commit: look a few times before settling. */
@@ -246,6 +247,19 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               {' · '}
               {voiceName(current.voiceId)}
             </Typography>
+            {current.voice?.mismatch ? (
+              <VoiceLanguageWarning testId="speech-voice-mismatch">
+                {t(
+                  'panel.voiceMismatch',
+                  '{voice} speaks {language}, but this entry is in {locale}: it would be read in that voice anyway.',
+                  {
+                    voice: <bdi key="voice">{voiceName(current.voice.id)}</bdi>,
+                    language: <bdi key="language">{current.voice.language}</bdi>,
+                    locale: <bdi key="locale">{locale ?? ''}</bdi>,
+                  }
+                )}
+              </VoiceLanguageWarning>
+            ) : null}
             {current.unchanged && row?.status === 'completed' ? (
               <Typography variant="pi" textColor="neutral600">
                 {t('panel.unchanged', 'Unchanged since the last narration.')}

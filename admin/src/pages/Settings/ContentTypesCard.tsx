@@ -1,5 +1,6 @@
 import {
   Box,
+  Checkbox,
   Field,
   Flex,
   Grid,
@@ -11,7 +12,7 @@ import {
   Typography,
 } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import type { ContentTypeDescription } from '../../api/types';
+import { SKIPPABLE_BLOCKS, type ContentTypeDescription, type SkippableBlock } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from './Card';
 import { TITLE_FIELD_TYPES, type TypeForm } from './form';
@@ -20,11 +21,19 @@ interface Props {
   types: ContentTypeDescription[];
   value: Record<string, TypeForm>;
   disabled: boolean;
-  errorFor: (uid: string, field: 'trigger' | 'titleField' | 'textFields') => string | undefined;
+  errorFor: (uid: string, field: 'trigger' | 'titleField' | 'textFields' | 'authorField') => string | undefined;
   onChange: (uid: string, next: TypeForm) => void;
 }
 
 const NO_TITLE = '__none__';
+
+/** Labels of the blocks a narration can leave out. */
+const BLOCK_LABELS: Record<SkippableBlock, [id: string, defaultMessage: string]> = {
+  code: ['types.skip.code', 'Code'],
+  quote: ['types.skip.quote', 'Quotes'],
+  image: ['types.skip.image', 'Image captions'],
+  table: ['types.skip.table', 'Tables'],
+};
 
 export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }: Props) => {
   const { formatMessage } = useIntl();
@@ -138,6 +147,59 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                               </MultiSelectOption>
                             ))}
                           </MultiSelect>
+                          <Field.Hint />
+                          <Field.Error />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
+                        <Field.Root
+                          name={`${type.uid}.skipBlocks`}
+                          hint={t('types.skipHint', 'These blocks are left out of the narration.')}
+                          data-testid={`speech-type-skip-${type.uid}`}
+                        >
+                          <Field.Label>{t('types.skipBlocks', 'Not read aloud')}</Field.Label>
+                          <Flex gap={4} wrap="wrap">
+                            {SKIPPABLE_BLOCKS.map((block) => (
+                              <Checkbox
+                                key={block}
+                                name={`${type.uid}.skipBlocks.${block}`}
+                                checked={form.skipBlocks.includes(block)}
+                                disabled={disabled}
+                                onCheckedChange={(checked) =>
+                                  update({
+                                    skipBlocks: SKIPPABLE_BLOCKS.filter((candidate) =>
+                                      candidate === block ? checked === true : form.skipBlocks.includes(candidate)
+                                    ),
+                                  })
+                                }
+                              >
+                                {t(...BLOCK_LABELS[block])}
+                              </Checkbox>
+                            ))}
+                          </Flex>
+                          <Field.Hint />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+                        <Field.Root
+                          name={`${type.uid}.authorField`}
+                          error={errorFor(type.uid, 'authorField')}
+                          hint={t('types.authorHint', "What '{author}' reads in the intro and outro.")}
+                        >
+                          <Field.Label>{t('types.authorField', 'Author field')}</Field.Label>
+                          <SingleSelect
+                            value={form.authorField ?? NO_TITLE}
+                            disabled={disabled}
+                            onChange={(next) => update({ authorField: next === NO_TITLE ? null : String(next) })}
+                            data-testid={`speech-type-author-${type.uid}`}
+                          >
+                            <SingleSelectOption value={NO_TITLE}>{t('types.noAuthor', 'None')}</SingleSelectOption>
+                            {titleOptions.map((field) => (
+                              <SingleSelectOption key={field.name} value={field.name}>
+                                {field.name}
+                              </SingleSelectOption>
+                            ))}
+                          </SingleSelect>
                           <Field.Hint />
                           <Field.Error />
                         </Field.Root>

@@ -5,7 +5,7 @@ import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem, type ApiProblem } from '../../api/errors';
 import { previewVoice } from '../../api/binary';
-import { useAdminToken } from '../../api/hooks';
+import { useAdminToken, useSamplePlayer } from '../../api/hooks';
 import type { Voice } from '../../api/types';
 import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
@@ -20,18 +20,45 @@ interface Props {
   /** Announced by the server (features.voicePreview); without it there is no play button. */
   preview: boolean;
   onChange: (voiceId: string) => void;
+  /** For a picker other than the default voice's (voices by language). */
+  name?: string;
+  label?: string;
+  hint?: string;
+  testId?: string;
+  /** Offers "no voice of its own" (the value '') under this label. */
+  emptyLabel?: string;
+  /** Shown under the field (a voice of another language). */
+  warning?: React.ReactNode;
 }
+
+/** Combobox values cannot be empty: the "no voice of its own" option goes by this one. */
+const NO_VOICE = '__none__';
 
 export function voiceLabel(voice: Voice): string {
   return voice.language ? `${voice.name} · ${voice.language}` : voice.name;
 }
 
-export const VoicePicker = ({ value, voices, loading, error, disabled, fieldError, preview, onChange }: Props) => {
+export const VoicePicker = ({
+  value,
+  voices,
+  loading,
+  error,
+  disabled,
+  fieldError,
+  preview,
+  onChange,
+  name = 'defaultVoiceId',
+  label,
+  hint: ownHint,
+  testId = 'speech-voice',
+  emptyLabel,
+  warning,
+}: Props) => {
   const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
   const tokens = useAdminToken('SpeechVoicePicker');
-  const [previewState, setPreviewState] = React.useState<'idle' | 'loading' | 'playing' | 'error'>('idle');
-  const audio = React.useRef<HTMLAudioElement | null>(null);
+  const player = useSamplePlayer((caught) => toggleNotification({ type: 'danger', message: toProblem(caught).message }));
+  const previewState = player.stateOf(value);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
@@ -44,54 +71,34 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
   // The input shows the chosen voice's name, also when the list arrives after the value.
   const labelOf = React.useCallback(
     (id: string) => {
+      if (!id && emptyLabel) return emptyLabel;
       const voice = options.find((candidate) => candidate.id === id);
       return voice ? voiceLabel(voice) : id;
     },
-    [options]
+    [options, emptyLabel]
   );
   const [text, setText] = useComboboxText(labelOf(value));
 
-  React.useEffect(
-    () => () => {
-      audio.current?.pause();
-      if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
-    },
-    []
-  );
-
-  const play = async () => {
-    if (!value) return;
-    setPreviewState('loading');
-    try {
-      const blob = await previewVoice(value, tokens);
-      audio.current?.pause();
-      if (audio.current?.src.startsWith('blob:')) URL.revokeObjectURL(audio.current.src);
-      const sample = new Audio(URL.createObjectURL(blob));
-      audio.current = sample;
-      sample.addEventListener('ended', () => setPreviewState('idle'));
-      await sample.play();
-      setPreviewState('playing');
-    } catch (caught) {
-      setPreviewState('error');
-      toggleNotification({ type: 'danger', message: toProblem(caught).message });
-    }
+  const play = () => {
+    if (value) void player.play(value, () => previewVoice(value, tokens));
   };
 
   const hint = error
     ? t('voices.error', 'The voice list could not be loaded: {message}', { message: error.message })
-    : t('voices.hint', 'Type to search by name or language. Used for every narration unless an entry has its own voice.');
+    : (ownHint ?? t('voices.hint', 'Type to search by name or language. Used for every narration unless an entry has its own voice.'));
 
   return (
-    <Field.Root name="defaultVoiceId" error={fieldError} hint={hint} data-testid="speech-voice-field">
-      <Field.Label>{t('voices.label', 'Default voice')}</Field.Label>
+    <Field.Root name={name} error={fieldError} hint={hint} data-testid={`${testId}-field`}>
+      <Field.Label>{label ?? t('voices.label', 'Default voice')}</Field.Label>
       <Flex gap={2} alignItems="flex-start">
         <div style={{ flex: 1, minWidth: 0 }}>
           <Combobox
-            value={value || undefined}
+            value={value || (emptyLabel ? NO_VOICE : undefined)}
             textValue={text}
             onTextValueChange={setText}
             onChange={(next) => {
-              if (next) onChange(String(next));
+              if (next === NO_VOICE) onChange('');
+              else if (next) onChange(String(next));
               else setText(labelOf(value));
             }}
             loading={loading}
@@ -100,8 +107,13 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
             noOptionsMessage={() => t('voices.none', 'No voice matches')}
             loadingMessage={t('voices.loading', 'Loading voices')}
             autocomplete={{ type: 'list', filter: 'contains' }}
-            data-testid="speech-voice-combobox"
+            data-testid={`${testId}-combobox`}
           >
+            {emptyLabel ? (
+              <ComboboxOption value={NO_VOICE} textValue={emptyLabel}>
+                {emptyLabel}
+              </ComboboxOption>
+            ) : null}
             {options.map((voice) => (
               <ComboboxOption key={voice.id} value={voice.id} textValue={voiceLabel(voice)}>
                 {voiceLabel(voice)}
@@ -112,16 +124,17 @@ export const VoicePicker = ({ value, voices, loading, error, disabled, fieldErro
         {preview ? (
           <IconButton
             label={t('voices.preview', 'Play a sample')}
-            onClick={() => void play()}
+            onClick={play}
             disabled={!value || previewState === 'loading'}
             variant="secondary"
-            data-testid="speech-voice-preview"
+            data-testid={`${testId}-preview`}
             data-state={previewState}
           >
             <Play />
           </IconButton>
         ) : null}
       </Flex>
+      {warning}
       <Field.Hint />
       <Field.Error />
     </Field.Root>

@@ -1,4 +1,12 @@
-import type { ContentTypeDescription, ContentTypeNarration, FieldError, PreprocessType, SpeechSettings } from '../../api/types';
+import type {
+  ContentTypeDescription,
+  ContentTypeNarration,
+  FieldError,
+  LexiconRule,
+  PreprocessType,
+  SkippableBlock,
+  SpeechSettings,
+} from '../../api/types';
 
 /**
  * The settings form as the page edits it, and its conversion to the PUT body. Pure: unit-tested.
@@ -10,15 +18,34 @@ export interface TypeForm {
   trigger: 'publish' | 'save';
   titleField: string | null;
   textFields: string[];
+  skipBlocks: SkippableBlock[];
+  authorField: string | null;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
 }
 
 export interface SettingsForm {
   defaultVoiceId: string;
+  /** Voice per locale; undefined when the server does not offer the setting (older servers). */
+  localeVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, TypeForm>;
+  /** Pronunciation rules; undefined when the server does not offer them (older servers). */
+  lexicon?: LexiconRule[];
+  /** Site name and templates; undefined when the server does not offer them (older servers). */
+  spoken?: SpokenFrame;
 }
+
+/** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
+export interface SpokenFrame {
+  siteName: string;
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
+}
+
+/** The placeholders a template may use. */
+export const TEMPLATE_PLACEHOLDERS = ['{title}', '{author}', '{site}'] as const;
+export const ALL_LOCALES = '*';
 
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
@@ -31,10 +58,28 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
       trigger: type.draftAndPublish ? 'publish' : 'save',
       titleField: config?.titleField ?? null,
       textFields: config?.textFields ? [...config.textFields] : [],
+      skipBlocks: config?.skipBlocks ? [...config.skipBlocks] : [],
+      authorField: config?.authorField ?? null,
       original: config,
     };
   }
-  return { defaultVoiceId: settings.defaultVoiceId ?? '', preprocessType: settings.preprocessType === '2' ? '2' : '0', contentTypes };
+  const localeVoices = settings.localeVoices ? { localeVoices: { ...settings.localeVoices } } : {};
+  return {
+    defaultVoiceId: settings.defaultVoiceId ?? '',
+    ...localeVoices,
+    preprocessType: settings.preprocessType === '2' ? '2' : '0',
+    contentTypes,
+    ...(settings.lexicon ? { lexicon: settings.lexicon.map((rule) => ({ ...rule })) } : {}),
+    ...(settings.siteName !== undefined || settings.introTemplates || settings.outroTemplates
+      ? {
+          spoken: {
+            siteName: settings.siteName ?? '',
+            introTemplates: { ...settings.introTemplates },
+            outroTemplates: { ...settings.outroTemplates },
+          },
+        }
+      : {}),
+  };
 }
 
 export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
@@ -42,23 +87,66 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
       // No trigger: the server narrates the type when it is published, or saved if it has no draft & publish.
-      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}) };
+      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}), ...readingOf(type) };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
       const titleField = type.titleField ?? undefined;
-      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}) };
+      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type) };
     }
   }
   const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
   if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
+  // The server replaces the whole map: a locale left without a voice is read in the default one.
+  if (form.lexicon) body.lexicon = form.lexicon;
+  if (form.spoken) {
+    body.siteName = form.spoken.siteName.trim();
+    body.introTemplates = withoutEmpty(form.spoken.introTemplates);
+    body.outroTemplates = withoutEmpty(form.spoken.outroTemplates);
+  }
+  if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
+}
+
+/**
+ * Skipped blocks and the author field of a type. Skipped blocks are sent once the server had a
+ * list or one is chosen (an empty list then overrides the configuration file's); no author field
+ * is sent as none, so the file's (if any) applies.
+ */
+function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'authorField'> {
+  return {
+    ...(type.skipBlocks.length || type.original?.skipBlocks ? { skipBlocks: type.skipBlocks } : {}),
+    ...(type.authorField ? { authorField: type.authorField } : {}),
+  };
+}
+
+/** Templates without the locales left blank (the server replaces the whole map). */
+function withoutEmpty(templates: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(templates).filter(([, template]) => template.trim()));
 }
 
 /** Messages of the checks below; their ids are translation keys. */
 export const VALIDATION_MESSAGES: Record<string, string> = {
   'validation.voiceRequired': 'Choose a voice.',
   'validation.textFieldsRequired': 'Choose at least one text field.',
+  'validation.termRequired': 'Write the term to replace.',
+  'validation.spokenRequired': 'Write how the term is spoken.',
 };
+
+/** A new, empty pronunciation rule (every locale, whole words, any case). */
+export const emptyLexiconRule = (): LexiconRule => ({
+  term: '',
+  spoken: '',
+  locale: null,
+  wholeWord: true,
+  caseSensitive: false,
+  ignoreDiacritics: false,
+  letterVariants: false,
+});
+
+/** The Arabic-only options apply to rules of every locale or of an Arabic one. */
+export function offersArabicOptions(rule: Pick<LexiconRule, 'locale'>): boolean {
+  return rule.locale === null || /^ar(?:$|[-_])/i.test(rule.locale);
+}
 
 /**
  * Checks made before saving, with the same paths as the server's validation errors. Messages are
@@ -72,6 +160,10 @@ export function validateForm(form: SettingsForm): FieldError[] {
     if (type.enabled && type.textFields.length === 0)
       errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
   }
+  form.lexicon?.forEach((rule, index) => {
+    if (!rule.term.trim()) errors.push({ path: ['lexicon', String(index), 'term'], message: 'validation.termRequired' });
+    if (!rule.spoken.trim()) errors.push({ path: ['lexicon', String(index), 'spoken'], message: 'validation.spokenRequired' });
+  });
   return errors;
 }
 

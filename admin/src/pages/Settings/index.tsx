@@ -13,6 +13,9 @@ import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
 import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
+import { LexiconCard } from './LexiconCard';
+import { LocaleVoicesCard } from './LocaleVoicesCard';
+import { SpokenFrameCard } from './SpokenFrameCard';
 import { VoicePicker } from './VoicePicker';
 
 const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
@@ -142,6 +145,47 @@ const SettingsPage = () => {
             </Grid.Root>
             <CostAverages preprocessType={form.preprocessType} averages={data.averages} enabledTypes={enabledTypes} />
           </Card>
+          {form.localeVoices && data.locales ? (
+            <LocaleVoicesCard
+              locales={data.locales}
+              value={form.localeVoices}
+              defaultVoiceId={form.defaultVoiceId}
+              voices={voices.data}
+              loading={voices.loading}
+              error={voices.error}
+              savedChecks={data.localeVoiceChecks}
+              disabled={!canUpdate}
+              preview={data.features?.voicePreview === true && canTranscribe}
+              onChange={(localeVoices) => setForm({ ...form, localeVoices })}
+            />
+          ) : null}
+          {form.lexicon ? (
+            <LexiconCard
+              rules={form.lexicon}
+              locales={data.locales ?? []}
+              disabled={!canUpdate}
+              canHear={canUpdate && data.features?.voicePreview === true}
+              errorOf={(index) => message(fieldError(errors, 'lexicon', String(index)))}
+              onChange={(lexicon) => {
+                setForm({ ...form, lexicon });
+                setErrors((current) => current.filter((error) => error.path[0] !== 'lexicon'));
+              }}
+            />
+          ) : null}
+          {form.spoken ? (
+            <SpokenFrameCard
+              locales={data.locales ?? []}
+              value={form.spoken}
+              disabled={!canUpdate}
+              errorFor={(field, locale) => message(locale ? fieldError(errors, field, locale) : fieldError(errors, field))}
+              onChange={(spoken) => {
+                setForm({ ...form, spoken });
+                setErrors((current) =>
+                  current.filter((error) => !['siteName', 'introTemplates', 'outroTemplates'].includes(error.path[0]))
+                );
+              }}
+            />
+          ) : null}
           <ContentTypesCard
             types={data.contentTypes}
             value={form.contentTypes}

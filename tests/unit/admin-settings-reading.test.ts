@@ -1,0 +1,100 @@
+import { emptyLexiconRule, fromForm, isDirty, offersArabicOptions, toForm, validateForm } from '../../admin/src/pages/Settings/form';
+import type { ContentTypeDescription, SpeechSettings } from '../../admin/src/api/types';
+
+const described: ContentTypeDescription[] = [
+  {
+    uid: 'api::article.article',
+    displayName: 'Article',
+    draftAndPublish: true,
+    localized: true,
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'author', type: 'string' },
+      { name: 'body', type: 'blocks' },
+    ],
+  },
+];
+
+const settings: SpeechSettings = {
+  defaultVoiceId: 'en-female-1',
+  preprocessType: '0',
+  contentTypes: { 'api::article.article': { titleField: 'title', textFields: ['body'], trigger: 'publish' } },
+  siteName: 'The Daily',
+  introTemplates: { '*': '{title}, by {author}.' },
+  outroTemplates: {},
+};
+
+describe('settings form: what is read and around it', () => {
+  it('sends skipped blocks and the author field of a narrated type once chosen', () => {
+    const form = toForm(settings, described);
+    expect(fromForm(form).contentTypes?.['api::article.article']).toEqual({ titleField: 'title', textFields: ['body'] });
+    const type = form.contentTypes['api::article.article'];
+    const edited = { ...form, contentTypes: { 'api::article.article': { ...type, skipBlocks: ['code' as const], authorField: 'author' } } };
+    expect(fromForm(edited).contentTypes?.['api::article.article']).toEqual({
+      titleField: 'title',
+      textFields: ['body'],
+      skipBlocks: ['code'],
+      authorField: 'author',
+    });
+    expect(isDirty(edited, form)).toBe(true);
+  });
+
+  it('sends an empty list of skipped blocks when the server had one, so it overrides the configuration file', () => {
+    const withSkips: SpeechSettings = {
+      ...settings,
+      contentTypes: { 'api::article.article': { textFields: ['body'], skipBlocks: ['table'], authorField: 'author' } },
+    };
+    const form = toForm(withSkips, described);
+    expect(form.contentTypes['api::article.article'].skipBlocks).toEqual(['table']);
+    const type = form.contentTypes['api::article.article'];
+    const cleared = { ...form, contentTypes: { 'api::article.article': { ...type, skipBlocks: [] } } };
+    expect(fromForm(cleared).contentTypes?.['api::article.article']?.skipBlocks).toEqual([]);
+  });
+
+  it('sends the site name trimmed and the templates without blank locales', () => {
+    const form = toForm(settings, described);
+    expect(form.spoken).toEqual({ siteName: 'The Daily', introTemplates: { '*': '{title}, by {author}.' }, outroTemplates: {} });
+    expect(fromForm(form)).toMatchObject({ siteName: 'The Daily', introTemplates: { '*': '{title}, by {author}.' }, outroTemplates: {} });
+    const edited = {
+      ...form,
+      spoken: { siteName: '  Al Yawm ', introTemplates: { '*': '{title}.', ar: '  ' }, outroTemplates: { ar: 'من {site}' } },
+    };
+    const body = fromForm(edited);
+    expect(body.siteName).toBe('Al Yawm');
+    expect(body.introTemplates).toEqual({ '*': '{title}.' });
+    expect(body.outroTemplates).toEqual({ ar: 'من {site}' });
+  });
+
+  it('sends no site name or templates to a server that does not offer them', () => {
+    const { siteName: _s, introTemplates: _i, outroTemplates: _o, ...older } = settings;
+    const body = fromForm(toForm(older, described));
+    expect(body).not.toHaveProperty('siteName');
+    expect(body).not.toHaveProperty('introTemplates');
+  });
+});
+
+describe('settings form: pronunciation lexicon', () => {
+  const rule = { term: 'WHO', spoken: 'World Health Organization', locale: 'en', wholeWord: true, caseSensitive: true };
+
+  it('sends the rules as edited, and is dirty once one changes', () => {
+    const form = toForm({ ...settings, lexicon: [rule] }, described);
+    expect(fromForm(form).lexicon).toEqual([rule]);
+    const edited = { ...form, lexicon: [{ ...rule, spoken: 'the W H O' }] };
+    expect(fromForm(edited).lexicon).toEqual([{ ...rule, spoken: 'the W H O' }]);
+    expect(isDirty(edited, form)).toBe(true);
+  });
+
+  it('refuses a rule without a term or a spoken form, at the path the server uses', () => {
+    const form = toForm({ ...settings, lexicon: [] }, described);
+    const errors = validateForm({ ...form, lexicon: [rule, { ...emptyLexiconRule(), term: 'x ' }] });
+    expect(errors).toEqual([{ path: ['lexicon', '1', 'spoken'], message: 'validation.spokenRequired' }]);
+  });
+
+  it('offers the Arabic options to rules of every locale and of Arabic ones only', () => {
+    expect(offersArabicOptions({ locale: null })).toBe(true);
+    expect(offersArabicOptions({ locale: 'ar' })).toBe(true);
+    expect(offersArabicOptions({ locale: 'ar-JO' })).toBe(true);
+    expect(offersArabicOptions({ locale: 'en' })).toBe(false);
+    expect(offersArabicOptions({ locale: 'arn' })).toBe(false);
+  });
+});
