@@ -7,6 +7,7 @@ import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../
 import { getTranslation } from '../utils/getTranslation';
 import { LexiconAffected } from './LexiconAffected';
 import { VoiceLanguageWarning } from './VoiceLanguageWarning';
+import { textDirection } from '../utils/textDirection';
 
 interface Props {
   model: string;
@@ -16,7 +17,7 @@ interface Props {
 }
 
 export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
-  const { formatMessage, formatNumber } = useIntl();
+  const { formatMessage, formatNumber, locale: adminLocale } = useIntl();
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
   const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
@@ -50,7 +51,7 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   return (
     <>
       <Modal.Body>
-        <Flex direction="column" alignItems="stretch" gap={3} data-testid="speech-bulk-summary">
+        <Flex direction="column" alignItems="stretch" gap={3} data-testid="speech-bulk-summary" dir={textDirection(adminLocale)}>
           {estimate.loading ? (
             <Flex justifyContent="center">
               <Loader small>{t('bulk.estimating', 'Estimating the selection')}</Loader>

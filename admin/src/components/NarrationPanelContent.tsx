@@ -23,6 +23,7 @@ import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { ParagraphListener } from './ParagraphListener';
 import { VoiceLanguageWarning } from './VoiceLanguageWarning';
+import { textDirection } from '../utils/textDirection';
 
 const POLL_MS = 3_000;
 /** After a save or publish, the server enqueues after its commit: look a few times before settling. */
@@ -56,7 +57,9 @@ function useWatch() {
 }
 
 export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
-  const { formatMessage, formatNumber, formatDate } = useIntl();
+  const { formatMessage, formatNumber, formatDate, locale: adminLocale } = useIntl();
+  // The panel's own text runs in the admin's direction (Arabic right to left); Strapi's page does not change.
+  const dir = textDirection(adminLocale);
   const { toggleNotification } = useNotification();
   const describeFailure = useFailureReason();
   const {
@@ -137,7 +140,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   }
   if (narration.error && !narration.data) {
     return (
-      <Flex direction="column" alignItems="stretch" gap={2} width="100%" data-testid="speech-panel">
+      <Flex direction="column" alignItems="stretch" gap={2} width="100%" data-testid="speech-panel" dir={dir}>
         <Typography variant="pi" textColor="danger600">
           {t('panel.loadError', 'The narration could not be loaded: {message}', { message: narration.error.message })}
         </Typography>
@@ -166,7 +169,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     : undefined;
 
   return (
-    <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="speech-panel">
+    <Flex direction="column" alignItems="stretch" gap={3} width="100%" data-testid="speech-panel" dir={dir}>
       <Flex gap={2} wrap="wrap" alignItems="center">
         <NarrationBadge row={row} queue={queue} />
         {row?.completedAt && kind === 'ready' ? (
