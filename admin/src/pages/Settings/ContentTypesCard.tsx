@@ -104,27 +104,17 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                         </Field.Root>
                       </Grid.Item>
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root
+                        <OptionalFieldSelect
                           name={`${type.uid}.titleField`}
-                          error={errorFor(type.uid, 'titleField')}
+                          label={t('types.titleField', 'Title field')}
                           hint={t('types.titleHint', 'Sent as the title of the narration.')}
-                        >
-                          <Field.Label>{t('types.titleField', 'Title field')}</Field.Label>
-                          <SingleSelect
-                            value={form.titleField ?? NO_TITLE}
-                            disabled={disabled}
-                            onChange={(next) => update({ titleField: next === NO_TITLE ? null : String(next) })}
-                          >
-                            <SingleSelectOption value={NO_TITLE}>{t('types.noTitle', 'None (use the entry id)')}</SingleSelectOption>
-                            {titleOptions.map((field) => (
-                              <SingleSelectOption key={field.name} value={field.name}>
-                                {field.name}
-                              </SingleSelectOption>
-                            ))}
-                          </SingleSelect>
-                          <Field.Hint />
-                          <Field.Error />
-                        </Field.Root>
+                          noneLabel={t('types.noTitle', 'None (use the entry id)')}
+                          error={errorFor(type.uid, 'titleField')}
+                          value={form.titleField}
+                          fields={titleOptions}
+                          disabled={disabled}
+                          onChange={(titleField) => update({ titleField })}
+                        />
                       </Grid.Item>
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
                         <Field.Root
@@ -181,28 +171,18 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                         </Field.Root>
                       </Grid.Item>
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root
+                        <OptionalFieldSelect
                           name={`${type.uid}.authorField`}
-                          error={errorFor(type.uid, 'authorField')}
+                          label={t('types.authorField', 'Author field')}
                           hint={t('types.authorHint', "What '{author}' reads in the intro and outro.")}
-                        >
-                          <Field.Label>{t('types.authorField', 'Author field')}</Field.Label>
-                          <SingleSelect
-                            value={form.authorField ?? NO_TITLE}
-                            disabled={disabled}
-                            onChange={(next) => update({ authorField: next === NO_TITLE ? null : String(next) })}
-                            data-testid={`speech-type-author-${type.uid}`}
-                          >
-                            <SingleSelectOption value={NO_TITLE}>{t('types.noAuthor', 'None')}</SingleSelectOption>
-                            {titleOptions.map((field) => (
-                              <SingleSelectOption key={field.name} value={field.name}>
-                                {field.name}
-                              </SingleSelectOption>
-                            ))}
-                          </SingleSelect>
-                          <Field.Hint />
-                          <Field.Error />
-                        </Field.Root>
+                          noneLabel={t('types.noAuthor', 'None')}
+                          error={errorFor(type.uid, 'authorField')}
+                          value={form.authorField}
+                          fields={titleOptions}
+                          disabled={disabled}
+                          onChange={(authorField) => update({ authorField })}
+                          testId={`speech-type-author-${type.uid}`}
+                        />
                       </Grid.Item>
                     </Grid.Root>
                   ) : null}
@@ -215,3 +195,38 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
     </Card>
   );
 };
+
+/** A select of one of the type's text fields, or none (the title and the author field). */
+function OptionalFieldSelect(props: {
+  name: string;
+  label: string;
+  hint: string;
+  noneLabel: string;
+  error?: string;
+  value: string | null | undefined;
+  fields: Array<{ name: string }>;
+  disabled: boolean;
+  onChange: (field: string | null) => void;
+  testId?: string;
+}) {
+  return (
+    <Field.Root name={props.name} error={props.error} hint={props.hint}>
+      <Field.Label>{props.label}</Field.Label>
+      <SingleSelect
+        value={props.value ?? NO_TITLE}
+        disabled={props.disabled}
+        onChange={(next) => props.onChange(next === NO_TITLE ? null : String(next))}
+        data-testid={props.testId}
+      >
+        <SingleSelectOption value={NO_TITLE}>{props.noneLabel}</SingleSelectOption>
+        {props.fields.map((field) => (
+          <SingleSelectOption key={field.name} value={field.name}>
+            {field.name}
+          </SingleSelectOption>
+        ))}
+      </SingleSelect>
+      <Field.Hint />
+      <Field.Error />
+    </Field.Root>
+  );
+}
