@@ -34,6 +34,9 @@ export function localesOf(locale: unknown): Array<string | null> {
   return [null];
 }
 
+/** The actions that may record, cancel or forget a narration; every other one passes untouched. */
+const ACTIONS_THAT_NARRATE = new Set(['create', 'update', 'publish', 'unpublish', 'delete']);
+
 export function narrateOnPublish(strapi: Core.Strapi) {
   // Recordings that wait for a commit run one after another, each in a turn of its own of the event
   // loop. A bulk publish commits many documents at once; recorded side by side, their queries
@@ -65,7 +68,9 @@ export function narrateOnPublish(strapi: Core.Strapi) {
 
   return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
     const result = await next();
-    if (ctx.uid.startsWith('plugin::speech.')) return result;
+    // Reads (findOne, findMany, count: the recording's own loadLive among them) never narrate, so
+    // they do not read the settings either.
+    if (ctx.uid.startsWith('plugin::speech.') || !ACTIONS_THAT_NARRATE.has(ctx.action)) return result;
     const narrations = getService('narrations');
     const trigger = await narrations.triggerFor(ctx.uid);
     if (trigger === 'off' || trigger === null) return result;
