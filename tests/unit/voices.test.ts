@@ -1,4 +1,4 @@
-import { checkVoiceLanguage, forLocale as localeVoiceFor, primaryLanguage } from '../../server/src/voices/language';
+import { checkVoiceLanguage, forLocale as localeVoiceFor, localeFallbacks, primaryLanguage } from '../../server/src/voices/language';
 import { resolveVoiceId } from '../../server/src/voices/resolve';
 import { parsePluginConfig } from '../../server/src/config/schema';
 import { runtimeSettingsSchema } from '../../server/src/services/settings';
@@ -23,6 +23,13 @@ describe('the voice an article is read in', () => {
     expect(localeVoiceFor({ 'ar-JO': 'ar-male-1', ar: 'ar-female-1' }, 'ar-JO')).toBe('ar-male-1');
     expect(localeVoiceFor({ 'ar-JO': 'ar-male-1' }, 'ar')).toBeNull();
     expect(localeVoiceFor(undefined, 'ar')).toBeNull();
+  });
+
+  it('looks a locale up under its own code, then its language (one chain for voices, templates and the lexicon)', () => {
+    expect(localeFallbacks('ar-JO')).toEqual(['ar-jo', 'ar']);
+    expect(localeFallbacks('AR')).toEqual(['ar']);
+    expect(localeFallbacks('x-klingon')).toEqual(['x-klingon']);
+    expect(localeFallbacks(null)).toEqual([]);
   });
 });
 

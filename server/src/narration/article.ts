@@ -4,7 +4,7 @@ import { narrationFingerprint } from './fingerprint';
 import { applyLexicon, type LexiconRule } from './lexicon';
 import { fillTemplate, templateFor } from './templates';
 import type { TextHeading } from '../subtitles/chapters';
-import { extractNarration, fieldToText } from './text';
+import { extractNarration, fieldToText, oneLine, paragraphsOf } from './text';
 import type { ContentVersion } from './jobs.repository';
 
 /**
@@ -36,7 +36,7 @@ export interface ArticleSource {
 /** A field's text as one line (for `{title}` and `{author}`); '' when absent or not text. */
 function fieldLine(source: ArticleSource, field: string | undefined): string {
   if (field === undefined || !Object.prototype.hasOwnProperty.call(source.entry, field)) return '';
-  return fieldToText(source.entry[field], source.attributes?.[field]?.type).replace(/\s+/gu, ' ').trim();
+  return oneLine(fieldToText(source.entry[field], source.attributes?.[field]?.type));
 }
 
 /** The article's own paragraphs between its intro and outro; an article with nothing to read gets neither. */
@@ -66,7 +66,7 @@ const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replac
 export function describeArticle(source: ArticleSource): ContentVersion & { text: string; headings: TextHeading[] } {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
   const extracted = extractNarration(source.entry, source.narration, source.attributes);
-  const written = withIntroAndOutro(extracted.text === '' ? [] : extracted.text.split('\n\n'), source, locale);
+  const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);
   // Paragraph by paragraph (a rule never spans two), so each heading's position is known after it.
   const spoken = written.paragraphs.map((paragraph) => applyLexicon(paragraph, source.lexicon ?? [], locale));
   const text = spoken.join('\n\n');

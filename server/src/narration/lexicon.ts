@@ -18,7 +18,8 @@
  */
 import { z } from 'zod';
 import { localeCode } from '../config/schema';
-import { primaryLanguage } from '../voices/language';
+import { localeFallbacks } from '../voices/language';
+import { oneLine } from './text';
 
 export const MAX_LEXICON_RULES = 500;
 export const MAX_TERM_LENGTH = 100;
@@ -33,9 +34,6 @@ const DIACRITIC = new RegExp(`[${ARABIC_DIACRITICS}]`, 'gu');
 /** Letters written for one another; each group matches any of its members. */
 const LETTER_VARIANTS = ['اأإآٱ', 'ةه', 'ىي'];
 const VARIANT_CLASS = new Map(LETTER_VARIANTS.flatMap((group) => [...group].map((letter) => [letter, `[${group}]`] as const)));
-
-/** One line of text, trimmed, whitespace runs as one space, NFC (as the narrated text is). */
-const oneLine = (value: string) => value.normalize('NFC').replace(/\s+/gu, ' ').trim();
 
 export const lexiconRuleSchema = z
   .object({
@@ -83,9 +81,7 @@ export const lexiconSchema = z
 /** Does a rule written for `ruleLocale` apply to an article in `articleLocale`? */
 export function ruleAppliesTo(ruleLocale: string | null, articleLocale: string | null | undefined): boolean {
   if (ruleLocale === null) return true;
-  if (!articleLocale) return false;
-  const rule = ruleLocale.toLowerCase();
-  return rule === articleLocale.toLowerCase() || rule === primaryLanguage(articleLocale);
+  return localeFallbacks(articleLocale).includes(ruleLocale.toLowerCase());
 }
 
 const escapeRegExp = (character: string) => character.replace(/[\\^$.*+?()[\]{}|/]/gu, '\\$&');

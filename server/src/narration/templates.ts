@@ -6,7 +6,7 @@
  * Pure: no Strapi, no I/O.
  */
 import { forLocale } from '../voices/language';
-import { ensureSentenceEnd } from './text';
+import { ensureSentenceEnd, oneLine } from './text';
 
 export const TEMPLATE_PLACEHOLDERS = ['title', 'author', 'site'] as const;
 export type TemplateValues = Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>;
@@ -40,10 +40,10 @@ export function fillTemplate(text: string | null, values: TemplateValues): strin
   let missing = false;
   const filled = text.replace(PLACEHOLDER, (whole, name: string) => {
     if (!isPlaceholder(name)) return whole;
-    const value = values[name as keyof TemplateValues].replace(/\s+/gu, ' ').trim();
+    const value = oneLine(values[name as keyof TemplateValues]);
     if (!value) missing = true;
     return value;
   });
-  const line = filled.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  const line = oneLine(filled);
   return missing || !line ? null : ensureSentenceEnd(line);
 }

@@ -74,6 +74,11 @@ const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFE
 // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu;
 
+/** One line of text (`{title}`, `{author}`, a lexicon term): NFC, every run of whitespace one space, trimmed. */
+export function oneLine(value: string): string {
+  return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
+}
+
 /**
  * Canonical layout: lines trimmed with inner whitespace collapsed, empty lines only as single
  * paragraph separators, nothing before the first or after the last paragraph.
@@ -451,7 +456,8 @@ export interface ExtractedNarration {
   headingParagraphs: number[];
 }
 
-const paragraphsOf = (text: string) => (text === '' ? [] : text.split('\n\n'));
+/** The paragraphs of a text in the canonical layout (see normaliseNarrationText); none for ''. */
+export const paragraphsOf = (text: string): string[] => (text === '' ? [] : text.split('\n\n'));
 
 /**
  * The text to narrate for an entry: the title (one line, ending in punctuation) as the first

@@ -35,6 +35,17 @@ export function checkVoiceLanguage(
 }
 
 /**
+ * The codes a per-locale setting is looked up under for an article's locale, most specific first,
+ * in lower case: the locale's own (`pt-br`), then its language's (`ar-JO` -> `ar-jo`, `ar`).
+ */
+export function localeFallbacks(locale: string | null | undefined): string[] {
+  if (!locale) return [];
+  const exact = locale.toLowerCase();
+  const language = primaryLanguage(locale);
+  return language === null || language === exact ? [exact] : [exact, language];
+}
+
+/**
  * A per-locale setting (voices, intro and outro templates) for an article's locale: the locale's
  * own entry wins (`pt-BR`); a regional locale without one falls back to its language's
  * (`ar-JO` -> `ar`). Locale codes are compared without regard to case.
@@ -42,8 +53,9 @@ export function checkVoiceLanguage(
 export function forLocale<T>(byLocale: Readonly<Record<string, T>> | undefined, locale: string | null | undefined): T | null {
   if (!byLocale || !locale) return null;
   const byCode = new Map(Object.entries(byLocale).map(([code, value]) => [code.toLowerCase(), value]));
-  const exact = byCode.get(locale.toLowerCase());
-  if (exact !== undefined) return exact;
-  const language = primaryLanguage(locale);
-  return language === null ? null : (byCode.get(language) ?? null);
+  for (const code of localeFallbacks(locale)) {
+    const value = byCode.get(code);
+    if (value !== undefined) return value;
+  }
+  return null;
 }
