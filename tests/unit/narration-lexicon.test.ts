@@ -1,11 +1,14 @@
 import {
-  applyLexicon,
+  compileLexicon,
   lexiconRuleSchema,
   lexiconSchema,
   ruleAppliesTo,
   MAX_LEXICON_RULES,
   type LexiconRule,
 } from '../../server/src/narration/lexicon';
+
+/** The lexicon applied to one text, as an article's paragraphs get it. */
+const applyLexicon = (text: string, rules: readonly LexiconRule[], locale: string | null) => compileLexicon(rules, locale)(text);
 
 /** A rule with the defaults an editor starts from. */
 const rule = (term: string, spoken: string, options: Partial<LexiconRule> = {}): LexiconRule =>

@@ -1,7 +1,7 @@
 import type { ContentTypeNarrationConfig } from '../config/schema';
 import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
-import { applyLexicon, type LexiconRule } from './lexicon';
+import { compileLexicon, type LexiconRule } from './lexicon';
 import { fillTemplate, templateFor } from './templates';
 import type { TextHeading } from '../subtitles/chapters';
 import { extractNarration, fieldToText, oneLine, paragraphsOf } from './text';
@@ -68,7 +68,7 @@ export function describeArticle(source: ArticleSource): ContentVersion & { text:
   const extracted = extractNarration(source.entry, source.narration, source.attributes);
   const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);
   // Paragraph by paragraph (a rule never spans two), so each heading's position is known after it.
-  const spoken = written.paragraphs.map((paragraph) => applyLexicon(paragraph, source.lexicon ?? [], locale));
+  const spoken = written.paragraphs.map(compileLexicon(source.lexicon ?? [], locale));
   const text = spoken.join('\n\n');
   const starts: number[] = [];
   let offset = 0;

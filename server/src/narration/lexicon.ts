@@ -90,9 +90,7 @@ const NOT_AFTER_WORD = '(?<![\\p{L}\\p{M}\\p{N}_])';
 const NOT_BEFORE_WORD = '(?![\\p{L}\\p{M}\\p{N}_])';
 
 /** The regular expression a rule matches with (global, Unicode). */
-export function ruleRegExp(
-  rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>
-): RegExp {
+function ruleRegExp(rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>): RegExp {
   const term = rule.ignoreDiacritics ? oneLine(rule.term.replace(DIACRITIC, '')) : oneLine(rule.term);
   const characters = [...term];
   const body = characters
@@ -124,24 +122,36 @@ function cachedRegExp(rule: LexiconRule): RegExp {
   return pattern;
 }
 
-interface Match {
-  start: number;
-  end: number;
+/** A rule that applies to the article's locale, with its expression. */
+interface CompiledRule {
+  pattern: RegExp;
   termLength: number;
   order: number;
   spoken: string;
 }
 
-/** The text with the rules that apply to `locale` applied (see the file comment). */
-export function applyLexicon(text: string, rules: readonly LexiconRule[], locale: string | null | undefined): string {
-  const candidates: Match[] = [];
+type Match = Omit<CompiledRule, 'pattern'> & { start: number; end: number };
+
+/**
+ * The lexicon for one article: the rules that apply to `locale`, chosen and compiled once, as a
+ * function that applies them to a text (each paragraph of the article; see the file comment).
+ */
+export function compileLexicon(rules: readonly LexiconRule[], locale: string | null | undefined): (text: string) => string {
+  const applicable: CompiledRule[] = [];
   rules.forEach((rule, order) => {
     if (!ruleAppliesTo(rule.locale, locale)) return;
-    const termLength = [...rule.term].length;
-    for (const match of text.matchAll(cachedRegExp(rule))) {
-      candidates.push({ start: match.index, end: match.index + match[0].length, termLength, order, spoken: rule.spoken });
-    }
+    applicable.push({ pattern: cachedRegExp(rule), termLength: [...rule.term].length, order, spoken: rule.spoken });
   });
+  return (text) => applyRules(text, applicable);
+}
+
+function applyRules(text: string, rules: readonly CompiledRule[]): string {
+  const candidates: Match[] = [];
+  for (const { pattern, termLength, order, spoken } of rules) {
+    for (const match of text.matchAll(pattern)) {
+      candidates.push({ start: match.index, end: match.index + match[0].length, termLength, order, spoken });
+    }
+  }
   if (candidates.length === 0) return text;
 
   candidates.sort((a, b) => b.termLength - a.termLength || a.start - b.start || a.order - b.order);
