@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { isPreprocessType, type PreprocessType } from './cost';
 
 export interface NarrationFingerprintInput {
-  /** The exact text sent to the service (output of extractNarrationText). */
+  /** The exact text sent to the service (describeArticle's `text`). */
   text: string;
   voiceId: string;
   preprocessType: PreprocessType;

@@ -514,17 +514,8 @@ export function extractNarration(
   return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs };
 }
 
-/** The text to narrate for an entry (see extractNarration). */
-export function extractNarrationText(
-  entry: Record<string, unknown>,
-  fields: NarrationFields,
-  attributes?: Record<string, { type: string }>
-): string {
-  return extractNarration(entry, fields, attributes).text;
-}
-
 /**
- * The paragraphs of a narration text (as extractNarrationText lays it out: the title line first,
+ * The paragraphs of a narration text (as extractNarration lays it out: the title line first,
  * then blank-line separated paragraphs), for "listen to this paragraph" in the edit view.
  */
 export function narrationParagraphs(text: string): string[] {
