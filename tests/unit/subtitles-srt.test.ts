@@ -1,4 +1,5 @@
-import { cuesToText, formatSrt, containsSrtCues, narrationDuration, parseSrt, srtToVtt, type Cue } from '../../server/src/subtitles/srt';
+import { formatSrt, containsSrtCues, narrationDuration, parseSrt, srtToVtt, type Cue } from '../../server/src/subtitles/srt';
+import { plainText, segmentsFromSubtitles } from '../../server/src/subtitles/transcript';
 
 const arabicSrt = [
   '1',
@@ -141,11 +142,11 @@ describe('srtToVtt', () => {
   });
 });
 
-describe('cuesToText', () => {
+describe('the plain transcript of an SRT', () => {
   it('joins cue texts into a plain transcript', () => {
-    expect(cuesToText(parseSrt(arabicSrt))).toBe('مرحبا بكم في النشرة. اليوم نتحدث عن الطقس؟ وعن الأخبار.');
-    expect(cuesToText([{ index: 1, startMs: 0, endMs: 1, text: '<i>Styled</i>\n{\\an8}text' }])).toBe('Styled text');
-    expect(cuesToText([])).toBe('');
+    expect(plainText(segmentsFromSubtitles(arabicSrt))).toBe('مرحبا بكم في النشرة. اليوم نتحدث عن الطقس؟ وعن الأخبار.');
+    expect(plainText([{ start: 0, end: 0.001, text: '<i>Styled</i>\n{\\an8}text' }])).toBe('Styled text');
+    expect(plainText([])).toBe('');
   });
 });
 
@@ -165,10 +166,10 @@ describe('containsSrtCues', () => {
   });
 });
 
-describe('cuesToText keeps text that only looks like markup', () => {
+describe('the plain transcript keeps text that only looks like markup', () => {
   it('drops styling tags but not comparisons', () => {
-    const cues = parseSrt('1\n00:00:00,000 --> 00:00:01,000\n<b>Rain</b> < 5 mm & wind > 3 <font color="red">today</font>\n');
-    expect(cuesToText(cues)).toBe('Rain < 5 mm & wind > 3 today');
+    const srt = '1\n00:00:00,000 --> 00:00:01,000\n<b>Rain</b> < 5 mm & wind > 3 <font color="red">today</font>\n';
+    expect(plainText(segmentsFromSubtitles(srt))).toBe('Rain < 5 mm & wind > 3 today');
   });
 });
 

@@ -195,21 +195,6 @@ export function formatVtt(cues: readonly Cue[]): string {
 }
 
 /**
- * The plain transcript: cue texts in order, styling tags removed, joined by single spaces
- * (cues usually split sentences mid-way, so line breaks between them would be arbitrary).
- */
-export function cuesToText(cues: readonly Cue[]): string {
-  return (
-    cues
-      // Only real styling tags (<b>, </i>, <font color="…">): "Rain < 5 mm & wind > 3" is text.
-      .map((cue) => cue.text.replace(/<\/?(?:b|i|u|s|font|c|v|lang|ruby|rt)(?:[\s.][^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
-}
-
-/**
  * True for a string that holds at least one readable SRT cue anywhere (and is not a WebVTT file).
  * Lenient, like parseSrt: for text already received whole (a transcription result).
  */
