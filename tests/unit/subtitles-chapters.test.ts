@@ -5,6 +5,16 @@ import { extractNarration } from '../../server/src/narration/text';
 
 const cue = (startMs: number, endMs: number, text: string, index = 1) => ({ index, startMs, endMs, text });
 
+/** An article's text from its paragraphs, and its headings: the paragraphs at `headingAt`, titled without their full stop. */
+function article(paragraphs: string[], headingAt: number[]) {
+  const text = paragraphs.join('\n\n');
+  const headings = headingAt.map((index) => ({ offset: text.indexOf(paragraphs[index]), title: paragraphs[index].replace(/\.$/u, '') }));
+  return { text, headings };
+}
+
+/** The SRT cues that read `texts`, one a span of `timings` ([startMs, endMs]). */
+const timed = (timings: Array<[number, number]>, texts: string[]) => texts.map((text, at) => cue(timings[at][0], timings[at][1], text));
+
 describe('headings of the narrated text', () => {
   const heading = (level: number, text: string) => ({ type: 'heading', level, children: [{ type: 'text', text }] });
   const paragraph = (text: string) => ({ type: 'paragraph', children: [{ type: 'text', text }] });
@@ -68,19 +78,18 @@ describe('headings of the narrated text', () => {
 });
 
 describe('chapters from the SRT', () => {
-  const text = 'Title.\n\nFirst heading.\n\nSome words. More words.\n\nSecond heading.\n\nThe end.';
-  const headings = [
-    { offset: text.indexOf('First heading.'), title: 'First heading' },
-    { offset: text.indexOf('Second heading.'), title: 'Second heading' },
-  ];
-  const cues = [
-    cue(0, 800, 'Title.'),
-    cue(1100, 2000, 'First heading.'),
-    cue(2300, 3000, 'Some words.'),
-    cue(3300, 4000, 'More words.'),
-    cue(4300, 5200, 'Second heading.'),
-    cue(5500, 6100, 'The end.'),
-  ];
+  const { text, headings } = article(['Title.', 'First heading.', 'Some words. More words.', 'Second heading.', 'The end.'], [1, 3]);
+  const cues = timed(
+    [
+      [0, 800],
+      [1100, 2000],
+      [2300, 3000],
+      [3300, 4000],
+      [4300, 5200],
+      [5500, 6100],
+    ],
+    ['Title.', 'First heading.', 'Some words.', 'More words.', 'Second heading.', 'The end.']
+  );
 
   it('a chapter starts at the cue where its heading is read and lasts until the next, the last until the end of the audio', () => {
     expect(chaptersFromCues(text, headings, cues)).toEqual([
@@ -105,19 +114,18 @@ describe('chapters from the SRT', () => {
   });
 
   it('Arabic: harakat and tatweel in the cues do not matter', () => {
-    const arabic = 'عنوان.\n\nالفصل الأول.\n\nنص قصير.\n\nالفصل الثاني.\n\nالنهاية.';
-    const arHeadings = [
-      { offset: arabic.indexOf('الفصل الأول'), title: 'الفصل الأول' },
-      { offset: arabic.indexOf('الفصل الثاني'), title: 'الفصل الثاني' },
-    ];
-    const arCues = [
-      cue(0, 500, 'عنوان.'),
-      cue(700, 1500, 'الفَصْلُ الأوَّل.'),
-      cue(1700, 2500, 'نص قصـــير.'),
-      cue(2700, 3500, 'الفصل الثاني.'),
-      cue(3700, 4200, 'النهاية.'),
-    ];
-    expect(chaptersFromCues(arabic, arHeadings, arCues)).toEqual([
+    const arabic = article(['عنوان.', 'الفصل الأول.', 'نص قصير.', 'الفصل الثاني.', 'النهاية.'], [1, 3]);
+    const arCues = timed(
+      [
+        [0, 500],
+        [700, 1500],
+        [1700, 2500],
+        [2700, 3500],
+        [3700, 4200],
+      ],
+      ['عنوان.', 'الفَصْلُ الأوَّل.', 'نص قصـــير.', 'الفصل الثاني.', 'النهاية.']
+    );
+    expect(chaptersFromCues(arabic.text, arabic.headings, arCues)).toEqual([
       { startMs: 700, endMs: 2700, title: 'الفصل الأول' },
       { startMs: 2700, endMs: 4200, title: 'الفصل الثاني' },
     ]);
