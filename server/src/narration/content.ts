@@ -7,6 +7,9 @@ import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProb
 import { triggerProblem } from './triggers';
 import { resolveVoiceId } from '../voices/resolve';
 
+/** A document's entry as the Document Service returns it. */
+type ContentEntry = Record<string, unknown> & { documentId: string; locale?: string | null };
+
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
  * for types without draft & publish), and describes it with the current settings.
@@ -24,6 +27,25 @@ export function createContentReader(strapi: Core.Strapi) {
 
   /** Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options. */
   const isPrivate = (uid: string) => (field: string) => contentTypeUtils.isPrivateAttribute(schema(uid) as never, field);
+
+  const isLocalized = (uid: string) => Boolean(schema(uid)?.pluginOptions?.i18n?.localized);
+  const hasDraftAndPublish = (uid: string) => Boolean(schema(uid)?.options?.draftAndPublish);
+
+  /**
+   * Document Service parameters for one version of a type's documents: the locale where the type
+   * has locales, the status where it has drafts.
+   */
+  function versionParams(uid: string, locale: string | null, status: 'draft' | 'published'): Record<string, unknown> {
+    const params: Record<string, unknown> = {};
+    if (locale && isLocalized(uid)) params.locale = locale;
+    if (hasDraftAndPublish(uid)) params.status = status;
+    return params;
+  }
+
+  async function loadVersion(uid: string, documentId: string, locale: string | null, status: 'draft' | 'published') {
+    const entry = await strapi.documents(uid as never).findOne({ documentId, ...versionParams(uid, locale, status) } as never);
+    return (entry as ContentEntry | null) ?? null;
+  }
 
   return {
     /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
@@ -56,36 +78,21 @@ export function createContentReader(strapi: Core.Strapi) {
     exists(uid: string): boolean {
       return Boolean(schema(uid));
     },
-    isLocalized(uid: string): boolean {
-      return Boolean(schema(uid)?.pluginOptions?.i18n?.localized);
-    },
-    hasDraftAndPublish(uid: string): boolean {
-      return Boolean(schema(uid)?.options?.draftAndPublish);
-    },
+    isLocalized,
+    hasDraftAndPublish,
 
     /** The version front ends see: published for draft & publish types, the only one otherwise. */
-    async loadLive(
-      uid: string,
-      documentId: string,
-      locale: string | null
-    ): Promise<(Record<string, unknown> & { documentId: string; locale?: string | null }) | null> {
-      const params: Record<string, unknown> = { documentId };
-      if (locale && this.isLocalized(uid)) params.locale = locale;
-      if (this.hasDraftAndPublish(uid)) params.status = 'published';
-      const entry = await strapi.documents(uid as never).findOne(params as never);
-      return (entry as never) ?? null;
-    },
+    loadLive: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'published'),
+
+    /** The version editors are working on: the draft for draft & publish types, the only one otherwise. */
+    loadDraft: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'draft'),
 
     /** One page of the live versions of a type's documents (in `locale`), oldest first, and how many there are. */
     async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
-      const params: Record<string, unknown> = {};
-      if (locale && this.isLocalized(uid)) params.locale = locale;
-      if (this.hasDraftAndPublish(uid)) params.status = 'published';
+      const params = versionParams(uid, locale, 'published');
       const documents = strapi.documents(uid as never);
       const [entries, total] = await Promise.all([
-        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<
-          Array<Record<string, unknown> & { documentId: string; locale?: string | null }>
-        >,
+        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<ContentEntry[]>,
         documents.count(params as never) as unknown as Promise<number>,
       ]);
       return { entries, total };
@@ -93,7 +100,7 @@ export function createContentReader(strapi: Core.Strapi) {
 
     describe(
       uid: string,
-      entry: Record<string, unknown> & { documentId: string; locale?: string | null },
+      entry: ContentEntry,
       narration: ContentTypeNarrationConfig,
       settings: EffectiveSettings,
       voiceOverride?: string | null

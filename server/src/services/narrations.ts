@@ -83,10 +83,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       const current = await settings.get();
       const narration = current.contentTypes[uid];
       if (!narration || !content.exists(uid)) return null;
-      const params: Record<string, unknown> = { documentId };
-      if (locale && content.isLocalized(uid)) params.locale = locale;
-      if (content.hasDraftAndPublish(uid)) params.status = 'draft';
-      const entry = (await strapi.documents(uid as never).findOne(params as never)) as never;
+      const entry = await content.loadDraft(uid, documentId, locale);
       if (!entry) return null;
       const override = await voiceOverrides.get(this.articleIdFor(uid, documentId, locale));
       return { version: content.describe(uid, entry, narration, current, override), override };
