@@ -191,7 +191,8 @@ export function createJobsRepository(strapi: Core.Strapi) {
         const created = await strapi.documents(NARRATION_UID).create({
           data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [] } as never,
         });
-        return { applied: true, row: (await findByArticleId(created.articleId as string)) as NarrationRow, replaced: [] };
+        // The query engine reads an inserted row back already: no second read.
+        return { applied: true, row: created as unknown as NarrationRow, replaced: [] };
       } catch (error) {
         // Two publishes of one article at once: the database's unique index on article_id (the
         // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
