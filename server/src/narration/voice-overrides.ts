@@ -25,6 +25,16 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     return row?.voiceId ?? null;
   }
 
+  /** The overrides of several articles at once (a page of a list), by articleId; articles without one are absent. */
+  async function getMany(articleIds: string[]): Promise<Map<string, string>> {
+    if (articleIds.length === 0) return new Map();
+    const rows = (await query().findMany({ where: { articleId: { $in: articleIds } }, select: ['articleId', 'voiceId'] })) as Array<{
+      articleId: string;
+      voiceId: string;
+    }>;
+    return new Map(rows.map((row) => [row.articleId, row.voiceId]));
+  }
+
   async function set(target: VoiceOverrideTarget, voiceId: string | null): Promise<void> {
     if (!voiceId) {
       await query().deleteMany({ where: { articleId: target.articleId } });
@@ -83,7 +93,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     return moved;
   }
 
-  return { get, set, removeForDocument, migrateLegacyStore };
+  return { get, getMany, set, removeForDocument, migrateLegacyStore };
 }
 
 export type VoiceOverrides = ReturnType<typeof createVoiceOverrides>;

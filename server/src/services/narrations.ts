@@ -299,13 +299,14 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       const allowed = await readable(entries.map((entry) => entry.documentId));
       const rows = await repository.findForDocuments(uid, [...allowed]);
       const narrated = new Map(rows.map((row) => [row.articleId, row.narratedFingerprint]));
+      const overrides = await voiceOverrides.getMany([...narrated.keys()]);
       const withoutLexicon = { ...current, lexicon: [] };
       const items = [];
       for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
         const articleId = this.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
         const lastNarrated = narrated.get(articleId);
         if (!lastNarrated) continue;
-        const override = await voiceOverrides.get(articleId);
+        const override = overrides.get(articleId) ?? null;
         const version = content.describe(uid, entry, narration, current, override);
         if (version.fingerprint === lastNarrated) continue;
         if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
