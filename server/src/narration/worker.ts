@@ -45,7 +45,7 @@ class StoreStopped extends Error {
 }
 
 export function createWorker(deps: WorkerDeps) {
-  const { strapi, config, repository, settings, content, media } = deps;
+  const { strapi, config, repository, settings, voiceOverrides, content, media } = deps;
   const now = deps.now ?? (() => new Date());
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   let timer: NodeJS.Timeout | null = null;
@@ -180,19 +180,27 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   /**
+   * The live version of a job's document as it would be narrated now (for the submission, and for
+   * the chapters of what is stored); null when it is no longer published or no longer narrated.
+   */
+  async function describeLive(job: NarrationRow) {
+    const current = await settings.get();
+    const narration = current.contentTypes[job.contentType];
+    const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
+    if (!narration || !entry) return null;
+    return content.describe(job.contentType, entry, narration, current, await voiceOverrides.get(job.articleId));
+  }
+
+  /**
    * The chapters of a stored narration: the headings of the text as it is narrated now (the
    * version just read, unless it was edited and published again meanwhile, when only the cues
-   * still found in it count), placed on the SRT's cues. None rather than a failed store.
+   * still found in it count), placed on the SRT's cues ('stored' records none as null). None
+   * rather than a failed store.
    */
   async function chaptersOf(job: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
     try {
-      const current = await settings.get();
-      const narration = current.contentTypes[job.contentType];
-      const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
-      if (!narration || !entry) return null;
-      const version = content.describe(job.contentType, entry, narration, current, await deps.voiceOverrides.get(job.articleId));
-      const chapters = chaptersFromCues(version.text, version.headings, cues, version.title);
-      return chapters.length ? chapters : null;
+      const version = await describeLive(job);
+      return version && chaptersFromCues(version.text, version.headings, cues, version.title);
     } catch (error) {
       strapi.log.warn(`[speech] no chapters for ${job.articleId}: ${(error as Error).message}`);
       return null;
@@ -236,10 +244,8 @@ export function createWorker(deps: WorkerDeps) {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return;
     let job = claimed.row;
-    const current = await settings.get();
-    const narration = current.contentTypes[job.contentType];
-    const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
-    if (!narration || !entry) {
+    const version = await describeLive(job);
+    if (!version) {
       await repository.apply(job, {
         type: 'submitRejected',
         reason: 'The content is no longer published or no longer narrated.',
@@ -247,7 +253,6 @@ export function createWorker(deps: WorkerDeps) {
       });
       return;
     }
-    const version = content.describe(job.contentType, entry, narration, current, await deps.voiceOverrides.get(job.articleId));
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
       await repository.setFigures(job.id, {
         fingerprint: version.fingerprint,
