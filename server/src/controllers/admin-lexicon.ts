@@ -1,11 +1,10 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { rethrowForAdmin } from '../http/speech-service-errors';
 import { lexiconRuleSchema } from '../narration/lexicon';
 import { getService } from '../utils';
 import { resolveVoiceId } from '../voices/resolve';
-import { sendPreviewAudio } from './admin-speech';
+import { sendSpeech } from './admin-speech';
 import { permittedDocuments } from './document-guard';
 import { contentTypeUid, validate } from './validate';
 
@@ -34,11 +33,7 @@ export default {
     const voiceId =
       chosen ?? resolveVoiceId({ locale: rule.locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
     if (!voiceId) throw new errors.ValidationError('Choose a default voice in Settings -> Speech first.');
-    try {
-      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId, text: rule.spoken }));
-    } catch (error) {
-      rethrowForAdmin(ctx, error, { voiceId });
-    }
+    await sendSpeech(ctx, { voiceId, text: rule.spoken });
   },
 
   /**
