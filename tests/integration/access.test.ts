@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
-import { emulatorRequests, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { emulatorRequests, narrationRow, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * The plugin inside a real Strapi estate: every route answers only to those Strapi lets see the
@@ -14,6 +14,9 @@ import { emulatorRequests, sleep, submissionsFor, waitForStatus } from './narrat
 const ARTICLE = 'api::article.article';
 const PAGE = 'api::page.page';
 jest.setTimeout(240_000);
+
+/** Every public narration route of an article, after `/api/speech/narrations/:articleId`. */
+const PUBLIC_SUFFIXES = ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt', '/chapters.vtt'];
 
 let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
@@ -173,6 +176,61 @@ describe('admin routes follow the Content Manager permissions', () => {
     await waitForStatus(stack, ARTICLE, ownArticle, 'completed', 'en');
   });
 
+  it("refuses an Author on another admin's narrated article: nothing submitted again, cancelled or changed", async () => {
+    const other = target(othersArticle);
+    const rowBefore = await narrationRow(stack, ARTICLE, othersArticle, 'en');
+    expect(rowBefore.status).toBe('completed');
+    const submissionsBefore = (await submissionsFor(stack, `${othersArticle}-en`)).length;
+    const generationsBefore = (await emulatorRequests(stack, '/api/v1/tts/generate')).length;
+
+    for (const [method, pathname, body] of [
+      ['POST', '/speech/narrations/narrate', other],
+      ['POST', '/speech/narrations/regenerate', other],
+      ['POST', '/speech/narrations/cancel', other],
+      ['PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' }],
+      ['POST', '/speech/narrations/listen', { ...other, index: 0 }],
+      ['POST', '/speech/narrations/paragraphs', other],
+      ['POST', '/speech/narrations/estimate', other],
+    ] as const) {
+      const answer = await author.call(method, pathname, body);
+      expect([pathname, answer.status]).toEqual([pathname, 403]);
+      expect(JSON.stringify(answer.body)).not.toMatch(/Someone else|Not yours|Second/);
+    }
+
+    await sleep(1_000); // a wrongly queued regenerate would be submitted by the next worker tick
+    expect(await narrationRow(stack, ARTICLE, othersArticle, 'en')).toEqual(rowBefore);
+    expect(await submissionsFor(stack, `${othersArticle}-en`)).toHaveLength(submissionsBefore);
+    expect(await emulatorRequests(stack, '/api/v1/tts/generate')).toHaveLength(generationsBefore);
+    expect((await stack.admin('POST', '/speech/narrations/estimate', other)).body.voiceOverride).toBeNull();
+  });
+
+  it('lists for an Author only their own entries the lexicon would change, and only their cost', async () => {
+    // One rule for each article's text: both would change.
+    const saved = await stack.admin('PUT', '/speech/settings', {
+      lexicon: [
+        { term: 'Second', spoken: 'Zweite' },
+        { term: 'Mine', spoken: 'Meins' },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    try {
+      const query = { contentType: ARTICLE, locale: 'en' };
+      const everyone = await editor.call('POST', '/speech/lexicon/affected', query);
+      expect(everyone.status).toBe(200);
+      expect(everyone.body.items.map((item: any) => item.documentId).sort()).toEqual([ownArticle, othersArticle].sort());
+
+      const own = await author.call('POST', '/speech/lexicon/affected', query);
+      expect(own.status).toBe(200);
+      expect(own.body.items.map((item: any) => item.documentId)).toEqual([ownArticle]);
+      const ownItem = everyone.body.items.find((item: any) => item.documentId === ownArticle);
+      expect(own.body.totalCredits).toBe(ownItem.credits);
+      expect(JSON.stringify(own.body)).not.toContain(othersArticle);
+      expect(JSON.stringify(own.body)).not.toContain('Someone else');
+    } finally {
+      expect((await stack.admin('PUT', '/speech/settings', { lexicon: [] })).status).toBe(200);
+    }
+  });
+
   it('lets an Editor (no conditions) do it all on any article', async () => {
     const other = target(othersArticle);
     expect((await editor.call('POST', '/speech/narrations/paragraphs', other)).status).toBe(200);
@@ -198,7 +256,8 @@ describe('public routes answer like the content API of the narrated type', () =>
   let pageId: string;
 
   beforeAll(async () => {
-    pageId = (await pages.create({ title: 'Members only', content: 'A page the Public role may not read.' })).documentId;
+    pageId = (await pages.create({ title: 'Members only', content: '## Members section\n\nA page the Public role may not read.' }))
+      .documentId;
     await waitForStatus(stack, PAGE, pageId, 'completed');
   });
 
@@ -211,7 +270,7 @@ describe('public routes answer like the content API of the narrated type', () =>
   });
 
   it('hides every narration of a type the Public role may not read: 404, as for one that does not exist', async () => {
-    for (const suffix of ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt']) {
+    for (const suffix of PUBLIC_SUFFIXES) {
       const answer = await anonymous(`/api/speech/narrations/${pageId}${suffix}`);
       expect(answer.status).toBe(404);
       expect(answer.text).not.toContain('Members only');
@@ -233,6 +292,12 @@ describe('public routes answer like the content API of the narrated type', () =>
     const response = await stack.request(`/api/speech/narrations/${pageId}`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('vary')).toMatch(/authorization/i);
+    // The page has a heading: its chapters are there for whoever may read pages.
+    const chapters = await stack.request(`/api/speech/narrations/${pageId}/chapters.vtt`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(chapters.status).toBe(200);
+    expect(await chapters.text()).toContain('Members section');
     // A token without that permission gets the same 404 as anyone.
     const other = await stack.admin('POST', '/admin/api-tokens', {
       name: 'articles only',
@@ -244,24 +309,42 @@ describe('public routes answer like the content API of the narrated type', () =>
       headers: { authorization: `Bearer ${other.body.data.accessKey}` },
     });
     expect(refused.status).toBe(404);
+    for (const suffix of PUBLIC_SUFFIXES.slice(1)) {
+      const answer = await stack.request(`/api/speech/narrations/${pageId}${suffix}`, {
+        headers: { authorization: `Bearer ${other.body.data.accessKey}` },
+        redirect: 'manual',
+      });
+      expect([suffix, answer.status]).toEqual([suffix, 404]);
+      expect(await answer.text()).not.toContain('Members');
+    }
   });
 
   it('never serves a draft, an unpublished or a deleted document', async () => {
     const draft = (await articles.create({ title: 'Only a draft', summary: 'Draft.', body: blocks('Draft text.') }, 'en')).documentId;
     await stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId: draft, locale: 'en' });
-    expect((await anonymous(`/api/speech/narrations/${draft}-en`)).status).toBe(404);
+    for (const suffix of PUBLIC_SUFFIXES) expect((await anonymous(`/api/speech/narrations/${draft}-en${suffix}`)).status).toBe(404);
 
-    const unpublished = (await articles.create({ title: 'Soon unpublished', summary: 'Gone soon.', body: blocks('Was public.') }, 'en'))
-      .documentId;
+    const heading = { type: 'heading', level: 2, children: [{ type: 'text', text: 'A chapter' }] };
+    const unpublished = (
+      await articles.create({ title: 'Soon unpublished', summary: 'Gone soon.', body: [heading, ...blocks('Was public.')] }, 'en')
+    ).documentId;
     await articles.publish(unpublished, 'en');
     await waitForStatus(stack, ARTICLE, unpublished, 'completed', 'en');
-    expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(200);
+    // Live, every public route answers (the files by redirect), chapters included.
+    for (const suffix of PUBLIC_SUFFIXES) {
+      expect([suffix, (await anonymous(`/api/speech/narrations/${unpublished}-en${suffix}`)).status]).toEqual([
+        suffix,
+        suffix === '' || suffix === '/chapters.vtt' ? 200 : 302,
+      ]);
+    }
     await articles.unpublish(unpublished, 'en');
-    for (const suffix of ['', '/audio.mp3', '/subtitles.srt']) {
-      expect((await anonymous(`/api/speech/narrations/${unpublished}-en${suffix}`)).status).toBe(404);
+    for (const suffix of PUBLIC_SUFFIXES) {
+      const answer = await anonymous(`/api/speech/narrations/${unpublished}-en${suffix}`);
+      expect([suffix, answer.status]).toEqual([suffix, 404]);
+      expect(answer.text).not.toContain('A chapter');
     }
     await articles.remove(unpublished, 'en');
-    expect((await anonymous(`/api/speech/narrations/${unpublished}-en`)).status).toBe(404);
+    for (const suffix of PUBLIC_SUFFIXES) expect((await anonymous(`/api/speech/narrations/${unpublished}-en${suffix}`)).status).toBe(404);
   });
 
   it("keeps the playground's Document Service test route shut unless a test opens it", async () => {

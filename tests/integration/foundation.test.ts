@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EMULATOR_API_KEY, blocks, contentManager, freePort, launchStrapi, playgroundEnv, startStack, type Stack } from './harness';
 import { waitForStatus } from './narration-helpers';
+import routes from '../../server/src/routes';
 
 /** The plugin loads in a real Strapi, its routes answer, its config is validated, its key stays secret. */
 
@@ -37,6 +38,22 @@ it('registers its RBAC actions and guards its admin routes', async () => {
   }
   const anonymous = await stack.request('/speech/overview');
   expect(anonymous.status).toBe(401);
+});
+
+it('refuses every admin route to a caller without an admin session (401), before anything reaches the service', async () => {
+  const adminRoutes = [...routes.admin.routes, ...routes['admin-transcriptions'].routes];
+  expect(adminRoutes.length).toBeGreaterThan(20);
+  const before = (await stack.control<any>('GET', '/requests')).requests.length;
+  for (const route of adminRoutes) {
+    const pathname = `/speech${route.path.replace(/:[A-Za-z]+/g, '1')}`;
+    const response = await stack.request(pathname, {
+      method: route.method,
+      headers: { 'content-type': 'application/json' },
+      body: route.method === 'GET' ? undefined : '{}',
+    });
+    expect(`${route.method} ${pathname} ${response.status}`).toBe(`${route.method} ${pathname} 401`);
+  }
+  expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(before);
 });
 
 it('never shows the API key in admin responses, public responses or logs', async () => {

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { blocks, contentManager, createAdmin, startStack, type Stack } from './harness';
 import { emulatorRequests } from './narration-helpers';
 
@@ -53,6 +55,47 @@ async function upload() {
   return response.status;
 }
 
+/** A queue paused by the service's 402 (as the worker records it), written straight to Strapi's store. */
+function pauseQueue() {
+  const value = JSON.stringify({
+    paused: true,
+    pausedUntil: new Date(Date.now() + 60 * 60_000).toISOString(),
+    pauseCode: 'INSUFFICIENT_CREDITS',
+    pauseReason: 'Not enough credits.',
+    creditsRemaining: 0,
+    creditsRequired: 10,
+    creditsSeenAt: new Date().toISOString(),
+  });
+  const db = new Database(path.join(stack.workDir, 'data.db'));
+  try {
+    const key = 'plugin_speech_queue';
+    if (db.prepare('SELECT 1 FROM strapi_core_store_settings WHERE key = ?').get(key)) {
+      db.prepare('UPDATE strapi_core_store_settings SET value = ? WHERE key = ?').run(value, key);
+    } else {
+      db.prepare("INSERT INTO strapi_core_store_settings (key, value, type, environment, tag) VALUES (?, ?, 'object', NULL, NULL)").run(
+        key,
+        value
+      );
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** What an editor may change in Settings -> Speech, every key of the runtime settings. */
+const SETTINGS_CHANGE = {
+  preprocessType: '2',
+  defaultVoiceId: 'en-male-1',
+  localeVoices: { ar: 'ar-male-1' },
+  lexicon: [{ term: 'Guarded', spoken: 'Guard it' }],
+  siteName: 'Taken over',
+  introTemplates: { '*': 'Welcome to {site}.' },
+  outroTemplates: { en: 'The end.' },
+  contentTypes: {
+    [ARTICLE]: { titleField: 'title', textFields: ['summary'], trigger: 'publish', skipBlocks: ['quote'], authorField: 'title' },
+  },
+};
+
 beforeAll(async () => {
   stack = await startStack();
   const role = await stack.admin('POST', '/admin/roles', { name: 'Speechless', description: 'No speech permissions' });
@@ -68,10 +111,22 @@ afterAll(async () => {
 
 it('refuses every guarded route to a role without the plugin actions, and nothing reaches the service', async () => {
   const target = { contentType: ARTICLE, documentId, locale: 'en' };
+  const settingsBefore = (await stack.admin('GET', '/speech/settings')).body.settings;
+  pauseQueue();
+  const queueBefore = (await stack.admin('GET', '/speech/overview')).body.queue;
+  expect(queueBefore.paused).toBe(true);
   const before = (await stack.control<any>('GET', '/requests')).requests.length;
 
-  expect((await as('GET', '/speech/settings')).status).toBe(403);
+  const settingsRead = await as('GET', '/speech/settings');
+  expect(settingsRead.status).toBe(403);
+  expect(settingsRead.body).not.toHaveProperty('settings');
+  const overview = await as('GET', '/speech/overview');
+  expect(overview.status).toBe(403);
+  expect(JSON.stringify(overview.body)).not.toMatch(/counts|apiKeyConfigured|INSUFFICIENT_CREDITS/);
   expect((await as('PUT', '/speech/settings', { preprocessType: '2' })).status).toBe(403);
+  expect((await as('PUT', '/speech/settings', SETTINGS_CHANGE)).status).toBe(403);
+  expect((await as('POST', '/speech/lexicon/hear', { rule: { spoken: 'Guard it', locale: 'en' } })).status).toBe(403);
+  expect((await as('POST', '/speech/queue/resume', {})).status).toBe(403);
   expect((await as('POST', '/speech/connection/test', {})).status).toBe(403);
   expect((await as('POST', '/speech/narrations/narrate', target)).status).toBe(403);
   expect((await as('POST', '/speech/narrations/regenerate', target)).status).toBe(403);
@@ -91,12 +146,19 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   // page's own read may ask the service for its voice list, so it comes after the count).
   expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(before);
   expect((await stack.admin('GET', '/speech/settings')).body.settings.preprocessType).toBe('0');
+  expect((await stack.admin('GET', '/speech/settings')).body.settings).toEqual(settingsBefore);
+  // The queue is still paused: only who may narrate lifts a pause.
+  expect((await stack.admin('GET', '/speech/overview')).body.queue).toEqual(queueBefore);
 });
 
 it('opens exactly the routes of the actions granted', async () => {
   await grant(['plugin::speech.transcribe']);
   expect((await as('GET', '/speech/transcriptions')).status).toBe(200);
   expect(await upload()).toBe(201);
+  const [transcription] = (await as('GET', '/speech/transcriptions?mine=true')).body.data;
+  expect(transcription.fileName).toBe('tiny.mp3');
+  expect((await as('GET', `/speech/transcriptions/${transcription.id}`)).status).toBe(200);
+  expect((await as('POST', '/speech/queue/resume', {})).status).toBe(403);
   expect((await as('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, locale: 'en' })).status).toBe(403);
   expect((await as('GET', '/speech/settings')).status).toBe(403);
 
@@ -106,8 +168,37 @@ it('opens exactly the routes of the actions granted', async () => {
   expect(listened.status).toBe(200);
   expect((await emulatorRequests(stack, '/api/v1/tts/generate')).length).toBe(before + 1);
   expect((await as('PUT', '/speech/settings', { preprocessType: '2' })).status).toBe(403);
+  // Hearing a lexicon rule is for who may change the lexicon, not for who may narrate.
+  expect((await as('POST', '/speech/lexicon/hear', { rule: { spoken: 'Guard it', locale: 'en' } })).status).toBe(403);
+  expect((await emulatorRequests(stack, '/api/v1/tts/generate')).length).toBe(before + 1);
+  const resumed = await as('POST', '/speech/queue/resume', {});
+  expect(resumed.status).toBe(200);
+  expect(resumed.body.queue.paused).toBe(false);
 
   await grant(['plugin::speech.settings.read', 'plugin::speech.settings.update']);
   expect((await as('GET', '/speech/settings')).status).toBe(200);
+  expect((await as('GET', '/speech/overview')).status).toBe(200);
+  const generated = (await emulatorRequests(stack, '/api/v1/tts/generate')).length;
+  const heard = await as('POST', '/speech/lexicon/hear', { rule: { spoken: 'Guard it', locale: 'en' } });
+  expect(heard.status).toBe(200);
+  expect((await emulatorRequests(stack, '/api/v1/tts/generate')).length).toBe(generated + 1);
+
+  // The change refused above was a valid one: the permission alone decided.
+  const changed = await as('PUT', '/speech/settings', SETTINGS_CHANGE);
+  expect(changed.status).toBe(200);
+  expect(changed.body.settings).toMatchObject({ localeVoices: SETTINGS_CHANGE.localeVoices, siteName: 'Taken over' });
+
+  // Speech to text is closed again: the transcription made above, its result and its file with it.
   expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
+  const id = transcription.id;
+  for (const [method, pathname] of [
+    ['GET', `/speech/transcriptions/${id}`],
+    ['GET', `/speech/transcriptions/${id}/download?format=srt`],
+    ['POST', `/speech/transcriptions/${id}/save`],
+  ] as const) {
+    const answer = await as(method, pathname, method === 'POST' ? { format: 'srt' } : undefined);
+    expect([pathname, answer.status]).toEqual([pathname, 403]);
+    expect(JSON.stringify(answer.body)).not.toContain('tiny.mp3');
+  }
+  expect((await stack.admin('GET', `/speech/transcriptions/${id}`)).body.data.savedFile).toBeNull();
 });

@@ -1,12 +1,11 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { documentKey } from '../access/document-permissions';
-import { rethrowForAdmin } from '../http/speech-service-errors';
 import { lexiconRuleSchema } from '../narration/lexicon';
 import { getService } from '../utils';
 import { resolveVoiceId } from '../voices/resolve';
-import { sendPreviewAudio } from './admin-speech';
+import { sendSpeech } from './admin-speech';
+import { permittedDocuments } from './document-guard';
 import { contentTypeUid, validate } from './validate';
 
 /** The pronunciation lexicon in Settings -> Speech and the bulk dialog: hear a rule, see what it would change. */
@@ -34,11 +33,7 @@ export default {
     const voiceId =
       chosen ?? resolveVoiceId({ locale: rule.locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
     if (!voiceId) throw new errors.ValidationError('Choose a default voice in Settings -> Speech first.');
-    try {
-      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId, text: rule.spoken }));
-    } catch (error) {
-      rethrowForAdmin(ctx, error, { voiceId });
-    }
+    await sendSpeech(ctx, { voiceId, text: rule.spoken });
   },
 
   /**
@@ -49,16 +44,8 @@ export default {
   async affected(ctx: Context) {
     const target = validate(affectedBody, ctx.request.body ?? {});
     const locale = target.locale ?? null;
-    const localized = getService('content').isLocalized(target.contentType);
-    const readable = async (documentIds: string[]) => {
-      const permitted = await getService('document-permissions').permitted(
-        ctx.state.userAbility,
-        target.contentType,
-        documentIds.map((documentId) => ({ documentId, locale })),
-        'read'
-      );
-      return new Set(documentIds.filter((documentId) => permitted.has(documentKey(documentId, localized ? locale : null))));
-    };
+    const readable = async (documentIds: string[]) =>
+      new Set((await permittedDocuments(ctx, { contentType: target.contentType, documentIds, locale }, 'read')).allowed);
     const result = await getService('narrations').lexiconAffected(target.contentType, locale, target, readable);
     if (!result) throw new errors.NotFoundError('This content type is not narrated.');
     ctx.body = result;

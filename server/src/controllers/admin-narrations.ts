@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { documentKey, type DocumentAction } from '../access/document-permissions';
+import { documentKey } from '../access/document-permissions';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { getService } from '../utils';
-import { ensureMayActOn } from './document-guard';
+import { ensureMayActOn, permittedDocuments } from './document-guard';
 import { contentTypeUid, documentTarget, validate } from './validate';
 
 /** Admin routes behind the admin JWT and the plugin's RBAC actions. */
@@ -43,20 +43,6 @@ export function adminNarrationView(row: NarrationRow) {
     subtitles: row.subtitles ? { id: row.subtitles.id, url: row.subtitles.url } : null,
     subtitlesVtt: row.subtitlesVtt ? { id: row.subtitlesVtt.id, url: row.subtitlesVtt.url } : null,
   };
-}
-
-/** Splits a bulk request into the documents the caller may act on and the ones skipped. */
-async function permittedDocuments(ctx: Context, target: z.infer<typeof manyTarget>, action: DocumentAction) {
-  const locale = target.locale ?? null;
-  const permitted = await getService('document-permissions').permitted(
-    ctx.state.userAbility,
-    target.contentType,
-    target.documentIds.map((documentId) => ({ documentId, locale })),
-    action
-  );
-  const localized = getService('content').isLocalized(target.contentType);
-  const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
-  return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
 }
 
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */

@@ -27,14 +27,7 @@ export default {
         : 'Choose a voice to preview (voiceId).';
       throw new errors.ValidationError(message, { errors: fields });
     }
-    try {
-      sendPreviewAudio(
-        ctx,
-        await getService('voice-preview').preview({ voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined })
-      );
-    } catch (error) {
-      rethrowForAdmin(ctx, error, { voiceId: parsed.data.voiceId });
-    }
+    await sendSpeech(ctx, { voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined });
   },
 
   /**
@@ -60,16 +53,24 @@ export default {
         `This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`
       );
     }
-    try {
-      sendPreviewAudio(ctx, await getService('voice-preview').preview({ voiceId: draft.voiceId, text: paragraph.text }));
-    } catch (error) {
-      rethrowForAdmin(ctx, error, { voiceId: draft.voiceId });
-    }
+    await sendSpeech(ctx, { voiceId: draft.voiceId, text: paragraph.text });
   },
 };
 
+/**
+ * Answers with speech generated for `request` (or kept from an earlier request); a speech-service
+ * error becomes the admin route's answer, naming the voice.
+ */
+export async function sendSpeech(ctx: Context, request: { voiceId: string; text?: string }) {
+  try {
+    sendPreviewAudio(ctx, await getService('voice-preview').preview(request));
+  } catch (error) {
+    rethrowForAdmin(ctx, error, { voiceId: request.voiceId });
+  }
+}
+
 /** Writes a generated (or cached) audio answer with what the admin shows about it. */
-export function sendPreviewAudio(ctx: Context, result: PreviewResult) {
+function sendPreviewAudio(ctx: Context, result: PreviewResult) {
   ctx.set('Cache-Control', 'private, max-age=3600');
   ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
   // The sample the server chose (the client knows its own text; a long one would not fit a header).

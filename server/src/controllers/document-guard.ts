@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import type { DocumentAction } from '../access/document-permissions';
+import { documentKey, type DocumentAction } from '../access/document-permissions';
 import { getService } from '../utils';
 
 const REFUSALS: Record<DocumentAction, string> = {
@@ -26,4 +26,22 @@ export async function ensureMayActOn(
   );
   if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
   if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
+}
+
+/** Splits the documents of a bulk request into the ones the caller may `action` and the ones refused. */
+export async function permittedDocuments(
+  ctx: Context,
+  target: { contentType: string; documentIds: string[]; locale?: string | null },
+  action: DocumentAction
+): Promise<{ allowed: string[]; refused: string[] }> {
+  const locale = target.locale ?? null;
+  const permitted = await getService('document-permissions').permitted(
+    ctx.state.userAbility,
+    target.contentType,
+    target.documentIds.map((documentId) => ({ documentId, locale })),
+    action
+  );
+  const localized = getService('content').isLocalized(target.contentType);
+  const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
+  return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
 }

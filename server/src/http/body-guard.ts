@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
+import { TRANSCRIPTION_UPLOAD_PATH } from '../speech-to-text/upload-guard';
 
 /**
  * Keeps Strapi's body parser from leaving request bodies on disk for the plugin's routes.
@@ -30,11 +31,9 @@ export type PluginRequestKind =
   /** Not the plugin's: left alone. */
   | 'other';
 
-const UPLOAD_PATH = /^\/speech\/transcriptions\/?$/;
-
 /** Which of the plugin's paths a request is for. `apiPrefix` is Strapi's REST prefix (`api.rest.prefix`, `/api`). */
 export function pluginRequestKind(method: string, path: string, apiPrefix = '/api'): PluginRequestKind {
-  if (method.toUpperCase() === 'POST' && UPLOAD_PATH.test(path)) return 'upload';
+  if (method.toUpperCase() === 'POST' && TRANSCRIPTION_UPLOAD_PATH.test(path)) return 'upload';
   const prefix = `/${apiPrefix.replace(/^\/+|\/+$/g, '')}`;
   const under = (root: string) => path === root || path.startsWith(`${root}/`);
   if (under('/speech') || under(`${prefix === '/' ? '' : prefix}/speech`)) return 'no-files';

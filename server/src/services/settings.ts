@@ -162,8 +162,9 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     async update(changes: RuntimeSettings): Promise<EffectiveSettings> {
       const next = { ...(await readRuntime()), ...runtimeSettingsSchema.parse(changes) };
       await store().set({ key: 'settings', value: next });
-      cached = null;
-      return this.get();
+      // What was just written: no second read of the store.
+      cached = { value: merge(next), at: Date.now() };
+      return cached.value;
     },
 
     async queueState(): Promise<QueueState> {

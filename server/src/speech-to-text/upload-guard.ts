@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import { formatMegabytes } from '../speech-client/wording';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
 
 /**
@@ -16,11 +17,6 @@ import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
  */
 
 export const TRANSCRIPTION_UPLOAD_PATH = /^\/speech\/transcriptions\/?$/;
-
-export function formatMegabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
-}
 
 /** 413 for an audio file over the service's limit; `sizeBytes` null when the size is not known. */
 export function audioTooLargeError(sizeBytes: number | null): errors.PayloadTooLargeError {
