@@ -11,7 +11,7 @@ import { MAX_TRANSCRIPTION_UPLOAD_BYTES, PayloadTooLargeError, UploadSourceError
  * The fixed parts of a multipart/form-data body: the text fields and the audio part's headers before the
  * file, the closing boundary after it. Text fields come first so a streaming parser has them before the audio.
  */
-export function multipartEnvelope(
+function multipartEnvelope(
   boundary: string,
   fields: { language: string; outputFormat: string },
   filename: string,

@@ -20,7 +20,7 @@ import { MAX_JSON_RESPONSE_BYTES, type Exchange, type Transport } from './transp
 import type { SttJob, TranscriptionOutputFormat } from './types';
 import { isRecord } from './values';
 
-export const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
+const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
 
 export interface TranscriptionUpload {
   /** A readable stream or a file path. Never read whole into memory. */
