@@ -15,8 +15,7 @@ import {
 } from './errors';
 import { audioUploadBody } from './multipart';
 import { requireText } from './requests';
-import { parseJsonOrUnavailable } from './responses';
-import { MAX_JSON_RESPONSE_BYTES, type Exchange, type Transport } from './transport';
+import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Exchange, type Transport } from './transport';
 import type { SttJob, TranscriptionOutputFormat } from './types';
 import { isRecord } from './values';
 

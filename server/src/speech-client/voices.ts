@@ -1,7 +1,6 @@
 /** The voice list: GET {web_url}{voicesPath}. Not in the spec; the emulator serves it at /api/v1/voices. */
 import { UnexpectedResponseError } from './errors';
-import { parseJsonOrUnavailable } from './responses';
-import { MAX_JSON_RESPONSE_BYTES, type Transport } from './transport';
+import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Transport } from './transport';
 import type { Voice } from './types';
 import { isRecord } from './values';
 
