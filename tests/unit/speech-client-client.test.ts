@@ -535,8 +535,16 @@ describe('submitTranscription', () => {
     });
     const error = await caught(client({ timeoutMs: 10_000 }).submitTranscription({ file: endless, filename: 'endless.mp3' }));
     expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error.message).toBe('The audio file is too large: the speech service accepts at most 50 MB.');
     expect(produced).toBeLessThan(55 * MB);
   }, 20_000);
+
+  it('refuses a file path that cannot be read, before anything is sent', async () => {
+    const error = await caught(client().submitTranscription({ file: path.join(dir, 'missing.mp3'), filename: 'missing.mp3' }));
+    expect(error.code).toBe('UPLOAD_SOURCE_ERROR');
+    expect(error.message).toBe('The audio file could not be read for upload.');
+    expect(requests).toHaveLength(0);
+  });
 
   it('refuses a stream that is longer than its stated size', async () => {
     const error = await caught(client().submitTranscription({ file: Readable.from([randomBytes(2000)]), filename: 'a.mp3', size: 1000 }));

@@ -68,9 +68,7 @@ export function audioUploadBody(part: AudioUploadPart): AudioUploadBody {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       sent += buffer.length;
       if (sent > MAX_TRANSCRIPTION_UPLOAD_BYTES) {
-        sourceFailure = new PayloadTooLargeError({
-          message: `The audio file is too large: the speech service accepts at most ${MAX_TRANSCRIPTION_UPLOAD_BYTES / (1024 * 1024)} MB.`,
-        });
+        sourceFailure = new PayloadTooLargeError();
         throw sourceFailure;
       }
       if (expectedSize !== undefined && sent > expectedSize) {

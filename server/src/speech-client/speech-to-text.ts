@@ -136,7 +136,7 @@ async function uploadSize(upload: TranscriptionUpload): Promise<number | undefin
     if (!stat.isFile()) throw new Error('not a file');
     return stat.size;
   } catch {
-    throw new UploadSourceError({ message: 'The audio file could not be read for upload.' });
+    throw new UploadSourceError();
   }
 }
 
