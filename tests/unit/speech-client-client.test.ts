@@ -280,6 +280,22 @@ describe('generateSpeech', () => {
     const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
     expect(error.message).toContain('[redacted]');
   });
+
+  it('reads a 2xx error body in the general format as that error, with a server-error status', async () => {
+    handler = (_req, res) => json(res, 200, { success: false, error: { code: 'FORBIDDEN', message: 'Voice not in plan' } });
+    const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error.status).toBe(500);
+    expect(error.serviceMessage).toBe('Voice not in plan');
+  });
+
+  it('refuses a 2xx that carries other JSON instead of audio', async () => {
+    handler = (_req, res) => json(res, 200, { audio: 'elsewhere' });
+    const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error.status).toBe(200);
+    expect(error.message).toBe('The speech service answered with data instead of audio.');
+  });
 });
 
 describe('transport failures', () => {
