@@ -584,8 +584,8 @@ describe('submitTranscription', () => {
     expect(error.serviceMessage).toBe('Invalid token.');
   });
 
-  it('rejects an answer without a job id', async () => {
-    handler = (_req, res) => json(res, 200, { ok: true });
+  it.each([{ ok: true }, { job_id: '' }, { job_id: null }])('rejects an answer without a job id: %j', async (answer) => {
+    handler = (_req, res) => json(res, 200, answer);
     expect(
       await caught(client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3', size: 10 }))
     ).toBeInstanceOf(UnexpectedResponseError);

@@ -17,7 +17,7 @@ import { audioUploadBody } from './multipart';
 import { requireText } from './requests';
 import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Exchange, type Transport } from './transport';
 import type { SttJob, TranscriptionOutputFormat } from './types';
-import { isRecord } from './values';
+import { idText, isRecord } from './values';
 
 const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
 
@@ -80,14 +80,14 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
     }
 
     const parsed = parseJsonOrUnavailable(exchanged.body, exchanged.status);
-    const jobId = isRecord(parsed) ? parsed.job_id : undefined;
-    if ((typeof jobId !== 'string' || jobId === '') && typeof jobId !== 'number') {
+    const jobId = idText(isRecord(parsed) ? parsed.job_id : undefined);
+    if (jobId === undefined) {
       throw new UnexpectedResponseError({
         status: exchanged.status,
         message: 'The speech service accepted the audio but did not return a job id.',
       });
     }
-    return { jobId: String(jobId) };
+    return { jobId };
   }
 
   async function getTranscriptionStatus(jobId: string): Promise<SttJob> {
