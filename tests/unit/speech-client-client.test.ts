@@ -280,6 +280,22 @@ describe('generateSpeech', () => {
     const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
     expect(error.message).toContain('[redacted]');
   });
+
+  it('reads a 2xx error body in the general format as that error, with a server-error status', async () => {
+    handler = (_req, res) => json(res, 200, { success: false, error: { code: 'FORBIDDEN', message: 'Voice not in plan' } });
+    const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error.status).toBe(500);
+    expect(error.serviceMessage).toBe('Voice not in plan');
+  });
+
+  it('refuses a 2xx that carries other JSON instead of audio', async () => {
+    handler = (_req, res) => json(res, 200, { audio: 'elsewhere' });
+    const error = await caught(client().generateSpeech({ text: 'Hello', voiceId: 'v-1' }));
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error.status).toBe(200);
+    expect(error.message).toBe('The speech service answered with data instead of audio.');
+  });
 });
 
 describe('transport failures', () => {
@@ -535,8 +551,16 @@ describe('submitTranscription', () => {
     });
     const error = await caught(client({ timeoutMs: 10_000 }).submitTranscription({ file: endless, filename: 'endless.mp3' }));
     expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error.message).toBe('The audio file is too large: the speech service accepts at most 50 MB.');
     expect(produced).toBeLessThan(55 * MB);
   }, 20_000);
+
+  it('refuses a file path that cannot be read, before anything is sent', async () => {
+    const error = await caught(client().submitTranscription({ file: path.join(dir, 'missing.mp3'), filename: 'missing.mp3' }));
+    expect(error.code).toBe('UPLOAD_SOURCE_ERROR');
+    expect(error.message).toBe('The audio file could not be read for upload.');
+    expect(requests).toHaveLength(0);
+  });
 
   it('refuses a stream that is longer than its stated size', async () => {
     const error = await caught(client().submitTranscription({ file: Readable.from([randomBytes(2000)]), filename: 'a.mp3', size: 1000 }));
@@ -560,8 +584,8 @@ describe('submitTranscription', () => {
     expect(error.serviceMessage).toBe('Invalid token.');
   });
 
-  it('rejects an answer without a job id', async () => {
-    handler = (_req, res) => json(res, 200, { ok: true });
+  it.each([{ ok: true }, { job_id: '' }, { job_id: null }])('rejects an answer without a job id: %j', async (answer) => {
+    handler = (_req, res) => json(res, 200, answer);
     expect(
       await caught(client().submitTranscription({ file: Readable.from([Buffer.alloc(10)]), filename: 'a.mp3', size: 10 }))
     ).toBeInstanceOf(UnexpectedResponseError);

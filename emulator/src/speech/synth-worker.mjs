@@ -8,11 +8,11 @@
  *                 cancel: SharedArrayBuffer of one Int32; the main thread stores 1 to stop the
  *                 job before its next sentence (read with Atomics, so no message has to get through)
  * Messages out: { id, ok: true, mp3: ArrayBuffer | null (transferred), cues, durationSec, sha256 }
- *               { id, ok: false, message }   synthesis failed
- *               { id, ok: false, cancelled: true, message }
+ *               { id, ok: false, message }   synthesis failed or was cancelled (the main thread
+ *                 has already settled a cancelled job and drops its answer)
  */
 import { parentPort } from 'node:worker_threads';
-import { compileSynthesizer, synthesizeSpeech, SynthesisCancelledError } from './synth.mjs';
+import { compileSynthesizer, synthesizeSpeech } from './synth.mjs';
 import { sha256Hex } from './media.mjs';
 
 /**
@@ -27,7 +27,7 @@ import { sha256Hex } from './media.mjs';
 
 /**
  * @typedef {{ id: number, ok: true, mp3: ArrayBuffer | null, cues: import('./srt.mjs').Cue[], durationSec: number, sha256: string | null }
- *   | { id: number, ok: false, message: string, cancelled?: boolean }} SynthesisReply
+ *   | { id: number, ok: false, message: string }} SynthesisReply
  */
 
 const port = parentPort;
@@ -57,7 +57,7 @@ async function runJob({ id, sentences, espeakVoice, gapMs, cancel }) {
     port?.postMessage(reply, bytes ? [bytes] : []);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    port?.postMessage(/** @type {SynthesisReply} */ ({ id, ok: false, message, cancelled: error instanceof SynthesisCancelledError }));
+    port?.postMessage(/** @type {SynthesisReply} */ ({ id, ok: false, message }));
   }
 }
 

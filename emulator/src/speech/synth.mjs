@@ -19,13 +19,6 @@ export function compileSynthesizer() {
   return compiledWasm;
 }
 
-/** Thrown when the caller asked, between two steps, that the synthesis stop. */
-export class SynthesisCancelledError extends Error {
-  constructor() {
-    super('Speech synthesis was cancelled.');
-  }
-}
-
 /**
  * Synthesizes one sentence. The text goes through a file in eSpeak's virtual FS, not argv,
  * so a sentence starting with "-" is never taken for an option. Callers run one synthesis at a
@@ -33,7 +26,7 @@ export class SynthesisCancelledError extends Error {
  * @param {string} sentence @param {string} espeakVoice
  * @returns {Promise<{ samples: Int16Array, sampleRate: number }>}
  */
-export async function synthesizeSentence(sentence, espeakVoice) {
+async function synthesizeSentence(sentence, espeakVoice) {
   const wasm = await compileSynthesizer();
   /** @type {number | null} */
   let exitStatus = null;
@@ -73,12 +66,12 @@ export async function synthesizeSentence(sentence, espeakVoice) {
  * @param {string[]} sentences
  * @param {string} espeakVoice
  * @param {{ gapMs: number, shouldStop?: () => boolean }} options  shouldStop is asked before each
- *   sentence and before encoding (the emulator was reset or closed); true throws SynthesisCancelledError
+ *   sentence and before encoding (the emulator was reset or closed); true ends the synthesis with an error
  * @returns {Promise<SpeechResult>}
  */
 export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false }) {
   const stopIfAsked = () => {
-    if (shouldStop()) throw new SynthesisCancelledError();
+    if (shouldStop()) throw new Error('Speech synthesis was cancelled.');
   };
   /** @type {Int16Array[]} */
   const parts = [];

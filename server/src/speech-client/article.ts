@@ -36,7 +36,7 @@ export function createArticleEndpoint(transport: Transport, articleRoot: string)
 }
 
 /** Builds the /process-text body from known fields only, with preprocessType as the JSON string the service requires. */
-export function processTextBody(req: ProcessTextRequest): ProcessTextRequest {
+function processTextBody(req: ProcessTextRequest): ProcessTextRequest {
   const postData = (req as Partial<ProcessTextRequest> | undefined)?.postData;
   requireText(req?.text, 'text', 'article', 'The article has no text to narrate.');
   if (!isRecord(postData)) throw new ValidationFailedError({ message: 'The narration request has no postData.' });

@@ -30,7 +30,7 @@ export interface SpeechClient {
   listVoices(): Promise<Voice[]>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Checks the configuration at once (a TypeError names what is wrong); the API key is checked on each request. */
 export function createSpeechClient(config: SpeechClientConfig): SpeechClient {

@@ -11,7 +11,7 @@ import { MAX_TRANSCRIPTION_UPLOAD_BYTES, PayloadTooLargeError, UploadSourceError
  * The fixed parts of a multipart/form-data body: the text fields and the audio part's headers before the
  * file, the closing boundary after it. Text fields come first so a streaming parser has them before the audio.
  */
-export function multipartEnvelope(
+function multipartEnvelope(
   boundary: string,
   fields: { language: string; outputFormat: string },
   filename: string,
@@ -68,9 +68,7 @@ export function audioUploadBody(part: AudioUploadPart): AudioUploadBody {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       sent += buffer.length;
       if (sent > MAX_TRANSCRIPTION_UPLOAD_BYTES) {
-        sourceFailure = new PayloadTooLargeError({
-          message: `The audio file is too large: the speech service accepts at most ${MAX_TRANSCRIPTION_UPLOAD_BYTES / (1024 * 1024)} MB.`,
-        });
+        sourceFailure = new PayloadTooLargeError();
         throw sourceFailure;
       }
       if (expectedSize !== undefined && sent > expectedSize) {

@@ -33,10 +33,11 @@ export function createSpeechGenerationEndpoint(transport: Transport, webRoot: st
     });
     const contentType = headerValue(headers, 'content-type') ?? 'audio/mpeg';
     if (/json/i.test(contentType)) {
-      // A 2xx carrying JSON is not audio; if it is an error body in the general format, say what it says.
+      // A 2xx carrying JSON is not audio; if it is an error body in the general format, say what it says
+      // (read as a server error: the status, a 2xx, says nothing about what went wrong).
       const parsed = tryParseJson(body);
       if (isRecord(parsed) && (parsed.success === false || parsed.error !== undefined)) {
-        throw transport.errorFromBody('general', status >= 400 ? status : 500, body, headers);
+        throw transport.errorFromBody('general', 500, body, headers);
       }
       throw new UnexpectedResponseError({ status, message: 'The speech service answered with data instead of audio.' });
     }

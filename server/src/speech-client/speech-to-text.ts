@@ -15,12 +15,11 @@ import {
 } from './errors';
 import { audioUploadBody } from './multipart';
 import { requireText } from './requests';
-import { parseJsonOrUnavailable } from './responses';
-import { MAX_JSON_RESPONSE_BYTES, type Exchange, type Transport } from './transport';
+import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Exchange, type Transport } from './transport';
 import type { SttJob, TranscriptionOutputFormat } from './types';
-import { isRecord } from './values';
+import { idText, isRecord } from './values';
 
-export const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
+const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
 
 export interface TranscriptionUpload {
   /** A readable stream or a file path. Never read whole into memory. */
@@ -81,14 +80,14 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
     }
 
     const parsed = parseJsonOrUnavailable(exchanged.body, exchanged.status);
-    const jobId = isRecord(parsed) ? parsed.job_id : undefined;
-    if ((typeof jobId !== 'string' || jobId === '') && typeof jobId !== 'number') {
+    const jobId = idText(isRecord(parsed) ? parsed.job_id : undefined);
+    if (jobId === undefined) {
       throw new UnexpectedResponseError({
         status: exchanged.status,
         message: 'The speech service accepted the audio but did not return a job id.',
       });
     }
-    return { jobId: String(jobId) };
+    return { jobId };
   }
 
   async function getTranscriptionStatus(jobId: string): Promise<SttJob> {
@@ -137,7 +136,7 @@ async function uploadSize(upload: TranscriptionUpload): Promise<number | undefin
     if (!stat.isFile()) throw new Error('not a file');
     return stat.size;
   } catch {
-    throw new UploadSourceError({ message: 'The audio file could not be read for upload.' });
+    throw new UploadSourceError();
   }
 }
 

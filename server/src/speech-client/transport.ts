@@ -1,6 +1,7 @@
 /**
  * The one way the speech client talks HTTP: an axios instance, the Bearer key, timeouts, and the
- * translation of every failure (a non-2xx answer or a broken connection) into a typed error.
+ * translation of every failure (a non-2xx answer, a broken connection, a 2xx that should be JSON and
+ * is not) into a typed error.
  *
  * Two rules shape it:
  * - The API key goes into the Authorization header and nowhere else: it is held in a closure (not on
@@ -23,6 +24,7 @@ import {
 } from './errors';
 import type { ResponseHeaders } from './headers';
 import { errorFromResponse } from './response-errors';
+import { tryParseJson } from './values';
 import { formatDuration } from './wording';
 
 /** JSON answers are small; the cap stops a misbehaving server from filling memory. */
@@ -121,6 +123,20 @@ export function createTransport({ apiKey, timeoutMs }: TransportConfig): Transpo
   }
 
   return { exchange, errorFromBody, scrub };
+}
+
+/** The body of a 2xx as JSON; a 2xx that is not JSON is read as a passing failure of the service, worth retrying. */
+export function parseJsonOrUnavailable(body: Buffer, status: number): unknown {
+  const parsed = tryParseJson(body);
+  if (parsed === undefined) {
+    throw new SpeechServiceUnavailableError({
+      status,
+      message: 'The speech service sent a response that could not be read; the request will be retried.',
+      // It answered: whatever the request asked for may have been done.
+      outcomeUnknown: true,
+    });
+  }
+  return parsed;
 }
 
 /** Keys with whitespace or control characters cannot go into a header; the message never repeats the key. */

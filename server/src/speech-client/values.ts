@@ -11,6 +11,12 @@ export function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+/** An identifier as the service sends it (a job id, a voice id): a non-empty string, or a number as text; otherwise undefined. */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** The body as JSON, or undefined when it is not JSON. */
 export function tryParseJson(body: Buffer): unknown {
   try {

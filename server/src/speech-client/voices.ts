@@ -1,9 +1,8 @@
 /** The voice list: GET {web_url}{voicesPath}. Not in the spec; the emulator serves it at /api/v1/voices. */
 import { UnexpectedResponseError } from './errors';
-import { parseJsonOrUnavailable } from './responses';
-import { MAX_JSON_RESPONSE_BYTES, type Transport } from './transport';
+import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Transport } from './transport';
 import type { Voice } from './types';
-import { isRecord } from './values';
+import { idText, isRecord } from './values';
 
 export const DEFAULT_VOICES_PATH = '/api/v1/voices';
 
@@ -35,9 +34,8 @@ export function createVoicesEndpoint(transport: Transport, webRoot: string, voic
 /** A voice needs an id; the name falls back on it. Entries without an id are skipped. */
 function toVoice(entry: unknown): Voice | undefined {
   if (!isRecord(entry)) return undefined;
-  const rawId = entry.id ?? entry.voice_id ?? entry.voiceId;
-  if ((typeof rawId !== 'string' || rawId === '') && typeof rawId !== 'number') return undefined;
-  const id = String(rawId);
+  const id = idText(entry.id ?? entry.voice_id ?? entry.voiceId);
+  if (id === undefined) return undefined;
   const voice: Voice = { id, name: typeof entry.name === 'string' && entry.name !== '' ? entry.name : id };
   if (typeof entry.language === 'string') voice.language = entry.language;
   if (typeof entry.gender === 'string') voice.gender = entry.gender;

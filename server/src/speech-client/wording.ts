@@ -3,7 +3,7 @@
  * reasons folded into a sentence. Pure functions, no knowledge of errors or HTTP.
  */
 
-export function formatCount(value: number): string {
+function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
