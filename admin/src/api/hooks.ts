@@ -11,7 +11,7 @@ export function useNarratedTypes() {
   const status = data ? 'ready' : isError ? 'error' : isLoading || isUninitialized ? 'loading' : 'error';
   const contentTypes = data?.contentTypes;
   const isNarrated = React.useCallback((uid: string) => isNarratedType(contentTypes, uid), [contentTypes]);
-  return { status, features: data?.features ?? {}, isNarrated } as const;
+  return { status, isNarrated } as const;
 }
 
 /**

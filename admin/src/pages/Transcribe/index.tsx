@@ -37,7 +37,7 @@ const TranscribePage = () => {
   );
 
   // The new job is in the list the server answers now; the open job keeps its row current itself
-  // (see getTranscription in endpoints.ts).
+  // (see getSpeechTranscription in endpoints.ts).
   const onSubmitted = (id: number) => {
     void reloadRecent();
     open(id);
