@@ -12,8 +12,8 @@
  */
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { blocks, contentManager, startStack, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
+import { blocks, contentManager, waitFor, type Stack } from '../integration/harness';
+import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -77,18 +77,16 @@ async function processTextRequests(): Promise<Array<{ status: number; body: any 
 }
 
 beforeAll(async () => {
-  checkBrowserPrerequisites('tests/e2e/admin.test.ts');
-  // One attempt per narration, so an injected "no audio" fails the article at once.
-  stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', SPEECH_MAX_ATTEMPTS: '1' } });
-  ({ browser, page } = await launchAdminBrowser(problems, (response) => {
-    if (new URL(response.url()).pathname === '/speech/narrations/statuses') statusesRequests += 1;
+  ({ stack, browser, page } = await openAdminSession('tests/e2e/admin.test.ts', problems, {
+    // One attempt per narration, so an injected "no audio" fails the article at once.
+    env: { SPEECH_MAX_ATTEMPTS: '1' },
+    onResponse: (response) => {
+      if (new URL(response.url()).pathname === '/speech/narrations/statuses') statusesRequests += 1;
+    },
   }));
 }, 150_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(() => closeAdminSession({ browser, stack }));
 
 it('logs in through the login form and dismisses the guided tour and the banner', async () => {
   await logIn(page, stack.url);

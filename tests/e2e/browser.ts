@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
-import { waitFor } from '../integration/harness';
+import { startStack, waitFor, type Stack } from '../integration/harness';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -16,7 +16,7 @@ export const EMAIL = 'editor@example.com';
 export const PASSWORD = 'Editor-Passw0rd!';
 
 /** The admin bundle and Chromium must exist; the screenshot folder is created. */
-export function checkBrowserPrerequisites(testFile: string) {
+function checkBrowserPrerequisites(testFile: string) {
   if (!fs.existsSync(ADMIN_BUNDLE)) {
     throw new Error(`No admin bundle at ${ADMIN_BUNDLE}: build the plugin, then the playground admin (see the top of ${testFile}).`);
   }
@@ -29,7 +29,7 @@ export function checkBrowserPrerequisites(testFile: string) {
  * pushed to `problems` (the admin must produce none); `onResponse` sees every response.
  * With `proxyUrl`, every request goes through that HTTP proxy (see throttling-proxy.ts).
  */
-export async function launchAdminBrowser(
+async function launchAdminBrowser(
   problems: string[],
   onResponse?: (response: Response) => void,
   options: { proxyUrl?: string } = {}
@@ -70,6 +70,31 @@ export async function launchAdminBrowser(
     onResponse?.(response);
   });
   return { browser, page };
+}
+
+/**
+ * One test file's stack, serving the admin panel (with `env` besides), and a browser on it (see
+ * launchAdminBrowser for `problems`, `onResponse` and `proxyUrl`). Close it with closeAdminSession.
+ */
+export async function openAdminSession(
+  testFile: string,
+  problems: string[],
+  options: { env?: Record<string, string>; onResponse?: (response: Response) => void; proxyUrl?: string } = {}
+): Promise<{ stack: Stack; browser: Browser; page: Page }> {
+  checkBrowserPrerequisites(testFile);
+  const stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', ...options.env } });
+  try {
+    return { stack, ...(await launchAdminBrowser(problems, options.onResponse, { proxyUrl: options.proxyUrl })) };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
+/** Closes the browser, then stops the stack; either is missing when the session did not open. */
+export async function closeAdminSession({ browser, stack }: { browser?: Browser; stack?: Stack }) {
+  await browser?.close();
+  await stack?.stop();
 }
 
 /** Logs in through the login form and dismisses the guided tour and the banner. */

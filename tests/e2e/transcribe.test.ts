@@ -17,8 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startStack, type Stack } from '../integration/harness';
-import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
+import type { Stack } from '../integration/harness';
+import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession } from './browser';
 import { startThrottlingProxy, type ThrottlingProxy } from './throttling-proxy';
 
 jest.setTimeout(120_000);
@@ -62,8 +62,23 @@ async function recordPercents(): Promise<() => Promise<number[]>> {
 }
 
 beforeAll(async () => {
-  checkBrowserPrerequisites('tests/e2e/transcribe.test.ts');
-  stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true', SPEECH_STT_POLL_MS: '300' } });
+  // Uploads to the plugin go over a 4 MB/s link; everything else at full speed.
+  proxy = await startThrottlingProxy({
+    bytesPerSecond: 4 * 1024 * 1024,
+    throttle: (method, pathname) => method === 'POST' && pathname === '/speech/transcriptions',
+  });
+  ({ stack, browser, page } = await openAdminSession('tests/e2e/transcribe.test.ts', problems, {
+    env: { SPEECH_STT_POLL_MS: '300' },
+    onResponse: (answer) => {
+      const url = new URL(answer.url());
+      if (url.pathname === '/speech/transcriptions' && answer.request().method() === 'POST') submissions.push(`${answer.status()}`);
+    },
+    proxyUrl: proxy.url,
+  }));
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/speech/transcriptions' && request.method() === 'POST') submissions.push('sent');
+  });
 
   // Audio the emulator synthesized: its speech to text gives the same words back.
   const response = await stack.request('/speech/tts/preview', {
@@ -79,30 +94,11 @@ beforeAll(async () => {
   bigPath = path.join(tempDir, 'too-long-interview.mp3');
   fs.writeFileSync(bigPath, '');
   fs.truncateSync(bigPath, 51 * 1024 * 1024);
-
-  // Uploads to the plugin go over a 4 MB/s link; everything else at full speed.
-  proxy = await startThrottlingProxy({
-    bytesPerSecond: 4 * 1024 * 1024,
-    throttle: (method, pathname) => method === 'POST' && pathname === '/speech/transcriptions',
-  });
-  ({ browser, page } = await launchAdminBrowser(
-    problems,
-    (answer) => {
-      const url = new URL(answer.url());
-      if (url.pathname === '/speech/transcriptions' && answer.request().method() === 'POST') submissions.push(`${answer.status()}`);
-    },
-    { proxyUrl: proxy.url }
-  ));
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname === '/speech/transcriptions' && request.method() === 'POST') submissions.push('sent');
-  });
 }, 150_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeAdminSession({ browser, stack });
   await proxy?.close();
-  await stack?.stop();
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
 });
 

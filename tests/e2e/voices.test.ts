@@ -9,8 +9,8 @@
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { blocks, contentManager, startStack, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, checkBrowserPrerequisites, expectAttribute, expectText, launchAdminBrowser, logIn } from './browser';
+import { blocks, contentManager, waitFor, type Stack } from '../integration/harness';
+import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -65,9 +65,7 @@ async function openBulkDialog() {
 }
 
 beforeAll(async () => {
-  checkBrowserPrerequisites('tests/e2e/voices.test.ts');
-  stack = await startStack({ env: { SERVE_ADMIN_PANEL: 'true' } });
-  ({ browser, page } = await launchAdminBrowser(problems));
+  ({ stack, browser, page } = await openAdminSession('tests/e2e/voices.test.ts', problems));
   const created = await contentManager(stack, ARTICLE).create(
     { title: ARABIC_TITLE, summary: 'ملخص قصير.', body: blocks('هذه مقالة عربية قصيرة.') },
     'ar'
@@ -75,10 +73,7 @@ beforeAll(async () => {
   arabicDocumentId = created.documentId;
 }, 150_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(() => closeAdminSession({ browser, stack }));
 
 it('logs in', async () => {
   await logIn(page, stack.url);

@@ -1,16 +1,9 @@
 import { VisibleDocuments, rowsOfDocument, statusesPollMs } from '../../admin/src/api/listStatus';
-import type { NarrationStatus, NarrationView, QueueState } from '../../admin/src/api/types';
+import type { NarrationStatus, NarrationView } from '../../admin/src/api/types';
+import { queueState } from './admin-fixtures';
 import { adminStore, closeAdminStores, type SentRequest } from './admin-api-store';
 
-const QUEUE: QueueState = {
-  paused: false,
-  pausedUntil: null,
-  pauseCode: null,
-  pauseReason: null,
-  creditsRemaining: null,
-  creditsRequired: null,
-  creditsSeenAt: null,
-};
+const QUEUE = queueState();
 const row = (documentId: string, status: NarrationStatus, locale: string | null = null) =>
   ({ documentId, status, locale }) as NarrationView;
 const TYPE = 'api::article.article';

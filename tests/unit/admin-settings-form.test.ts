@@ -1,30 +1,17 @@
 import { creditsFor, fromForm, isDirty, toForm, validateForm, VALIDATION_MESSAGES } from '../../admin/src/pages/Settings/form';
 import type { ContentTypeDescription, SpeechSettings } from '../../admin/src/api/types';
+import { describedType } from './admin-fixtures';
 import { fieldError, toProblem } from '../../admin/src/api/errors';
 
 const described: ContentTypeDescription[] = [
-  {
-    uid: 'api::article.article',
-    displayName: 'Article',
-    draftAndPublish: true,
-    localized: true,
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'summary', type: 'text' },
-      { name: 'body', type: 'blocks' },
-    ],
-  },
-  {
-    uid: 'api::page.page',
-    displayName: 'Page',
-    draftAndPublish: false,
-    localized: false,
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'content', type: 'richtext' },
-    ],
-  },
-  { uid: 'api::note.note', displayName: 'Note', draftAndPublish: true, localized: false, fields: [{ name: 'text', type: 'text' }] },
+  describedType(
+    'api::article.article',
+    'Article',
+    { title: 'string', summary: 'text', body: 'blocks' },
+    { draftAndPublish: true, localized: true }
+  ),
+  describedType('api::page.page', 'Page', { title: 'string', content: 'richtext' }, { draftAndPublish: false, localized: false }),
+  describedType('api::note.note', 'Note', { text: 'text' }, { draftAndPublish: true, localized: false }),
 ];
 
 const settings: SpeechSettings = {

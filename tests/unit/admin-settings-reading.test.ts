@@ -1,18 +1,14 @@
 import { emptyLexiconRule, fromForm, isDirty, offersArabicOptions, toForm, validateForm } from '../../admin/src/pages/Settings/form';
 import type { ContentTypeDescription, SpeechSettings } from '../../admin/src/api/types';
+import { describedType } from './admin-fixtures';
 
 const described: ContentTypeDescription[] = [
-  {
-    uid: 'api::article.article',
-    displayName: 'Article',
-    draftAndPublish: true,
-    localized: true,
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'author', type: 'string' },
-      { name: 'body', type: 'blocks' },
-    ],
-  },
+  describedType(
+    'api::article.article',
+    'Article',
+    { title: 'string', author: 'string', body: 'blocks' },
+    { draftAndPublish: true, localized: true }
+  ),
 ];
 
 const settings: SpeechSettings = {

@@ -1,20 +1,19 @@
 import { RECENT_TRANSCRIPTIONS } from '../../admin/src/api/endpoints';
 import { toProblem } from '../../admin/src/api/errors';
 import { isNarratedType, lastNarratedTypes, recordNarratedTypes } from '../../admin/src/api/narratedTypes';
-import type { QueueState, SettingsResponse, SpeechSettings, TranscriptionDetail, TranscriptionView } from '../../admin/src/api/types';
+import type { SettingsResponse, SpeechSettings, TranscriptionDetail, TranscriptionView } from '../../admin/src/api/types';
 import { adminStore, closeAdminStores, type SentRequest } from './admin-api-store';
+import { queueState } from './admin-fixtures';
 
 const ARTICLE = 'api::article.article';
 const NOTE = 'api::note.note';
-const QUEUE: QueueState = {
+const QUEUE = queueState({
   paused: true,
-  pausedUntil: null,
   pauseCode: 'INSUFFICIENT_CREDITS',
   pauseReason: 'credits',
   creditsRemaining: 0,
   creditsRequired: 10,
-  creditsSeenAt: null,
-};
+});
 const SETTINGS: SpeechSettings = {
   defaultVoiceId: 'en-male-1',
   preprocessType: '0',

@@ -1,17 +1,7 @@
 import { BADGE_LABEL, badgeKind, isInProgress, knownErrorCode, rowForLocale } from '../../admin/src/utils/status';
 import { modelFromPath } from '../../admin/src/utils/paths';
-import type { NarrationStatus, QueueState } from '../../admin/src/api/types';
-
-const queue = (overrides: Partial<QueueState> = {}): QueueState => ({
-  paused: false,
-  pausedUntil: null,
-  pauseCode: null,
-  pauseReason: null,
-  creditsRemaining: null,
-  creditsRequired: null,
-  creditsSeenAt: null,
-  ...overrides,
-});
+import type { NarrationStatus } from '../../admin/src/api/types';
+import { queueState as queue } from './admin-fixtures';
 
 describe('admin badge mapping', () => {
   it.each<[NarrationStatus | null, string]>([

@@ -4,12 +4,9 @@ import { backendURL } from '../utils/backendURL';
 /**
  * Requests the admin fetch client cannot make: it parses every POST answer as JSON (the voice
  * preview and "listen to a paragraph" answer audio/mpeg) and reports no upload progress. They
- * carry the admin token that components read from the admin's auth context (useAdminToken),
- * and refresh it once on a 401 like the fetch client does.
+ * carry the admin token that components read from the admin's auth context (`useAuth`), and
+ * refresh it once on a 401 like the fetch client does (the refresh also updates that context).
  */
-
-/** The current admin token and a way to keep a refreshed one. */
-export type TokenSource = { get: () => string | null; set: (token: string | null) => void };
 
 /** A Strapi error answer's body, as far as the message goes. */
 type ErrorBody = { error?: { message?: string } } | null | undefined;
@@ -28,28 +25,26 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Sends with the current token; on a 401, refreshes the token once and sends again. */
+/** Sends with the token; on a 401, refreshes the token once and sends again with the new one. */
 export async function withFreshToken<T extends { status: number }>(
-  tokens: TokenSource,
+  token: string | null,
   send: (token: string | null) => Promise<T>
 ): Promise<T> {
-  const answer = await send(tokens.get());
+  const answer = await send(token);
   if (answer.status !== 401) return answer;
-  const fresh = await attemptTokenRefresh(tokens.get());
-  tokens.set(fresh);
-  return send(fresh);
+  return send(await attemptTokenRefresh(token));
 }
 
 /** POST with a JSON body and a binary answer (an MP3). */
-export async function postForBlob(path: string, body: unknown, tokens: TokenSource): Promise<Blob> {
-  const response = await withFreshToken(tokens, (token) =>
+export async function postForBlob(path: string, body: unknown, token: string | null): Promise<Blob> {
+  const response = await withFreshToken(token, (current) =>
     fetch(`${backendURL()}${path}`, {
       method: 'POST',
       credentials: 'include',
       headers: {
         'Content-Type': 'application/json',
         Accept: 'audio/mpeg, application/json',
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(current ? { Authorization: `Bearer ${current}` } : {}),
       },
       body: JSON.stringify(body),
     })
@@ -61,12 +56,12 @@ export async function postForBlob(path: string, body: unknown, tokens: TokenSour
 /** One paragraph of the draft, spoken in the entry's voice (costs credits once per voice and text). */
 export const listenParagraph = (
   target: { contentType: string; documentId: string; locale?: string | null; index: number },
-  tokens: TokenSource
-) => postForBlob('/speech/narrations/listen', target, tokens);
+  token: string | null
+) => postForBlob('/speech/narrations/listen', target, token);
 
 /** Only called when the server announces `features.voicePreview`. */
-export const previewVoice = (voiceId: string, tokens: TokenSource) => postForBlob('/speech/tts/preview', { voiceId }, tokens);
+export const previewVoice = (voiceId: string, token: string | null) => postForBlob('/speech/tts/preview', { voiceId }, token);
 
 /** A lexicon rule's spoken form, in the voice of its locale (or the default voice); needs settings.update. */
-export const hearLexiconRule = (rule: { spoken: string; locale: string | null }, tokens: TokenSource) =>
-  postForBlob('/speech/lexicon/hear', { rule: { spoken: rule.spoken, locale: rule.locale } }, tokens);
+export const hearLexiconRule = (rule: { spoken: string; locale: string | null }, token: string | null) =>
+  postForBlob('/speech/lexicon/hear', { rule: { spoken: rule.spoken, locale: rule.locale } }, token);

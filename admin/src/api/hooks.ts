@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { useAuth } from '@strapi/strapi/admin';
-import type { TokenSource } from './binary';
+import { useAuth, useNotification } from '@strapi/strapi/admin';
+import { toProblem } from './errors';
 import { rowsOfDocument, statusesPollMs, visibleDocuments } from './listStatus';
 import { isNarratedType } from './narratedTypes';
 import { speechApi, useGetSpeechNarratedTypesQuery } from './speechApi';
@@ -11,7 +11,7 @@ export function useNarratedTypes() {
   const status = data ? 'ready' : isError ? 'error' : isLoading || isUninitialized ? 'loading' : 'error';
   const contentTypes = data?.contentTypes;
   const isNarrated = React.useCallback((uid: string) => isNarratedType(contentTypes, uid), [contentTypes]);
-  return { status, features: data?.features ?? {}, isNarrated } as const;
+  return { status, isNarrated } as const;
 }
 
 /**
@@ -35,27 +35,17 @@ export function useListStatus(contentType: string, documentId: string) {
   return { rows: rowsOfDocument(data, isError, documentId), queue: data?.queue ?? null, failed: isError };
 }
 
-/**
- * The admin token for the few raw requests (binary answers, the upload with progress), from the
- * admin's auth context; kept current after a refresh made by one of those requests.
- */
-export function useAdminToken(name: string): TokenSource {
-  const token = useAuth(name, (state) => state.token);
-  const ref = React.useRef<string | null>(token);
-  // Read only by requests sent from event handlers, which run after the commit; a logout (no token) keeps the last one.
-  React.useEffect(() => {
-    if (token !== null) ref.current = token;
-  }, [token]);
-  return React.useMemo(() => ({ get: () => ref.current, set: (next: string | null) => void (ref.current = next) }), []);
-}
-
 export type SampleState = 'idle' | 'loading' | 'playing' | 'error';
 
 /**
- * Plays one short sample at a time (a voice preview, a lexicon rule's spoken form): fetches it,
- * replaces the one playing, frees the audio when done or unmounted. `key` says which sample plays.
+ * Plays one short sample at a time (a voice preview, a lexicon rule's spoken form): fetches it
+ * with the admin token, replaces the one playing, frees the audio when done or unmounted, and
+ * tells the editor when it fails. `key` says which sample plays; `name` is the caller's, for
+ * the admin's auth context.
  */
-export function useSamplePlayer(onError: (error: unknown) => void) {
+export function useSamplePlayer(name: string) {
+  const token = useAuth(name, (auth) => auth.token);
+  const { toggleNotification } = useNotification();
   const [state, setState] = React.useState<{ key: string | null; state: SampleState }>({ key: null, state: 'idle' });
   const audio = React.useRef<HTMLAudioElement | null>(null);
   const stop = () => {
@@ -64,10 +54,10 @@ export function useSamplePlayer(onError: (error: unknown) => void) {
   };
   React.useEffect(() => stop, []);
 
-  const play = async (key: string, fetchSample: () => Promise<Blob>) => {
+  const play = async (key: string, fetchSample: (token: string | null) => Promise<Blob>) => {
     setState({ key, state: 'loading' });
     try {
-      const blob = await fetchSample();
+      const blob = await fetchSample(token);
       stop();
       const sample = new Audio(URL.createObjectURL(blob));
       audio.current = sample;
@@ -76,7 +66,7 @@ export function useSamplePlayer(onError: (error: unknown) => void) {
       setState({ key, state: 'playing' });
     } catch (caught) {
       setState({ key, state: 'error' });
-      onError(caught);
+      toggleNotification({ type: 'danger', message: toProblem(caught).message });
     }
   };
   const stateOf = (key: string): SampleState => (state.key === key ? state.state : 'idle');

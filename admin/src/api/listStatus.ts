@@ -6,7 +6,7 @@ import type { NarrationView } from './types';
  * The list view's narration cells ask for their statuses together: each cell registers its
  * document here, and once the cells of a page have mounted (they mount within a few
  * milliseconds of each other, each behind its own Suspense boundary) the page's documents are
- * published as one list. Every cell then subscribes to the same `getListStatuses` query with that
+ * published as one list. Every cell then subscribes to the same `getSpeechListStatuses` query with that
  * list, so the admin's query cache sends ONE request for the page and shares the answer.
  * No Strapi imports: unit-tested.
  */

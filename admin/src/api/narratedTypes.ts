@@ -4,7 +4,7 @@ import type { ContentTypeNarration, NarratedTypesResponse } from './types';
  * Which content types are narrated, for the one reader that cannot use a hook: the list view's
  * column hook (`Admin/CM/pages/ListView/inject-column-in-table`) is a plain function the content
  * manager calls while it renders, with no access to the admin's store. The data itself lives in
- * the admin's query cache (`getNarratedTypes` in endpoints.ts); this is the last answer that
+ * the admin's query cache (`getSpeechNarratedTypes` in endpoints.ts); this is the last answer that
  * endpoint recorded, nothing else writes it. Components read the query (useNarratedTypes).
  * No Strapi imports: unit-tested.
  */
@@ -19,7 +19,7 @@ export interface NarratedTypesSnapshot {
 
 let snapshot: NarratedTypesSnapshot = { status: 'idle', contentTypes: {}, features: {} };
 
-/** Called by the `getNarratedTypes` endpoint when an answer (or an error) arrives. */
+/** Called by the `getSpeechNarratedTypes` endpoint when an answer (or an error) arrives. */
 export function recordNarratedTypes(next: NarratedTypesSnapshot) {
   snapshot = next;
 }

@@ -1,6 +1,6 @@
 import type { FetchClient } from '@strapi/strapi/admin';
 import { backendURL } from '../utils/backendURL';
-import { fetchError, parseJson, withFreshToken, type TokenSource } from './binary';
+import { fetchError, parseJson, withFreshToken } from './binary';
 import type { TranscriptDownloadFormat, TranscriptionOutputFormat, TranscriptionView } from './types';
 
 /**
@@ -53,8 +53,8 @@ function sendUpload(request: UploadRequest, token: string | null): Promise<{ sta
 }
 
 /** POST /speech/transcriptions with upload progress. Resolves with the new job. */
-export async function uploadAudio(request: UploadRequest, tokens: TokenSource): Promise<TranscriptionView> {
-  const answer = await withFreshToken(tokens, (token) => sendUpload(request, token));
+export async function uploadAudio(request: UploadRequest, token: string | null): Promise<TranscriptionView> {
+  const answer = await withFreshToken(token, (current) => sendUpload(request, current));
   if (answer.status < 200 || answer.status >= 300) throw fetchError(answer.status, answer.data, `HTTP ${answer.status}`);
   return (answer.data as { data: TranscriptionView }).data;
 }

@@ -6,7 +6,7 @@ import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
 import { getTranslation } from '../utils/getTranslation';
 import { LexiconAffected } from './LexiconAffected';
-import { VoiceLanguageWarning } from './VoiceLanguageWarning';
+import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
 
 interface Props {
@@ -97,13 +97,13 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
                 </Typography>
               ) : null}
               {estimate.data.voiceMismatches ? (
-                <VoiceLanguageWarning testId="speech-bulk-voice-mismatch">
+                <WarningNotice testId="speech-bulk-voice-mismatch">
                   {t(
                     'bulk.voiceMismatch',
                     '{count, plural, one {# entry would be read in a voice of another language than its own} other {# entries would be read in a voice of another language than their own}}.',
                     { count: estimate.data.voiceMismatches }
                   )}
-                </VoiceLanguageWarning>
+                </WarningNotice>
               ) : null}
               <Typography fontWeight="bold" data-testid="speech-bulk-credits">
                 {t('bulk.credits', 'Total: {credits} credits.', { credits: formatNumber(estimate.data.totalCredits) })}

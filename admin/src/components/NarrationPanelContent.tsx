@@ -22,7 +22,7 @@ import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { ParagraphListener } from './ParagraphListener';
-import { VoiceLanguageWarning } from './VoiceLanguageWarning';
+import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
 
 const POLL_MS = 3_000;
@@ -180,28 +180,13 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
       </Flex>
 
       {failure ? (
-        <Flex
-          gap={2}
-          alignItems="flex-start"
-          background={row?.status === 'failed' ? 'danger100' : 'warning100'}
-          padding={2}
-          hasRadius
-          data-testid="speech-failure"
+        <WarningNotice
+          testId="speech-failure"
+          tone={row?.status === 'failed' ? 'danger' : 'warning'}
+          detail={row?.creditsMayBeLost ? t('panel.creditsMayBeLost', 'Credits may have been charged for the failed attempt.') : null}
         >
-          <Box color={row?.status === 'failed' ? 'danger600' : 'warning600'} paddingTop="2px">
-            <WarningCircle aria-hidden />
-          </Box>
-          <Flex direction="column" alignItems="stretch" gap={1}>
-            <Typography variant="omega" textColor={row?.status === 'failed' ? 'danger700' : 'warning700'}>
-              {row?.status === 'failed' ? failure : t('panel.retrying', 'Retrying after a problem: {reason}', { reason: failure })}
-            </Typography>
-            {row?.creditsMayBeLost ? (
-              <Typography variant="pi" textColor="neutral700">
-                {t('panel.creditsMayBeLost', 'Credits may have been charged for the failed attempt.')}
-              </Typography>
-            ) : null}
-          </Flex>
-        </Flex>
+          {row?.status === 'failed' ? failure : t('panel.retrying', 'Retrying after a problem: {reason}', { reason: failure })}
+        </WarningNotice>
       ) : null}
 
       {queue?.paused ? (
@@ -251,7 +236,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               {voiceName(current.voiceId)}
             </Typography>
             {current.voice?.mismatch ? (
-              <VoiceLanguageWarning testId="speech-voice-mismatch">
+              <WarningNotice testId="speech-voice-mismatch">
                 {t(
                   'panel.voiceMismatch',
                   '{voice} speaks {language}, but this entry is in {locale}: it would be read in that voice anyway.',
@@ -261,7 +246,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
                     locale: <bdi key="locale">{locale ?? ''}</bdi>,
                   }
                 )}
-              </VoiceLanguageWarning>
+              </WarningNotice>
             ) : null}
             {current.unchanged && row?.status === 'completed' ? (
               <Typography variant="pi" textColor="neutral600">

@@ -1,11 +1,10 @@
 import * as React from 'react';
 import { Box, Button, Field, Flex, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import { Play, VolumeUp } from '@strapi/icons';
-import { useNotification } from '@strapi/strapi/admin';
+import { useAuth, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { listenParagraph } from '../api/binary';
 import { problemOf, toProblem } from '../api/errors';
-import { useAdminToken } from '../api/hooks';
 import { useGetSpeechParagraphsQuery } from '../api/speechApi';
 import type { DocumentTarget } from '../api/types';
 import { getTranslation } from '../utils/getTranslation';
@@ -58,7 +57,7 @@ function OpenListener({
   refreshKey,
   t,
 }: Props & { t: (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) => string }) {
-  const tokens = useAdminToken('SpeechParagraphListener');
+  const token = useAuth('SpeechParagraphListener', (auth) => auth.token);
   const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
   const paragraphsQuery = useGetSpeechParagraphsQuery({ ...target, refreshKey }, { refetchOnMountOrArgChange: true });
@@ -82,7 +81,7 @@ function OpenListener({
     if (!chosen) return;
     setLoadingAudio(true);
     try {
-      const blob = await listenParagraph({ ...target, index: chosen.index }, tokens);
+      const blob = await listenParagraph({ ...target, index: chosen.index }, token);
       setAudioUrl(URL.createObjectURL(blob));
     } catch (error) {
       toggleNotification({ type: 'danger', message: toProblem(error).message });

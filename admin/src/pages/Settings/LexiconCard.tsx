@@ -16,11 +16,9 @@ import {
   Typography,
 } from '@strapi/design-system';
 import { Play, Plus, Trash } from '@strapi/icons';
-import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { hearLexiconRule } from '../../api/binary';
-import { toProblem } from '../../api/errors';
-import { useAdminToken, useSamplePlayer } from '../../api/hooks';
+import { useSamplePlayer } from '../../api/hooks';
 import type { LexiconRule } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from './Card';
@@ -44,9 +42,7 @@ type RuleOption = 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants';
 /** Settings -> Speech: the pronunciation lexicon, one rule a row, each heard before it is saved. */
 export const LexiconCard = ({ rules, locales, disabled, canHear, errorOf, onChange }: Props) => {
   const { formatMessage } = useIntl();
-  const { toggleNotification } = useNotification();
-  const tokens = useAdminToken('SpeechLexicon');
-  const player = useSamplePlayer((caught) => toggleNotification({ type: 'danger', message: toProblem(caught).message }));
+  const player = useSamplePlayer('SpeechLexicon');
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
 
@@ -174,7 +170,7 @@ export const LexiconCard = ({ rules, locales, disabled, canHear, errorOf, onChan
                             disabled={!rule.spoken.trim() || player.stateOf(key) === 'loading'}
                             data-state={player.stateOf(key)}
                             data-testid={`speech-lexicon-hear-${index}`}
-                            onClick={() => void player.play(key, () => hearLexiconRule(rule, tokens))}
+                            onClick={() => void player.play(key, (token) => hearLexiconRule(rule, token))}
                           >
                             <Play />
                           </IconButton>

@@ -2,7 +2,7 @@ import { Grid, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { ApiProblem } from '../../api/errors';
 import type { Voice, VoiceCheck } from '../../api/types';
-import { VoiceLanguageWarning } from '../../components/VoiceLanguageWarning';
+import { WarningNotice } from '../../components/WarningNotice';
 import { getTranslation } from '../../utils/getTranslation';
 import { Card } from './Card';
 import { localeVoiceCheck, voicesForLocale } from './localeVoices';
@@ -73,12 +73,12 @@ export const LocaleVoicesCard = ({
                   onChange={(voiceId) => onChange({ ...value, [locale]: voiceId })}
                   warning={
                     check?.mismatch ? (
-                      <VoiceLanguageWarning testId={`speech-locale-voice-warning-${locale}`}>
+                      <WarningNotice testId={`speech-locale-voice-warning-${locale}`}>
                         {t('localeVoices.mismatch', 'This voice speaks {language}, not the language of {locale} articles.', {
                           language: <bdi key="language">{check.language}</bdi>,
                           locale: <bdi key="locale">{locale}</bdi>,
                         })}
-                      </VoiceLanguageWarning>
+                      </WarningNotice>
                     ) : null
                   }
                 />

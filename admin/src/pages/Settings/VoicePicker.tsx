@@ -1,11 +1,10 @@
 import * as React from 'react';
 import { Combobox, ComboboxOption, Field, Flex, IconButton } from '@strapi/design-system';
 import { Play } from '@strapi/icons';
-import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { toProblem, type ApiProblem } from '../../api/errors';
+import type { ApiProblem } from '../../api/errors';
 import { previewVoice } from '../../api/binary';
-import { useAdminToken, useSamplePlayer } from '../../api/hooks';
+import { useSamplePlayer } from '../../api/hooks';
 import type { Voice } from '../../api/types';
 import { useComboboxText } from '../../components/comboboxText';
 import { getTranslation } from '../../utils/getTranslation';
@@ -55,9 +54,7 @@ export const VoicePicker = ({
   warning,
 }: Props) => {
   const { formatMessage } = useIntl();
-  const { toggleNotification } = useNotification();
-  const tokens = useAdminToken('SpeechVoicePicker');
-  const player = useSamplePlayer((caught) => toggleNotification({ type: 'danger', message: toProblem(caught).message }));
+  const player = useSamplePlayer('SpeechVoicePicker');
   const previewState = player.stateOf(value);
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
@@ -80,7 +77,7 @@ export const VoicePicker = ({
   const [text, setText] = useComboboxText(labelOf(value));
 
   const play = () => {
-    if (value) void player.play(value, () => previewVoice(value, tokens));
+    if (value) void player.play(value, (token) => previewVoice(value, token));
   };
 
   const hint = error

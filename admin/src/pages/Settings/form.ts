@@ -43,8 +43,6 @@ export interface SpokenFrame {
   outroTemplates: Record<string, string>;
 }
 
-/** The placeholders a template may use. */
-export const TEMPLATE_PLACEHOLDERS = ['{title}', '{author}', '{site}'] as const;
 export const ALL_LOCALES = '*';
 
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);

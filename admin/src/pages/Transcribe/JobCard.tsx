@@ -6,7 +6,7 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../../api/errors';
 import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechApi';
 import { downloadTranscript, saveBlob } from '../../api/transcriptions';
-import type { SavedTranscriptFile, TranscriptDownloadFormat } from '../../api/types';
+import type { TranscriptDownloadFormat } from '../../api/types';
 import { getTranslation } from '../../utils/getTranslation';
 import { mediaUrl } from '../../utils/media';
 import { Card, Fact } from '../Settings/Card';
@@ -45,7 +45,7 @@ function useFailureHeadline() {
   };
 }
 
-/** One job's card; the page keys it by the job's id, so opening another job starts with fresh state (nothing saved yet). */
+/** One job's card; the page keys it by the job's id, so opening another job starts with fresh state. */
 export const JobCard = ({ id, serverPollMs }: Props) => {
   const { formatMessage, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
@@ -63,7 +63,6 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
   const job = { data: jobState.data, loading: jobState.isLoading || jobState.isUninitialized, error: problemOf(jobState.error) };
   const [saveTranscription, { isLoading: saving }] = useSaveSpeechTranscriptionMutation();
   const [downloading, setDownloading] = React.useState<TranscriptDownloadFormat | null>(null);
-  const [saved, setSaved] = React.useState<SavedTranscriptFile | null>(null);
 
   if (job.loading && !job.data) {
     return (
@@ -88,7 +87,7 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
   }
 
   const data = job.data;
-  const savedFile = saved ?? data.savedFile;
+  const savedFile = data.savedFile;
   const result = data.result;
 
   const download = async (format: TranscriptDownloadFormat) => {
@@ -108,9 +107,8 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
 
   const save = async () => {
     try {
-      // The mutation also updates this job and its row in the recent list.
+      // The mutation updates this job (its saved file shows below) and its row in the recent list.
       const answer = await saveTranscription({ id: data.id }).unwrap();
-      setSaved(answer.file);
       toggleNotification({
         type: 'success',
         message: answer.created

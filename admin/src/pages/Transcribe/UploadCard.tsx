@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { Box, Button, Combobox, ComboboxOption, Field, Flex, Grid, ProgressBar, Radio, Typography } from '@strapi/design-system';
 import { Microphone, Upload } from '@strapi/icons';
+import { useAuth } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { styled } from 'styled-components';
-import type { TokenSource } from '../../api/binary';
 import { isAbort, toProblem } from '../../api/errors';
 import { uploadAudio } from '../../api/transcriptions';
 import type { TranscriptionOutputFormat, TranscriptionView } from '../../api/types';
@@ -39,15 +39,16 @@ const UploadBar = styled(ProgressBar)`
 type Phase = 'idle' | 'uploading' | 'forwarding' | 'done' | 'error';
 
 interface Props {
-  tokens: TokenSource;
   disabled?: boolean;
   onSubmitted: (job: TranscriptionView) => void;
 }
 
-export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => {
+export const UploadCard = ({ disabled = false, onSubmitted }: Props) => {
   const { formatMessage, locale } = useIntl();
   const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
     formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  // The upload (XMLHttpRequest, for its progress) carries the admin token itself.
+  const token = useAuth('SpeechUploadCard', (auth) => auth.token);
   const input = React.useRef<HTMLInputElement | null>(null);
   const abort = React.useRef<AbortController | null>(null);
   const [file, setFile] = React.useState<File | null>(null);
@@ -110,7 +111,7 @@ export const UploadCard = ({ tokens, disabled = false, onSubmitted }: Props) => 
             setPhase('forwarding');
           },
         },
-        tokens
+        token
       );
       setProgress({ loaded: file.size, total: file.size });
       setPhase('done');

@@ -5,7 +5,6 @@ import { useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { RECENT_TRANSCRIPTIONS } from '../../api/endpoints';
 import { problemOf } from '../../api/errors';
-import { useAdminToken } from '../../api/hooks';
 import { speechApi } from '../../api/speechApi';
 import { PERMISSIONS } from '../../permissions';
 import { getTranslation } from '../../utils/getTranslation';
@@ -17,8 +16,6 @@ import { isTranscriptionInProgress } from './utils';
 const TranscribePage = () => {
   const { formatMessage } = useIntl();
   const t = (id: string, defaultMessage: string) => formatMessage({ id: getTranslation(id), defaultMessage });
-  // The upload (XMLHttpRequest, for its progress) carries the admin token itself.
-  const tokens = useAdminToken('TranscribePage');
   const [searchParams, setSearchParams] = useSearchParams();
   const selected = Number(searchParams.get('id')) || null;
 
@@ -40,7 +37,7 @@ const TranscribePage = () => {
   );
 
   // The new job is in the list the server answers now; the open job keeps its row current itself
-  // (see getTranscription in endpoints.ts).
+  // (see getSpeechTranscription in endpoints.ts).
   const onSubmitted = (id: number) => {
     void reloadRecent();
     open(id);
@@ -55,7 +52,7 @@ const TranscribePage = () => {
       />
       <Layouts.Content>
         <Flex direction="column" alignItems="stretch" gap={6}>
-          <UploadCard tokens={tokens} onSubmitted={(job) => onSubmitted(job.id)} />
+          <UploadCard onSubmitted={(job) => onSubmitted(job.id)} />
           {selected ? <JobCard key={selected} id={selected} serverPollMs={recentState.data?.meta.pollIntervalMs} /> : null}
           <RecentTable
             rows={recentState.data?.data}
