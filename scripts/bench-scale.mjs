@@ -35,9 +35,9 @@
  * PostgreSQL Debian's `postgresql` package (initdb/pg_ctl from /usr/lib/postgresql/<v>/bin, PG_BIN
  * or PATH). As root the cluster runs as the `postgres` user (created as `benchpg` if missing).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,6 +58,7 @@ import {
   startPlayground,
   waitFor,
 } from './bench-support.mjs';
+import { startCluster } from './postgres-cluster.cjs';
 
 const require = createRequire(import.meta.url);
 
@@ -329,69 +330,12 @@ async function sqliteDatabase(workDir) {
   };
 }
 
-function postgresBin() {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
-  const base = '/usr/lib/postgresql';
-  if (existsSync(base)) {
-    const version = readdirSync(base).sort((a, b) => Number(b) - Number(a))[0];
-    if (version) return path.join(base, version, 'bin');
-  }
-  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (which) return path.dirname(which);
-  throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (or set PG_BIN)');
-}
-
-/** PostgreSQL refuses to run as root: as root the cluster runs as `postgres` (or `benchpg`, created if need be). */
-function postgresUser() {
-  if (process.getuid?.() !== 0) return null;
-  for (const user of ['postgres', 'benchpg']) {
-    if (spawnSync('id', ['-u', user]).status === 0) return user;
-  }
-  execFileSync('useradd', ['-m', 'benchpg']);
-  return 'benchpg';
-}
-
 async function postgresDatabase() {
-  const bin = postgresBin();
-  const user = postgresUser();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-pg-'));
-  const removeDir = onCleanup('postgres folder', () => rmSync(dir, { recursive: true, force: true }));
-  const run = (command, args) => {
-    const full = path.join(bin, command);
-    const result = user
-      ? spawnSync('runuser', ['-u', user, '--', full, ...args], { encoding: 'utf8' })
-      : spawnSync(full, args, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
-    return result.stdout;
-  };
-  if (user) {
-    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
-  const data = path.join(dir, 'data');
-  const port = await freePort();
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const stopCluster = onCleanup('postgres cluster', async () => {
-    try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-    } catch (error) {
-      if (existsSync(path.join(data, 'postmaster.pid'))) throw error;
-    }
-  });
-  // As the integration tests: own port and socket folder, fsync off (a throwaway cluster).
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c timezone=UTC`,
-    'start',
-  ]);
-  const postmasterPid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const url = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  // The integration tests' throwaway cluster, its clock in UTC.
+  const cluster = startCluster({ port: await freePort(), settings: { timezone: 'UTC' } });
+  const stopCluster = onCleanup('postgres cluster', cluster.stop);
+  const { url } = cluster;
+  const postmasterPid = Number(readFileSync(path.join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   const { Client } = require('pg');
   const admin = new Client({ connectionString: url('postgres') });
@@ -492,7 +436,6 @@ async function postgresDatabase() {
     async close() {
       await closeClient();
       await stopCluster();
-      await removeDir();
     },
   };
 }
