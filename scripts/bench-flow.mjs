@@ -41,7 +41,6 @@
  * Needs a built plugin and playground (`--build` builds both first). Exit code 1 when a figure
  * misses its target or a step fails.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -56,9 +55,10 @@ import {
   freePort,
   json,
   leave,
+  numberOption,
   onCleanup,
-  optionOf,
   playgroundEnv,
+  playgroundWorkDir,
   quantile,
   root,
   sleep,
@@ -69,7 +69,7 @@ import {
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const number = (name, fallback) => (optionOf(argv, name) === undefined ? fallback : Number(optionOf(argv, name)));
+const number = (name, fallback) => numberOption(argv, name, fallback);
 const SAMPLES = number('samples', 40);
 const WARMUPS = number('warmups', 10);
 const BACKLOG = number('backlog', 30);
@@ -527,10 +527,7 @@ function table(figures) {
 async function main() {
   ensureBuilt(argv, say);
   const benchStarted = Date.now();
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-flow-'));
-  onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(path.join(workDir, 'tmp'));
+  const { workDir } = playgroundWorkDir('speech-bench-flow-');
 
   // One sentence synthesized per article keeps the emulator's own CPU small next to the wait T.
   const emulator = await startEmulator(API_KEY, [
@@ -546,8 +543,6 @@ async function main() {
   const emulatorUrl = emulator.info.url;
   const port = await freePort();
   const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator });
-  // The defaults are measured: no worker tick, lease or in-flight override from the caller's shell.
-  for (const name of ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT', 'SPEECH_CONTENT_TYPES']) delete env[name];
 
   const callbackLog = [];
   const profiles = path.join(os.tmpdir(), `speech-bench-flow-profiles-${Date.now()}`);

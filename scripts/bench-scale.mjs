@@ -37,9 +37,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import {
   adminToken,
@@ -49,9 +48,12 @@ import {
   ensureBuilt,
   freePort,
   json,
+  memoryOf,
+  numberOption,
   onCleanup,
   optionOf,
   playgroundEnv,
+  playgroundWorkDir,
   quantile,
   sleep,
   startEmulator,
@@ -68,7 +70,7 @@ const argv = process.argv.slice(2);
 const option = (name) => optionOf(argv, name);
 const SIZES = (option('sizes') ?? '1000,100000,1000000').split(',').map((s) => Number(s.replace(/[_\s]/g, '')));
 const DATABASES = (option('db') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-const IDLE_SECONDS = Number(option('idle-seconds') ?? 30);
+const IDLE_SECONDS = numberOption(argv, 'idle-seconds', 30);
 const SETTLE_SECONDS = 5;
 const IDLE_WINDOWS = 3;
 const STATUS_WARMUPS = 3;
@@ -136,11 +138,6 @@ function clusterPids(postmasterPid) {
     }
   }
   return pids;
-}
-
-function rssBytes(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(text)?.[1] ?? NaN) * 1024;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,10 +441,7 @@ async function postgresDatabase() {
 // One database at one size
 
 async function runOne(kind, size) {
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-scale-'));
-  const removeWorkDir = onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(path.join(workDir, 'tmp'));
+  const { workDir, remove: removeWorkDir } = playgroundWorkDir('speech-bench-scale-');
   const db = kind === 'sqlite' ? await sqliteDatabase(workDir) : await postgresDatabase();
   const label = `${db.label} ${size.toLocaleString('en-US')}`;
   const result = { db: kind, rows: size };
@@ -456,8 +450,6 @@ async function runOne(kind, size) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator, extra: db.env });
-    // The bench measures the defaults: no poll interval, lease or in-flight override from the caller's shell.
-    for (const name of ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT']) delete env[name];
     const startStrapi = () => startPlayground(workDir, env);
     const cm = (token) => contentManager(url, token, CONTENT_TYPE);
     const article = (n) => ({
@@ -540,7 +532,7 @@ async function runOne(kind, size) {
     );
     result.idleCpuMainPercent = percent(last.threads.main - first.threads.main, first, last);
     result.dbIdleCpuPercent = dbPids.length ? percent(last.db - first.db, first, last) : null;
-    result.rssBytes = rssBytes(strapi.pid);
+    result.rssBytes = memoryOf(strapi.pid).rss;
     say(
       `${label}: idle CPU ${result.idleCpuPercent.toFixed(2)} % of a core (median of ${IDLE_WINDOWS} parts: ${parts.map((p) => p.toFixed(2)).join(', ')}); ` +
         `whole ${seconds.toFixed(1)} s ${result.idleCpuWholePercent.toFixed(2)} %, of which main thread ${result.idleCpuMainPercent.toFixed(2)} % ` +
