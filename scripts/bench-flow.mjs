@@ -41,7 +41,6 @@
  * Needs a built plugin and playground (`--build` builds both first). Exit code 1 when a figure
  * misses its target or a step fails.
  */
-import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +65,7 @@ import {
   startPlayground,
   waitFor,
 } from './bench-support.mjs';
+import { signCallback } from '../emulator/src/narration/callbacks.mjs';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
@@ -103,14 +103,6 @@ if (
     '--samples >= 2, --warmups >= 0, --backlog >= 1, --generation-ms >= 0, --callbacks 1 to 50 (the plugin allows at most 50 in flight)'
   );
   leave(2);
-}
-
-/** Spec 5.4: HMAC-SHA256 over "articleId|audioFile|srtFile", keyed by the hex SHA-256 of the API key. */
-function signCallback(articleId, audioFile, srtFile) {
-  const key = createHash('sha256').update(API_KEY, 'utf8').digest('hex');
-  return createHmac('sha256', key)
-    .update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8')
-    .digest('hex');
 }
 
 const article = (label) => ({
@@ -421,7 +413,7 @@ async function callbacks({ env, port, mediaResults }) {
   let nextMedia = 0;
   const signedBody = (articleId) => {
     const { audioFile, srtFile } = mediaResults[nextMedia++ % mediaResults.length];
-    return JSON.stringify({ articleId, response: { audioFile, srtFile, signature: signCallback(articleId, audioFile, srtFile) } });
+    return JSON.stringify({ articleId, response: { audioFile, srtFile, signature: signCallback(API_KEY, articleId, audioFile, srtFile) } });
   };
   const send = async (body) => {
     const started = performance.now();
