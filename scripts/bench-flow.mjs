@@ -116,6 +116,13 @@ const article = (label) => ({
 
 const articleIdOf = (entry) => `${entry.documentId}-${entry.locale ?? 'en'}`;
 
+/** The narration rows of these documents, as the list view asks for them. */
+async function narrationStatuses({ url, token }, documentIds) {
+  const res = await json(`${url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, token);
+  if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
 /**
  * A callback answered, from a line of Strapi's request log ("[2026-11-22 19:59:57.358] http: POST
  * /api/speech/callback (11 ms) 200", written once the answer is sent; TZ=UTC): when and how long.
@@ -146,16 +153,13 @@ async function drain({ url, token, emulator, callbackLog }) {
   const published = Date.now();
   const rows = await waitFor(
     async () => {
-      const res = await json(
-        `${url}/speech/narrations/statuses`,
-        'POST',
-        { contentType: UID, documentIds: drafts.map((d) => d.documentId) },
-        token
+      const current = await narrationStatuses(
+        { url, token },
+        drafts.map((d) => d.documentId)
       );
-      if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const failed = res.body.data.filter((row) => row.status === 'failed' || row.status === 'cancelled');
+      const failed = current.filter((row) => row.status === 'failed' || row.status === 'cancelled');
       if (failed.length) throw new Error(`narrations ended ${failed[0].status}: ${JSON.stringify(failed[0])}`);
-      const done = res.body.data.filter((row) => row.status === 'completed');
+      const done = current.filter((row) => row.status === 'completed');
       return done.length === BACKLOG ? done : null;
     },
     {
@@ -216,7 +220,7 @@ async function drain({ url, token, emulator, callbackLog }) {
   };
 
   const accepted = requests.filter((r) => r.status === 202).length;
-  const expectedCredits = records.reduce((sum, record) => sum + record.characters, 0);
+  const expectedCredits = sum(records.map((record) => record.characters));
   const waves = Math.ceil(BACKLOG / SLOTS);
   const idealMs = waves * meanServiceMs;
   const result = {
@@ -238,7 +242,7 @@ async function drain({ url, token, emulator, callbackLog }) {
     handOver,
     submissions: requests.length,
     accepted,
-    generations: records.reduce((sum, record) => sum + record.generation, 0),
+    generations: sum(records.map((record) => record.generation)),
     creditsSpent: creditsBefore - creditsAfter,
     creditsExpected: expectedCredits,
     mostGenerating,
@@ -298,10 +302,8 @@ async function publishOnOff(server) {
   await setNarration(server, true);
 
   // Narration on made exactly one row per publish; off made none.
-  const statuses = async (documentIds) =>
-    (await json(`${server.url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, server.token)).body.data;
-  const onRows = await statuses(documents.on);
-  const offRows = await statuses(documents.off);
+  const onRows = await narrationStatuses(server, documents.on);
+  const offRows = await narrationStatuses(server, documents.off);
   if (onRows.length !== documents.on.length || offRows.length !== 0) {
     throw new Error(
       `narration rows: ${onRows.length} for ${documents.on.length} publishes with narration on, ${offRows.length} with it off (expected 0)`
@@ -329,16 +331,14 @@ async function publishOnOff(server) {
 // ---------------------------------------------------------------------------------------------
 // 3. Statuses of 100 documents
 
-async function statuses({ url, token }, documentIds) {
-  const body = { contentType: UID, documentIds };
+async function statuses(server, documentIds) {
   const timings = [];
   let rowsAnswered = 0;
   for (let run = 0; run < STATUS_WARMUPS + STATUS_RUNS; run += 1) {
     const started = performance.now();
-    const res = await json(`${url}/speech/narrations/statuses`, 'POST', body, token);
+    const rows = await narrationStatuses(server, documentIds);
     const elapsed = performance.now() - started;
-    if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
-    rowsAnswered = res.body.data.length;
+    rowsAnswered = rows.length;
     if (run >= STATUS_WARMUPS) timings.push(elapsed);
   }
   const result = {

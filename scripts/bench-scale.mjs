@@ -665,7 +665,7 @@ function table(kind, results) {
     r.insertSeconds.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padStart(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const format = (cells) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
   console.log('');
   console.log(
     kind === 'sqlite'
