@@ -41,8 +41,6 @@
  * Needs a built plugin and playground (`--build` builds both first). Exit code 1 when a figure
  * misses its target or a step fails.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,9 +54,10 @@ import {
   freePort,
   json,
   leave,
+  numberOption,
   onCleanup,
-  optionOf,
   playgroundEnv,
+  playgroundWorkDir,
   quantile,
   root,
   sleep,
@@ -66,10 +65,11 @@ import {
   startPlayground,
   waitFor,
 } from './bench-support.mjs';
+import { signCallback } from '../emulator/src/narration/callbacks.mjs';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const number = (name, fallback) => (optionOf(argv, name) === undefined ? fallback : Number(optionOf(argv, name)));
+const number = (name, fallback) => numberOption(argv, name, fallback);
 const SAMPLES = number('samples', 40);
 const WARMUPS = number('warmups', 10);
 const BACKLOG = number('backlog', 30);
@@ -105,14 +105,6 @@ if (
   leave(2);
 }
 
-/** Spec 5.4: HMAC-SHA256 over "articleId|audioFile|srtFile", keyed by the hex SHA-256 of the API key. */
-function signCallback(articleId, audioFile, srtFile) {
-  const key = createHash('sha256').update(API_KEY, 'utf8').digest('hex');
-  return createHmac('sha256', key)
-    .update(`${articleId}|${audioFile ?? 'null'}|${srtFile ?? 'null'}`, 'utf8')
-    .digest('hex');
-}
-
 const article = (label) => ({
   title: `Bench article ${label}`,
   summary: 'A short summary.',
@@ -123,6 +115,13 @@ const article = (label) => ({
 });
 
 const articleIdOf = (entry) => `${entry.documentId}-${entry.locale ?? 'en'}`;
+
+/** The narration rows of these documents, as the list view asks for them. */
+async function narrationStatuses({ url, token }, documentIds) {
+  const res = await json(`${url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, token);
+  if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
 
 /**
  * A callback answered, from a line of Strapi's request log ("[2026-11-22 19:59:57.358] http: POST
@@ -154,16 +153,13 @@ async function drain({ url, token, emulator, callbackLog }) {
   const published = Date.now();
   const rows = await waitFor(
     async () => {
-      const res = await json(
-        `${url}/speech/narrations/statuses`,
-        'POST',
-        { contentType: UID, documentIds: drafts.map((d) => d.documentId) },
-        token
+      const current = await narrationStatuses(
+        { url, token },
+        drafts.map((d) => d.documentId)
       );
-      if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const failed = res.body.data.filter((row) => row.status === 'failed' || row.status === 'cancelled');
+      const failed = current.filter((row) => row.status === 'failed' || row.status === 'cancelled');
       if (failed.length) throw new Error(`narrations ended ${failed[0].status}: ${JSON.stringify(failed[0])}`);
-      const done = res.body.data.filter((row) => row.status === 'completed');
+      const done = current.filter((row) => row.status === 'completed');
       return done.length === BACKLOG ? done : null;
     },
     {
@@ -224,7 +220,7 @@ async function drain({ url, token, emulator, callbackLog }) {
   };
 
   const accepted = requests.filter((r) => r.status === 202).length;
-  const expectedCredits = records.reduce((sum, record) => sum + record.characters, 0);
+  const expectedCredits = sum(records.map((record) => record.characters));
   const waves = Math.ceil(BACKLOG / SLOTS);
   const idealMs = waves * meanServiceMs;
   const result = {
@@ -246,7 +242,7 @@ async function drain({ url, token, emulator, callbackLog }) {
     handOver,
     submissions: requests.length,
     accepted,
-    generations: records.reduce((sum, record) => sum + record.generation, 0),
+    generations: sum(records.map((record) => record.generation)),
     creditsSpent: creditsBefore - creditsAfter,
     creditsExpected: expectedCredits,
     mostGenerating,
@@ -306,10 +302,8 @@ async function publishOnOff(server) {
   await setNarration(server, true);
 
   // Narration on made exactly one row per publish; off made none.
-  const statuses = async (documentIds) =>
-    (await json(`${server.url}/speech/narrations/statuses`, 'POST', { contentType: UID, documentIds }, server.token)).body.data;
-  const onRows = await statuses(documents.on);
-  const offRows = await statuses(documents.off);
+  const onRows = await narrationStatuses(server, documents.on);
+  const offRows = await narrationStatuses(server, documents.off);
   if (onRows.length !== documents.on.length || offRows.length !== 0) {
     throw new Error(
       `narration rows: ${onRows.length} for ${documents.on.length} publishes with narration on, ${offRows.length} with it off (expected 0)`
@@ -337,16 +331,14 @@ async function publishOnOff(server) {
 // ---------------------------------------------------------------------------------------------
 // 3. Statuses of 100 documents
 
-async function statuses({ url, token }, documentIds) {
-  const body = { contentType: UID, documentIds };
+async function statuses(server, documentIds) {
   const timings = [];
   let rowsAnswered = 0;
   for (let run = 0; run < STATUS_WARMUPS + STATUS_RUNS; run += 1) {
     const started = performance.now();
-    const res = await json(`${url}/speech/narrations/statuses`, 'POST', body, token);
+    const rows = await narrationStatuses(server, documentIds);
     const elapsed = performance.now() - started;
-    if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
-    rowsAnswered = res.body.data.length;
+    rowsAnswered = rows.length;
     if (run >= STATUS_WARMUPS) timings.push(elapsed);
   }
   const result = {
@@ -421,7 +413,7 @@ async function callbacks({ env, port, mediaResults }) {
   let nextMedia = 0;
   const signedBody = (articleId) => {
     const { audioFile, srtFile } = mediaResults[nextMedia++ % mediaResults.length];
-    return JSON.stringify({ articleId, response: { audioFile, srtFile, signature: signCallback(articleId, audioFile, srtFile) } });
+    return JSON.stringify({ articleId, response: { audioFile, srtFile, signature: signCallback(API_KEY, articleId, audioFile, srtFile) } });
   };
   const send = async (body) => {
     const started = performance.now();
@@ -527,10 +519,7 @@ function table(figures) {
 async function main() {
   ensureBuilt(argv, say);
   const benchStarted = Date.now();
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-flow-'));
-  onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(path.join(workDir, 'tmp'));
+  const { workDir } = playgroundWorkDir('speech-bench-flow-');
 
   // One sentence synthesized per article keeps the emulator's own CPU small next to the wait T.
   const emulator = await startEmulator(API_KEY, [
@@ -546,8 +535,6 @@ async function main() {
   const emulatorUrl = emulator.info.url;
   const port = await freePort();
   const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator });
-  // The defaults are measured: no worker tick, lease or in-flight override from the caller's shell.
-  for (const name of ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT', 'SPEECH_CONTENT_TYPES']) delete env[name];
 
   const callbackLog = [];
   const profiles = path.join(os.tmpdir(), `speech-bench-flow-profiles-${Date.now()}`);

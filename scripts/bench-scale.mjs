@@ -35,11 +35,10 @@
  * PostgreSQL Debian's `postgresql` package (initdb/pg_ctl from /usr/lib/postgresql/<v>/bin, PG_BIN
  * or PATH). As root the cluster runs as the `postgres` user (created as `benchpg` if missing).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import {
   adminToken,
@@ -49,15 +48,19 @@ import {
   ensureBuilt,
   freePort,
   json,
+  memoryOf,
+  numberOption,
   onCleanup,
   optionOf,
   playgroundEnv,
+  playgroundWorkDir,
   quantile,
   sleep,
   startEmulator,
   startPlayground,
   waitFor,
 } from './bench-support.mjs';
+import { startCluster } from './postgres-cluster.cjs';
 
 const require = createRequire(import.meta.url);
 
@@ -67,7 +70,7 @@ const argv = process.argv.slice(2);
 const option = (name) => optionOf(argv, name);
 const SIZES = (option('sizes') ?? '1000,100000,1000000').split(',').map((s) => Number(s.replace(/[_\s]/g, '')));
 const DATABASES = (option('db') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-const IDLE_SECONDS = Number(option('idle-seconds') ?? 30);
+const IDLE_SECONDS = numberOption(argv, 'idle-seconds', 30);
 const SETTLE_SECONDS = 5;
 const IDLE_WINDOWS = 3;
 const STATUS_WARMUPS = 3;
@@ -135,11 +138,6 @@ function clusterPids(postmasterPid) {
     }
   }
   return pids;
-}
-
-function rssBytes(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(text)?.[1] ?? NaN) * 1024;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,69 +327,12 @@ async function sqliteDatabase(workDir) {
   };
 }
 
-function postgresBin() {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
-  const base = '/usr/lib/postgresql';
-  if (existsSync(base)) {
-    const version = readdirSync(base).sort((a, b) => Number(b) - Number(a))[0];
-    if (version) return path.join(base, version, 'bin');
-  }
-  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (which) return path.dirname(which);
-  throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (or set PG_BIN)');
-}
-
-/** PostgreSQL refuses to run as root: as root the cluster runs as `postgres` (or `benchpg`, created if need be). */
-function postgresUser() {
-  if (process.getuid?.() !== 0) return null;
-  for (const user of ['postgres', 'benchpg']) {
-    if (spawnSync('id', ['-u', user]).status === 0) return user;
-  }
-  execFileSync('useradd', ['-m', 'benchpg']);
-  return 'benchpg';
-}
-
 async function postgresDatabase() {
-  const bin = postgresBin();
-  const user = postgresUser();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-pg-'));
-  const removeDir = onCleanup('postgres folder', () => rmSync(dir, { recursive: true, force: true }));
-  const run = (command, args) => {
-    const full = path.join(bin, command);
-    const result = user
-      ? spawnSync('runuser', ['-u', user, '--', full, ...args], { encoding: 'utf8' })
-      : spawnSync(full, args, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
-    return result.stdout;
-  };
-  if (user) {
-    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
-  const data = path.join(dir, 'data');
-  const port = await freePort();
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const stopCluster = onCleanup('postgres cluster', async () => {
-    try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-    } catch (error) {
-      if (existsSync(path.join(data, 'postmaster.pid'))) throw error;
-    }
-  });
-  // As the integration tests: own port and socket folder, fsync off (a throwaway cluster).
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c timezone=UTC`,
-    'start',
-  ]);
-  const postmasterPid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const url = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  // The integration tests' throwaway cluster, its clock in UTC.
+  const cluster = startCluster({ port: await freePort(), settings: { timezone: 'UTC' } });
+  const stopCluster = onCleanup('postgres cluster', cluster.stop);
+  const { url } = cluster;
+  const postmasterPid = Number(readFileSync(path.join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   const { Client } = require('pg');
   const admin = new Client({ connectionString: url('postgres') });
@@ -492,7 +433,6 @@ async function postgresDatabase() {
     async close() {
       await closeClient();
       await stopCluster();
-      await removeDir();
     },
   };
 }
@@ -501,10 +441,7 @@ async function postgresDatabase() {
 // One database at one size
 
 async function runOne(kind, size) {
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-scale-'));
-  const removeWorkDir = onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(path.join(workDir, 'tmp'));
+  const { workDir, remove: removeWorkDir } = playgroundWorkDir('speech-bench-scale-');
   const db = kind === 'sqlite' ? await sqliteDatabase(workDir) : await postgresDatabase();
   const label = `${db.label} ${size.toLocaleString('en-US')}`;
   const result = { db: kind, rows: size };
@@ -513,8 +450,6 @@ async function runOne(kind, size) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = playgroundEnv({ workDir, port, apiKey: API_KEY, emulator, extra: db.env });
-    // The bench measures the defaults: no poll interval, lease or in-flight override from the caller's shell.
-    for (const name of ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT']) delete env[name];
     const startStrapi = () => startPlayground(workDir, env);
     const cm = (token) => contentManager(url, token, CONTENT_TYPE);
     const article = (n) => ({
@@ -597,7 +532,7 @@ async function runOne(kind, size) {
     );
     result.idleCpuMainPercent = percent(last.threads.main - first.threads.main, first, last);
     result.dbIdleCpuPercent = dbPids.length ? percent(last.db - first.db, first, last) : null;
-    result.rssBytes = rssBytes(strapi.pid);
+    result.rssBytes = memoryOf(strapi.pid).rss;
     say(
       `${label}: idle CPU ${result.idleCpuPercent.toFixed(2)} % of a core (median of ${IDLE_WINDOWS} parts: ${parts.map((p) => p.toFixed(2)).join(', ')}); ` +
         `whole ${seconds.toFixed(1)} s ${result.idleCpuWholePercent.toFixed(2)} %, of which main thread ${result.idleCpuMainPercent.toFixed(2)} % ` +
@@ -730,7 +665,7 @@ function table(kind, results) {
     r.insertSeconds.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padStart(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const format = (cells) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
   console.log('');
   console.log(
     kind === 'sqlite'

@@ -36,20 +36,8 @@
  *
  * Needs a built plugin and playground (`--build` builds both first). Linux only (/proc).
  */
-import {
-  closeSync,
-  createReadStream,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, createReadStream, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import {
   adminToken,
@@ -58,29 +46,22 @@ import {
   ensureBuilt,
   freePort,
   json,
-  onCleanup,
+  memoryOf,
+  numberOption,
   playgroundEnv,
+  playgroundWorkDir,
+  sleep,
   startEmulator,
   startPlayground,
 } from './bench-support.mjs';
 
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 && argv[index + 1] ? Number(argv[index + 1]) : fallback;
-};
-const RUNS = option('runs', 3);
-const PROCESSES = option('processes', 5);
-const FILE_MB = option('mb', 50);
+const RUNS = numberOption(argv, 'runs', 3);
+const PROCESSES = numberOption(argv, 'processes', 5);
+const FILE_MB = numberOption(argv, 'mb', 50);
 const API_KEY = 'bench-key';
 const MB = 1024 * 1024;
 const say = (message) => console.log(`[bench] ${message}`);
-
-function procStatus(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
-}
 
 /** A file of `bytes` bytes written in 1 MB blocks (an .m4a to the emulator: transcribed as one untranscribed segment). */
 function makeFile(file, bytes) {
@@ -154,17 +135,17 @@ async function measure(pid, tmpDir, action) {
   // Baseline: the settled process just before the upload.
   const before = [];
   for (let i = 0; i < 20; i += 1) {
-    before.push(procStatus(pid).rss);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    before.push(memoryOf(pid).rss);
+    await sleep(25);
   }
   before.sort((a, b) => a - b);
   const baseline = before[Math.floor(before.length / 2)];
-  const hwmBefore = procStatus(pid).hwm;
+  const hwmBefore = memoryOf(pid).hwm;
   let peak = baseline;
   let largestTempFile = 0;
   const sampler = setInterval(() => {
     try {
-      peak = Math.max(peak, procStatus(pid).rss);
+      peak = Math.max(peak, memoryOf(pid).rss);
     } catch {
       /* the process ended */
     }
@@ -176,8 +157,8 @@ async function measure(pid, tmpDir, action) {
   try {
     const result = await action();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    peak = Math.max(peak, procStatus(pid).rss);
-    return { result, ms, baseline, peak, growth: peak - baseline, hwmBefore, hwmAfter: procStatus(pid).hwm, largestTempFile };
+    peak = Math.max(peak, memoryOf(pid).rss);
+    return { result, ms, baseline, peak, growth: peak - baseline, hwmBefore, hwmAfter: memoryOf(pid).hwm, largestTempFile };
   } finally {
     clearInterval(sampler);
     clearInterval(watcher);
@@ -200,11 +181,8 @@ async function main() {
     throw new Error('--runs and --processes at least 1, --mb from 2 to 50 (the route refuses more)');
   ensureBuilt(argv, say);
 
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-'));
+  const { workDir } = playgroundWorkDir('speech-bench-');
   const tmpDir = path.join(workDir, 'tmp');
-  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(tmpDir);
-  onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
   try {
     const emulator = await startEmulator(API_KEY, ['--stt-queued-ms', '200', '--stt-processing-ms', '200', '--rate-limit', '1000/60']);
     const port = await freePort();
@@ -240,7 +218,7 @@ async function main() {
       // Warm-up: loads both code paths (lazy requires, JIT) so the runs measure the upload itself.
       await send('real', small, token);
       await send('control', small, token);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await sleep(1_000);
       return { stop: strapi.stop, pid: strapi.pid, token, readyMs: Date.now() - started };
     }
 
@@ -265,7 +243,7 @@ async function main() {
               `(${(FILE_MB / (figures.ms / 1000)).toFixed(0)} MB/s), VmRSS ${fmt(figures.baseline)} -> peak ${fmt(figures.peak)}, growth ${fmt(figures.growth)}; ` +
               `VmHWM ${fmt(figures.hwmBefore)} -> ${fmt(figures.hwmAfter)}; temp file seen ${fmt(figures.largestTempFile)}`
           );
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          await sleep(1_000);
         }
         await strapi.stop();
       }

@@ -4,8 +4,9 @@
  * playground Strapi's environment and statistics. Not a bench itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,12 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export function optionOf(argv, name) {
   const index = argv.indexOf(`--${name}`);
   return index >= 0 ? argv[index + 1] : undefined;
+}
+
+/** The number after `--name` in argv; `fallback` without the option (NaN when its value is no number). */
+export function numberOption(argv, name, fallback) {
+  const value = optionOf(argv, name);
+  return value === undefined ? fallback : Number(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,7 +93,7 @@ export async function freePort() {
  * Starts a Node child; resolves when a stdout JSON line satisfies `ready`. Registered for cleanup.
  * `onLine`, if given, sees every stdout line (the ring buffer of the log keeps only the last 16 kB).
  */
-export async function startChild(label, args, options, ready, onLine) {
+async function startChild(label, args, options, ready, onLine) {
   const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (text) => (log = (log + text).slice(-16_000));
@@ -126,7 +133,7 @@ export async function startChild(label, args, options, ready, onLine) {
     await stop();
     throw error;
   });
-  return { child, pid: child.pid, info, stop, log: () => log };
+  return { pid: child.pid, info, stop };
 }
 
 /** The emulator (emulator/src/main.mjs) on free ports with these extra arguments; `info.url`, `info.webUrl`. */
@@ -150,14 +157,28 @@ export function startPlayground(workDir, env, { nodeArgs = [], onLine } = {}) {
   );
 }
 
+/** A fresh folder for a playground Strapi (public/uploads/, tmp/), removed at cleanup or by `remove()`. */
+export function playgroundWorkDir(prefix) {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const remove = onCleanup('work folder', () => rmSync(workDir, { recursive: true, force: true }));
+  mkdirSync(path.join(workDir, 'public', 'uploads'), { recursive: true });
+  mkdirSync(path.join(workDir, 'tmp'));
+  return { workDir, remove };
+}
+
+/** The plugin's settings a bench measures at their defaults, whatever the caller's shell says. */
+const DEFAULTS_MEASURED = ['SPEECH_POLL_INTERVAL_MS', 'SPEECH_LEASE_MS', 'SPEECH_MAX_IN_FLIGHT', 'SPEECH_CONTENT_TYPES'];
+
 /**
  * The environment of a playground Strapi of the benches: production mode, no admin panel, files in
- * `workDir` (public/, tmp/, data.db), throwaway secrets, the speech plugin pointed at the emulator.
+ * `workDir` (public/, tmp/, data.db), throwaway secrets, the speech plugin pointed at the emulator
+ * with its default worker tick, lease, in-flight limit and content types (then `extra`).
  */
 export function playgroundEnv({ workDir, port, apiKey, emulator, extra = {} }) {
   const url = `http://127.0.0.1:${port}`;
+  const callers = Object.fromEntries(Object.entries(process.env).filter(([name]) => !DEFAULTS_MEASURED.includes(name)));
   return {
-    ...process.env,
+    ...callers,
     NODE_ENV: 'production',
     TZ: 'UTC',
     STRAPI_TELEMETRY_DISABLED: 'true',
@@ -231,6 +252,13 @@ export async function waitFor(probe, { timeoutMs, intervalMs = 20, what }) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(intervalMs);
   }
+}
+
+/** VmRSS and VmHWM (peak) of a process, in bytes, from /proc/<pid>/status. */
+export function memoryOf(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
 }
 
 // ---------------------------------------------------------------------------------------------

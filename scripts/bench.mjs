@@ -15,17 +15,10 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { leave, optionOf, root } from './bench-support.mjs';
 
-/** Ends the process at once with this code (after a signal or a usage error). */
-const leave = process.exit.bind(process);
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const value = (name) => {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
+const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');

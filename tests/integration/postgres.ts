@@ -1,21 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { startCluster } from '../../scripts/postgres-cluster.cjs';
 import { freePort } from './harness';
 
 /**
- * A private PostgreSQL cluster for one test file (Debian's `postgresql` package): initdb + pg_ctl
- * on its own port and socket folder, so tests never depend on a system service. As root (CI), the
- * server runs as the `postgres` user, since PostgreSQL refuses to run as root.
+ * A private PostgreSQL cluster for one test file (scripts/postgres-cluster.cjs: initdb + pg_ctl on
+ * its own port and socket folder), so tests never depend on a system service.
  */
-
-function binDir(): string {
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql');
-  const version = readdirSync(base).sort((a, b) => Number(b) - Number(a))[0];
-  return path.join(base, version, 'bin');
-}
 
 export interface PostgresCluster {
   port: number;
@@ -27,38 +16,10 @@ export interface PostgresCluster {
 }
 
 export async function startPostgres(): Promise<PostgresCluster> {
-  const bin = binDir();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[]) => {
-    const full = path.join(bin, command);
-    const result = asRoot
-      ? spawnSync('runuser', ['-u', 'postgres', '--', full, ...args], { encoding: 'utf8' })
-      : spawnSync(full, args, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
-    return result.stdout;
-  };
-  if (asRoot) {
-    const pgUser = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
-    const pgGroup = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
-    chownSync(dir, Number(pgUser), Number(pgGroup));
-  }
-  const port = await freePort();
-  const data = path.join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    'start',
-  ]);
+  const { port, url, run, stop } = startCluster({ port: await freePort() });
   return {
     port,
-    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    url,
     createDatabase(name) {
       run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE "${name}"`]);
     },
@@ -79,12 +40,6 @@ export async function startPostgres(): Promise<PostgresCluster> {
         statement,
       ]);
     },
-    stop() {
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop,
   };
 }
