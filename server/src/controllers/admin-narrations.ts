@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { documentKey } from '../access/document-permissions';
-import type { NarrationRow } from '../narration/jobs.repository';
+import type { NarrationListRow, NarrationRow } from '../narration/jobs.repository';
 import { getService } from '../utils';
 import { ensureMayActOn, permittedDocuments } from './document-guard';
 import { contentTypeUid, documentTarget, validate } from './validate';
@@ -17,8 +17,8 @@ const manyTarget = z.object({
 });
 const voiceTarget = documentTarget.extend({ voiceId: z.string().min(1).max(200).nullable() });
 
-/** What the admin shows of a row; never the API key, never internal lease data. */
-export function adminNarrationView(row: NarrationRow) {
+/** What the admin shows of a row; never the API key, never internal lease data. Lists read no files. */
+export function adminNarrationView(row: NarrationListRow & Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>>) {
   return {
     articleId: row.articleId,
     documentId: row.targetDocumentId,
@@ -46,7 +46,11 @@ export function adminNarrationView(row: NarrationRow) {
 }
 
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */
-async function readableRows(ctx: Context, contentType: string, rows: NarrationRow[]): Promise<NarrationRow[]> {
+async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 'targetLocale'>>(
+  ctx: Context,
+  contentType: string,
+  rows: Row[]
+): Promise<Row[]> {
   if (rows.length === 0) return rows;
   const targets = rows.map((row) => ({ documentId: row.targetDocumentId, locale: row.targetLocale }));
   const permitted = await getService('document-permissions').permitted(ctx.state.userAbility, contentType, targets, 'read');

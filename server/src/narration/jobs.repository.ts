@@ -73,6 +73,33 @@ export interface ContentVersion {
   credits: number;
 }
 
+/** The columns of a row that lists of documents show (admin statuses, the lexicon's affected list). */
+const LIST_COLUMNS = [
+  'id',
+  'articleId',
+  'contentType',
+  'targetDocumentId',
+  'targetLocale',
+  'status',
+  'title',
+  'voiceId',
+  'preprocessType',
+  'characters',
+  'credits',
+  'attempts',
+  'regenerate',
+  'lastError',
+  'lastErrorCode',
+  'creditsMayBeLost',
+  'narratedFingerprint',
+  'nextAttemptAt',
+  'submittedAt',
+  'completedAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof NarrationRow>;
+
+export type NarrationListRow = Pick<NarrationRow, (typeof LIST_COLUMNS)[number]>;
+
 /** The state of an article that has never been narrated (spec 3.1 "new"). */
 const NEW_JOB: NarrationJobState = {
   status: 'cancelled',
@@ -267,9 +294,17 @@ export function createJobsRepository(strapi: Core.Strapi) {
     await query().update({ where: { id }, data: figures });
   }
 
-  async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationRow[]> {
+  /**
+   * The rows of a page of documents, for the list view's statuses and the lexicon's affected list:
+   * only the columns those show (never the JSON of chapters, results seen or a pending result),
+   * which the list view asks for on every page.
+   */
+  async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationListRow[]> {
     if (documentIds.length === 0) return [];
-    return (await query().findMany({ where: { contentType, targetDocumentId: { $in: documentIds } } })) as NarrationRow[];
+    return (await query().findMany({
+      select: [...LIST_COLUMNS],
+      where: { contentType, targetDocumentId: { $in: documentIds } },
+    })) as NarrationListRow[];
   }
 
   async function findForDocument(contentType: string, documentId: string): Promise<NarrationRow[]> {
