@@ -13,6 +13,7 @@ import {
   IMMUTABLE_CACHE,
   PLAYER_FILE,
   REVALIDATED_CACHE,
+  etagMatches,
   findPlayerFile,
   playerAsset,
   playerCacheControl,
@@ -66,6 +67,13 @@ describe('player: hash, ETag and caching of GET /api/speech/player.js', () => {
     expect(asset.etag).toBe(`"${asset.hash}"`);
     expect(playerAsset(Buffer.from('export const a = 1;')).hash).toBe(asset.hash);
     expect(playerAsset(Buffer.from('export const a = 2;')).hash).not.toBe(asset.hash);
+  });
+
+  it('If-None-Match: the ETag itself, in a list, weak or `*` match; another tag, a part of it or nothing do not', () => {
+    for (const header of [asset.etag, `"0000000000000000", ${asset.etag}`, `W/${asset.etag}`, ' * '])
+      expect([header, etagMatches(header, asset.etag)]).toEqual([header, true]);
+    for (const header of [undefined, '', '"0000000000000000"', asset.hash, `"${asset.hash.slice(1)}"`, `${asset.etag}x`])
+      expect([header, etagMatches(header, asset.etag)]).toEqual([header, false]);
   });
 
   it('caches a year (immutable) only the URL that names the current hash; otherwise briefly, then revalidates', () => {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { loadPlayerAsset, playerCacheControl } from '../player/asset';
+import { etagMatches, loadPlayerAsset, playerCacheControl } from '../player/asset';
 
 /** GET /api/speech/player.js: the `<speech-narration>` web component, an ES module with no data in it. */
 export default {
@@ -11,13 +11,11 @@ export default {
     ctx.set('Cache-Control', playerCacheControl(asset, ctx.query.v));
     // The hash for the long-cached URL `player.js?v=<hash>` (the ETag without its quotes).
     ctx.set('X-Player-Version', asset.hash);
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.status = 200;
-    // koa compares If-None-Match with the ETag just set.
-    if (ctx.fresh) {
+    if (etagMatches(ctx.get('If-None-Match'), asset.etag)) {
       ctx.status = 304;
       return;
     }
+    ctx.type = 'text/javascript; charset=utf-8';
     ctx.body = asset.body;
   },
 };
