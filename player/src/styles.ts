@@ -11,13 +11,13 @@ export const STYLES = `
 .t{font-weight:600}
 .c,.x,.y{display:flex;align-items:center}
 .c{flex-wrap:wrap;gap:.5em 1em}
-.x{gap:.25em;flex:1 1 18em}
+.x{flex-wrap:wrap;gap:.25em;flex:1 1 18em;min-width:0}
 .y{gap:.75em}
 button,select{font:inherit;color:inherit;cursor:pointer}
 button{display:inline-flex;align-items:center;justify-content:center;gap:.1em;min-width:2.5em;min-height:2.5em;padding:0 .4em;border:1px solid transparent;border-radius:2em;background:none}
 button:hover{background:color-mix(in srgb,var(--a) 12%,transparent)}
 .pl,.pl:hover{background:var(--a);color:var(--speech-on-accent,#fff)}
-input{flex:1;min-width:5em;margin:0 .25em;accent-color:var(--a)}
+input{flex:1 1 3em;min-width:3em;margin:0 .25em;accent-color:var(--a)}
 .tm{font-variant-numeric:tabular-nums;white-space:nowrap;font-size:.875em;color:var(--speech-muted,#59636e)}
 select{border:1px solid var(--b);border-radius:.4em;background:var(--speech-bg,#fff);padding:.2em .3em}
 a{color:var(--a)}
