@@ -23,8 +23,8 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PLAYER_FILE } from '../../server/src/player/asset';
 import { parseVtt, type Cue } from '../../player/src/vtt';
-import { contentManager, startStack, waitFor, type Stack } from '../integration/harness';
-import { publicNarration, waitForStatus } from '../integration/narration-helpers';
+import { startStack, waitFor, type Stack } from '../integration/harness';
+import { publicNarration, publishArticleIn, waitForStatus } from '../integration/narration-helpers';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, expectText } from './browser';
 
 jest.setTimeout(120_000);
@@ -72,15 +72,8 @@ async function cuesAt(url: string) {
   return parseVtt(await response.text());
 }
 
-async function publishNarrated(locale: 'en' | 'ar', title: string, body: unknown[]) {
-  const articles = contentManager(stack, ARTICLE);
-  const { documentId } =
-    locale === 'en'
-      ? await articles.create({ title, body }, 'en')
-      : await articles.create({ title: 'placeholder', body: [paragraph('Placeholder.')] }, 'en');
-  if (locale !== 'en') await articles.update(documentId, { title, body }, locale);
-  await articles.publish(documentId, locale);
-  return documentId;
+function publishNarrated(locale: 'en' | 'ar', title: string, body: unknown[]) {
+  return publishArticleIn(stack, ARTICLE, locale, { title, body });
 }
 
 /** What the player shows and plays, read in one go inside the page. */
