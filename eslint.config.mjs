@@ -37,6 +37,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // The <speech-narration> web component runs in browsers.
+    files: ['player/src/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: [
       'server/src/**/*.ts',
       'tests/**/*.ts',

@@ -35,6 +35,9 @@
  *     trip (what the service waits for, plus this process's own client work) and the time until
  *     all 50 narrations are stored.
  *
+ *  5. Player: the gzip size (zlib's default level, as a server compresses) of the built
+ *     <speech-narration> module, dist/player/speech-narration.mjs; checked: under 8 KB.
+ *
  *   node scripts/bench-flow.mjs [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000]
  *                               [--callbacks 50] [--build] [--cpu-prof]
  *
@@ -66,6 +69,7 @@ import {
   waitFor,
 } from './bench-support.mjs';
 import { signCallback } from '../emulator/src/narration/callbacks.mjs';
+import { PLAYER_GZIP_BUDGET, PLAYER_OUTPUT, builtPlayerSizes } from './build-player.cjs';
 
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
@@ -481,7 +485,7 @@ async function callbacks({ env, port, mediaResults }) {
 // ---------------------------------------------------------------------------------------------
 
 function table(figures) {
-  const { publish, drain, callback, statuses } = figures;
+  const { publish, drain, callback, statuses, player } = figures;
   const rows = [
     [
       `publish (Content Manager admin API), narration on vs off, ${SAMPLES} each after ${WARMUPS} warm-up pairs`,
@@ -508,12 +512,23 @@ function table(figures) {
       verdict(statuses.ok),
     ],
     ['50 MB transcription upload, plugin share', 'measured by the upload section (--only upload)', '< 5 MB', '-'],
-    ['player gzip size', 'player: not built yet (issue 13)', '-', '-'],
+    [
+      `player gzip size (${PLAYER_OUTPUT}, gzip at zlib's default level)`,
+      player.built ? `${player.gzipBytes} bytes gzip (${player.bytes} bytes minified)` : 'not built (npm run build)',
+      `< ${player.budget} bytes (8 KB)`,
+      verdict(player.ok),
+    ],
   ];
   console.log('');
   console.log('| figure | measured | target | verdict |');
   console.log('|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+/** The built player's sizes against its 8 KB gzip budget (step 5). */
+function playerFigure() {
+  const sizes = builtPlayerSizes();
+  return sizes ? { built: true, ...sizes, ok: sizes.gzipBytes < sizes.budget } : { built: false, budget: PLAYER_GZIP_BUDGET, ok: false };
 }
 
 async function main() {
@@ -569,9 +584,15 @@ async function main() {
     mediaResults: drained.mediaResults,
   });
 
-  const figures = { publish: published.result, drain: drained.result, callback: callbackFigures, statuses: statusFigures };
+  const figures = {
+    publish: published.result,
+    drain: drained.result,
+    callback: callbackFigures,
+    statuses: statusFigures,
+    player: playerFigure(),
+  };
   console.log('');
-  console.log(JSON.stringify({ event: 'bench-flow', ...figures, player: 'not built yet (issue 13)' }));
+  console.log(JSON.stringify({ event: 'bench-flow', ...figures }));
   table(figures);
   say(`total ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`);
   if (!Object.values(figures).every((figure) => figure.ok)) process.exitCode = 1;

@@ -269,6 +269,7 @@ export function ensureBuilt(argv, say) {
   if (argv.includes('--build')) {
     for (const [label, args] of [
       ['plugin', [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build']],
+      ['player', [path.join(root, 'scripts/build-player.cjs')]],
       ['playground', [path.join(root, 'scripts/playground.cjs'), 'compile']],
     ]) {
       say(`building ${label}...`);

@@ -49,6 +49,7 @@ function envFileSets(name) {
 function build() {
   const steps = [
     ['plugin', [path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js'), 'build'], root],
+    ['player', [path.join(root, 'scripts/build-player.cjs')], root],
     ['playground (server and admin)', [path.join(root, 'node_modules/@strapi/strapi/bin/strapi.js'), 'build'], playground],
   ];
   for (const [label, command, cwd] of steps) {

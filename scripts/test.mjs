@@ -72,6 +72,7 @@ const steps = onlyUnit
   ? []
   : [
       ['plugin build', [sdkPlugin, 'build']],
+      ['player build', [path.join(root, 'scripts/build-player.cjs')]],
       ['plugin verify', [sdkPlugin, 'verify']],
       withBrowser
         ? // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.

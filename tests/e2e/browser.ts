@@ -15,6 +15,17 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const EMAIL = 'editor@example.com';
 export const PASSWORD = 'Editor-Passw0rd!';
 
+/** Chromium's flags in these tests: no sandbox (a container), no GPU, no traffic of its own (updates, sync, QUIC). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** The admin bundle and Chromium must exist; the screenshot folder is created. */
 function checkBrowserPrerequisites(testFile: string) {
   if (!fs.existsSync(ADMIN_BUNDLE)) {
@@ -38,15 +49,7 @@ async function launchAdminBrowser(
     executablePath: CHROMIUM,
     // Playwright also sends loopback traffic through the proxy (Chromium would bypass it).
     ...(options.proxyUrl ? { proxy: { server: options.proxyUrl } } : {}),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
   const page = await context.newPage();

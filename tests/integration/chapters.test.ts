@@ -1,5 +1,5 @@
 import { contentManager, startStack, type Stack } from './harness';
-import { publicNarration, waitForStatus } from './narration-helpers';
+import { publicNarration, publishArticleIn, waitForStatus } from './narration-helpers';
 import { parseSrt } from '../../server/src/subtitles/srt';
 
 /**
@@ -57,13 +57,7 @@ it.each([
 ])(
   'chapters.vtt of an $locale article: each chapter starts at the SRT cue where its heading is read',
   async ({ locale, title, body, headings }) => {
-    const articles = contentManager(stack, ARTICLE);
-    const { documentId } =
-      locale === 'en'
-        ? await articles.create({ title, body }, 'en')
-        : await articles.create({ title: 'placeholder', body: [paragraph('Placeholder.')] }, 'en');
-    if (locale !== 'en') await articles.update(documentId, { title, body }, locale);
-    await articles.publish(documentId, locale);
+    const documentId = await publishArticleIn(stack, ARTICLE, locale, { title, body });
     await waitForStatus(stack, ARTICLE, documentId, 'completed', locale);
     const articleId = `${documentId}-${locale}`;
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { EMULATOR_API_KEY, waitFor, type Stack } from './harness';
+import { EMULATOR_API_KEY, contentManager, waitFor, type Stack } from './harness';
 
 /** Test-side helpers for narration scenarios. Signatures are computed here from the spec's recipe. */
 
@@ -33,6 +33,19 @@ export async function submissionsFor(stack: Stack, articleId: string): Promise<L
 export async function publicNarration(stack: Stack, articleId: string) {
   const response = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}`);
   return { status: response.status, body: (await response.json()) as any };
+}
+
+/**
+ * Creates an article's `locale` and publishes that locale alone, returning its documentId. Another
+ * locale than English is created beside an English draft, as the Content Manager does it.
+ */
+export async function publishArticleIn(stack: Stack, uid: string, locale: string, data: { title: string; body: unknown[] }) {
+  const articles = contentManager(stack, uid);
+  const placeholder = { title: 'placeholder', body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Placeholder.' }] }] };
+  const { documentId } = await articles.create(locale === 'en' ? data : placeholder, 'en');
+  if (locale !== 'en') await articles.update(documentId, data, locale);
+  await articles.publish(documentId, locale);
+  return documentId;
 }
 
 export async function adminNarration(stack: Stack, contentType: string, documentId: string, locale?: string) {

@@ -5,6 +5,7 @@ import adminSettings from './admin-settings';
 import adminTranscriptions from './admin-transcriptions';
 import adminSpeech from './admin-speech';
 import adminLexicon from './admin-lexicon';
+import player from './player';
 
 export default {
   callback,
@@ -14,4 +15,5 @@ export default {
   'admin-transcriptions': adminTranscriptions,
   'admin-speech': adminSpeech,
   'admin-lexicon': adminLexicon,
+  player,
 };

@@ -11,5 +11,7 @@ export default {
     { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/subtitles.vtt', handler: 'narrations.vtt', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/chapters.vtt', handler: 'narrations.chapters', config: { auth: false } },
+    // The <speech-narration> player: a static ES module, public (it holds no data).
+    { method: 'GET', path: '/player.js', handler: 'player.script', config: { auth: false } },
   ],
 };

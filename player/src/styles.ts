@@ -1,0 +1,33 @@
+/**
+ * The player's style sheet, inside its shadow root. Every colour, the font and the sizes that a
+ * site may want to change come from CSS custom properties (documented in the README), with defaults.
+ */
+export const STYLES = `
+:host{display:block;color:var(--speech-fg,#1f2328);font-family:var(--speech-font,inherit);line-height:1.5}
+:host([hidden]){display:none}
+.p{--a:var(--speech-accent,#0a66c2);--b:var(--speech-border,#d0d7de);background:var(--speech-bg,#fff);border:1px solid var(--b);border-radius:var(--speech-radius,12px);padding:.75em 1em}
+.s,.t{margin:0 0 .5em}
+.s:empty{margin:0}
+.t{font-weight:600}
+.c,.x,.y{display:flex;align-items:center}
+.c{flex-wrap:wrap;gap:.5em 1em}
+.x{flex-wrap:wrap;gap:.25em;flex:1 1 18em;min-width:0}
+.y{gap:.75em}
+button,select{font:inherit;color:inherit;cursor:pointer}
+button{display:inline-flex;align-items:center;justify-content:center;gap:.1em;min-width:2.5em;min-height:2.5em;padding:0 .4em;border:1px solid transparent;border-radius:2em;background:none}
+button:hover{background:color-mix(in srgb,var(--a) 12%,transparent)}
+.pl,.pl:hover{background:var(--a);color:var(--speech-on-accent,#fff)}
+input{flex:1 1 3em;min-width:3em;margin:0 .25em;accent-color:var(--a)}
+.tm{font-variant-numeric:tabular-nums;white-space:nowrap;font-size:.875em;color:var(--speech-muted,#59636e)}
+select{border:1px solid var(--b);border-radius:.4em;background:var(--speech-bg,#fff);padding:.2em .3em}
+a{color:var(--a)}
+:focus-visible{outline:2px solid var(--a);outline-offset:2px}
+ol{list-style:none;margin:.75em 0 0;padding:0}
+nav ol{display:flex;flex-wrap:wrap;gap:.25em}
+nav button{min-height:2em;border-color:var(--b);gap:.5em;padding:0 .75em}
+.tr{position:relative;max-height:var(--speech-transcript-height,12em);overflow:auto;border-top:1px solid var(--b);padding-top:.25em}
+.tr button{display:block;width:100%;min-height:0;text-align:start;border-radius:.4em;padding:.25em .5em}
+[aria-current]{background:var(--speech-highlight,color-mix(in srgb,var(--a) 18%,transparent))}
+nav [aria-current]{border-color:var(--a)}
+svg{width:1.25em;height:1.25em;fill:currentColor}
+`;
