@@ -73,6 +73,11 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     expect(db.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
+
+    // MariaDB's collations compare strings case-insensitively: an id in other letters is still
+    // another article, whose narration does not exist.
+    expect((await stack.request(`/api/speech/narrations/${articleId}`)).status).toBe(200);
+    expect((await stack.request(`/api/speech/narrations/${articleId.toUpperCase()}`)).status).toBe(404);
   });
 
   it('submits each article once across instances, with at most maxInFlight generating', async () => {
