@@ -1,156 +1,166 @@
 import { blocks, contentManager, startStack, waitFor, type Stack, type StrapiProcess } from './harness';
+import { SERVER_DATABASES, type DatabaseServer } from './databases';
 import { submissionsFor, waitForStatus } from './narration-helpers';
-import { startPostgres, type PostgresCluster } from './postgres';
 
 /**
- * Two Strapi instances on one PostgreSQL database, one emulator: every article is submitted
- * exactly once, never more than `maxInFlight` are generating at once, and when the dispatching
- * instance crashes the other takes over.
+ * Two Strapi instances on one database, one emulator, on each database server Strapi supports
+ * besides SQLite (PostgreSQL, MariaDB for MySQL): every article is submitted exactly once, never
+ * more than `maxInFlight` are generating at once, and when the dispatching instance crashes the
+ * other takes over.
  */
 
 const ARTICLE = 'api::article.article';
 jest.setTimeout(300_000);
 
-let pg: PostgresCluster;
-let stack: Stack;
-let second: StrapiProcess;
+describe.each(SERVER_DATABASES)('on $name', (database) => {
+  let db: DatabaseServer;
+  let stack: Stack;
+  let second: StrapiProcess;
 
-beforeAll(async () => {
-  pg = await startPostgres();
-  pg.createDatabase('speech_multi');
-  stack = await startStack({
-    env: {
-      DATABASE_CLIENT: 'postgres',
-      DATABASE_URL: pg.url('speech_multi'),
-      DATABASE_POOL_MIN: '0',
-      SPEECH_MAX_IN_FLIGHT: '2',
-      SPEECH_LEASE_MS: '3000',
-      // Each instance here has its own callback URL (no load balancer in front): a result sent to
-      // the crashed one is lost, and the survivor asks again with regenerate false (free).
-      SPEECH_CALLBACK_TIMEOUT_MS: '5000',
-    },
-  });
-  second = await stack.startExtraInstance();
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  pg?.stop();
-});
-
-it('five first narrations of one entry at once, from both instances, make one row and one submission', async () => {
-  const articleSettings = { titleField: 'title', textFields: ['summary', 'body'] };
-  // Switched off while it is published, so that every request below is a first narration.
-  await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } });
-  const articles = contentManager(stack, ARTICLE);
-  let documentId: string;
-  try {
-    ({ documentId } = await articles.create(
-      { title: 'Raced', summary: 'Summary.', body: blocks('Clicked on two servers at once.') },
-      'en'
-    ));
-    await articles.publish(documentId, 'en');
-  } finally {
-    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
-  }
-  const articleId = `${documentId}-en`;
-  expect(pg.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('0');
-
-  const narrate = (url: string) =>
-    fetch(`${url}/speech/narrations/narrate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-      body: JSON.stringify({ contentType: ARTICLE, documentId, locale: 'en' }),
-    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
-  const answers = await Promise.all([stack.url, second.url, stack.url, second.url, stack.url].map(narrate));
-  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
-  expect(answers.filter((answer) => answer.body.queued)).toHaveLength(1);
-  // The database's unique index on article_id lets exactly one insert win.
-  expect(pg.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
-  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-  expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
-});
-
-it('submits each article once across instances, with at most maxInFlight generating', async () => {
-  // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
-  // attribute is not a database constraint): two rows. Dispatching must still work.
-  const columns = pg
-    .sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'")
-    .split('\n');
-  expect(columns).toEqual(expect.arrayContaining(['name', 'owner', 'expires_at', 'document_id']));
-  pg.sql(
-    'speech_multi',
-    "DELETE FROM speech_leases; INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')"
-  );
-  expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('2');
-
-  await stack.control('PUT', '/config', { generationDelayMs: 1500 });
-  const articles = contentManager(stack, ARTICLE);
-  let maxGenerating = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      const { articles: records } = await stack.control<any>('GET', '/articles');
-      maxGenerating = Math.max(maxGenerating, records.filter((record: any) => record.state === 'generating').length);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-
-  const documentIds: string[] = [];
-  for (let i = 0; i < 6; i++) {
-    const created = await articles.create({ title: `Article ${i}`, summary: `Summary ${i}.`, body: blocks(`Body number ${i}.`) }, 'en');
-    documentIds.push(created.documentId);
-  }
-  await Promise.all(documentIds.map((documentId) => articles.publish(documentId, 'en')));
-
-  // Halfway through, the instance the test talks to crashes; the other one carries on.
-  try {
-    await waitFor(
-      async () => {
-        const { articles: records } = await stack.control<any>('GET', '/articles');
-        return records.filter((record: any) => record.state === 'generated').length >= 2;
+  beforeAll(async () => {
+    db = await database.start();
+    db.createDatabase('speech_multi');
+    stack = await startStack({
+      env: {
+        ...db.strapiEnv('speech_multi'),
+        DATABASE_POOL_MIN: '0',
+        SPEECH_MAX_IN_FLIGHT: '2',
+        SPEECH_LEASE_MS: '3000',
+        // Each instance here has its own callback URL (no load balancer in front): a result sent to
+        // the crashed one is lost, and the survivor asks again with regenerate false (free).
+        SPEECH_CALLBACK_TIMEOUT_MS: '5000',
       },
-      { what: 'two narrations to finish', timeoutMs: 60_000 }
-    );
-  } catch (error) {
-    sampling = false;
-    await sampler.catch(() => undefined);
-    throw new Error(`${(error as Error).message}\n${await diagnosis(documentIds)}`, { cause: error });
-  }
-  await stack.stopStrapi('SIGKILL');
+    });
+    second = await stack.startExtraInstance();
+  });
 
-  const viaSecond = {
-    ...stack,
-    admin: (method: string, pathname: string, body?: unknown) =>
-      fetch(`${second.url}${pathname}`, {
-        method,
+  afterAll(async () => {
+    try {
+      await stack?.stop();
+    } finally {
+      db?.stop();
+    }
+  });
+
+  it('five first narrations of one entry at once, from both instances, make one row and one submission', async () => {
+    const articleSettings = { titleField: 'title', textFields: ['summary', 'body'] };
+    // Switched off while it is published, so that every request below is a first narration.
+    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } });
+    const articles = contentManager(stack, ARTICLE);
+    let documentId: string;
+    try {
+      ({ documentId } = await articles.create(
+        { title: 'Raced', summary: 'Summary.', body: blocks('Clicked on two servers at once.') },
+        'en'
+      ));
+      await articles.publish(documentId, 'en');
+    } finally {
+      await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
+    }
+    const articleId = `${documentId}-en`;
+    expect(db.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('0');
+
+    const narrate = (url: string) =>
+      fetch(`${url}/speech/narrations/narrate`, {
+        method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
-  } as Stack;
+        body: JSON.stringify({ contentType: ARTICLE, documentId, locale: 'en' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+    const answers = await Promise.all([stack.url, second.url, stack.url, second.url, stack.url].map(narrate));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((answer) => answer.body.queued)).toHaveLength(1);
+    // The database's unique index on article_id lets exactly one insert win.
+    expect(db.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
 
-  for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
-  sampling = false;
-  await sampler;
+    // MariaDB's collations compare strings case-insensitively: an id in other letters is still
+    // another article, whose narration does not exist.
+    expect((await stack.request(`/api/speech/narrations/${articleId}`)).status).toBe(200);
+    expect((await stack.request(`/api/speech/narrations/${articleId.toUpperCase()}`)).status).toBe(404);
+  });
 
-  expect(maxGenerating).toBeGreaterThanOrEqual(1);
-  expect(maxGenerating).toBeLessThanOrEqual(2);
-  for (const documentId of documentIds) {
-    const accepted = (await submissionsFor(stack, `${documentId}-en`)).filter((entry) => entry.status === 202);
-    const paid = accepted.filter((entry) => entry.body.postData.regenerate === true);
-    expect(accepted.length).toBeGreaterThanOrEqual(1);
-    expect(paid).toHaveLength(0);
-  }
-  // The duplicate lease row was removed on the way.
-  expect(pg.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('1');
-  const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) =>
-    documentIds.some((id) => record.articleId === `${id}-en`)
-  );
-  expect(charged.every((record: any) => record.generation === 1)).toBe(true);
+  it('submits each article once across instances, with at most maxInFlight generating', async () => {
+    // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
+    // attribute is not a database constraint): two rows. Dispatching must still work.
+    const columns = db
+      .sql('speech_multi', "SELECT column_name FROM information_schema.columns WHERE table_name = 'speech_leases'")
+      .split('\n');
+    expect(columns).toEqual(expect.arrayContaining(['name', 'owner', 'expires_at', 'document_id']));
+    db.sql(
+      'speech_multi',
+      "DELETE FROM speech_leases; INSERT INTO speech_leases (document_id, name) VALUES ('lease-race-1', 'dispatcher'), ('lease-race-2', 'dispatcher')"
+    );
+    expect(db.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('2');
+
+    await stack.control('PUT', '/config', { generationDelayMs: 1500 });
+    const articles = contentManager(stack, ARTICLE);
+    let maxGenerating = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { articles: records } = await stack.control<any>('GET', '/articles');
+        maxGenerating = Math.max(maxGenerating, records.filter((record: any) => record.state === 'generating').length);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    const documentIds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const created = await articles.create({ title: `Article ${i}`, summary: `Summary ${i}.`, body: blocks(`Body number ${i}.`) }, 'en');
+      documentIds.push(created.documentId);
+    }
+    await Promise.all(documentIds.map((documentId) => articles.publish(documentId, 'en')));
+
+    // Halfway through, the instance the test talks to crashes; the other one carries on.
+    try {
+      await waitFor(
+        async () => {
+          const { articles: records } = await stack.control<any>('GET', '/articles');
+          return records.filter((record: any) => record.state === 'generated').length >= 2;
+        },
+        { what: 'two narrations to finish', timeoutMs: 60_000 }
+      );
+    } catch (error) {
+      sampling = false;
+      await sampler.catch(() => undefined);
+      throw new Error(`${(error as Error).message}\n${await diagnosis(stack, second, documentIds)}`, { cause: error });
+    }
+    await stack.stopStrapi('SIGKILL');
+
+    const viaSecond = {
+      ...stack,
+      admin: (method: string, pathname: string, body?: unknown) =>
+        fetch(`${second.url}${pathname}`, {
+          method,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
+    } as Stack;
+
+    for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
+    sampling = false;
+    await sampler;
+
+    expect(maxGenerating).toBeGreaterThanOrEqual(1);
+    expect(maxGenerating).toBeLessThanOrEqual(2);
+    for (const documentId of documentIds) {
+      const accepted = (await submissionsFor(stack, `${documentId}-en`)).filter((entry) => entry.status === 202);
+      const paid = accepted.filter((entry) => entry.body.postData.regenerate === true);
+      expect(accepted.length).toBeGreaterThanOrEqual(1);
+      expect(paid).toHaveLength(0);
+    }
+    // The duplicate lease row was removed on the way.
+    expect(db.sql('speech_multi', "SELECT count(*) FROM speech_leases WHERE name = 'dispatcher'").trim()).toBe('1');
+    const charged = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) =>
+      documentIds.some((id) => record.articleId === `${id}-en`)
+    );
+    expect(charged.every((record: any) => record.generation === 1)).toBe(true);
+  });
 });
 
 /** What the emulator and both instances say, for a failure message that can be acted on. */
-async function diagnosis(documentIds: string[]): Promise<string> {
+async function diagnosis(stack: Stack, second: StrapiProcess, documentIds: string[]): Promise<string> {
   const { articles: records } = await stack.control<any>('GET', '/articles').catch(() => ({ articles: [] }));
   const submissions = await Promise.all(
     documentIds.map(

@@ -140,7 +140,10 @@ export function createJobsRepository(strapi: Core.Strapi) {
   const query = () => strapi.db.query(NARRATION_UID);
 
   async function findByArticleId(articleId: string, withMedia = false): Promise<NarrationRow | null> {
-    return (await query().findOne({ where: { articleId }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
+    const row = (await query().findOne({ where: { articleId }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
+    // MySQL and MariaDB compare strings case-insensitively (their default collations): an id that
+    // differs only in case is another article there too, as on SQLite and PostgreSQL.
+    return row && row.articleId === articleId ? row : null;
   }
 
   async function findById(id: number, withMedia = false): Promise<NarrationRow | null> {
