@@ -1,4 +1,4 @@
-/** Five suites: code style (ESLint, Prettier), pure unit tests (no Strapi), the emulator over HTTP, and integration/e2e against a real Strapi. */
+/** Six suites: code style (ESLint, Prettier), pure unit tests (no Strapi), the emulator over HTTP, integration/e2e against a real Strapi, and install (a fresh create-strapi app installing the packed plugin as the README says). */
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 
 const base = {
@@ -16,5 +16,6 @@ module.exports = {
     { ...base, displayName: 'emulator', testMatch: ['<rootDir>/tests/emulator/**/*.test.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
+    { ...base, displayName: 'install', testMatch: ['<rootDir>/tests/install/**/*.test.ts'] },
   ],
 };

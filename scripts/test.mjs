@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const selecting = args.includes('--selectProjects');
-const onlyUnit = selecting && !args.some((a) => ['integration', 'e2e', 'emulator'].includes(a));
+const onlyUnit = selecting && !args.some((a) => ['integration', 'e2e', 'emulator', 'install'].includes(a));
 const withBrowser = !selecting || args.includes('e2e');
 const jest = path.join(root, 'node_modules/jest/bin/jest.js');
 const artifacts = path.join(root, 'test-artifacts');

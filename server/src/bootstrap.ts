@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { invalidConfigError } from './config/schema';
 import { PERMISSION_ACTIONS } from './permissions';
 import { getService } from './utils';
 
@@ -8,12 +9,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   const content = getService('content');
   // Content types are known only now: a type or field that can never be narrated stops Strapi
   // here, naming it, like any other bad value of the config.
-  const problems = Object.entries(config.contentTypes).flatMap(([uid, type]) => content.configProblems(uid, type));
-  if (problems.length) {
-    throw new Error(
-      `Invalid configuration of the speech plugin:\n${problems.map((problem) => `speech.config.${problem.path.join('.')}: ${problem.message}`).join('\n')}`
-    );
-  }
+  const problems = content.contentTypesProblems(config.contentTypes);
+  if (problems.length) throw invalidConfigError(problems);
   if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }

@@ -56,6 +56,26 @@ it('refuses every admin route to a caller without an admin session (401), before
   expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(before);
 });
 
+it('refuses runtime settings naming a field or a type that does not exist with a 400 naming the key, and changes nothing', async () => {
+  const before = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes;
+  const typo = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { 'api::article.article': { titleField: 'titel', textFields: ['summary', 'bdy'] } },
+  });
+  expect(typo.status).toBe(400);
+  expect(typo.body.error.message.split('\n')).toEqual([
+    'contentTypes.api::article.article.titleField: api::article.article has no field "titel"',
+    'contentTypes.api::article.article.textFields.1: api::article.article has no field "bdy"',
+  ]);
+  expect(typo.body.error.details.errors.map((error: { path: string[] }) => error.path.join('.'))).toEqual([
+    'contentTypes.api::article.article.titleField',
+    'contentTypes.api::article.article.textFields.1',
+  ]);
+  const ghost = await stack.admin('PUT', '/speech/settings', { contentTypes: { 'api::artcle.artcle': { textFields: ['body'] } } });
+  expect(ghost.status).toBe(400);
+  expect(ghost.body.error.message).toBe('contentTypes.api::artcle.artcle: api::artcle.artcle: unknown content type');
+  expect((await stack.admin('GET', '/speech/settings')).body.settings.contentTypes).toEqual(before);
+});
+
 it('never shows the API key in admin responses, public responses or logs', async () => {
   const articles = contentManager(stack, 'api::article.article');
   const { documentId } = await articles.create({ title: 'Secret check', summary: 'Summary.', body: blocks('Body.') }, 'en');
@@ -114,9 +134,21 @@ it('refuses to start with a content type that can never be narrated as configure
       'api::note.note': { textFields: ['text'], trigger: 'publish' },
       'api::article.article': { titleField: 'title', textFields: ['summary', 'internalNotes'] },
       'plugin::users-permissions.user': { textFields: ['email'] },
+      // Typos: a field the type does not have, and a type that does not exist.
+      'api::page.page': { titleField: 'titel', textFields: ['content', 'contnet'], authorField: 'writer' },
+      'api::artcle.artcle': { titleField: 'title', textFields: ['body'] },
     }),
   };
   const failure = launchStrapi(env, workDir);
+  await expect(failure).rejects.toThrow(/Invalid configuration of the speech plugin:/);
+  await expect(failure).rejects.toThrow(/speech\.config\.contentTypes\.api::page\.page\.titleField: api::page\.page has no field "titel"/);
+  await expect(failure).rejects.toThrow(
+    /speech\.config\.contentTypes\.api::page\.page\.textFields\.1: api::page\.page has no field "contnet"/
+  );
+  await expect(failure).rejects.toThrow(
+    /speech\.config\.contentTypes\.api::page\.page\.authorField: api::page\.page has no field "writer"/
+  );
+  await expect(failure).rejects.toThrow(/speech\.config\.contentTypes\.api::artcle\.artcle: api::artcle\.artcle: unknown content type/);
   await expect(failure).rejects.toThrow(/speech\.config\.contentTypes\.api::note\.note\.trigger: api::note\.note has no draft & publish/);
   await expect(failure).rejects.toThrow(/api::article\.article "internalNotes" is a private field/);
   await expect(failure).rejects.toThrow(/plugin::users-permissions\.user: only content types of the site/);

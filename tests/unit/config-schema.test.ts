@@ -1,4 +1,5 @@
-import { parsePluginConfig } from '../../server/src/config/schema';
+import type { ZodError } from 'zod';
+import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/config/schema';
 
 const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.speech.example' };
 
@@ -27,6 +28,19 @@ describe('plugin configuration', () => {
     );
     expect(() => parsePluginConfig({ ...minimal, mediaHosts: ['http://'] })).toThrow(/speech\.config\.mediaHosts\.0/);
     expect(() => parsePluginConfig({ ...minimal, apiKeyy: 'typo' })).toThrow(/unknown key\(s\) apiKeyy/);
+  });
+
+  it('formats the file’s errors and the settings route’s alike: one "<key>: <message>" line each, the file’s with speech.config.', () => {
+    const result = pluginConfigSchema.safeParse({ ...minimal, maxInFlight: 0, apiKeyy: 'typo' });
+    expect(result.success).toBe(false);
+    const lines = describeConfigIssues((result as { error: ZodError }).error).split('\n');
+    expect(lines).toEqual([
+      'speech.config.maxInFlight: Number must be greater than or equal to 1',
+      'speech.config.(root): unknown key(s) apiKeyy',
+    ]);
+    expect(describeConfigIssues((result as { error: ZodError }).error, '').split('\n')[0]).toBe(
+      'maxInFlight: Number must be greater than or equal to 1'
+    );
   });
 
   it('no longer knows reclaimUploadMemory (removed: a plugin does not change the V8 flags of its host)', () => {

@@ -1,3 +1,4 @@
+import { describeConfigProblems, invalidConfigError } from '../../server/src/config/schema';
 import { fieldProblem, narratableFields, narrationConfigProblems } from '../../server/src/narration/narratable-fields';
 
 const model = {
@@ -41,6 +42,39 @@ describe('narratable fields', () => {
     ]);
     expect(problems[1].message).toContain('api::a.a "notes" is a private field');
     expect(narrationConfigProblems('api::a.a', model, { titleField: 'title', textFields: ['body'] }, isPrivate)).toEqual([]);
+  });
+
+  it('names every titleField, authorField and textFields entry the type does not have, by its key (a typo is never ignored)', () => {
+    const problems = narrationConfigProblems(
+      'api::a.a',
+      model,
+      { titleField: 'titel', authorField: 'writer', textFields: ['body', 'bdy'] },
+      isPrivate
+    );
+    expect(problems).toEqual([
+      { path: ['contentTypes', 'api::a.a', 'titleField'], message: 'api::a.a has no field "titel"' },
+      { path: ['contentTypes', 'api::a.a', 'authorField'], message: 'api::a.a has no field "writer"' },
+      { path: ['contentTypes', 'api::a.a', 'textFields', '1'], message: 'api::a.a has no field "bdy"' },
+    ]);
+    expect(describeConfigProblems(problems)).toBe(
+      [
+        'speech.config.contentTypes.api::a.a.titleField: api::a.a has no field "titel"',
+        'speech.config.contentTypes.api::a.a.authorField: api::a.a has no field "writer"',
+        'speech.config.contentTypes.api::a.a.textFields.1: api::a.a has no field "bdy"',
+      ].join('\n')
+    );
+    // The settings route's 400 names the same keys, without the config file's prefix.
+    expect(describeConfigProblems(problems, '').split('\n')[2]).toBe('contentTypes.api::a.a.textFields.1: api::a.a has no field "bdy"');
+  });
+
+  it('names a type that does not exist by its key, and stops there (it has no fields to check)', () => {
+    const problems = narrationConfigProblems('api::artcle.artcle', undefined, { titleField: 'title', textFields: ['body'] }, isPrivate);
+    expect(describeConfigProblems(problems)).toBe(
+      'speech.config.contentTypes.api::artcle.artcle: api::artcle.artcle: unknown content type'
+    );
+    expect(invalidConfigError(problems).message).toBe(
+      'Invalid configuration of the speech plugin:\nspeech.config.contentTypes.api::artcle.artcle: api::artcle.artcle: unknown content type'
+    );
   });
 
   it('drops what may not be narrated from a stored setting', () => {

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { Core, Struct } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { describeConfigIssues } from '../config/schema';
+import { describeConfigIssues, describeConfigProblems } from '../config/schema';
 import { narrationCost } from '../narration/cost';
 import { runtimeSettingsSchema } from '../services/settings';
 import { SpeechServiceError } from '../speech-client';
@@ -68,17 +68,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async update(ctx: Context) {
     const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
     if (!parsed.success) {
-      throw new errors.ValidationError(describeConfigIssues(parsed.error).replace(/speech\.config\./g, ''), {
+      throw new errors.ValidationError(describeConfigIssues(parsed.error, ''), {
         errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })),
       });
     }
     // Only types of the site, only text fields that are not private: a narration is public and
     // leaves for the speech service, so it may never carry what the content API hides.
     const content = getService('content');
-    const problems = Object.entries(parsed.data.contentTypes ?? {}).flatMap(([uid, narration]) => content.configProblems(uid, narration));
-    if (problems.length) {
-      throw new errors.ValidationError(problems.map((problem) => problem.message).join('; '), { errors: problems });
-    }
+    const problems = content.contentTypesProblems(parsed.data.contentTypes ?? {});
+    if (problems.length) throw new errors.ValidationError(describeConfigProblems(problems, ''), { errors: problems });
     ctx.body = { settings: await getService('settings').update(parsed.data) };
   },
 

@@ -58,6 +58,13 @@ export function createContentReader(strapi: Core.Strapi) {
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
     },
 
+    /** Every problem of a whole `contentTypes` setting (the config file's, or one sent to the settings route). */
+    contentTypesProblems(
+      contentTypes: Record<string, Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>>
+    ): FieldProblem[] {
+      return Object.entries(contentTypes).flatMap(([uid, narration]) => this.configProblems(uid, narration));
+    },
+
     /** The fields of `uid` an editor may choose to narrate (text, not private), in schema order. */
     narratableFieldNames(uid: string): string[] {
       const model = schema(uid);
