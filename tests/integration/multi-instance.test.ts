@@ -1,6 +1,7 @@
 import { blocks, contentManager, startStack, waitFor, type Stack, type StrapiProcess } from './harness';
-import { submissionsFor, waitForStatus } from './narration-helpers';
+import { sleep, submissionsFor, waitForStatus } from './narration-helpers';
 import { startPostgres, type PostgresCluster } from './postgres';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
  * Two Strapi instances on one PostgreSQL database, one emulator: every article is submitted
@@ -14,8 +15,10 @@ jest.setTimeout(300_000);
 let pg: PostgresCluster;
 let stack: Stack;
 let second: StrapiProcess;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
+  receiver = await startWebhookReceiver();
   pg = await startPostgres();
   pg.createDatabase('speech_multi');
   stack = await startStack({
@@ -30,12 +33,21 @@ beforeAll(async () => {
       SPEECH_CALLBACK_TIMEOUT_MS: '5000',
     },
   });
+  // A webhook on narration events, known to both instances (Strapi's runner reads webhooks at
+  // boot). Written in the table Strapi's webhook store uses: in production Strapi's admin API
+  // refuses a receiver on a local address.
+  pg.sql(
+    'speech_multi',
+    `INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES ('receiver', '${receiver.url}', '{}', '["narration.ready","narration.failed"]', true)`
+  );
+  await stack.restartStrapi();
   second = await stack.startExtraInstance();
 });
 
 afterAll(async () => {
   await stack?.stop();
   pg?.stop();
+  await receiver?.close();
 });
 
 it('five first narrations of one entry at once, from both instances, make one row and one submission', async () => {
@@ -69,6 +81,10 @@ it('five first narrations of one entry at once, from both instances, make one ro
   expect(pg.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
   await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
   expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
+  // Both instances run a worker and a webhook runner: the one whose write completed the row announces it.
+  await waitFor(async () => receiver.of('narration.ready', articleId).length >= 1, { what: 'narration.ready' });
+  await sleep(2_000);
+  expect(receiver.of('narration.ready', articleId)).toHaveLength(1);
 });
 
 it('submits each article once across instances, with at most maxInFlight generating', async () => {

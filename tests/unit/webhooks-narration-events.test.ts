@@ -57,6 +57,15 @@ function announced(state: NarrationJobState, event: NarrationEvent) {
 }
 
 const STORED = { type: 'stored', owner: 'w1', files: { audio: 1, subtitles: 2, subtitlesVtt: 3 }, now } as const;
+/** A 503 on submission, counted as an attempt out of three. */
+const DEFERRED = {
+  type: 'submitDeferred',
+  retryAt: now,
+  reason: '503',
+  code: 'SERVICE_UNAVAILABLE',
+  countsAsAttempt: true,
+  maxAttempts: 3,
+} as const;
 
 describe('which committed transitions announce a webhook event', () => {
   it('narration.ready when the audio is stored: a first narration, a regenerate, and one with a newer version queued behind it', () => {
@@ -68,15 +77,7 @@ describe('which committed transitions announce a webhook event', () => {
 
   it('nothing for a retry: a deferred submission, a null result or a lost callback with attempts left, a deferred download', () => {
     const submitting = job({ status: 'submitting', attempts: 0 });
-    const deferred = {
-      type: 'submitDeferred',
-      retryAt: now,
-      reason: '503',
-      code: 'SERVICE_UNAVAILABLE',
-      countsAsAttempt: true,
-      maxAttempts: 3,
-    } as const;
-    expect(announced(submitting, deferred)).toBeNull();
+    expect(announced(submitting, DEFERRED)).toBeNull();
     const awaiting = job({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
     expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now })).toBeNull();
     expect(announced(awaiting, { type: 'callbackTimedOut', maxAttempts: 3, now })).toBeNull();
@@ -88,15 +89,7 @@ describe('which committed transitions announce a webhook event', () => {
 
   it('narration.failed once the attempts are used up, or for a failure that is not retried', () => {
     const lastTry = job({ status: 'submitting', attempts: 2 });
-    const deferred = {
-      type: 'submitDeferred',
-      retryAt: now,
-      reason: '503',
-      code: 'SERVICE_UNAVAILABLE',
-      countsAsAttempt: true,
-      maxAttempts: 3,
-    } as const;
-    expect(announced(lastTry, deferred)).toBe('narration.failed');
+    expect(announced(lastTry, DEFERRED)).toBe('narration.failed');
     const awaiting = job({ status: 'awaiting_callback', attempts: 3, submissions: 3 });
     expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now })).toBe('narration.failed');
     expect(announced(job({ status: 'submitting' }), { type: 'submitRejected', reason: 'empty', code: 'EMPTY_TEXT' })).toBe(
