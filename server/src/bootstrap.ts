@@ -14,6 +14,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
+  getService('webhooks').registerEvents();
   await getService('narrations').start();
   await getService('speech-to-text').start();
 };

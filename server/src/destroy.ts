@@ -4,4 +4,6 @@ export default async () => {
   // Let an in-flight tick and after-commit enqueues finish before the database closes.
   await getService('speech-to-text').stop();
   await getService('narrations').stop();
+  await getService('webhooks').settle();
+  getService('webhooks').unregisterEvents();
 };

@@ -1,6 +1,7 @@
 import { blocks, contentManager, startStack, waitFor, type Stack, type StrapiProcess } from './harness';
 import { SERVER_DATABASES, type DatabaseServer } from './databases';
-import { submissionsFor, waitForStatus } from './narration-helpers';
+import { sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
  * Two Strapi instances on one database, one emulator, on each database server Strapi supports
@@ -16,8 +17,10 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
   let db: DatabaseServer;
   let stack: Stack;
   let second: StrapiProcess;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
+    receiver = await startWebhookReceiver();
     db = await database.start();
     db.createDatabase('speech_multi');
     stack = await startStack({
@@ -31,6 +34,14 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
         SPEECH_CALLBACK_TIMEOUT_MS: '5000',
       },
     });
+    // A webhook on narration events, known to both instances (Strapi's runner reads webhooks at
+    // boot). Written in the table Strapi's webhook store uses: in production Strapi's admin API
+    // refuses a receiver on a local address.
+    db.sql(
+      'speech_multi',
+      `INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES ('receiver', '${receiver.url}', '{}', '["narration.ready","narration.failed"]', true)`
+    );
+    await stack.restartStrapi();
     second = await stack.startExtraInstance();
   });
 
@@ -39,6 +50,7 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
       await stack?.stop();
     } finally {
       db?.stop();
+      await receiver?.close();
     }
   });
 
@@ -73,6 +85,10 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     expect(db.sql('speech_multi', `SELECT count(*) FROM speech_narrations WHERE article_id = '${articleId}'`).trim()).toBe('1');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     expect((await submissionsFor(stack, articleId)).filter((entry) => entry.status === 202)).toHaveLength(1);
+    // Both instances run a worker and a webhook runner: the one whose write completed the row announces it.
+    await waitFor(async () => receiver.of('narration.ready', articleId).length >= 1, { what: 'narration.ready' });
+    await sleep(2_000);
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(1);
 
     // MariaDB's collations compare strings case-insensitively: an id in other letters is still
     // another article, whose narration does not exist.

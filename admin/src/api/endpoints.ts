@@ -15,6 +15,7 @@ import type {
   QueueState,
   SaveTranscriptionResponse,
   SettingsResponse,
+  SiteWebhook,
   SpeechSettings,
   TranscriptDownloadFormat,
   TranscriptionDetail,
@@ -43,6 +44,12 @@ const TRANSCRIPTIONS = `${BASE}/transcriptions`;
 export const RECENT_TRANSCRIPTIONS = 20;
 
 export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription'] as const;
+
+/**
+ * The tag Strapi's own webhooks service (Settings -> Webhooks) gives the site's webhooks: a change
+ * made from the Speech settings shows at once on Strapi's pages, and the other way round.
+ */
+const STRAPI_WEBHOOK_TAG = 'Webhook' as const;
 
 export interface ManyTarget {
   contentType: string;
@@ -77,7 +84,7 @@ function replaceRow(list: TranscriptionListResponse | undefined, view: Transcrip
 }
 
 export function withSpeechEndpoints(api: AdminApi) {
-  const speech = api.enhanceEndpoints({ addTagTypes: SPEECH_TAGS }).injectEndpoints({
+  const speech = api.enhanceEndpoints({ addTagTypes: [...SPEECH_TAGS, STRAPI_WEBHOOK_TAG] }).injectEndpoints({
     endpoints: (builder) => ({
       /* Settings page */
 
@@ -144,6 +151,38 @@ export function withSpeechEndpoints(api: AdminApi) {
           dispatch(
             speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
               if (draft) draft.queue = queue;
+            })
+          );
+        },
+      }),
+
+      /* The site's webhooks, through Strapi's own admin API (its webhooks permissions apply) */
+
+      getSpeechSiteWebhooks: builder.query<SiteWebhook[], void>({
+        query: () => '/admin/webhooks',
+        transformResponse: (response: { data: SiteWebhook[] }) => response.data,
+        providesTags: (result) => [
+          ...(result ?? []).map(({ id }) => ({ type: STRAPI_WEBHOOK_TAG, id })),
+          { type: STRAPI_WEBHOOK_TAG, id: 'LIST' },
+        ],
+      }),
+
+      /** Strapi validates the whole webhook on update: name, url, headers and events go together. */
+      updateSpeechSiteWebhook: builder.mutation<SiteWebhook, SiteWebhook>({
+        query: ({ id, name, url, headers, events, isEnabled }) => ({
+          url: `/admin/webhooks/${encodeURIComponent(id)}`,
+          method: 'PUT',
+          data: { name, url, headers, events, isEnabled },
+        }),
+        transformResponse: (response: { data: SiteWebhook }) => response.data,
+        invalidatesTags: (_result, _error, { id }) => [{ type: STRAPI_WEBHOOK_TAG, id }],
+        async onQueryStarted(_webhook, { dispatch, queryFulfilled }) {
+          const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
+          if (!saved) return;
+          dispatch(
+            speech.util.updateQueryData('getSpeechSiteWebhooks', undefined, (draft) => {
+              const index = draft?.findIndex((webhook) => webhook.id === saved.id) ?? -1;
+              if (draft && index >= 0) draft[index] = saved;
             })
           );
         },

@@ -25,4 +25,6 @@ export const {
   useSetSpeechVoiceMutation,
   useGetSpeechParagraphsQuery,
   useSaveSpeechTranscriptionMutation,
+  useGetSpeechSiteWebhooksQuery,
+  useUpdateSpeechSiteWebhookMutation,
 } = speechApi;

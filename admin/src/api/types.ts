@@ -299,3 +299,13 @@ export interface SaveTranscriptionResponse {
   file: SavedTranscriptFile;
   created: boolean;
 }
+
+/** One of the site's webhooks as Strapi's admin API (`/admin/webhooks`) answers it. */
+export interface SiteWebhook {
+  id: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  events: string[];
+  isEnabled: boolean;
+}

@@ -13,6 +13,14 @@ import {
   type NarrationStatus,
 } from './states';
 
+/** A state change whose conditional update won: the transition's event, its expected states, its patch and the row after it. */
+export interface CommittedChange {
+  event: NarrationEvent;
+  from: NarrationStatus[];
+  patch: NarrationJobPatch;
+  row: NarrationRow;
+}
+
 /**
  * The only code that writes narration rows. Every state change goes through `states.transition`
  * and lands as a conditional update (`WHERE id = ? AND status IN (...)`, plus the transition's
@@ -136,8 +144,21 @@ export function conditionalWhere(id: number, from: NarrationStatus[], guard: Tra
   return { $and: conditions };
 }
 
-export function createJobsRepository(strapi: Core.Strapi) {
+/**
+ * `onCommitted` hears of every state change that was written, once, by the writer whose update
+ * won (the webhook events are announced from there). It must return at once and never throw;
+ * a listener that does throw is logged, the write stands.
+ */
+export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
   const query = () => strapi.db.query(NARRATION_UID);
+
+  function committed(change: CommittedChange) {
+    try {
+      onCommitted(change);
+    } catch (error) {
+      strapi.log.error(`[speech] a listener of ${change.row.articleId}'s ${change.event.type} failed: ${(error as Error).message}`);
+    }
+  }
 
   async function findByArticleId(articleId: string, withMedia = false): Promise<NarrationRow | null> {
     const row = (await query().findOne({ where: { articleId }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
@@ -191,11 +212,9 @@ export function createJobsRepository(strapi: Core.Strapi) {
     if (!won) return { applied: false, reason: 'the row changed under us (another worker or callback won)' };
     const { audio, subtitles, subtitlesVtt, ...scalar } = result.patch;
     const linked = audio === undefined ? {} : { audio: { id: audio }, subtitles: { id: subtitles }, subtitlesVtt: { id: subtitlesVtt } };
-    return {
-      applied: true,
-      row: { ...row, ...(serialise(scalar) as Partial<NarrationRow>), ...(linked as Partial<NarrationRow>) },
-      replaced,
-    };
+    const after: NarrationRow = { ...row, ...(serialise(scalar) as Partial<NarrationRow>), ...(linked as Partial<NarrationRow>) };
+    committed({ event, from: result.from, patch: result.patch, row: after });
+    return { applied: true, row: after, replaced };
   }
 
   /**
@@ -213,16 +232,19 @@ export function createJobsRepository(strapi: Core.Strapi) {
       characters: version.characters,
       credits: version.credits,
     };
+    const changed: NarrationEvent = { type: 'contentChanged', fingerprint: version.fingerprint, now };
     const existing = await findByArticleId(version.articleId);
     if (!existing) {
-      const result = transition(NEW_JOB, { type: 'contentChanged', fingerprint: version.fingerprint, now });
+      const result = transition(NEW_JOB, changed);
       if (result.kind === 'ignore') return { applied: false, reason: result.reason };
       try {
         const created = await strapi.documents(NARRATION_UID).create({
           data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [] } as never,
         });
         // The query engine reads an inserted row back already: no second read.
-        return { applied: true, row: created as unknown as NarrationRow, replaced: [] };
+        const row = created as unknown as NarrationRow;
+        committed({ event: changed, from: result.from, patch: result.patch, row });
+        return { applied: true, row, replaced: [] };
       } catch (error) {
         // Two publishes of one article at once: the database's unique index on article_id (the
         // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
@@ -231,14 +253,16 @@ export function createJobsRepository(strapi: Core.Strapi) {
         return recordContentVersion(version, now);
       }
     }
-    const result = transition(existing, { type: 'contentChanged', fingerprint: version.fingerprint, now });
+    const result = transition(existing, changed);
     if (result.kind === 'ignore') return { applied: false, reason: result.reason };
     // The figures describe the version about to be narrated; while an older one is in flight they wait.
     const inFlight = IN_FLIGHT_STATUSES.includes(existing.status) || existing.status === 'storing';
     const patch = inFlight ? result.patch : { ...result.patch, ...details };
     const { won } = await conditionalUpdate(existing.id, result.from, patch, result.guard);
     if (!won) return recordContentVersion(version, now);
-    return { applied: true, row: { ...existing, ...(serialise(patch) as Partial<NarrationRow>) }, replaced: [] };
+    const row: NarrationRow = { ...existing, ...(serialise(patch) as Partial<NarrationRow>) };
+    committed({ event: changed, from: result.from, patch, row });
+    return { applied: true, row, replaced: [] };
   }
 
   async function claimable(now: Date, limit: number): Promise<NarrationRow[]> {

@@ -14,6 +14,7 @@ import { createSpeechToTextService } from './speech-to-text';
 import { createVoicePreviewService } from './voice-preview';
 import { createVoicesService } from './voices';
 import { createWorkerService } from './worker';
+import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
 
 type Factory = ({ strapi }: { strapi: Core.Strapi }) => unknown;
 
@@ -26,8 +27,14 @@ export default {
   settings: createSettingsService,
   /** The site's content types and entries as narration reads them. */
   content: ({ strapi }) => createContentReader(strapi),
-  /** The narration queue's rows: the only code that writes them. */
-  jobs: ({ strapi }) => createJobsRepository(strapi),
+  /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
+  jobs: ({ strapi }) => createJobsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
+  /** `narration.ready` / `narration.failed` on Strapi's event hub, for its webhook runner. */
+  webhooks: ({ strapi }) =>
+    createNarrationWebhooks(strapi, {
+      findRow: (id) => getService('jobs').findById(id, true),
+      publicUrl: () => getService('settings').publicUrl(),
+    }),
   /** A narration's files in the Media Library. */
   media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
   /** The voice an editor chose for one article. */

@@ -12,6 +12,7 @@ import type { VoicesService } from '../services/voices';
 import type { SpeechClient } from '../speech-client';
 import type { TranscriptionRepository } from '../speech-to-text/repository';
 import type { VoicePreview } from '../voice-preview/preview';
+import type { NarrationWebhooks } from '../webhooks/narration-webhooks';
 import type services from '../services';
 
 /** Each service registered in services/index.ts, by name. */
@@ -30,6 +31,7 @@ type Services = {
   'voice-preview': VoicePreview;
   'document-permissions': DocumentPermissions;
   'content-api-access': ContentApiAccess;
+  webhooks: NarrationWebhooks;
 };
 
 /** Fails to compile when a service is registered without a type here, or the other way round. */

@@ -17,6 +17,7 @@ import { LexiconCard } from './LexiconCard';
 import { LocaleVoicesCard } from './LocaleVoicesCard';
 import { SpokenFrameCard } from './SpokenFrameCard';
 import { VoicePicker } from './VoicePicker';
+import { WebhooksCard } from './WebhooksCard';
 
 const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
 
@@ -196,6 +197,7 @@ const SettingsPage = () => {
               setErrors((current) => current.filter((error) => !(error.path[0] === 'contentTypes' && error.path[1] === uid)));
             }}
           />
+          <WebhooksCard />
         </Flex>
       </Layouts.Content>
     </Page.Main>

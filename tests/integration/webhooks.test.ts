@@ -1,0 +1,191 @@
+import { EMULATOR_API_KEY, blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { narrationRow, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+
+/**
+ * `narration.ready` and `narration.failed` through Strapi's own webhook runner, to a local
+ * receiver standing in for a front end: exactly one event per completed narration and one per
+ * final failure, never one per retry or per duplicate callback.
+ */
+
+const ARTICLE = 'api::article.article';
+/** Long enough for a duplicate to arrive: the worker ticks every 200 ms and the runner posts at once. */
+const QUIET_MS = 2_500;
+jest.setTimeout(180_000);
+
+let stack: Stack;
+let receiver: WebhookReceiver;
+let articles: ReturnType<typeof contentManager>;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  stack = await startStack({
+    env: {
+      SPEECH_MAX_ATTEMPTS: '2',
+      // In production Strapi refuses webhook URLs on local addresses (its `is-public-url` check);
+      // the receiver here is on 127.0.0.1.
+      NODE_ENV: 'development',
+    },
+  });
+  articles = contentManager(stack, ARTICLE);
+  const created = await stack.admin('POST', '/admin/webhooks', {
+    name: 'Front end revalidation',
+    url: receiver.url,
+    headers: {},
+    events: ['narration.ready', 'narration.failed'],
+  });
+  expect(created.status).toBe(201);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+});
+
+async function publishArticle(title: string, text: string, locale = 'en') {
+  const { documentId } = await articles.create({ title, summary: 'A short summary.', body: blocks(text) }, locale);
+  await articles.publish(documentId, locale);
+  return documentId;
+}
+
+/** Waits for `count` deliveries of `event` about `articleId`, then long enough to see any extra one. */
+async function settledDeliveries(event: string, articleId: string, count: number) {
+  await waitFor(async () => receiver.of(event, articleId).length >= count, { what: `${count} ${event} for ${articleId}` });
+  await sleep(QUIET_MS);
+  return receiver.of(event, articleId);
+}
+
+describe('narration.ready', () => {
+  let englishId: string;
+
+  it('comes once for each of two published articles, with the entry and the narration URLs', async () => {
+    englishId = await publishArticle('Heard on the front end', 'A paragraph the front end will play.');
+    const arabicId = await publishArticle('مقال مسموع', 'فقرة عربية يسمعها القارئ.', 'ar');
+    await waitForStatus(stack, ARTICLE, englishId, 'completed', 'en');
+    await waitForStatus(stack, ARTICLE, arabicId, 'completed', 'ar');
+
+    for (const [documentId, locale] of [
+      [englishId, 'en'],
+      [arabicId, 'ar'],
+    ]) {
+      const articleId = `${documentId}-${locale}`;
+      const deliveries = await settledDeliveries('narration.ready', articleId, 1);
+      expect(deliveries).toHaveLength(1);
+      const [{ header, body }] = deliveries;
+      expect(header).toBe('narration.ready');
+      expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+      expect(body).toMatchObject({
+        event: 'narration.ready',
+        model: 'article',
+        uid: ARTICLE,
+        narration: {
+          articleId,
+          documentId,
+          locale,
+          contentType: ARTICLE,
+          status: 'ready',
+          audioUrl: `${stack.url}/api/speech/narrations/${articleId}/audio.mp3`,
+          srtUrl: `${stack.url}/api/speech/narrations/${articleId}/subtitles.srt`,
+          vttUrl: `${stack.url}/api/speech/narrations/${articleId}/subtitles.vtt`,
+          voice: expect.any(String),
+          error: null,
+        },
+      });
+      expect(body.narration.durationSeconds).toBeGreaterThan(0);
+      // The URLs answer, as a front end revalidating on this event would fetch them.
+      for (const url of [body.narration.audioUrl, body.narration.srtUrl, body.narration.vttUrl]) {
+        expect({ url, status: (await fetch(url)).status }).toEqual({ url, status: 200 });
+      }
+      // Nothing internal leaves the server.
+      const text = JSON.stringify(body);
+      for (const secret of ['leaseOwner', 'fingerprint', 'pendingResult', EMULATOR_API_KEY]) expect(text).not.toContain(secret);
+    }
+  });
+
+  it('does not come again for an unchanged republish, and comes once more for a regenerate', async () => {
+    const articleId = `${englishId}-en`;
+    await articles.publish(englishId, 'en');
+    await sleep(QUIET_MS);
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(1);
+
+    const before = await narrationRow(stack, ARTICLE, englishId, 'en');
+    const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', {
+      contentType: ARTICLE,
+      documentId: englishId,
+      locale: 'en',
+    });
+    expect(regenerated.body.queued).toBe(true);
+    await waitForNewNarration(stack, ARTICLE, englishId, 'en', before.completedAt);
+    const deliveries = await settledDeliveries('narration.ready', articleId, 2);
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries[1].body.narration.status).toBe('ready');
+    expect(receiver.of('narration.failed', articleId)).toHaveLength(0);
+  });
+
+  it('comes once when the service delivers the same callback ten times at once', async () => {
+    const { documentId } = await articles.create({ title: 'Ten callbacks', summary: 'Delivered ten times concurrently.' }, 'en');
+    const articleId = `${documentId}-en`;
+    await stack.control('POST', '/inject', { kind: 'duplicateCallback', articleId, times: 10, concurrent: true });
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    await waitFor(
+      async () => {
+        const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${articleId}`);
+        return callbacks.length >= 10 && callbacks.every((callback: any) => callback.outcome !== 'pending');
+      },
+      { what: 'all ten deliveries of the callback' }
+    );
+    expect(await settledDeliveries('narration.ready', articleId, 1)).toHaveLength(1);
+  });
+});
+
+describe('narration.failed', () => {
+  it('comes once for a narration that fails for good, after its retries, with the reason the admin shows', async () => {
+    const { documentId } = await articles.create({ title: 'Never audio', summary: 'Every generation produces no audio.' }, 'en');
+    const articleId = `${documentId}-en`;
+    await stack.control('POST', '/inject', { kind: 'noAudio', articleId, count: 5 });
+    await articles.publish(documentId, 'en');
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
+    const deliveries = await settledDeliveries('narration.failed', articleId, 1);
+    // Two attempts (SPEECH_MAX_ATTEMPTS), one event.
+    expect(await submissionsFor(stack, articleId)).toHaveLength(2);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0].header).toBe('narration.failed');
+    expect(deliveries[0].body).toMatchObject({
+      event: 'narration.failed',
+      model: 'article',
+      uid: ARTICLE,
+      narration: {
+        articleId,
+        documentId,
+        locale: 'en',
+        status: 'failed',
+        audioUrl: null,
+        error: { code: 'NO_AUDIO', message: row.lastError },
+      },
+    });
+    expect(row.lastError).toMatch(/no audio/i);
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(0);
+  });
+
+  it('does not come for a failure that is retried and then succeeds', async () => {
+    const { documentId } = await articles.create({ title: 'Null once', summary: 'The first generation produces no audio.' }, 'en');
+    const articleId = `${documentId}-en`;
+    await stack.control('POST', '/inject', { kind: 'noAudio', articleId, count: 1 });
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect(await submissionsFor(stack, articleId)).toHaveLength(2);
+    expect(await settledDeliveries('narration.ready', articleId, 1)).toHaveLength(1);
+    expect(receiver.of('narration.failed', articleId)).toHaveLength(0);
+  });
+});
+
+it('delivered nothing else: every delivery is one of the events above, its header naming it', async () => {
+  await sleep(QUIET_MS);
+  const summary = receiver.deliveries.map((delivery) => `${delivery.body?.event}:${delivery.body?.narration?.articleId}`);
+  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry = 5 ready, 1 failed.
+  expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(5);
+  expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(1);
+  expect(receiver.deliveries).toHaveLength(6);
+  expect(receiver.deliveries.every((delivery) => delivery.header === delivery.body?.event)).toBe(true);
+});
