@@ -40,8 +40,10 @@ export interface NarrationRow extends NarrationJobState {
   preprocessType: string | null;
   characters: number;
   credits: number;
-  /** Length of the stored audio (end of the last subtitle cue); null until stored. */
+  /** How long the stored audio plays (from its MP3 frames; the last subtitle cue for rows stored before it was read from the MP3); null until stored. */
   durationSeconds?: number | null;
+  /** The stored MP3's exact length in bytes; null until stored, and for rows stored before the column existed. */
+  audioBytes?: number | null;
   /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
   nextAttemptAt: string | null;
