@@ -72,7 +72,9 @@ describe('the public narration JSON', () => {
     expect(Object.keys(json)).toEqual(
       expect.arrayContaining(['articleId', 'documentId', 'locale', 'contentType', 'status', 'audioUrl', 'srtUrl', 'vttUrl'])
     );
-    expect(Object.keys(json)).toEqual(expect.arrayContaining(['chaptersUrl', 'voice', 'durationSeconds', 'characters', 'credits', 'updatedAt']));
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining(['chaptersUrl', 'voice', 'durationSeconds', 'characters', 'credits', 'updatedAt'])
+    );
     expect(json).toMatchObject({ status: 'processing', audioUrl: null, audioBytes: null, jsonLd: null, title: 'مقال & "ملاحظات"' });
   });
 

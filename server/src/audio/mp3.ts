@@ -45,7 +45,7 @@ export function declaredFrameCount(frame: Uint8Array, header: MpegFrameHeader): 
   const xing = 4 + (header.version === 1 ? (mono ? 17 : 32) : mono ? 9 : 17);
   if (startsWith(frame, xing, 'Xing') || startsWith(frame, xing, 'Info')) {
     const flags = frame.length >= xing + 8 ? readUint32(frame, xing + 4) : 0;
-    if ((flags & 1) && frame.length >= xing + 12) return { frames: readUint32(frame, xing + 8) };
+    if (flags & 1 && frame.length >= xing + 12) return { frames: readUint32(frame, xing + 8) };
     return { silent: true };
   }
   // VBRI (Fraunhofer) sits 32 bytes after the header whatever the channels: version, delay, quality, bytes, frames.
@@ -53,7 +53,8 @@ export function declaredFrameCount(frame: Uint8Array, header: MpegFrameHeader): 
   return null;
 }
 
-const sameStream = (a: MpegFrameHeader, b: MpegFrameHeader) => a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
+const sameStream = (a: MpegFrameHeader, b: MpegFrameHeader) =>
+  a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
 
 export class Mp3DurationReader {
   private carry: Uint8Array = new Uint8Array(0);
