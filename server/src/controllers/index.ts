@@ -1,4 +1,5 @@
 import callback from './callback';
+import feeds from './feeds';
 import narrations from './narrations';
 import adminNarrations from './admin-narrations';
 import adminSettings from './admin-settings';
@@ -9,6 +10,7 @@ import adminLexicon from './admin-lexicon';
 export default {
   callback,
   narrations,
+  feeds,
   'admin-narrations': adminNarrations,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,

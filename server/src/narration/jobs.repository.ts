@@ -23,6 +23,10 @@ import {
 export interface MediaFileRef {
   id: number;
   url: string;
+  /** Unique per upload (the provider's file name stem). */
+  hash?: string | null;
+  /** The upload provider that holds it ('local' for public/uploads). */
+  provider?: string;
   mime?: string;
   size?: number;
   name?: string;
@@ -269,6 +273,44 @@ export function createJobsRepository(strapi: Core.Strapi) {
     await query().update({ where: { id }, data: figures });
   }
 
+  /**
+   * One page of a type's narrations that have stored audio, newest audio first (a podcast feed), with
+   * what a feed item needs of their files. `locale` null: every locale.
+   */
+  async function withAudioNewestFirst(
+    contentType: string,
+    locale: string | null,
+    { start, limit }: { start: number; limit: number }
+  ): Promise<NarrationRow[]> {
+    return (await query().findMany({
+      where: { contentType, completedAt: { $notNull: true }, ...(locale ? { targetLocale: locale } : {}) },
+      orderBy: [{ completedAt: 'desc' }, { id: 'desc' }],
+      offset: start,
+      limit,
+      select: ['id', 'articleId', 'targetDocumentId', 'targetLocale', 'title', 'completedAt', 'durationSeconds', 'audioBytes'],
+      populate: { audio: { select: ['id', 'url', 'hash', 'provider'] }, subtitlesVtt: { select: ['id'] } },
+    })) as NarrationRow[];
+  }
+
+  /** Changes whenever a narration of the type is written: how many there are, and the latest write. */
+  async function changeStamp(contentType: string): Promise<string> {
+    const [count, latest] = await Promise.all([
+      query().count({ where: { contentType } }),
+      query().findOne({ where: { contentType }, orderBy: { updatedAt: 'desc' }, select: ['updatedAt'] }) as Promise<{
+        updatedAt?: string;
+      } | null>,
+    ]);
+    return `${count}@${latest?.updatedAt ?? ''}`;
+  }
+
+  /**
+   * Records the byte length of audio stored before the column existed, once measured. Only where it
+   * is still unknown: a narration stored meanwhile has written its own file's length.
+   */
+  async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
+    await query().updateMany({ where: { id, audioBytes: null }, data: { audioBytes } });
+  }
+
   async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationRow[]> {
     if (documentIds.length === 0) return [];
     return (await query().findMany({ where: { contentType, targetDocumentId: { $in: documentIds } } })) as NarrationRow[];
@@ -351,6 +393,9 @@ export function createJobsRepository(strapi: Core.Strapi) {
     countByStatus,
     hasActiveRows,
     recentAverageCharacters,
+    withAudioNewestFirst,
+    changeStamp,
+    recordAudioBytes,
   };
 }
 

@@ -10,10 +10,15 @@ export function publicStatus(row: Pick<NarrationRow, 'status' | 'audio'>): strin
   return row.audio ? 'ready' : 'processing';
 }
 
+/** The public route of one of a narration's files (`audio.mp3`, `subtitles.vtt`...). */
+export function narrationFileUrl(base: string, articleId: string, name: string): string {
+  return `${base}/api/speech/narrations/${encodeURIComponent(articleId)}/${name}`;
+}
+
 /** The public JSON of a narration; `base` is the site's public URL (server.url). */
 export function narrationJson(row: NarrationRow, base: string) {
   const hasFiles = Boolean(row.audio && row.subtitles);
-  const fileUrl = (name: string) => (hasFiles ? `${base}/api/speech/narrations/${encodeURIComponent(row.articleId)}/${name}` : null);
+  const fileUrl = (name: string) => (hasFiles ? narrationFileUrl(base, row.articleId, name) : null);
   const audioUrl = fileUrl('audio.mp3');
   const vttUrl = fileUrl('subtitles.vtt');
   // Decimal columns come back as strings from some databases.

@@ -11,5 +11,7 @@ export default {
     { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/subtitles.vtt', handler: 'narrations.vtt', config: { auth: false } },
     { method: 'GET', path: '/narrations/:articleId/chapters.vtt', handler: 'narrations.chapters', config: { auth: false } },
+    // A podcast feed is the same for everyone: the Public role decides what is in it (services/feeds.ts).
+    { method: 'GET', path: '/feeds/:pluralName.xml', handler: 'feeds.feed', config: { auth: false } },
   ],
 };
