@@ -104,7 +104,10 @@ beforeAll(async () => {
 
   english = (
     await articles.create(
-      { title: 'Listening & reading <together>', body: [...blocks('An opening sentence.'), heading('A part'), ...blocks('More words here.')] },
+      {
+        title: 'Listening & reading <together>',
+        body: [...blocks('An opening sentence.'), heading('A part'), ...blocks('More words here.')],
+      },
       'en'
     )
   ).documentId;
@@ -261,7 +264,11 @@ describe('the podcast feed of a type', () => {
     expect(await guids()).toEqual(before);
 
     const row = await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
-    const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId: english, locale: 'en' });
+    const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', {
+      contentType: ARTICLE,
+      documentId: english,
+      locale: 'en',
+    });
     expect(regenerated.status).toBe(200);
     await waitForNewNarration(stack, ARTICLE, english, 'en', row.completedAt);
     const after = await guids();

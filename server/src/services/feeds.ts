@@ -57,7 +57,9 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
 
   function collectionType(pluralName: string): CollectionType | null {
     const types = Object.values(strapi.contentTypes as unknown as Record<string, CollectionType>);
-    return types.find((type) => type.uid.startsWith('api::') && type.kind === 'collectionType' && type.info?.pluralName === pluralName) ?? null;
+    return (
+      types.find((type) => type.uid.startsWith('api::') && type.kind === 'collectionType' && type.info?.pluralName === pluralName) ?? null
+    );
   }
 
   /** Feeds on, narrated, and readable by an anonymous caller. */
@@ -131,7 +133,8 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
       const live = await content.liveKeys(uid, [...new Set(rows.map((row) => row.targetDocumentId))], rowLocale);
       const shown = rows.filter(
         (row): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
-          Boolean(row.audio && row.completedAt) && live.has(localized ? `${row.targetDocumentId}|${row.targetLocale}` : row.targetDocumentId)
+          Boolean(row.audio && row.completedAt) &&
+          live.has(localized ? `${row.targetDocumentId}|${row.targetLocale}` : row.targetDocumentId)
       );
       await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
       items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base)));
