@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
+import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, type Stack } from './harness';
 import { publicNarration, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
 
@@ -249,6 +250,26 @@ describe('the podcast feed of a type', () => {
     expect(again.body).toBe('');
     // A different locale is a different feed, with its own tag.
     expect((await feed('/api/speech/feeds/articles.xml?locale=ar', { 'if-none-match': etag })).response.status).toBe(200);
+  });
+
+  it('a narration stored before audioBytes existed: the first feed measures its local file once and records the exact length', async () => {
+    const articleId = `${arabic}-ar`;
+    const db = new Database(path.join(stack.workDir, 'data.db'));
+    try {
+      // As an upgraded row is: no length. Written now, as any write is (the feed's change check sees it).
+      const { updated_at: at } = db.prepare('SELECT updated_at FROM speech_narrations WHERE article_id = ?').get(articleId) as {
+        updated_at: number | string;
+      };
+      const later = typeof at === 'number' ? Date.now() : new Date().toISOString();
+      db.prepare('UPDATE speech_narrations SET audio_bytes = NULL, updated_at = ? WHERE article_id = ?').run(later, articleId);
+    } finally {
+      db.close();
+    }
+    expect((await publicNarration(stack, articleId)).body.audioBytes).toBeNull();
+    const [item] = items((await feed('/api/speech/feeds/articles.xml?locale=ar')).doc!);
+    const mp3 = await download(item!.url);
+    expect(item!.length).toBe(mp3.length);
+    expect((await publicNarration(stack, articleId)).body.audioBytes).toBe(mp3.length);
   });
 
   it('republishing unchanged content keeps the guid; regenerating the audio changes it', async () => {

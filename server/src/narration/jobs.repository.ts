@@ -308,7 +308,7 @@ export function createJobsRepository(strapi: Core.Strapi) {
    * is still unknown: a narration stored meanwhile has written its own file's length.
    */
   async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
-    await query().updateMany({ where: { id, audioBytes: null }, data: { audioBytes } });
+    await query().updateMany({ where: { id, audioBytes: { $null: true } }, data: { audioBytes } });
   }
 
   async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationRow[]> {
