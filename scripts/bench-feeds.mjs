@@ -19,8 +19,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
-  cleanupAll,
-  cleanUpOnSignals,
   ensureBuilt,
   freePort,
   leave,
@@ -29,6 +27,7 @@ import {
   playgroundEnv,
   playgroundWorkDir,
   quantile,
+  runBench,
 } from './bench-support.mjs';
 import { encodeMp3 } from '../emulator/src/speech/mp3.mjs';
 
@@ -184,13 +183,4 @@ async function main() {
   if (!figures.ok) process.exitCode = 1;
 }
 
-cleanUpOnSignals(say);
-main()
-  .catch((error) => {
-    console.error(`[bench-feeds] ${error.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanupAll();
-    leave(process.exitCode ?? 0);
-  });
+runBench('bench-feeds', main, say);

@@ -46,8 +46,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   adminToken,
-  cleanupAll,
-  cleanUpOnSignals,
   contentManager,
   ensureBuilt,
   freePort,
@@ -58,6 +56,7 @@ import {
   playgroundEnv,
   playgroundWorkDir,
   quantile,
+  runBench,
   sleep,
   startEmulator,
   startPlayground,
@@ -558,14 +557,4 @@ async function main() {
   if (!Object.values(figures).every((figure) => figure.ok)) process.exitCode = 1;
 }
 
-cleanUpOnSignals(say);
-main()
-  .catch((error) => {
-    console.error(`[bench-flow] ${error.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanupAll();
-    // Strapi loaded in this process may leave handles open (timers, pools): end here.
-    leave(process.exitCode ?? 0);
-  });
+runBench('bench-flow', main, say);

@@ -316,3 +316,21 @@ export async function loadStrapiHere(env) {
   await app.load();
   return { app, destroy };
 }
+
+/**
+ * Runs a bench's `main` with cleanup on signals, an error printed as `[label] …` and exit code 1,
+ * and everything it started cleaned up; then ends the process (Strapi loaded in the process may
+ * leave handles open: timers, pools).
+ */
+export function runBench(label, main, say) {
+  cleanUpOnSignals(say);
+  main()
+    .catch((error) => {
+      console.error(`[${label}] ${error.stack ?? error}`);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      await cleanupAll();
+      leave(process.exitCode ?? 0);
+    });
+}
