@@ -292,7 +292,12 @@ export function createJobsRepository(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
-  /** Changes whenever a narration of the type is written: how many there are, and the latest write. */
+  /**
+   * How many narrations the type has, and the latest `updatedAt` among them. Strapi moves
+   * `updatedAt` on single-row writes (a store links the new files with one), not on the conditional
+   * `updateMany` of a state change: new audio and removed rows change the stamp; a title recorded for
+   * a version not yet narrated does not.
+   */
   async function changeStamp(contentType: string): Promise<string> {
     const [count, latest] = await Promise.all([
       query().count({ where: { contentType } }),

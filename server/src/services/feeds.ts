@@ -24,9 +24,11 @@ import { getService } from '../utils';
  *
  * Cost: one page of narration rows (with their audio and VTT files: two batched reads) and one query
  * for which of their documents are live, per `limit` items; never a query per item. A built feed is
- * kept per (type, locale) and served again while the type's narrations and live entries are
- * unchanged (two small counts tell) and for at most `maxAgeSeconds`; several instances each keep
- * their own and all see a change at once, since the check reads the database.
+ * kept per (type, locale) and served again while the type's stored narrations and live entries are
+ * unchanged (counts and latest writes tell: new audio, a removed narration, a publish, an unpublish,
+ * an edit of a live entry) and for at most `maxAgeSeconds` (what those do not show, such as a new
+ * title recorded before its audio is narrated, appears within it); several instances each keep their
+ * own and all see a change at once, since the check reads the database.
  */
 
 export interface BuiltFeed {
