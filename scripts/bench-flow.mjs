@@ -44,25 +44,22 @@
  * Needs a built plugin and playground (`--build` builds both first). Exit code 1 when a figure
  * misses its target or a step fails.
  */
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   adminToken,
-  cleanupAll,
-  cleanUpOnSignals,
   contentManager,
   ensureBuilt,
   freePort,
   json,
   leave,
+  loadStrapiHere,
   numberOption,
-  onCleanup,
   playgroundEnv,
   playgroundWorkDir,
   quantile,
-  root,
+  runBench,
   sleep,
   startEmulator,
   startPlayground,
@@ -71,7 +68,6 @@ import {
 import { signCallback } from '../emulator/src/narration/callbacks.mjs';
 import { PLAYER_GZIP_BUDGET, PLAYER_OUTPUT, builtPlayerSizes } from './build-player.cjs';
 
-const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
 const number = (name, fallback) => numberOption(argv, name, fallback);
 const SAMPLES = number('samples', 40);
@@ -362,22 +358,6 @@ async function statuses(server, documentIds) {
 // ---------------------------------------------------------------------------------------------
 // 4. Callback acknowledgement, Strapi in this process
 
-async function loadStrapiHere(env) {
-  Object.assign(process.env, env);
-  const { createStrapi } = require('@strapi/strapi');
-  const appDir = path.join(root, 'playground');
-  // createStrapi adds SIGINT/SIGTERM handlers that destroy Strapi and end the process at once; the
-  // bench's own handlers stop the emulator too, and destroy Strapi through the cleanup below.
-  const before = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
-  const app = createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false });
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    for (const listener of process.listeners(signal)) if (!before[signal].has(listener)) process.removeListener(signal, listener);
-  }
-  const destroy = onCleanup('strapi in this process', () => app.destroy());
-  await app.load();
-  return { app, destroy };
-}
-
 async function callbacks({ env, port, mediaResults }) {
   if (mediaResults.length === 0) throw new Error('no MP3/SRT produced by the emulator in the drain to call back with');
   const { app, destroy } = await loadStrapiHere(env);
@@ -598,14 +578,4 @@ async function main() {
   if (!Object.values(figures).every((figure) => figure.ok)) process.exitCode = 1;
 }
 
-cleanUpOnSignals(say);
-main()
-  .catch((error) => {
-    console.error(`[bench-flow] ${error.stack ?? error}`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await cleanupAll();
-    // Strapi loaded in this process may leave handles open (timers, pools): end here.
-    leave(process.exitCode ?? 0);
-  });
+runBench('bench-flow', main, say);

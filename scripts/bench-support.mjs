@@ -4,6 +4,7 @@
  * playground Strapi's environment and statistics. Not a bench itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -15,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 export const leave = process.exit.bind(process);
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const require = createRequire(import.meta.url);
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -294,3 +297,41 @@ export const quantile = (values, q) => {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 };
+
+/**
+ * The playground Strapi loaded inside the bench's own Node process (createStrapi().load(), as
+ * tests/integration/query-plans.test.ts does), with `env` as its environment; destroyed at cleanup.
+ */
+export async function loadStrapiHere(env) {
+  Object.assign(process.env, env);
+  const { createStrapi } = require('@strapi/strapi');
+  const appDir = path.join(root, 'playground');
+  // createStrapi adds SIGINT/SIGTERM handlers that destroy Strapi and end the process at once; the
+  // bench's own handlers stop the emulator too, and destroy Strapi through the cleanup below.
+  const before = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
+  const app = createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    for (const listener of process.listeners(signal)) if (!before[signal].has(listener)) process.removeListener(signal, listener);
+  }
+  const destroy = onCleanup('strapi in this process', () => app.destroy());
+  await app.load();
+  return { app, destroy };
+}
+
+/**
+ * Runs a bench's `main` with cleanup on signals, an error printed as `[label] …` and exit code 1,
+ * and everything it started cleaned up; then ends the process (Strapi loaded in the process may
+ * leave handles open: timers, pools).
+ */
+export function runBench(label, main, say) {
+  cleanUpOnSignals(say);
+  main()
+    .catch((error) => {
+      console.error(`[${label}] ${error.stack ?? error}`);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      await cleanupAll();
+      leave(process.exitCode ?? 0);
+    });
+}

@@ -3,12 +3,14 @@
  * `npm run bench`: the machine and the date, then the benches one after another, each in its own
  * process (scripts/bench-stt-upload.mjs: memory of a 50 MB upload; scripts/bench-scale.mjs: the
  * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL; scripts/bench-flow.mjs: the
- * editor's flow: publish with narration on/off, a backlog drain, callback acknowledgement, statuses).
+ * editor's flow: publish with narration on/off, a backlog drain, callback acknowledgement, statuses;
+ * scripts/bench-feeds.mjs: a podcast feed of 1,000 items, cold and warm).
  *
- *   npm run bench -- [--only upload|scale|flow] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
+ *                    [--items 1000]  (feeds)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -22,8 +24,8 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow'].includes(only)) {
-  console.error('--only: upload, scale or flow');
+if (only !== undefined && !['upload', 'scale', 'flow', 'feeds'].includes(only)) {
+  console.error('--only: upload, scale, flow or feeds');
   leave(2);
 }
 const benches = [
@@ -37,6 +39,7 @@ const benches = [
       ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : []),
     ],
   },
+  { name: 'feeds', script: 'bench-feeds.mjs', args: forward(['items']) },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');

@@ -64,6 +64,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
         downloadTimeoutMs: env.int('SPEECH_DOWNLOAD_TIMEOUT_MS', 120_000),
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
+        // Podcast feeds (JSON): channel details, limit, max age; the tests set their own.
+        feeds: env.json('SPEECH_FEEDS', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

@@ -51,3 +51,35 @@ describe('plugin configuration', () => {
     expect(parsePluginConfig({ ...minimal, preprocessType: '2' }).preprocessType).toBe('2');
   });
 });
+
+describe('podcast feeds configuration', () => {
+  it('is on by default: 300 items, five minutes of caching, no channel details', () => {
+    expect(parsePluginConfig(minimal).feeds).toEqual({ enabled: true, limit: 300, maxAgeSeconds: 300, channel: {}, contentTypes: {} });
+  });
+
+  it('takes channel defaults and per-type overrides', () => {
+    const feeds = parsePluginConfig({
+      ...minimal,
+      feeds: {
+        limit: 1000,
+        channel: { title: 'Listen', author: 'The Desk', imageUrl: 'https://cdn.example/cover.png', language: 'en', explicit: false },
+        contentTypes: { 'api::article.article': { title: 'Articles, read aloud', category: 'News' }, 'api::page.page': { enabled: false } },
+      },
+    }).feeds;
+    expect(feeds.channel.imageUrl).toBe('https://cdn.example/cover.png');
+    expect(feeds.contentTypes['api::page.page']).toEqual({ enabled: false });
+  });
+
+  it.each([
+    [{ limit: 0 }, /speech\.config\.feeds\.limit/],
+    [{ limit: 5000 }, /speech\.config\.feeds\.limit/],
+    [{ maxAgeSeconds: -1 }, /speech\.config\.feeds\.maxAgeSeconds/],
+    [{ channel: { imageUrl: 'cover.png' } }, /speech\.config\.feeds\.channel\.imageUrl/],
+    [{ channel: { language: 'english please' } }, /speech\.config\.feeds\.channel\.language: must be a locale code/],
+    [{ channel: { titel: 'typo' } }, /speech\.config\.feeds\.channel: unknown key\(s\) titel/],
+    [{ contentTypes: { articles: {} } }, /speech\.config\.feeds\.contentTypes\.articles: must be a content-type uid/],
+    [{ contentTypes: { 'api::a.a': { link: 'javascript:alert(1)' } } }, /speech\.config\.feeds\.contentTypes\.api::a\.a\.link/],
+  ])('refuses %j, naming the key', (feeds, message) => {
+    expect(() => parsePluginConfig({ ...minimal, feeds })).toThrow(message);
+  });
+});

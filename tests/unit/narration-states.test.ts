@@ -62,6 +62,14 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       const { patch } = applied(transition(storing, { type: 'stored', owner: 'a', files, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: true, narratedFingerprint: 'v1' });
     });
+
+    it("records the stored MP3's duration and exact byte length with its files", () => {
+      const storing = job({ status: 'storing', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      const stored = { type: 'stored', owner: 'a', files, durationSeconds: 3.08, audioBytes: 18494, now } as const;
+      expect(applied(transition(storing, stored)).patch).toMatchObject({ status: 'completed', durationSeconds: 3.08, audioBytes: 18494 });
+      // Left out (a caller that measured nothing): null, never the previous file's figures.
+      expect(applied(transition(storing, { type: 'stored', owner: 'a', files, now })).patch).toMatchObject({ audioBytes: null });
+    });
   });
 
   describe('submission', () => {

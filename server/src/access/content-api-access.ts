@@ -29,6 +29,19 @@ export function readScope(uid: string, kind: string | undefined): string {
 export function createContentApiAccess(strapi: Core.Strapi) {
   const auth = () => strapi.get('auth') as AuthService;
 
+  /** Runs Strapi's content-API strategies on `view` with a state of its own; a refusal leaves it unauthenticated. */
+  async function authenticateView(view: Record<string, unknown>): Promise<ContentApiAuth | null> {
+    const state: { route: unknown; auth?: ContentApiAuth } = { route: { info: { type: 'content-api' }, config: {} } };
+    view.state = state;
+    view.unauthorized = () => undefined;
+    try {
+      await auth().authenticate(view, async () => undefined);
+    } catch {
+      return null;
+    }
+    return state.auth ?? null;
+  }
+
   return {
     /**
      * Authenticates a request to an `auth: false` route the way a content-API route would be,
@@ -37,15 +50,15 @@ export function createContentApiAccess(strapi: Core.Strapi) {
      */
     async authenticate(ctx: Context): Promise<ContentApiAuth | null> {
       if (ctx.state?.auth && ctx.state.route?.config?.auth !== false) return ctx.state.auth as ContentApiAuth;
-      const view = Object.create(ctx);
-      view.state = { route: { info: { type: 'content-api' }, config: {} } };
-      view.unauthorized = () => undefined;
-      try {
-        await auth().authenticate(view, async () => undefined);
-      } catch {
-        return null;
-      }
-      return (view.state.auth as ContentApiAuth | undefined) ?? null;
+      return authenticateView(Object.create(ctx));
+    },
+
+    /**
+     * What an anonymous caller is: the Public role (users-permissions), whatever the request
+     * carries. For answers that are the same for everyone and may be cached publicly (feeds).
+     */
+    publicAuth(): Promise<ContentApiAuth | null> {
+      return authenticateView({ request: { header: {}, headers: {} }, query: {} });
     },
 
     /** May this (already authenticated) caller read entries of `uid` through the content API? */

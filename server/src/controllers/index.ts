@@ -1,4 +1,5 @@
 import callback from './callback';
+import feeds from './feeds';
 import narrations from './narrations';
 import adminNarrations from './admin-narrations';
 import adminSettings from './admin-settings';
@@ -10,6 +11,7 @@ import player from './player';
 export default {
   callback,
   narrations,
+  feeds,
   'admin-narrations': adminNarrations,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,

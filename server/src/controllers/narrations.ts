@@ -2,12 +2,21 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type { NarrationRow } from '../narration/jobs.repository';
+import { etagOf, notModified } from '../http/etag';
 import { narrationJson } from '../narration/public-view';
 import { chaptersToVtt } from '../subtitles/chapters';
 import { getService } from '../utils';
 import { validate } from './validate';
 
-/** Public, read-only narration routes for front ends: JSON, and the stored files themselves. */
+/**
+ * Public, read-only narration routes for front ends: JSON, and the stored files themselves.
+ *
+ * Every answer carries an ETag (of the JSON, of the chapters track, of the file redirected to) and a
+ * matching If-None-Match gets a 304, but only after the caller has been let in: whether a narration
+ * may be seen depends on the caller's credentials, so `Cache-Control: no-cache` (a cache asks again
+ * every time, cheaply with the tag) and `Vary: Authorization` keep shared caches from handing one
+ * caller's answer to another.
+ */
 
 const articleIdParam = z.string().min(1).max(255);
 
@@ -21,19 +30,28 @@ async function findVisible(ctx: Context): Promise<NarrationRow> {
   return row;
 }
 
-/** Media Library URLs are relative for the local provider and absolute for cloud providers. */
+function privateAnswer(ctx: Context, etag: string): boolean {
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('Vary', 'Authorization');
+  return notModified(ctx, etag);
+}
+
+/**
+ * Media Library URLs are relative for the local provider and absolute for cloud providers. The tag
+ * follows the file: a regenerated narration is a new upload, with a new id and URL.
+ */
 function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
   if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
-  ctx.set('Cache-Control', 'no-cache');
+  if (privateAnswer(ctx, etagOf(`${file.id}:${file.url}`))) return;
   ctx.redirect(file.url);
 }
 
 export default {
   async findOne(ctx: Context) {
     const row = await findVisible(ctx);
-    // Who sees it depends on the caller's credentials: shared caches must keep answers apart.
-    ctx.set('Vary', 'Authorization');
-    ctx.body = narrationJson(row, getService('settings').publicUrl());
+    const json = narrationJson(row, getService('settings').publicUrl());
+    if (privateAnswer(ctx, etagOf(JSON.stringify(json), { weak: true }))) return;
+    ctx.body = json;
   },
   async audio(ctx: Context) {
     redirectToFile(ctx, (await findVisible(ctx)).audio);
@@ -48,9 +66,9 @@ export default {
   async chapters(ctx: Context) {
     const row = await findVisible(ctx);
     if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('Vary', 'Authorization');
+    const vtt = chaptersToVtt(row.chapters);
+    if (privateAnswer(ctx, etagOf(vtt))) return;
     ctx.type = 'text/vtt; charset=utf-8';
-    ctx.body = chaptersToVtt(row.chapters);
+    ctx.body = vtt;
   },
 };

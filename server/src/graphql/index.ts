@@ -18,6 +18,8 @@ type ScalarField = (name: string, options?: { description?: string }) => void;
 interface ObjectDefinition {
   string: ScalarField;
   float: ScalarField;
+  int: ScalarField;
+  field(name: string, options: { type: string; description?: string }): void;
   nonNull: { string: ScalarField };
 }
 interface ExtensionDefinition {
@@ -68,6 +70,10 @@ export function registerGraphql(strapi: Core.Strapi): void {
             t.string('voice');
             t.string('locale');
             t.string('updatedAt');
+            t.string('title', { description: 'the title that was narrated' });
+            t.int('audioBytes', { description: "the MP3's exact length in bytes; null until measured" });
+            // The GraphQL plugin's own JSON scalar (it serves json attributes with it).
+            t.field('jsonLd', { type: 'JSON', description: 'a schema.org AudioObject to embed in the page; null while there is no audio' });
           },
         }),
         ...siteTypes.map((type) =>

@@ -105,6 +105,33 @@ export function createContentReader(strapi: Core.Strapi) {
       return { entries, total };
     },
 
+    /**
+     * Which of these documents have a live version (in `locale`, or in any locale when null), as
+     * `documentId` or `documentId|locale` keys for localized types: one query for all of them.
+     */
+    async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
+      if (documentIds.length === 0) return new Set();
+      const localized = isLocalized(uid);
+      const params = { ...versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
+      const entries = (await strapi.documents(uid as never).findMany({
+        ...params,
+        filters: { documentId: { $in: documentIds } },
+        fields: localized ? ['documentId', 'locale'] : ['documentId'],
+      } as never)) as unknown as ContentEntry[];
+      return new Set(entries.map((entry) => (localized ? `${entry.documentId}|${entry.locale}` : entry.documentId)));
+    },
+
+    /** Changes whenever a live version of the type is written, added or removed (a publish, an unpublish, a save). */
+    async liveStamp(uid: string): Promise<string> {
+      const where = { publishedAt: { $notNull: true } };
+      const query = strapi.db.query(uid as never);
+      const [count, latest] = await Promise.all([
+        query.count({ where }),
+        query.findOne({ where, orderBy: { updatedAt: 'desc' }, select: ['updatedAt'] }) as Promise<{ updatedAt?: string } | null>,
+      ]);
+      return `${count}@${latest?.updatedAt ?? ''}`;
+    },
+
     describe(
       uid: string,
       entry: ContentEntry,

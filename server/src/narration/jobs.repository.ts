@@ -31,6 +31,10 @@ export interface CommittedChange {
 export interface MediaFileRef {
   id: number;
   url: string;
+  /** Unique per upload (the provider's file name stem). */
+  hash?: string | null;
+  /** The upload provider that holds it ('local' for public/uploads). */
+  provider?: string;
   mime?: string;
   size?: number;
   name?: string;
@@ -48,8 +52,10 @@ export interface NarrationRow extends NarrationJobState {
   preprocessType: string | null;
   characters: number;
   credits: number;
-  /** Length of the stored audio (end of the last subtitle cue); null until stored. */
+  /** How long the stored audio plays (from its MP3 frames; the last subtitle cue for rows stored before it was read from the MP3); null until stored. */
   durationSeconds?: number | null;
+  /** The stored MP3's exact length in bytes; null until stored, and for rows stored before the column existed. */
+  audioBytes?: number | null;
   /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
   nextAttemptAt: string | null;
@@ -322,6 +328,49 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
   }
 
   /**
+   * One page of a type's narrations that have stored audio, newest audio first (a podcast feed), with
+   * what a feed item needs of their files. `locale` null: every locale.
+   */
+  async function withAudioNewestFirst(
+    contentType: string,
+    locale: string | null,
+    { start, limit }: { start: number; limit: number }
+  ): Promise<NarrationRow[]> {
+    return (await query().findMany({
+      where: { contentType, completedAt: { $notNull: true }, ...(locale ? { targetLocale: locale } : {}) },
+      orderBy: [{ completedAt: 'desc' }, { id: 'desc' }],
+      offset: start,
+      limit,
+      select: ['id', 'articleId', 'targetDocumentId', 'targetLocale', 'title', 'completedAt', 'durationSeconds', 'audioBytes'],
+      populate: { audio: { select: ['id', 'url', 'hash', 'provider'] }, subtitlesVtt: { select: ['id'] } },
+    })) as NarrationRow[];
+  }
+
+  /**
+   * How many narrations the type has, and the latest `updatedAt` among them. Strapi moves
+   * `updatedAt` on single-row writes (a store links the new files with one), not on the conditional
+   * `updateMany` of a state change: new audio and removed rows change the stamp; a title recorded for
+   * a version not yet narrated does not.
+   */
+  async function changeStamp(contentType: string): Promise<string> {
+    const [count, latest] = await Promise.all([
+      query().count({ where: { contentType } }),
+      query().findOne({ where: { contentType }, orderBy: { updatedAt: 'desc' }, select: ['updatedAt'] }) as Promise<{
+        updatedAt?: string;
+      } | null>,
+    ]);
+    return `${count}@${latest?.updatedAt ?? ''}`;
+  }
+
+  /**
+   * Records the byte length of audio stored before the column existed, once measured. Only where it
+   * is still unknown: a narration stored meanwhile has written its own file's length.
+   */
+  async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
+    await query().updateMany({ where: { id, audioBytes: { $null: true } }, data: { audioBytes } });
+  }
+
+  /**
    * The rows of a page of documents, for the list view's statuses and the lexicon's affected list:
    * only the columns those show (never the JSON of chapters, results seen or a pending result),
    * which the list view asks for on every page.
@@ -411,6 +460,9 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     countByStatus,
     hasActiveRows,
     recentAverageCharacters,
+    withAudioNewestFirst,
+    changeStamp,
+    recordAudioBytes,
   };
 }
 

@@ -1,7 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
+import { Mp3DurationReader } from '../audio/mp3';
 import type { PluginConfig } from '../config/schema';
 import { DownloadRefusedError, downloadToTempFile } from './download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
@@ -17,8 +18,10 @@ export interface StoredMedia {
   audio: MediaFileRef;
   subtitles: MediaFileRef;
   subtitlesVtt: MediaFileRef;
-  /** Where the last subtitle cue ends, in seconds; null when the SRT has no cue. */
+  /** How long the MP3 plays (read from its frames); where the last subtitle cue ends when the MP3 cannot be read; else null. */
   durationSeconds: number | null;
+  /** The stored MP3's exact length in bytes (the Media Library's `size` is in rounded KB). */
+  audioBytes: number;
   /** The SRT's cues (for chapters). */
   cues: Cue[];
 }
@@ -27,6 +30,13 @@ export interface StoredMedia {
 export function mediaOrigins(config: Pick<PluginConfig, 'mediaHosts' | 'baseUrl' | 'webUrl'>): string[] {
   if (config.mediaHosts.length > 0) return config.mediaHosts;
   return [...new Set([new URL(config.baseUrl).origin, new URL(config.webUrl).origin])];
+}
+
+/** The duration of an MP3 file, streamed through the frame reader (a long narration is never held in memory). */
+export async function mp3FileDuration(filepath: string): Promise<number | null> {
+  const reader = new Mp3DurationReader();
+  for await (const chunk of createReadStream(filepath)) reader.push(chunk as Buffer);
+  return reader.end();
 }
 
 function safeFileStem(row: Pick<NarrationRow, 'articleId'>): string {
@@ -63,7 +73,9 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         const vttPath = path.join(workDir, 'subtitles.vtt');
         const srtText = await fs.readFile(srt.path, 'utf8');
         await fs.writeFile(vttPath, srtToVtt(srtText), 'utf8');
-        const durationSeconds = narrationDuration(srtText);
+        // The SRT's last cue only stands in when the MP3's frames cannot be read.
+        const durationSeconds = (await mp3FileDuration(audio.path)) ?? narrationDuration(srtText);
+        const { size: audioBytes } = await fs.stat(audio.path);
 
         const stem = safeFileStem(row);
         const caption = `Narration of "${row.title ?? row.articleId}"`;
@@ -76,7 +88,7 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
         signal?.throwIfAborted();
         const [audioFile, srtFile, vttFile] = uploaded;
-        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds, cues: parseSrt(srtText) };
+        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds, audioBytes, cues: parseSrt(srtText) };
       } catch (error) {
         await this.remove(uploaded);
         throw error;

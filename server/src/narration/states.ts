@@ -86,6 +86,7 @@ export interface NarrationJobPatch {
   subtitles?: number;
   subtitlesVtt?: number;
   durationSeconds?: number | null;
+  audioBytes?: number | null;
   chapters?: Chapter[] | null;
 }
 
@@ -124,7 +125,16 @@ export type NarrationEvent =
   /** The lease holder is still at work (a long download or upload): extend its lease. */
   | { type: 'leaseRenewed'; owner: string; leaseMs: number; now: Date }
   /** Both files are in the Media Library: link them and complete the row in one conditional write. */
-  | { type: 'stored'; owner: string; files: MediaLinks; durationSeconds?: number | null; chapters?: Chapter[] | null; now: Date }
+  | {
+      type: 'stored';
+      owner: string;
+      files: MediaLinks;
+      durationSeconds?: number | null;
+      /** The stored MP3's exact length. */
+      audioBytes?: number | null;
+      chapters?: Chapter[] | null;
+      now: Date;
+    }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
@@ -458,6 +468,7 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
           subtitles: event.files.subtitles,
           subtitlesVtt: event.files.subtitlesVtt,
           durationSeconds: event.durationSeconds ?? null,
+          audioBytes: event.audioBytes ?? null,
           chapters: event.chapters?.length ? event.chapters : null,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },

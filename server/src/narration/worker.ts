@@ -161,6 +161,7 @@ export function createWorker(deps: WorkerDeps) {
         owner,
         files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
         durationSeconds: stored.durationSeconds,
+        audioBytes: stored.audioBytes,
         chapters,
         now: now(),
       });

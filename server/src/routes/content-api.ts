@@ -13,5 +13,7 @@ export default {
     { method: 'GET', path: '/narrations/:articleId/chapters.vtt', handler: 'narrations.chapters', config: { auth: false } },
     // The <speech-narration> player: a static ES module, public (it holds no data).
     { method: 'GET', path: '/player.js', handler: 'player.script', config: { auth: false } },
+    // A podcast feed is the same for everyone: the Public role decides what is in it (services/feeds.ts).
+    { method: 'GET', path: '/feeds/:pluralName.xml', handler: 'feeds.feed', config: { auth: false } },
   ],
 };

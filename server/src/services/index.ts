@@ -7,6 +7,7 @@ import { createMediaStore } from '../narration/media';
 import { createVoiceOverrides } from '../narration/voice-overrides';
 import { createTranscriptionRepository } from '../speech-to-text/repository';
 import { getService } from '../utils';
+import { createFeedsService } from './feeds';
 import { createNarrationsService } from './narrations';
 import { createSettingsService } from './settings';
 import { createSpeechClientService } from './speech-client';
@@ -57,4 +58,6 @@ export default {
   'document-permissions': ({ strapi }) => createDocumentPermissions(strapi),
   /** Who may read narrations through the content API (REST and GraphQL). */
   'content-api-access': ({ strapi }) => createContentApiAccess(strapi),
+  /** Podcast feeds of narrated types. */
+  feeds: createFeedsService,
 } satisfies Record<string, Factory>;

@@ -5,6 +5,7 @@ import type { JobsRepository } from '../narration/jobs.repository';
 import type { MediaStore } from '../narration/media';
 import type { VoiceOverrides } from '../narration/voice-overrides';
 import type { NarrationWorker } from '../narration/worker';
+import type { FeedsService } from '../services/feeds';
 import type { NarrationsService } from '../services/narrations';
 import type { SettingsService } from '../services/settings';
 import type { SpeechToTextService } from '../services/speech-to-text';
@@ -32,6 +33,7 @@ type Services = {
   'document-permissions': DocumentPermissions;
   'content-api-access': ContentApiAccess;
   webhooks: NarrationWebhooks;
+  feeds: FeedsService;
 };
 
 /** Fails to compile when a service is registered without a type here, or the other way round. */

@@ -1,0 +1,94 @@
+import { element, renderXmlDocument, type XmlElement } from './xml';
+
+/**
+ * A podcast feed as RSS 2.0 with the iTunes and Podcasting 2.0 namespaces. Pure: the feed service
+ * reads the rows and the configuration; this writes them.
+ */
+
+export const RSS_NAMESPACES = {
+  'xmlns:itunes': 'http://www.itunes.com/dtds/podcast-1.0.dtd',
+  'xmlns:podcast': 'https://podcastindex.org/namespace/1.0',
+  'xmlns:atom': 'http://www.w3.org/2005/Atom',
+} as const;
+
+export interface FeedChannel {
+  title: string;
+  description: string;
+  /** The site. */
+  link: string;
+  /** This feed's own URL (`atom:link rel="self"`). */
+  selfUrl: string;
+  language: string | null;
+  author: string | null;
+  imageUrl: string | null;
+  category: string | null;
+  explicit: boolean;
+}
+
+export interface FeedItem {
+  guid: string;
+  title: string;
+  audioUrl: string;
+  /** Exact bytes; null when unknown (written as 0, as the RSS Best Practices Profile says for an unknown size). */
+  audioBytes: number | null;
+  durationSeconds: number | null;
+  /** When the audio was stored (ISO date-time). */
+  publishedAt: string;
+  transcriptUrl: string | null;
+  language: string | null;
+}
+
+/**
+ * The item's guid: the article and the stored audio file. It stays while the same file is served
+ * (republishing unchanged content stores nothing) and changes with every new file (a regeneration,
+ * a new version), so podcast apps offer new audio as a new episode. The upload's `hash` is unique per
+ * upload; the file id stands in if a provider left it empty.
+ */
+export function feedItemGuid(articleId: string, audioFile: { id: number; hash?: string | null }): string {
+  return `${articleId}/${audioFile.hash || `file-${audioFile.id}`}`;
+}
+
+/** RFC 822 date-time, as RSS 2.0 wants it (`Fri, 20 Nov 2026 10:00:00 GMT`). */
+export const rfc822 = (iso: string) => new Date(iso).toUTCString();
+
+function itemElement(item: FeedItem): XmlElement {
+  return element('item', {}, [
+    element('title', {}, item.title),
+    element('guid', { isPermaLink: 'false' }, item.guid),
+    element('pubDate', {}, rfc822(item.publishedAt)),
+    element('enclosure', { url: item.audioUrl, length: item.audioBytes ?? 0, type: 'audio/mpeg' }),
+    item.durationSeconds != null && element('itunes:duration', {}, Math.round(item.durationSeconds)),
+    item.transcriptUrl &&
+      element('podcast:transcript', { url: item.transcriptUrl, type: 'text/vtt', language: item.language, rel: 'captions' }),
+  ]);
+}
+
+/** The whole feed; `items` newest first. Its last build date is the newest item's, so an unchanged feed is byte-identical. */
+export function podcastRss(channel: FeedChannel, items: FeedItem[]): string {
+  const newest = items[0]?.publishedAt;
+  return renderXmlDocument(
+    element('rss', { version: '2.0', ...RSS_NAMESPACES }, [
+      element('channel', {}, [
+        element('title', {}, channel.title),
+        element('link', {}, channel.link),
+        element('description', {}, channel.description),
+        element('atom:link', { href: channel.selfUrl, rel: 'self', type: 'application/rss+xml' }),
+        channel.language && element('language', {}, channel.language),
+        newest && element('lastBuildDate', {}, rfc822(newest)),
+        element('generator', {}, 'strapi-plugin-speech'),
+        channel.author && element('itunes:author', {}, channel.author),
+        channel.imageUrl && element('itunes:image', { href: channel.imageUrl }),
+        channel.imageUrl &&
+          element('image', {}, [
+            element('url', {}, channel.imageUrl),
+            element('title', {}, channel.title),
+            element('link', {}, channel.link),
+          ]),
+        channel.category && element('itunes:category', { text: channel.category }),
+        element('itunes:explicit', {}, channel.explicit ? 'true' : 'false'),
+        element('itunes:type', {}, 'episodic'),
+        ...items.map(itemElement),
+      ]),
+    ])
+  );
+}

@@ -1,0 +1,339 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DOMParser } from '@xmldom/xmldom';
+import Database from 'better-sqlite3';
+import { blocks, contentManager, startStack, type Stack } from './harness';
+import { publicNarration, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+
+/**
+ * Podcast feeds and machine-readable audio, against the real playground and the emulator's MP3s:
+ * the feed of a type with an English and an Arabic narrated article is RSS a real XML parser reads,
+ * its enclosures have the stored files' exact lengths and durations read from the MP3s, and it
+ * leaves out drafts, unpublished entries, failed narrations and types the Public role may not read.
+ * Plus the narration routes' ETags and a byte range of audio.mp3 through its redirect.
+ */
+
+const ARTICLE = 'api::article.article';
+const PAGE = 'api::page.page';
+const ITUNES = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
+const PODCAST = 'https://podcastindex.org/namespace/1.0';
+/** One MPEG 2 layer III frame of the emulator's MP3s (576 samples at 22.05 kHz). */
+const FRAME_SECONDS = 576 / 22050;
+const CHANNEL = {
+  title: 'The Desk & "Friends"',
+  description: 'Articles, read aloud.',
+  author: 'مكتب التحرير',
+  imageUrl: 'https://cdn.example/cover.png',
+  link: 'https://site.example/',
+  category: 'News',
+};
+jest.setTimeout(300_000);
+
+let stack: Stack;
+let articles: ReturnType<typeof contentManager>;
+let english: string;
+let arabic: string;
+let unpublished: string;
+let draft: string;
+let failed: string;
+
+const heading = (text: string) => ({ type: 'heading', level: 2, children: [{ type: 'text', text }] });
+
+function parseXml(xml: string) {
+  return new DOMParser({
+    onError: (level, message) => {
+      throw new Error(`${level}: ${message}`);
+    },
+  }).parseFromString(xml, 'text/xml');
+}
+
+async function feed(pathname: string, headers: Record<string, string> = {}) {
+  const response = await stack.request(pathname, { headers });
+  const body = await response.text();
+  return { response, body, doc: response.status === 200 ? parseXml(body) : null };
+}
+
+function items(doc: ReturnType<typeof parseXml>) {
+  return Array.from(doc.getElementsByTagName('item')).map((item) => {
+    const enclosure = item.getElementsByTagName('enclosure')[0]!;
+    const transcript = item.getElementsByTagNameNS(PODCAST, 'transcript')[0];
+    return {
+      title: item.getElementsByTagName('title')[0]!.textContent,
+      guid: item.getElementsByTagName('guid')[0]!.textContent!,
+      guidIsPermaLink: item.getElementsByTagName('guid')[0]!.getAttribute('isPermaLink'),
+      pubDate: item.getElementsByTagName('pubDate')[0]!.textContent!,
+      url: enclosure.getAttribute('url')!,
+      length: Number(enclosure.getAttribute('length')),
+      type: enclosure.getAttribute('type'),
+      duration: Number(item.getElementsByTagNameNS(ITUNES, 'duration')[0]!.textContent),
+      transcript: transcript ? { url: transcript.getAttribute('url'), type: transcript.getAttribute('type') } : null,
+    };
+  });
+}
+
+const articleIdOf = (guid: string) => guid.split('/')[0];
+
+/** The stored file, downloaded through the public route (the redirect followed). */
+async function download(url: string): Promise<Buffer> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** The emulator's own frame walker (emulator/src/speech/mp3.mjs), an implementation independent of the plugin's. */
+function emulatorDuration(mp3: Buffer): number {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'feed-mp3-'));
+  try {
+    const file = path.join(dir, 'a.mp3');
+    writeFileSync(file, mp3);
+    const module = pathToFileURL(path.resolve(__dirname, '../../emulator/src/speech/mp3.mjs')).href;
+    const script = `import { mp3FileDurationSec } from ${JSON.stringify(module)}; process.stdout.write(String(await mp3FileDurationSec(${JSON.stringify(file)})));`;
+    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1', SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL }) },
+  });
+  articles = contentManager(stack, ARTICLE);
+
+  english = (
+    await articles.create(
+      {
+        title: 'Listening & reading <together>',
+        body: [...blocks('An opening sentence.'), heading('A part'), ...blocks('More words here.')],
+      },
+      'en'
+    )
+  ).documentId;
+  await articles.publish(english, 'en');
+  await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
+
+  // Arabic only: the English version of this document stays a draft.
+  arabic = (await articles.create({ title: 'placeholder', body: blocks('Placeholder.') }, 'en')).documentId;
+  await articles.update(arabic, { title: 'مقال مسموع "عن" الطقس', body: blocks('جملة افتتاحية.', 'الترجمة تتبع الصوت.') }, 'ar');
+  await articles.publish(arabic, 'ar');
+  await waitForStatus(stack, ARTICLE, arabic, 'completed', 'ar');
+
+  unpublished = (await articles.create({ title: 'Gone again', body: blocks('Published, then withdrawn.') }, 'en')).documentId;
+  await articles.publish(unpublished, 'en');
+  await waitForStatus(stack, ARTICLE, unpublished, 'completed', 'en');
+  await articles.unpublish(unpublished, 'en');
+
+  draft = (await articles.create({ title: 'Never published', body: blocks('Only a draft.') }, 'en')).documentId;
+
+  failed = (await articles.create({ title: 'No audio ever', body: blocks('Every generation fails.') }, 'en')).documentId;
+  await stack.control('POST', '/inject', { kind: 'noAudio', articleId: `${failed}-en`, count: 10 });
+  await articles.publish(failed, 'en');
+  await waitForStatus(stack, ARTICLE, failed, 'failed', 'en');
+
+  // A narrated type the Public role may not read.
+  const page = (await contentManager(stack, PAGE).create({ title: 'Members only', content: 'A closed page.' })).documentId;
+  await waitForStatus(stack, PAGE, page, 'completed');
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('the narration JSON', () => {
+  it("carries the MP3's duration (read from its frames), its exact byte length, the title and a schema.org AudioObject", async () => {
+    const { body } = await publicNarration(stack, `${english}-en`);
+    const mp3 = await download(body.audioUrl);
+    expect(body.audioBytes).toBe(mp3.length);
+    // The emulator's own frame count of the same file; the SRT's last cue ends before the encoder's padding.
+    expect(Number(body.durationSeconds)).toBeCloseTo(emulatorDuration(mp3), 6);
+    expect(body.title).toBe('Listening & reading <together>');
+    expect(body.jsonLd).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'AudioObject',
+      name: 'Listening & reading <together>',
+      contentUrl: body.audioUrl,
+      encodingFormat: 'audio/mpeg',
+      inLanguage: 'en',
+      caption: { '@type': 'MediaObject', contentUrl: body.vttUrl, encodingFormat: 'text/vtt' },
+    });
+    expect(body.jsonLd.duration).toMatch(/^PT(\d+M)?\d+S$/);
+  });
+
+  it('GraphQL serves the new scalar fields and the JSON-LD through its JSON scalar', async () => {
+    const response = await stack.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ article(documentId: "${english}", locale: "en") { narration { title audioBytes durationSeconds jsonLd } } }`,
+      }),
+    });
+    const { data, errors } = (await response.json()) as any;
+    expect(errors).toBeUndefined();
+    const { body } = await publicNarration(stack, `${english}-en`);
+    expect(data.article.narration).toEqual({
+      title: body.title,
+      audioBytes: body.audioBytes,
+      durationSeconds: Number(body.durationSeconds),
+      jsonLd: body.jsonLd,
+    });
+  });
+});
+
+describe('the podcast feed of a type', () => {
+  it('is RSS 2.0 a real XML parser reads, with the channel from the configuration', async () => {
+    const { response, doc } = await feed('/api/speech/feeds/articles.xml');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/rss\+xml/);
+    const channel = doc!.getElementsByTagName('channel')[0]!;
+    const text = (name: string) => channel.getElementsByTagName(name)[0]?.textContent;
+    expect(text('title')).toBe(CHANNEL.title);
+    expect(text('description')).toBe(CHANNEL.description);
+    expect(text('link')).toBe(CHANNEL.link);
+    expect(channel.getElementsByTagNameNS(ITUNES, 'author')[0]!.textContent).toBe(CHANNEL.author);
+    expect(channel.getElementsByTagNameNS(ITUNES, 'image')[0]!.getAttribute('href')).toBe(CHANNEL.imageUrl);
+    expect(channel.getElementsByTagNameNS(ITUNES, 'category')[0]!.getAttribute('text')).toBe('News');
+  });
+
+  it('lists both narrated articles, newest first, with the stored files exact lengths and the MP3 durations', async () => {
+    const { doc } = await feed('/api/speech/feeds/articles.xml');
+    const listed = items(doc!);
+    expect(listed.map((item) => articleIdOf(item.guid))).toEqual([`${arabic}-ar`, `${english}-en`]);
+    expect(listed[0]!.title).toBe('مقال مسموع "عن" الطقس');
+    for (const item of listed) {
+      const articleId = articleIdOf(item.guid);
+      expect(item.url).toBe(`${stack.url}/api/speech/narrations/${articleId}/audio.mp3`);
+      expect(item.type).toBe('audio/mpeg');
+      expect(item.guidIsPermaLink).toBe('false');
+      const mp3 = await download(item.url);
+      expect(item.length).toBe(mp3.length);
+      expect(Math.abs(item.duration - emulatorDuration(mp3))).toBeLessThanOrEqual(0.5 + FRAME_SECONDS);
+      expect(item.transcript).toEqual({ url: `${stack.url}/api/speech/narrations/${articleId}/subtitles.vtt`, type: 'text/vtt' });
+      expect((await download(item.transcript!.url!)).toString('utf8').startsWith('WEBVTT')).toBe(true);
+      expect(Number.isNaN(Date.parse(item.pubDate))).toBe(false);
+    }
+  });
+
+  it('leaves out drafts, unpublished entries and failed narrations without audio', async () => {
+    const { doc } = await feed('/api/speech/feeds/articles.xml');
+    const listed = items(doc!).map((item) => articleIdOf(item.guid));
+    for (const documentId of [unpublished, draft, failed]) expect(listed).not.toContain(`${documentId}-en`);
+    // The failed one is a narration the plugin knows about: left out for having no audio.
+    expect((await publicNarration(stack, `${failed}-en`)).body.status).toBe('failed');
+  });
+
+  it('?locale=ar keeps only the Arabic item, and says the channel is Arabic', async () => {
+    const { doc } = await feed('/api/speech/feeds/articles.xml?locale=ar');
+    expect(items(doc!).map((item) => articleIdOf(item.guid))).toEqual([`${arabic}-ar`]);
+    expect(doc!.getElementsByTagName('language')[0]!.textContent).toBe('ar');
+    expect((await feed('/api/speech/feeds/articles.xml?locale=en')).doc!.getElementsByTagName('item')).toHaveLength(1);
+    expect((await feed('/api/speech/feeds/articles.xml?locale=not a locale')).response.status).toBe(400);
+  });
+
+  it('answers 404 for a type the Public role may not read, an unknown type, a single type and the plugin tables', async () => {
+    for (const name of ['pages', 'nothings', 'homepages', 'narrations', 'homepage']) {
+      const { response, body } = await feed(`/api/speech/feeds/${name}.xml`);
+      expect([name, response.status]).toEqual([name, 404]);
+      expect(body).not.toContain('Members only');
+    }
+  });
+
+  it('is cached publicly, with an ETag that answers 304', async () => {
+    const first = await feed('/api/speech/feeds/articles.xml');
+    const etag = first.response.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.response.headers.get('cache-control')).toBe('public, max-age=300');
+    const again = await feed('/api/speech/feeds/articles.xml', { 'if-none-match': etag });
+    expect(again.response.status).toBe(304);
+    expect(again.body).toBe('');
+    // A different locale is a different feed, with its own tag.
+    expect((await feed('/api/speech/feeds/articles.xml?locale=ar', { 'if-none-match': etag })).response.status).toBe(200);
+  });
+
+  it('a narration stored before audioBytes existed: the first feed measures its local file once and records the exact length', async () => {
+    const articleId = `${arabic}-ar`;
+    const db = new Database(path.join(stack.workDir, 'data.db'));
+    try {
+      // As an upgraded row is: no length. Written now, as any write is (the feed's change check sees it).
+      const { updated_at: at } = db.prepare('SELECT updated_at FROM speech_narrations WHERE article_id = ?').get(articleId) as {
+        updated_at: number | string;
+      };
+      const later = typeof at === 'number' ? Date.now() : new Date().toISOString();
+      db.prepare('UPDATE speech_narrations SET audio_bytes = NULL, updated_at = ? WHERE article_id = ?').run(later, articleId);
+    } finally {
+      db.close();
+    }
+    expect((await publicNarration(stack, articleId)).body.audioBytes).toBeNull();
+    const [item] = items((await feed('/api/speech/feeds/articles.xml?locale=ar')).doc!);
+    const mp3 = await download(item!.url);
+    expect(item!.length).toBe(mp3.length);
+    expect((await publicNarration(stack, articleId)).body.audioBytes).toBe(mp3.length);
+  });
+
+  it('republishing unchanged content keeps the guid; regenerating the audio changes it', async () => {
+    const guids = async () =>
+      Object.fromEntries(items((await feed('/api/speech/feeds/articles.xml')).doc!).map((item) => [articleIdOf(item.guid), item.guid]));
+    const before = await guids();
+
+    const submissions = (await submissionsFor(stack, `${english}-en`)).length;
+    await articles.publish(english, 'en');
+    await sleep(1500);
+    expect(await submissionsFor(stack, `${english}-en`)).toHaveLength(submissions);
+    // The republish wrote a new published row: the feed was built again, and says the same.
+    expect(await guids()).toEqual(before);
+
+    const row = await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
+    const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', {
+      contentType: ARTICLE,
+      documentId: english,
+      locale: 'en',
+    });
+    expect(regenerated.status).toBe(200);
+    await waitForNewNarration(stack, ARTICLE, english, 'en', row.completedAt);
+    const after = await guids();
+    expect(after[`${english}-en`]).not.toBe(before[`${english}-en`]);
+    expect(after[`${arabic}-ar`]).toBe(before[`${arabic}-ar`]);
+    // The new audio is the newest item now, and its length is the new file's.
+    const listed = items((await feed('/api/speech/feeds/articles.xml')).doc!);
+    expect(articleIdOf(listed[0]!.guid)).toBe(`${english}-en`);
+    expect(listed[0]!.length).toBe((await download(listed[0]!.url)).length);
+  });
+});
+
+describe('caching headers of the narration routes', () => {
+  it('the JSON, the redirects and chapters.vtt carry an ETag and answer 304 to it, never cached publicly', async () => {
+    const articleId = `${english}-en`;
+    for (const suffix of ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt', '/chapters.vtt']) {
+      const pathname = `/api/speech/narrations/${articleId}${suffix}`;
+      const first = await stack.request(pathname, { redirect: 'manual' });
+      expect([suffix, first.status]).toEqual([suffix, suffix === '' || suffix === '/chapters.vtt' ? 200 : 302]);
+      const etag = first.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect(first.headers.get('cache-control')).toBe('no-cache');
+      expect(first.headers.get('vary')).toMatch(/authorization/i);
+      const again = await stack.request(pathname, { redirect: 'manual', headers: { 'if-none-match': etag! } });
+      expect([suffix, again.status]).toEqual([suffix, 304]);
+      expect(await again.text()).toBe('');
+      const stale = await stack.request(pathname, { redirect: 'manual', headers: { 'if-none-match': '"something-else"' } });
+      expect([suffix, stale.status]).toEqual([suffix, first.status]);
+    }
+    // What the caller may not see is a 404, whatever tag it sends.
+    expect((await stack.request(`/api/speech/narrations/${unpublished}-en`, { headers: { 'if-none-match': '*' } })).status).toBe(404);
+  });
+});
+
+describe('byte ranges of the audio', () => {
+  it('Range: bytes=1000-1999 on audio.mp3, following the redirect, answers 206 with exactly those bytes', async () => {
+    const url = `${stack.url}/api/speech/narrations/${arabic}-ar/audio.mp3`;
+    const whole = await download(url);
+    expect(whole.length).toBeGreaterThan(2000);
+    const ranged = await fetch(url, { headers: { range: 'bytes=1000-1999' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes 1000-1999/${whole.length}`);
+    const part = Buffer.from(await ranged.arrayBuffer());
+    expect(part.length).toBe(1000);
+    expect(part.equals(whole.subarray(1000, 2000))).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+import type { NarrationRow } from '../../server/src/narration/jobs.repository';
+import { audioObjectJsonLd } from '../../server/src/narration/json-ld';
+import { narrationJson } from '../../server/src/narration/public-view';
+
+const BASE = 'https://cms.example';
+
+function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
+  return {
+    id: 1,
+    documentId: 'row-doc',
+    articleId: 'abc123-ar',
+    contentType: 'api::article.article',
+    targetDocumentId: 'abc123',
+    targetLocale: 'ar',
+    title: 'مقال & "ملاحظات"',
+    voiceId: 'ar-female-1',
+    preprocessType: '0',
+    characters: 120,
+    credits: 120,
+    status: 'completed',
+    fingerprint: 'f',
+    submittedFingerprint: 'f',
+    narratedFingerprint: 'f',
+    regenerate: false,
+    attempts: 1,
+    submissions: 1,
+    seenResults: [],
+    nextAttemptAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    submittedAt: null,
+    callbackDeadline: null,
+    pendingResult: null,
+    lastError: null,
+    lastErrorCode: null,
+    creditsMayBeLost: false,
+    completedAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:01.000Z',
+    durationSeconds: '83.4' as unknown as number,
+    audioBytes: 500_123,
+    audio: { id: 7, url: '/uploads/a.mp3' },
+    subtitles: { id: 8, url: '/uploads/a.srt' },
+    subtitlesVtt: { id: 9, url: '/uploads/a.vtt' },
+    ...overrides,
+  } as NarrationRow;
+}
+
+describe('the public narration JSON', () => {
+  it('carries the title, the exact byte length and a schema.org AudioObject once the audio is stored', () => {
+    const json = narrationJson(row(), BASE);
+    expect(json).toMatchObject({ title: 'مقال & "ملاحظات"', audioBytes: 500_123, status: 'ready' });
+    expect(json.jsonLd).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'AudioObject',
+      name: 'مقال & "ملاحظات"',
+      contentUrl: `${BASE}/api/speech/narrations/abc123-ar/audio.mp3`,
+      encodingFormat: 'audio/mpeg',
+      duration: 'PT1M23S',
+      inLanguage: 'ar',
+      uploadDate: '2026-11-20T10:00:00.000Z',
+      caption: {
+        '@type': 'MediaObject',
+        contentUrl: `${BASE}/api/speech/narrations/abc123-ar/subtitles.vtt`,
+        encodingFormat: 'text/vtt',
+        inLanguage: 'ar',
+      },
+    });
+  });
+
+  it('keeps every field it had, and says nothing of audio that is not there yet', () => {
+    const json = narrationJson(row({ status: 'queued', audio: null, subtitles: null, subtitlesVtt: null, completedAt: null }), BASE);
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining(['articleId', 'documentId', 'locale', 'contentType', 'status', 'audioUrl', 'srtUrl', 'vttUrl'])
+    );
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining(['chaptersUrl', 'voice', 'durationSeconds', 'characters', 'credits', 'updatedAt'])
+    );
+    expect(json).toMatchObject({ status: 'processing', audioUrl: null, audioBytes: null, jsonLd: null, title: 'مقال & "ملاحظات"' });
+  });
+
+  it('an upgraded row without a byte length: null, not a guess from the rounded Media Library size', () => {
+    expect(narrationJson(row({ audioBytes: null, audio: { id: 7, url: '/uploads/a.mp3', size: 488.4 } }), BASE).audioBytes).toBeNull();
+  });
+});
+
+describe('the AudioObject', () => {
+  it('leaves out what is unknown instead of writing nulls', () => {
+    expect(
+      audioObjectJsonLd({ title: null, audioUrl: 'https://x/a.mp3', vttUrl: null, durationSeconds: null, locale: null, uploadedAt: null })
+    ).toEqual({ '@context': 'https://schema.org', '@type': 'AudioObject', contentUrl: 'https://x/a.mp3', encodingFormat: 'audio/mpeg' });
+  });
+});
