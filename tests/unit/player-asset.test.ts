@@ -13,11 +13,11 @@ import {
   IMMUTABLE_CACHE,
   PLAYER_FILE,
   REVALIDATED_CACHE,
-  etagMatches,
   findPlayerFile,
   playerAsset,
   playerCacheControl,
 } from '../../server/src/player/asset';
+import { etagMatches } from '../../server/src/http/etag';
 
 const ROOT = path.resolve(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -32,17 +32,6 @@ export function playerCacheControl(asset: Pick<PlayerAsset, 'hash'>, version: un
   return version === asset.hash ? IMMUTABLE_CACHE : REVALIDATED_CACHE;
 }
 
-/**
- * True when an If-None-Match header names this ETag (or is `*`): the client's copy is current.
- * Weak comparison, as RFC 9110 asks for If-None-Match. Pure. (koa's `ctx.fresh` would also say
- * no to any request carrying `Cache-Control: no-cache`, which fetch() adds to conditional requests.)
- */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
-}
-
 /** The built file, looked for from `from` upwards: the bundled server runs from dist/server, its sources from server/src/player. */
 export function findPlayerFile(from: string): string | null {
   for (let dir = from; ; dir = path.dirname(dir)) {
