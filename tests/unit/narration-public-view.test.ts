@@ -1,39 +1,26 @@
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
 import { audioObjectJsonLd } from '../../server/src/narration/json-ld';
 import { narrationJson } from '../../server/src/narration/public-view';
+import { narrationRow } from './narration-fixtures';
 
 const BASE = 'https://cms.example';
 
+/** A completed Arabic narration with its files stored. */
 function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
-  return {
+  return narrationRow({
     id: 1,
     documentId: 'row-doc',
     articleId: 'abc123-ar',
-    contentType: 'api::article.article',
     targetDocumentId: 'abc123',
     targetLocale: 'ar',
     title: 'مقال & "ملاحظات"',
     voiceId: 'ar-female-1',
-    preprocessType: '0',
-    characters: 120,
-    credits: 120,
     status: 'completed',
     fingerprint: 'f',
     submittedFingerprint: 'f',
     narratedFingerprint: 'f',
-    regenerate: false,
     attempts: 1,
     submissions: 1,
-    seenResults: [],
-    nextAttemptAt: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    submittedAt: null,
-    callbackDeadline: null,
-    pendingResult: null,
-    lastError: null,
-    lastErrorCode: null,
-    creditsMayBeLost: false,
     completedAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:01.000Z',
     durationSeconds: '83.4' as unknown as number,
@@ -42,7 +29,7 @@ function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
     subtitles: { id: 8, url: '/uploads/a.srt' },
     subtitlesVtt: { id: 9, url: '/uploads/a.vtt' },
     ...overrides,
-  } as NarrationRow;
+  });
 }
 
 describe('the public narration JSON', () => {

@@ -1,20 +1,7 @@
-import { transition, type NarrationJobState } from '../../server/src/narration/states';
+import { transition } from '../../server/src/narration/states';
+import { job } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');
-
-function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
-  return {
-    status: 'queued',
-    fingerprint: 'v1',
-    submittedFingerprint: null,
-    narratedFingerprint: null,
-    regenerate: false,
-    attempts: 0,
-    submissions: 0,
-    seenResults: [],
-    ...overrides,
-  };
-}
 
 const files = { audio: 11, subtitles: 12, subtitlesVtt: 13 };
 const urls = { audioFile: 'https://cdn.test/a.mp3', srtFile: 'https://cdn.test/a.srt' };

@@ -2,51 +2,14 @@ import { createJobsRepository, type CommittedChange, type NarrationRow } from '.
 import { transition, type NarrationEvent, type NarrationJobState } from '../../server/src/narration/states';
 import { narrationWebhookInfo, webhookEventOf } from '../../server/src/webhooks/narration-events';
 import { createNarrationWebhooks } from '../../server/src/webhooks/narration-webhooks';
+import { job, narrationRow } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const BASE = 'https://cms.example';
 
-function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
-  return {
-    status: 'queued',
-    fingerprint: 'v1',
-    submittedFingerprint: null,
-    narratedFingerprint: null,
-    regenerate: false,
-    attempts: 0,
-    submissions: 0,
-    seenResults: [],
-    ...overrides,
-  };
-}
-
 function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
-  return {
-    ...job(),
-    id: 7,
-    documentId: 'narration-doc',
-    articleId: 'doc1-en',
-    contentType: 'api::article.article',
-    targetDocumentId: 'doc1',
-    targetLocale: 'en',
-    title: 'An article',
-    voiceId: 'en-female-1',
-    preprocessType: '0',
-    characters: 120,
-    credits: 120,
-    nextAttemptAt: null,
-    leaseOwner: 'secret-owner-123',
-    leaseExpiresAt: null,
-    submittedAt: null,
-    callbackDeadline: null,
-    pendingResult: null,
-    lastError: null,
-    lastErrorCode: null,
-    creditsMayBeLost: false,
-    completedAt: null,
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
+  // A lease owner set, so the tests see it never leaks into a webhook.
+  return narrationRow({ leaseOwner: 'secret-owner-123', ...overrides });
 }
 
 /** The webhook event a transition of `state` by `event` would announce once committed. */

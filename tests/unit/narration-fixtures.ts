@@ -1,0 +1,49 @@
+import type { NarrationRow } from '../../server/src/narration/jobs.repository';
+import type { NarrationJobState } from '../../server/src/narration/states';
+
+/** Narration fixtures for the unit tests: a queue state, and a whole row around one. */
+
+/** A queued first version, as a publish records it; `overrides` set what a test is about. */
+export function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
+  return {
+    status: 'queued',
+    fingerprint: 'v1',
+    submittedFingerprint: null,
+    narratedFingerprint: null,
+    regenerate: false,
+    attempts: 0,
+    submissions: 0,
+    seenResults: [],
+    ...overrides,
+  };
+}
+
+/** A narration row of an English article, queued, with no files; `overrides` set what a test is about. */
+export function narrationRow(overrides: Partial<NarrationRow> = {}): NarrationRow {
+  return {
+    ...job(),
+    id: 7,
+    documentId: 'narration-doc',
+    articleId: 'doc1-en',
+    contentType: 'api::article.article',
+    targetDocumentId: 'doc1',
+    targetLocale: 'en',
+    title: 'An article',
+    voiceId: 'en-female-1',
+    preprocessType: '0',
+    characters: 120,
+    credits: 120,
+    nextAttemptAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    submittedAt: null,
+    callbackDeadline: null,
+    pendingResult: null,
+    lastError: null,
+    lastErrorCode: null,
+    creditsMayBeLost: false,
+    completedAt: null,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
