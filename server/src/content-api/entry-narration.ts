@@ -15,6 +15,5 @@ export async function entryNarration(
   if (!parent?.documentId) return null;
   const row = await getService('narrations').findVisibleForEntry(uid, { ...parent, documentId: parent.documentId }, auth);
   if (!row) return null;
-  const json = narrationJson(row, getService('settings').publicUrl());
-  return { ...json, durationSeconds: json.durationSeconds === null ? null : Number(json.durationSeconds) };
+  return narrationJson(row, getService('settings').publicUrl());
 }

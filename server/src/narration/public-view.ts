@@ -36,7 +36,7 @@ export function narrationJson(row: NarrationRow, base: string) {
     /** A WebVTT chapters track from the article's headings; null when it has none. */
     chaptersUrl: row.chapters?.length ? fileUrl('chapters.vtt') : null,
     voice: row.voiceId,
-    durationSeconds: row.durationSeconds ?? null,
+    durationSeconds: seconds,
     /** The MP3's exact length in bytes; null until stored (and for audio stored before the column existed, until a feed has measured it). */
     audioBytes: hasFiles ? (row.audioBytes ?? null) : null,
     characters: row.characters,

@@ -38,15 +38,12 @@ export function narrationWebhookInfo(
   row: NarrationRow,
   options: { base: string; modelName: string | null }
 ) {
-  const json = narrationJson(row, options.base);
   const failed = webhookEvent === NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_FAILED;
   return {
     model: options.modelName,
     uid: row.contentType,
     narration: {
-      ...json,
-      // A decimal column: PostgreSQL answers it as a string.
-      durationSeconds: json.durationSeconds === null ? null : Number(json.durationSeconds),
+      ...narrationJson(row, options.base),
       error: failed ? { code: row.lastErrorCode, message: row.lastError } : null,
     },
   };
