@@ -209,7 +209,8 @@ export class SpeechNarration extends Element {
     const speed = h(
       'select',
       { part: 'speed', 'aria-label': strings.speed },
-      ...SPEEDS.map((rate) => h('option', { value: `${rate}` }, `${rate}×`))
+      // Isolated left to right, so an Arabic player shows 1.5× as in English, not ×1.5.
+      ...SPEEDS.map((rate) => h('option', { value: `${rate}` }, `\u2066${rate}×\u2069`))
     );
     speed.value = '1';
     const download = h('a', { part: 'download', href: audioUrl, download: `${narration.articleId}.mp3` }, strings.download);
