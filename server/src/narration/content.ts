@@ -1,3 +1,5 @@
+import { documentKey } from '../access/document-permissions';
+import { writeStamp } from '../utils/write-stamp';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../config/schema';
@@ -107,7 +109,7 @@ export function createContentReader(strapi: Core.Strapi) {
 
     /**
      * Which of these documents have a live version (in `locale`, or in any locale when null), as
-     * `documentId` or `documentId|locale` keys for localized types: one query for all of them.
+     * `documentKey`s (with the locale for localized types): one query for all of them.
      */
     async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
       if (documentIds.length === 0) return new Set();
@@ -118,18 +120,12 @@ export function createContentReader(strapi: Core.Strapi) {
         filters: { documentId: { $in: documentIds } },
         fields: localized ? ['documentId', 'locale'] : ['documentId'],
       } as never)) as unknown as ContentEntry[];
-      return new Set(entries.map((entry) => (localized ? `${entry.documentId}|${entry.locale}` : entry.documentId)));
+      return new Set(entries.map((entry) => documentKey(entry.documentId, localized ? (entry.locale ?? null) : null)));
     },
 
     /** Changes whenever a live version of the type is written, added or removed (a publish, an unpublish, a save). */
     async liveStamp(uid: string): Promise<string> {
-      const where = { publishedAt: { $notNull: true } };
-      const query = strapi.db.query(uid as never);
-      const [count, latest] = await Promise.all([
-        query.count({ where }),
-        query.findOne({ where, orderBy: { updatedAt: 'desc' }, select: ['updatedAt'] }) as Promise<{ updatedAt?: string } | null>,
-      ]);
-      return `${count}@${latest?.updatedAt ?? ''}`;
+      return writeStamp(strapi.db.query(uid as never), { publishedAt: { $notNull: true } });
     },
 
     describe(

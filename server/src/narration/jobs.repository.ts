@@ -1,3 +1,4 @@
+import { writeStamp } from '../utils/write-stamp';
 import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../content-types';
 import type { Chapter } from '../subtitles/chapters';
@@ -353,13 +354,7 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
    * a version not yet narrated does not.
    */
   async function changeStamp(contentType: string): Promise<string> {
-    const [count, latest] = await Promise.all([
-      query().count({ where: { contentType } }),
-      query().findOne({ where: { contentType }, orderBy: { updatedAt: 'desc' }, select: ['updatedAt'] }) as Promise<{
-        updatedAt?: string;
-      } | null>,
-    ]);
-    return `${count}@${latest?.updatedAt ?? ''}`;
+    return writeStamp(query(), { contentType });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { documentKey } from '../access/document-permissions';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
@@ -135,8 +136,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
       const live = await content.liveKeys(uid, [...new Set(rows.map((row) => row.targetDocumentId))], rowLocale);
       const shown = rows.filter(
         (row): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
-          Boolean(row.audio && row.completedAt) &&
-          live.has(localized ? `${row.targetDocumentId}|${row.targetLocale}` : row.targetDocumentId)
+          Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null))
       );
       await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
       items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base)));
