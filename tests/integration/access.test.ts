@@ -319,6 +319,42 @@ describe('public routes answer like the content API of the narrated type', () =>
     }
   });
 
+  it('keeps a closed type closed to a conditional request carrying its real ETag, and out of the feeds even for a token that may read it', async () => {
+    const token = async (name: string, permissions: string[]) =>
+      (await stack.admin('POST', '/admin/api-tokens', { name, type: 'custom', lifespan: null, permissions })).body.data.accessKey as string;
+    const reader = await token('pages reader, conditional', ['api::page.page.find', 'api::page.page.findOne']);
+    const outsider = await token('articles only, conditional', ['api::article.article.find']);
+    for (const suffix of PUBLIC_SUFFIXES) {
+      const pathname = `/api/speech/narrations/${pageId}${suffix}`;
+      const seen = await stack.request(pathname, { headers: { authorization: `Bearer ${reader}` }, redirect: 'manual' });
+      expect([suffix, seen.status]).toEqual([suffix, suffix === '' || suffix === '/chapters.vtt' ? 200 : 302]);
+      const etag = seen.headers.get('etag');
+      expect(etag).toBeTruthy();
+      // The reader's own tag gets its 304...
+      const again = await stack.request(pathname, {
+        headers: { authorization: `Bearer ${reader}`, 'if-none-match': etag! },
+        redirect: 'manual',
+      });
+      expect([suffix, again.status]).toEqual([suffix, 304]);
+      // ...but the same tag from anyone else is the 404 of a narration that does not exist, not a 304 that would tell it does.
+      for (const authorization of [undefined, `Bearer ${outsider}`]) {
+        const refused = await stack.request(pathname, {
+          headers: { 'if-none-match': etag!, ...(authorization ? { authorization } : {}) },
+          redirect: 'manual',
+        });
+        expect([suffix, authorization ?? 'anonymous', refused.status]).toEqual([suffix, authorization ?? 'anonymous', 404]);
+        expect(refused.headers.get('etag')).toBeNull();
+        expect(await refused.text()).not.toContain('Members');
+      }
+    }
+    // A feed is one answer for everyone, so only the Public role opens it: a token that may read pages does not.
+    for (const authorization of [undefined, `Bearer ${reader}`]) {
+      const feed = await stack.request('/api/speech/feeds/pages.xml', { headers: authorization ? { authorization } : {} });
+      expect(feed.status).toBe(404);
+      expect(await feed.text()).not.toContain('Members');
+    }
+  });
+
   it('never serves a draft, an unpublished or a deleted document', async () => {
     const draft = (await articles.create({ title: 'Only a draft', summary: 'Draft.', body: blocks('Draft text.') }, 'en')).documentId;
     await stack.admin('POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId: draft, locale: 'en' });
