@@ -66,44 +66,47 @@ function startMariadb({ port }) {
         '--skip-test-db',
         '--skip-name-resolve',
       ]);
-      const output = openSync(log, 'a');
-      const server = spawn(
-        path.join(bins.server, 'mariadbd'),
-        [
-          '--no-defaults',
-          ...(user ? [`--user=${user}`] : []),
-          `--datadir=${data}`,
-          `--socket=${socket}`,
-          `--pid-file=${path.join(dir, 'mariadbd.pid')}`,
-          `--port=${port}`,
-          '--bind-address=127.0.0.1',
-          '--skip-name-resolve',
-          '--character-set-server=utf8mb4',
-          '--collation-server=utf8mb4_general_ci',
-          // A throwaway server: no durability on each commit, no binary log.
-          '--innodb-flush-log-at-trx-commit=0',
-          '--innodb-doublewrite=0',
-          '--skip-log-bin',
-        ],
-        { stdio: ['ignore', output, output] }
-      );
-      closeSync(output);
-      server.unref();
-      serverPid = server.pid;
+      const serve = () => {
+        const output = openSync(log, 'a');
+        const server = spawn(
+          path.join(bins.server, 'mariadbd'),
+          [
+            '--no-defaults',
+            ...(user ? [`--user=${user}`] : []),
+            `--datadir=${data}`,
+            `--socket=${socket}`,
+            `--pid-file=${path.join(dir, 'mariadbd.pid')}`,
+            `--port=${port}`,
+            '--bind-address=127.0.0.1',
+            '--skip-name-resolve',
+            '--character-set-server=utf8mb4',
+            '--collation-server=utf8mb4_general_ci',
+            // A throwaway server: no durability on each commit, no binary log.
+            '--innodb-flush-log-at-trx-commit=0',
+            '--innodb-doublewrite=0',
+            '--skip-log-bin',
+          ],
+          { stdio: ['ignore', output, output] }
+        );
+        closeSync(output);
+        server.unref();
+        serverPid = server.pid;
+        const deadline = Date.now() + START_TIMEOUT_MS;
+        for (;;) {
+          const ping = spawnSync(path.join(bins.tools, 'mariadb-admin'), ['--no-defaults', `--socket=${socket}`, '-uroot', 'ping'], {
+            encoding: 'utf8',
+          });
+          if (ping.status === 0) break;
+          if (ended(server.pid) || Date.now() > deadline) {
+            const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
+            throw new Error(`mariadbd did not start on port ${port}:\n${tail}`);
+          }
+          pause(100);
+        }
+      };
       const sql = (database, statement) =>
         run('mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', '-N', '-B', '-e', statement, ...(database ? [database] : [])]);
-      const deadline = Date.now() + START_TIMEOUT_MS;
-      for (;;) {
-        const ping = spawnSync(path.join(bins.tools, 'mariadb-admin'), ['--no-defaults', `--socket=${socket}`, '-uroot', 'ping'], {
-          encoding: 'utf8',
-        });
-        if (ping.status === 0) break;
-        if (ended(server.pid) || Date.now() > deadline) {
-          const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
-          throw new Error(`mariadbd did not start on port ${port}:\n${tail}`);
-        }
-        pause(100);
-      }
+      serve();
       sql(null, `CREATE USER '${STRAPI_USER}'@'%' IDENTIFIED BY '${STRAPI_PASSWORD}'; GRANT ALL PRIVILEGES ON *.* TO '${STRAPI_USER}'@'%'`);
       return {
         port,
@@ -112,6 +115,18 @@ function startMariadb({ port }) {
         connection: (database) => ({ host: '127.0.0.1', port, database, user: STRAPI_USER, password: STRAPI_PASSWORD }),
         createDatabase: (name) => sql(null, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`),
         sql,
+        // A restart as an operator's upgrade would be: a clean shutdown ends every connection, the data stays.
+        halt() {
+          const pid = serverPid;
+          if (!pid || ended(pid)) return;
+          process.kill(pid, 'SIGTERM');
+          const deadline = Date.now() + START_TIMEOUT_MS;
+          while (!ended(pid)) {
+            if (Date.now() > deadline) throw new Error('mariadbd did not stop');
+            pause(100);
+          }
+        },
+        resume: serve,
       };
     },
     stop() {

@@ -12,6 +12,10 @@ export interface MariadbServerProcess {
   sql: (database: string | null, statement: string) => string;
   /** Runs one of MariaDB's programs as the server's user; returns its stdout. */
   run: (command: string, args: string[]) => string;
+  /** Stops the server (SIGTERM, waited for: every connection is ended), keeping its data. */
+  halt: () => void;
+  /** Starts the halted server again on the same port and data. */
+  resume: () => void;
   stop: () => void;
 }
 

@@ -26,7 +26,8 @@ function binDir() {
 /**
  * Starts a cluster listening on 127.0.0.1:`port`; `settings` are extra server settings
  * (`-c name=value`). `run(command, args)` runs one of PostgreSQL's programs as the server's user
- * and returns its stdout; `stop()` stops the cluster and removes its folder.
+ * and returns its stdout; `halt()` and `resume()` stop and start it again on the same data (a
+ * database restart); `stop()` stops the cluster and removes its folder.
  */
 function startCluster({ port, settings = {} }) {
   return startPrivateServer({
@@ -39,8 +40,18 @@ function startCluster({ port, settings = {} }) {
       const options = Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', ...settings }).map(
         ([name, value]) => `-c ${name}=${value}`
       );
-      run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} ${options.join(' ')}`, 'start']);
-      return { port, data, url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}` };
+      const serve = () =>
+        run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} ${options.join(' ')}`, 'start']);
+      serve();
+      return {
+        port,
+        data,
+        url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+        // A restart as an operator's (or a managed failover's) would be: a fast shutdown ends every
+        // session (57P01), the data stays; resume() serves it again on the same port.
+        halt: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+        resume: serve,
+      };
     },
     stop({ dir, run }) {
       const data = path.join(dir, 'data');

@@ -7,6 +7,10 @@ export interface PostgresClusterProcess {
   url: (database: string) => string;
   /** Runs one of PostgreSQL's programs (psql, pg_ctl, ...) as the server's user; returns its stdout. */
   run: (command: string, args: string[]) => string;
+  /** Stops the server (a fast shutdown: every session is ended), keeping its data. */
+  halt: () => void;
+  /** Starts the halted server again on the same port and data. */
+  resume: () => void;
   stop: () => void;
 }
 

@@ -62,6 +62,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
+        reconcileIntervalMs: env.int('SPEECH_RECONCILE_INTERVAL_MS', 5 * 60_000),
+        reconcileSettleMs: env.int('SPEECH_RECONCILE_SETTLE_MS', 2 * 60_000),
         downloadTimeoutMs: env.int('SPEECH_DOWNLOAD_TIMEOUT_MS', 120_000),
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
         // Podcast feeds (JSON): channel details, limit, max age; the tests set their own.

@@ -15,6 +15,10 @@ export interface DatabaseServer {
   createDatabase: (name: string) => void;
   /** Runs SQL in a database as the server's superuser; returns the rows, one a line. */
   sql: (database: string, statement: string) => string;
+  /** Stops the server, every session ended, its data kept (a restart's first half). */
+  halt: () => void;
+  /** Serves the halted data again on the same port. */
+  resume: () => void;
   stop: () => void;
 }
 
@@ -27,7 +31,7 @@ export interface ServerDatabase {
 export const postgres: ServerDatabase = {
   name: 'PostgreSQL',
   async start() {
-    const { port, url, run, stop } = startCluster({ port: await freePort() });
+    const { port, url, run, halt, resume, stop } = startCluster({ port: await freePort() });
     const psql = (args: string[]) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', ...args]);
     return {
       strapiEnv: (database) => ({ DATABASE_CLIENT: 'postgres', DATABASE_URL: url(database) }),
@@ -35,6 +39,8 @@ export const postgres: ServerDatabase = {
         psql(['-c', `CREATE DATABASE "${name}"`]);
       },
       sql: (database, statement) => psql(['-d', database, '-At', '-v', 'ON_ERROR_STOP=1', '-c', statement]),
+      halt,
+      resume,
       stop,
     };
   },
@@ -58,6 +64,8 @@ export const mariadb: ServerDatabase = {
       },
       createDatabase: server.createDatabase,
       sql: server.sql,
+      halt: server.halt,
+      resume: server.resume,
       stop: server.stop,
     };
   },

@@ -171,6 +171,21 @@ export const pluginConfigSchema = z
       .default(10 * 60_000),
     /** Worker tick. */
     pollIntervalMs: z.number().int().min(50).default(2_000),
+    /**
+     * How often live entries are checked for a publish whose narration was never recorded (the
+     * database went away right after Strapi's commit, or the process died there). Also at start.
+     */
+    reconcileIntervalMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(5 * 60_000),
+    /** How old a publish must be before the reconciliation looks at it (its own recording, and slower transactions, come first). */
+    reconcileSettleMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(2 * 60_000),
     /** How long a claimed job is held by one instance before another may take it over. */
     leaseMs: z.number().int().min(1_000).default(60_000),
     /** Timeout of a single request to the speech service. */

@@ -7,6 +7,7 @@ import type { ContentReader } from './content';
 import type { ApplyOutcome, JobsRepository, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
 import { createSerialRunner } from '../utils/serial-runner';
+import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
 import { planSubmissionFailure } from './submission';
 import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
@@ -343,8 +344,11 @@ export function createWorker(deps: WorkerDeps) {
     await submitQueued(at);
   }
 
+  // A database or network outage fails every tick until it ends: one line when it starts, one when it is over.
+  const outage = createFailureEpisodes(strapi.log, 'the narration queue');
   const runner = createSerialRunner(tick, {
-    onError: (error) => strapi.log.error(`[speech] worker tick failed: ${error.message}`),
+    onError: outage.failed,
+    onSuccess: outage.succeeded,
     isStopped: () => stopped,
   });
   const runSoon = runner.runSoon;

@@ -7,6 +7,7 @@ import type { NarrationRow } from '../narration/jobs.repository';
 import { verifyCallbackSignature } from '../speech-client';
 import type { ContentApiAuth } from '../access/content-api-access';
 import { getService } from '../utils';
+import { createReconciler } from '../narration/reconciler';
 
 /**
  * The narration use cases, as the document middleware, the controllers and the content API call
@@ -38,8 +39,21 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
   const voices = getService('voices');
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
+  const reconciler = createReconciler({
+    strapi,
+    intervalMs: config.reconcileIntervalMs,
+    settleMs: config.reconcileSettleMs,
+    narratedTypes: async () =>
+      Object.entries((await settings.get()).contentTypes)
+        .filter(
+          ([uid, narration]) => Boolean(narration.trigger) && narration.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
+        )
+        .map(([uid]) => uid),
+    isLocalized: content.isLocalized,
+    record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale),
+  });
 
-  return {
+  const service = {
     /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
     track<T>(promise: Promise<T>): Promise<T> {
       pending.add(promise);
@@ -333,17 +347,24 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
     async start() {
       const moved = await voiceOverrides.migrateLegacyStore();
       if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);
-      if (config.worker) worker.start();
+      if (config.worker) {
+        worker.start();
+        reconciler.start();
+      }
     },
+    /** One reconciliation pass now (tests; the timer runs them otherwise). */
+    reconcile: () => reconciler.runOnce(),
     /** Idempotent: a second call waits for the first shutdown instead of racing it. */
     stop() {
       stopping ??= (async () => {
+        await reconciler.stop();
         await worker.stop();
         await this.settled();
       })();
       return stopping;
     },
   };
+  return service;
 }
 
 export type NarrationsService = ReturnType<typeof createNarrationsService>;

@@ -4,6 +4,7 @@ import type { TranscriptionRepository, TranscriptionRow } from './repository';
 import type { TranscriptionSettings } from './settings';
 import { planFromError, planFromStatus, type PollPlan } from './status';
 import { createSerialRunner } from '../utils/serial-runner';
+import { createFailureEpisodes } from '../utils/failure-episodes';
 
 /**
  * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at
@@ -138,8 +139,10 @@ export function createPoller(deps: PollerDeps) {
     if (due.length === BATCH && now().getTime() >= rateLimitedUntil) runner.requestRerun();
   }
 
+  const outage = createFailureEpisodes(strapi.log, 'the transcription poller');
   const runner = createSerialRunner(tick, {
-    onError: (error) => strapi.log.error(`[speech] transcription poller tick failed: ${error.message}`),
+    onError: outage.failed,
+    onSuccess: outage.succeeded,
     isStopped: () => stopped,
   });
   const runSoon = runner.runSoon;

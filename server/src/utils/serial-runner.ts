@@ -3,7 +3,10 @@
  * more pass after it, so wake-ups (a publish, a callback) are never lost and never overlap.
  * Shared by the narration worker and the transcription poller.
  */
-export function createSerialRunner(pass: () => Promise<void>, options: { onError: (error: Error) => void; isStopped: () => boolean }) {
+export function createSerialRunner(
+  pass: () => Promise<void>,
+  options: { onError: (error: Error) => void; onSuccess?: () => void; isStopped: () => boolean }
+) {
   let running: Promise<void> | null = null;
   let rerun = false;
 
@@ -17,6 +20,7 @@ export function createSerialRunner(pass: () => Promise<void>, options: { onError
         rerun = false;
         try {
           await pass();
+          options.onSuccess?.();
         } catch (error) {
           options.onError(error as Error);
         }

@@ -1,0 +1,119 @@
+import type { Core } from '@strapi/strapi';
+import { createFailureEpisodes } from '../utils/failure-episodes';
+import { createSerialRunner } from '../utils/serial-runner';
+import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './reconcile';
+
+/**
+ * Finds live entries of narrated types whose publish was committed by Strapi but never recorded
+ * for narration (the recording runs after Strapi's commit: a database that goes away in between,
+ * or a process killed there, would lose it), and records them: once at start, then on a slow
+ * timer. The rules are in reconcile.ts; this reads the rows and keeps the cursors, one per type,
+ * in the plugin store.
+ */
+
+export interface ReconcilerDeps {
+  strapi: Core.Strapi;
+  intervalMs: number;
+  settleMs: number;
+  /** The content types narrated now (trigger not off). */
+  narratedTypes: () => Promise<string[]>;
+  isLocalized: (uid: string) => boolean;
+  /** Records the live version of a document (idempotent: an unchanged version is not recorded twice). */
+  record: (uid: string, documentId: string, locale: string | null) => Promise<{ queued: boolean }>;
+  now?: () => Date;
+}
+
+const STORE_KEY = 'reconcile';
+const BATCH = 200;
+/** A backlog larger than this waits for the next pass, so one pass never holds the database for long. */
+const MAX_BATCHES_PER_PASS = 10;
+
+export function createReconciler(deps: ReconcilerDeps) {
+  const { strapi, intervalMs, settleMs } = deps;
+  const now = deps.now ?? (() => new Date());
+  const store = () => strapi.store({ type: 'plugin', name: 'speech' });
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = true;
+
+  async function maxId(uid: string): Promise<number | null> {
+    const row = (await strapi.db.query(uid as never).findOne({ select: ['id'], orderBy: { id: 'desc' } })) as { id: number } | null;
+    return row?.id ?? null;
+  }
+
+  /** Live rows above the cursor, by id: an index range scan on the primary key. */
+  async function liveRowsAfter(uid: string, afterId: number): Promise<LiveRowStamp[]> {
+    const localized = deps.isLocalized(uid);
+    const rows = (await strapi.db.query(uid as never).findMany({
+      select: ['id', 'documentId', 'publishedAt', ...(localized ? ['locale'] : [])],
+      where: { id: { $gt: afterId }, publishedAt: { $notNull: true } },
+      orderBy: { id: 'asc' },
+      limit: BATCH,
+    })) as Array<Omit<LiveRowStamp, 'locale'> & { locale?: string | null }>;
+    return rows.map((row) => ({ ...row, locale: localized ? (row.locale ?? null) : null }));
+  }
+
+  /** One type from its cursor: the new cursor, and how many versions were recorded. */
+  async function reconcileType(uid: string, cursor: ReconcileCursor, at: Date): Promise<{ cursor: ReconcileCursor; recorded: number }> {
+    let afterId = cursor.afterId;
+    let recorded = 0;
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
+      const plan = planReconcile({ ...cursor, afterId }, await liveRowsAfter(uid, afterId), BATCH, { now: at, settleMs, intervalMs });
+      for (const row of plan.record) {
+        if ((await deps.record(uid, row.documentId, row.locale)).queued) recorded += 1;
+      }
+      afterId = plan.afterId;
+      if (!plan.more) break;
+    }
+    return { cursor: { afterId, passedAt: at.toISOString() }, recorded };
+  }
+
+  async function pass() {
+    const at = now();
+    const saved = ((await store().get({ key: STORE_KEY })) ?? {}) as Record<string, ReconcileCursor>;
+    // Types no longer narrated lose their cursor: narrated again later, they start from that moment.
+    const cursors: Record<string, ReconcileCursor> = {};
+    let recorded = 0;
+    for (const uid of await deps.narratedTypes()) {
+      const cursor = saved[uid];
+      if (!cursor) {
+        cursors[uid] = firstCursor(await maxId(uid), at);
+        continue;
+      }
+      const result = await reconcileType(uid, cursor, at);
+      cursors[uid] = result.cursor;
+      recorded += result.recorded;
+    }
+    await store().set({ key: STORE_KEY, value: cursors });
+    if (recorded > 0) {
+      strapi.log.warn(`[speech] reconciliation recorded ${recorded} published version(s) whose narration had not been recorded`);
+    }
+  }
+
+  const failures = createFailureEpisodes(strapi.log, 'the narration reconciliation');
+  const runner = createSerialRunner(pass, { onError: failures.failed, onSuccess: failures.succeeded, isStopped: () => stopped });
+
+  return {
+    /** A pass now (the start-up one), then one every interval. */
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      const loop = (delay: number) => {
+        timer = setTimeout(async () => {
+          await runner.runSoon();
+          if (!stopped) loop(intervalMs);
+        }, delay);
+        timer.unref?.();
+      };
+      loop(0);
+    },
+    /** Runs one pass (tests). */
+    runOnce: runner.runSoon,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await runner.current();
+    },
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;

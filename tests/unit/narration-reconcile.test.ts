@@ -1,0 +1,72 @@
+import { firstCursor, planReconcile, type LiveRowStamp } from '../../server/src/narration/reconcile';
+
+const MINUTE = 60_000;
+const now = new Date('2026-11-25T12:00:00.000Z');
+const timing = { now, settleMs: 2 * MINUTE, intervalMs: 5 * MINUTE };
+const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+const row = (id: number, publishedAgoMs: number, locale: string | null = null): LiveRowStamp => ({
+  id,
+  documentId: `doc-${id}`,
+  locale,
+  publishedAt: ago(publishedAgoMs),
+});
+
+describe('reconciliation plan', () => {
+  it('starts after every row that exists, so nothing published before is narrated by surprise', () => {
+    expect(firstCursor(41, now)).toEqual({ afterId: 41, passedAt: now.toISOString() });
+    expect(firstCursor(null, now)).toEqual({ afterId: 0, passedAt: now.toISOString() });
+  });
+
+  it('records settled rows published since the last pass and moves the cursor past them', () => {
+    const cursor = { afterId: 10, passedAt: ago(5 * MINUTE) };
+    const plan = planReconcile(cursor, [row(11, 4 * MINUTE, 'en'), row(12, 3 * MINUTE, 'ar')], 200, timing);
+    expect(plan.record.map((r) => [r.id, r.locale])).toEqual([
+      [11, 'en'],
+      [12, 'ar'],
+    ]);
+    expect(plan.skipped).toEqual([]);
+    expect(plan.afterId).toBe(12);
+    expect(plan.more).toBe(false);
+  });
+
+  it('leaves unsettled rows, and every row after them, for a later pass (a smaller id may still commit)', () => {
+    const cursor = { afterId: 10, passedAt: ago(5 * MINUTE) };
+    const plan = planReconcile(cursor, [row(11, 3 * MINUTE), row(12, 30_000), row(13, 3 * MINUTE)], 200, timing);
+    expect(plan.record.map((r) => r.id)).toEqual([11]);
+    expect(plan.afterId).toBe(11);
+    expect(plan.more).toBe(false);
+  });
+
+  it('accepts Date objects from drivers that return them', () => {
+    const plan = planReconcile(
+      { afterId: 0, passedAt: ago(5 * MINUTE) },
+      [{ ...row(1, 0), publishedAt: new Date(now.getTime() - 3 * MINUTE) }],
+      200,
+      timing
+    );
+    expect(plan.record.map((r) => r.id)).toEqual([1]);
+  });
+
+  it('skips rows published while no instance ran the plugin, and still moves past them', () => {
+    // The plugin last ran a day ago (disabled since): what went live since then is not narrated by surprise.
+    const cursor = { afterId: 10, passedAt: ago(24 * 60 * MINUTE) };
+    const justBefore = row(11, 24 * 60 * MINUTE - MINUTE);
+    const duringGap = row(12, 60 * MINUTE);
+    const plan = planReconcile(cursor, [justBefore, duringGap], 200, timing);
+    expect(plan.record.map((r) => r.id)).toEqual([11]);
+    expect(plan.skipped.map((r) => r.id)).toEqual([12]);
+    expect(plan.afterId).toBe(12);
+  });
+
+  it('says there is more to read only when a full batch was all settled', () => {
+    const cursor = { afterId: 0, passedAt: ago(5 * MINUTE) };
+    expect(planReconcile(cursor, [row(1, 3 * MINUTE), row(2, 3 * MINUTE)], 2, timing).more).toBe(true);
+    expect(planReconcile(cursor, [row(1, 3 * MINUTE), row(2, 10_000)], 2, timing).more).toBe(false);
+    expect(planReconcile(cursor, [], 2, timing)).toEqual({ record: [], skipped: [], afterId: 0, more: false });
+  });
+
+  it('never moves the cursor backwards', () => {
+    const plan = planReconcile({ afterId: 50, passedAt: ago(5 * MINUTE) }, [row(60, 10_000)], 200, timing);
+    expect(plan.afterId).toBe(50);
+  });
+});
