@@ -29,9 +29,10 @@ export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseM
   return createLease(
     {
       query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
-      // Through the Document Service, so the row gets its documentId like any other.
+      // The query engine gives the row its documentId; the Document Service would also announce an
+      // internal row as an `entry.create` event (see jobs.repository.ts).
       createRow: async (data) => {
-        await strapi.documents(LEASE_UID).create({ data: data as never });
+        await strapi.db.query(LEASE_UID).create({ data: { ...data, publishedAt: new Date() } });
       },
     },
     owner,

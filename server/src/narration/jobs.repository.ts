@@ -245,11 +245,13 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
       const result = transition(NEW_JOB, changed);
       if (result.kind === 'ignore') return { applied: false, reason: result.reason };
       try {
-        const created = await strapi.documents(NARRATION_UID).create({
-          data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [] } as never,
-        });
-        // The query engine reads an inserted row back already: no second read.
-        const row = created as unknown as NarrationRow;
+        // Through the query engine, not the Document Service: the queue's rows are internal, and the
+        // Document Service would announce each one as an `entry.create` event, read back with its
+        // media populated in a promise nobody awaits (a database gone at that moment crashes the
+        // process). The query engine gives it its documentId, and reads the inserted row back.
+        const row = (await query().create({
+          data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [], publishedAt: new Date() },
+        })) as NarrationRow;
         committed({ event: changed, from: result.from, patch: result.patch, row });
         return { applied: true, row, replaced: [] };
       } catch (error) {

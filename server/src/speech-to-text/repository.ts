@@ -64,16 +64,18 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
 
   /** A new row in `uploading`, held by `owner` while the audio goes to the service. */
   async function createUploading(data: NewTranscription, owner: string, leaseMs: number, now: Date): Promise<TranscriptionRow> {
-    const created = await strapi.documents(TRANSCRIPTION_UID).create({
+    // The query engine, not the Document Service: an internal row announces no `entry.create` event
+    // (see the narration rows in jobs.repository.ts).
+    return (await query().create({
       data: {
         ...data,
         status: 'uploading',
         pollLeaseOwner: owner,
         leaseExpiresAt: new Date(now.getTime() + leaseMs),
         pollErrors: 0,
-      } as never,
-    });
-    return (await query().findOne({ where: { documentId: created.documentId } })) as TranscriptionRow;
+        publishedAt: now,
+      },
+    })) as TranscriptionRow;
   }
 
   async function renewUploadLease(id: number, owner: string, leaseMs: number, now: Date): Promise<void> {
