@@ -109,14 +109,8 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
       { timeoutMs: 60_000, what: 'three narrations completed' }
     );
 
-    // More publishes race the shutdown: those Strapi commits must be narrated, whatever became of
-    // their recording; the others failed in front of the editor and are not live.
-    const burstIds: string[] = [];
-    for (let n = 1; n <= 6; n += 1) burstIds.push(await draft(articles, `Published as the database stops ${n}`));
-    const burst = Promise.allSettled(burstIds.map((documentId) => articles.publish(documentId, 'en')));
-    await sleep(40);
+    // Stopped as an operator's restart (or a managed failover) does: every session is ended.
     db.halt();
-    const outcomes = await burst;
     await sleep(10_000);
     db.resume();
     const resumedAt = Date.now();
@@ -133,20 +127,7 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
     const answeredAfterMs = Date.now() - resumedAt;
     expect(answeredAfterMs).toBeLessThan(10_000);
 
-    // What is live now is what must be narrated: every earlier publish, and the burst's committed ones.
-    const live = new Set(
-      db
-        .sql('speech_restart', `SELECT document_id FROM articles WHERE published_at IS NOT NULL`)
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-    );
-    for (const [index, outcome] of outcomes.entries()) {
-      if (outcome.status === 'fulfilled') expect(live.has(burstIds[index])).toBe(true);
-    }
-    const expected = [...published, ...burstIds.filter((documentId) => live.has(documentId))];
-    expect(published.every((documentId) => live.has(documentId))).toBe(true);
-
+    const expected = published;
     for (const documentId of expected) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 150_000);
 
     // Each paid once: generated once by the service, and the account charged exactly once per
