@@ -21,7 +21,61 @@ async function draft(articles: ReturnType<typeof contentManager>, title: string)
   return (await articles.create({ title, summary: `Summary of ${title}.`, body: blocks(`The body of ${title}.`) }, 'en')).documentId;
 }
 
-describe('a crash right after a bulk publish (SQLite)', () => {
+/**
+ * A database that refuses the plugin's insert, while Strapi's own writes go through: the publish
+ * commits and its recording fails right after, as when the database goes away between the two.
+ */
+const REFUSAL: Record<string, { refuse: string; allow: string }> = {
+  SQLite: {
+    refuse: `CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations BEGIN SELECT RAISE(ABORT, 'recording refused by the test'); END`,
+    allow: 'DROP TRIGGER speech_refuse',
+  },
+  PostgreSQL: {
+    refuse: `CREATE FUNCTION speech_refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'recording refused by the test'; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations FOR EACH ROW EXECUTE FUNCTION speech_refuse()`,
+    allow: 'DROP TRIGGER speech_refuse ON speech_narrations; DROP FUNCTION speech_refuse()',
+  },
+  MariaDB: {
+    refuse: `CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'recording refused by the test'`,
+    allow: 'DROP TRIGGER speech_refuse',
+  },
+};
+
+/**
+ * Publishes three articles one by one and three in one bulk publish while the plugin's insert is
+ * refused: every publish answers 200 and is live (a failed recording never undoes a publish, not
+ * even inside the bulk publish's transaction, where PostgreSQL would abort it whole without a
+ * savepoint), nothing is recorded, and once inserts work again the reconciliation records all six,
+ * each submitted once.
+ */
+async function expectReconciled(stack: Stack, database: { refuse: () => void; allow: () => void }) {
+  const articles = contentManager(stack, ARTICLE);
+  const single: string[] = [];
+  const bulk: string[] = [];
+  for (let n = 1; n <= 3; n += 1) single.push(await draft(articles, `Recording refused, single ${n}`));
+  for (let n = 1; n <= 3; n += 1) bulk.push(await draft(articles, `Recording refused, bulk ${n}`));
+  database.refuse();
+  try {
+    for (const documentId of single) await articles.publish(documentId, 'en');
+    const published = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, {
+      documentIds: bulk,
+    });
+    expect(published.status).toBe(200);
+    for (const documentId of [...single, ...bulk]) {
+      const live = await stack.request(`/api/articles/${documentId}?locale=en`);
+      expect({ documentId, status: live.status }).toEqual({ documentId, status: 200 });
+      expect(await narrationRow(stack, ARTICLE, documentId, 'en')).toBeNull();
+    }
+    expect(stack.logs()).toMatch(/could not record a narration \(the reconciliation will\)/);
+  } finally {
+    database.allow();
+  }
+  for (const documentId of [...single, ...bulk]) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+  for (const documentId of [...single, ...bulk]) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
+  expect(stack.logs()).toMatch(/reconciliation recorded \d+ published version/);
+}
+
+describe('on SQLite', () => {
   let stack: Stack;
 
   beforeAll(async () => {
@@ -31,13 +85,13 @@ describe('a crash right after a bulk publish (SQLite)', () => {
     await stack?.stop();
   });
 
-  it('narrates after the restart every entry whose recording the crash cut short, each submitted once', async () => {
+  it('records a bulk publish in its transaction: killed the moment it answers, all are narrated after the restart, once each', async () => {
     const articles = contentManager(stack, ARTICLE);
     const ids: string[] = [];
     for (let n = 1; n <= 20; n += 1) ids.push(await draft(articles, `Bulk before a crash ${n}`));
 
-    // The Content Manager's bulk publish commits all twenty at once; their recordings run after
-    // that commit, one by one. The process is killed the moment the publish has answered.
+    // The Content Manager's bulk publish runs in a transaction of its own, and each version is
+    // recorded inside it: the process is killed the moment the publish has answered.
     const bulk = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, {
       documentIds: ids,
     });
@@ -45,21 +99,29 @@ describe('a crash right after a bulk publish (SQLite)', () => {
     expect(bulk.status).toBe(200);
 
     const database = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
-    const live = database
-      .prepare(`SELECT count(*) AS n FROM articles WHERE published_at IS NOT NULL AND document_id IN (${ids.map(() => '?').join(',')})`)
-      .get(...ids) as { n: number };
-    const recorded = database
-      .prepare(`SELECT count(*) AS n FROM speech_narrations WHERE target_document_id IN (${ids.map(() => '?').join(',')})`)
-      .get(...ids) as { n: number };
+    const count = (sql: string) => (database.prepare(sql).get(...ids) as { n: number }).n;
+    const inList = ids.map(() => '?').join(',');
+    const live = count(`SELECT count(*) AS n FROM articles WHERE published_at IS NOT NULL AND document_id IN (${inList})`);
+    const recorded = count(`SELECT count(*) AS n FROM speech_narrations WHERE target_document_id IN (${inList})`);
     database.close();
-    // Strapi committed all twenty; the crash left some of them unrecorded (else this proves nothing).
-    expect(live.n).toBe(20);
-    expect(recorded.n).toBeLessThan(20);
+    // Committed together: every live entry has its narration row, whatever the worker had done yet.
+    expect({ live, recorded }).toEqual({ live: 20, recorded: 20 });
 
     await stack.restartStrapi();
     for (const documentId of ids) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 90_000);
     for (const documentId of ids) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
-    expect(stack.logs()).toMatch(/reconciliation recorded \d+ published version/);
+  });
+
+  it('records by reconciliation what failed to record after the commit, single and bulk publishes alike', async () => {
+    const database = new Database(path.join(stack.workDir, 'data.db'));
+    try {
+      await expectReconciled(stack, {
+        refuse: () => database.exec(REFUSAL.SQLite.refuse),
+        allow: () => database.exec(REFUSAL.SQLite.allow),
+      });
+    } finally {
+      database.close();
+    }
   });
 });
 
@@ -91,6 +153,13 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
     }
   });
 
+  it('records by reconciliation what failed to record after the commit, single and bulk publishes alike', async () => {
+    await expectReconciled(stack, {
+      refuse: () => db.sql('speech_restart', REFUSAL[database.name].refuse),
+      allow: () => db.sql('speech_restart', REFUSAL[database.name].allow),
+    });
+  });
+
   it('completes every committed publish, each paid once, with one set of files and one log line per outage', async () => {
     const articles = contentManager(stack, ARTICLE);
     const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
@@ -100,14 +169,8 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
       await articles.publish(documentId, 'en');
       published.push(documentId);
     }
-    // The drain is under way: some done, the rest queued or generating.
-    await waitFor(
-      async () => {
-        const { body } = await stack.admin('GET', '/speech/overview');
-        return body?.counts?.completed >= 3 ? true : null;
-      },
-      { timeoutMs: 60_000, what: 'three narrations completed' }
-    );
+    // The drain is under way: the first ones done (it goes in publish order), the rest queued or generating.
+    await waitForStatus(stack, ARTICLE, published[2], 'completed', 'en', 60_000);
 
     // Stopped as an operator's restart (or a managed failover) does: every session is ended.
     db.halt();
@@ -141,15 +204,24 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
       const { events } = await stack.control<any>('GET', `/events?articleId=${encodeURIComponent(articleId)}`);
       const refunded = (events as Array<{ type: string }>).some((event) => event.type === 'DELIVERY_FAILED');
       if (!refunded) owed += (await narrationRow(stack, ARTICLE, documentId, 'en')).credits;
-      // One MP3, one SRT and one VTT in the Media Library, never a second set.
-      expect({ articleId, files: (await mediaFiles(stack, `narration-${articleId}`)).length }).toEqual({ articleId, files: 3 });
+      // One MP3, one SRT and one VTT in the Media Library, never a second set, and they are the row's.
+      const files = (await mediaFiles(stack, `narration-${articleId}`)).map((file) => file.url).sort();
+      const audio = (await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`, { redirect: 'manual' })).headers.get('location');
+      expect({ articleId, files: files.length, audioListed: files.some((url) => audio?.endsWith(url)) }).toEqual({
+        articleId,
+        files: 3,
+        audioListed: true,
+      });
     }
     const spent = creditsBefore - (await stack.control<{ credits: number }>('GET', '/credits')).credits;
     expect(spent).toBe(owed);
 
     // One line when the outage began and one when it ended, not one per worker tick.
     const logs = stack.logs();
-    expect(logs.match(/\[speech\] the narration queue failed/g) ?? []).toHaveLength(1);
-    expect(logs).toMatch(/\[speech\] the narration queue works again after \d+ s/);
+    const outageLines = logs.match(/\[speech\] the narration queue (failed|works again)[^\n]*/g) ?? [];
+    expect(outageLines).toEqual([
+      expect.stringMatching(/^\[speech\] the narration queue failed: .*Retrying on its own/),
+      expect.stringMatching(/^\[speech\] the narration queue works again \(it failed for \d+ s, \d+ failed attempts?\)/),
+    ]);
   });
 });

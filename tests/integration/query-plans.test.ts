@@ -7,7 +7,8 @@ import { playgroundEnv } from './harness';
 /**
  * Cost that does not grow with the archive: on a narration table of 100,000 rows, every query
  * the worker's tick, the callbacks, the public routes, the list view and the transcription
- * poller run is planned as an index lookup, never a full scan, on SQLite, PostgreSQL and MariaDB.
+ * poller run is planned as an index lookup, never a full scan, on SQLite, PostgreSQL and MariaDB;
+ * and so is the reconciliation's look at an article table of 100,000 live entries.
  *
  * Strapi runs in this process (the playground, compiled) so the test hears the exact SQL the
  * plugin sends, with its bindings, through knex's `query` event, and asks the database to
@@ -69,6 +70,29 @@ async function fillNarrations(knex: any, chunk: number) {
   await knex.batchInsert('speech_narrations', rows, chunk);
 }
 
+/**
+ * 100,000 published articles (the site's own table, which the reconciliation reads): the last ten
+ * published an hour ago, after the reconciliation's cursor, the others long before.
+ */
+async function fillArticles(knex: any, chunk: number) {
+  const longAgo = new Date(Date.now() - 30 * 24 * 3_600_000);
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  const rows = [];
+  for (let i = 0; i < ROWS; i += 1) {
+    const publishedAt = i >= ROWS - 10 ? anHourAgo : longAgo;
+    rows.push({
+      document_id: `a${i.toString(36).padStart(23, '0')}`,
+      title: `Article ${i}`,
+      summary: `Summary of article ${i}.`,
+      locale: 'en',
+      created_at: publishedAt,
+      updated_at: publishedAt,
+      published_at: publishedAt,
+    });
+  }
+  await knex.batchInsert('articles', rows, chunk);
+}
+
 /** Every statement the plugin sends to the database while `work` runs. */
 async function capture(knex: any, work: () => Promise<unknown>): Promise<Captured[]> {
   const captured: Captured[] = [];
@@ -102,9 +126,15 @@ async function runPluginQueries(app: any) {
   await transcriptions.duePolls(now, 5);
   await transcriptions.nextDueAt(now);
   await transcriptions.interruptedUploads(now);
+  // A reconciliation pass (its cursor stands ten articles before the end): it reads the ten live
+  // rows after the cursor and records them.
+  await app.plugin('speech').service('narrations').reconcile();
 }
 
-const PLUGIN_TABLES = /speech_(narrations|transcriptions)\b/;
+/** The plugin's tables, and the site's article table as the reconciliation reads it. */
+const PLUGIN_TABLES = /speech_(narrations|transcriptions)\b|\barticles\b/;
+/** The tables that grow with the site: none may be read whole. */
+const LARGE_TABLES = new Set(['speech_narrations', 'articles']);
 
 async function explainAll(statements: Captured[], explain: (statement: Captured) => Promise<string[]>) {
   const scans: string[] = [];
@@ -125,17 +155,29 @@ type Explain = (knex: any, statement: Captured) => Promise<string[]>;
  */
 async function expectIndexLookups(
   env: Record<string, string>,
-  { chunk, analyze, explain }: { chunk: number; analyze: string; explain: Explain }
+  { chunk, analyze, explain }: { chunk: number; analyze: string[]; explain: Explain }
 ) {
   const { app, cleanup } = await bootStrapi(env);
   try {
     const knex = app.db.connection;
     await fillNarrations(knex, chunk);
-    await knex.raw(analyze);
+    await fillArticles(knex, chunk);
+    for (const statement of analyze) await knex.raw(statement);
+    // The reconciliation's cursor ten articles before the end, its last pass two hours ago (the
+    // articles after it were published an hour ago, while it ran).
+    const maxId = Number((await knex('articles').max({ id: 'id' }))[0].id);
+    await app.store({ type: 'plugin', name: 'speech' }).set({
+      key: 'reconcile',
+      value: { [UID]: { afterId: maxId - 10, passedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() } },
+    });
     const statements = await capture(knex, () => runPluginQueries(app));
     const { scans, explained } = await explainAll(statements, (statement) => explain(knex, statement));
     expect(explained.length).toBeGreaterThanOrEqual(12);
+    expect(explained.some((sql) => /\barticles\b/.test(sql) && /\bid\W+>/.test(sql))).toBe(true);
     expect(scans).toEqual([]);
+    // The reconciliation recorded the ten articles published after its cursor, and only those.
+    const recorded = await knex('speech_narrations').where('target_document_id', 'like', 'a%').count({ n: '*' });
+    expect(Number(recorded[0].n)).toBe(10);
   } finally {
     await app.destroy();
     cleanup();
@@ -149,7 +191,7 @@ describe('SQLite', () => {
       {
         // SQLite allows 500 terms in one compound SELECT (knex's multi-row insert).
         chunk: 400,
-        analyze: 'ANALYZE',
+        analyze: ['ANALYZE'],
         async explain(knex, { sql, bindings }) {
           const plan = (await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as Array<{ detail: string }>;
           // "SCAN t" (the table) or "SCAN t USING INDEX i" (a whole index) read every row; "SEARCH" does not.
@@ -161,11 +203,11 @@ describe('SQLite', () => {
 });
 
 /** How each database server explains a statement, one line a step; a full read of the narration table starts with FULL SCAN. */
-const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: string; explain: Explain }> = [
+const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: string[]; explain: Explain }> = [
   {
     database: postgres,
     title: 'plans every plugin query on a 100,000-row narration table without a sequential scan',
-    analyze: 'ANALYZE',
+    analyze: ['ANALYZE'],
     async explain(knex, { sql, bindings }) {
       // knex hands PostgreSQL `$1`-style placeholders; knex.raw takes `?`.
       const result = await knex.raw(`EXPLAIN (FORMAT JSON) ${sql.replace(/\$\d+/g, '?')}`, bindings);
@@ -174,7 +216,7 @@ const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: st
         const line = `${node['Node Type']} on ${node['Relation Name'] ?? '-'}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}`;
         // The transcription table is empty here, and PostgreSQL rightly reads an empty table
         // whole: the narration table is the one that grows.
-        lines.push(node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'speech_narrations' ? `FULL SCAN: ${line}` : line);
+        lines.push(node['Node Type'] === 'Seq Scan' && LARGE_TABLES.has(node['Relation Name']) ? `FULL SCAN: ${line}` : line);
         for (const child of node.Plans ?? []) walk(child);
       };
       walk(result.rows[0]['QUERY PLAN'][0].Plan);
@@ -184,7 +226,7 @@ const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: st
   {
     database: mariadb,
     title: 'plans every plugin query on a 100,000-row narration table without a full table or index scan',
-    analyze: 'ANALYZE TABLE speech_narrations',
+    analyze: ['ANALYZE TABLE speech_narrations', 'ANALYZE TABLE articles'],
     async explain(knex, { sql, bindings }) {
       const [steps] = (await knex.raw(`EXPLAIN ${sql}`, bindings)) as [
         Array<{ table: string | null; type: string | null; key: string | null }>,
@@ -196,7 +238,7 @@ const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: st
         const line = `${step.type} on ${table ?? '-'}${step.key ? ` using ${step.key}` : ''}`;
         // `ALL` reads the table whole and `index` a whole index; as on PostgreSQL, the empty
         // transcription table may be read whole.
-        return (step.type === 'ALL' || step.type === 'index') && table === 'speech_narrations' ? `FULL SCAN: ${line}` : line;
+        return (step.type === 'ALL' || step.type === 'index') && LARGE_TABLES.has(table ?? '') ? `FULL SCAN: ${line}` : line;
       });
     },
   },

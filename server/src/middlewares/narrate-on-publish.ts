@@ -1,11 +1,19 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../utils';
+import { withSavepoint } from '../utils/savepoint';
 
 /**
  * Document Service middleware: publishing (and, for types configured `save`, creating or
  * updating) records a new version for narration. It never waits on the network; the queue
- * worker submits later. Inside an outer transaction (the Content Manager's bulk publish) the
- * version is recorded once that transaction has committed, so a rollback narrates nothing.
+ * worker submits later.
+ *
+ * Where Strapi runs the action inside a transaction of the caller's (the Content Manager's bulk
+ * publish), the version is recorded in that same transaction, so the publish and its narration
+ * commit together or not at all; a savepoint keeps a failed recording from undoing the publish, and
+ * that recording is then tried again after the commit. Otherwise Strapi's own transaction has
+ * committed before this middleware sees the result, and the version is recorded right after it.
+ * Should that recording be lost (the database went away, the process died), the reconciliation
+ * (narration/reconciler.ts) records the live version later.
  */
 
 type DocumentActionContext = {
@@ -48,14 +56,17 @@ export function narrateOnPublish(strapi: Core.Strapi) {
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   const afterPrevious = (run: () => Promise<void>): Promise<void> => (committed = committed.then(nextTurn).then(run));
 
+  const logged = (work: () => Promise<unknown>) => async () => {
+    try {
+      await work();
+    } catch (error) {
+      strapi.log.error(`[speech] could not record a narration (the reconciliation will): ${(error as Error).message}`);
+    }
+  };
+
+  /** Cancels and removals: after the commit, so a rollback changes nothing. */
   async function afterCommit(work: () => Promise<unknown>): Promise<void> {
-    const run = async () => {
-      try {
-        await work();
-      } catch (error) {
-        strapi.log.error(`[speech] could not record a narration: ${(error as Error).message}`);
-      }
-    };
+    const run = logged(work);
     if (strapi.db.inTransaction()) {
       // Joining the outer transaction only to register a commit hook; nothing is written in it.
       await strapi.db.transaction(async ({ onCommit }) => {
@@ -64,6 +75,22 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       return;
     }
     await run();
+  }
+
+  /** New versions: inside the caller's transaction when there is one, else right after Strapi's own commit. */
+  async function record(work: () => Promise<unknown>): Promise<void> {
+    if (!strapi.db.inTransaction()) return logged(work)();
+    await strapi.db.transaction(async ({ trx, onCommit }) => {
+      try {
+        await withSavepoint(trx, 'speech_record_narration', work);
+        // The worker could not see the rows before the commit.
+        onCommit(() => getService('worker').wake());
+      } catch (error) {
+        strapi.log.warn(`[speech] recording a narration in the publish's transaction failed, trying after it: ${(error as Error).message}`);
+        const run = logged(work);
+        onCommit(() => void getService('narrations').track(afterPrevious(run)));
+      }
+    });
   }
 
   return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
@@ -83,7 +110,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
 
     if (publishes) {
       const entries = entriesOf(result);
-      await afterCommit(async () => {
+      await record(async () => {
         for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
       });
     } else if (action === 'unpublish' || action === 'delete') {

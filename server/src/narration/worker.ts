@@ -167,7 +167,9 @@ export function createWorker(deps: WorkerDeps) {
         now: now(),
       });
     } catch (error) {
-      await media.remove(files);
+      // The write may have committed although its answer was lost (the database went away during
+      // the commit): the files are removed only once the row is known not to link them.
+      keepUnlessUnlinked(job, files);
       throw error;
     }
     if (!outcome.applied) {
@@ -179,6 +181,27 @@ export function createWorker(deps: WorkerDeps) {
     // Replace, then delete: the old files are removed only once the new ones are linked.
     await media.remove(outcome.replaced);
     log(`stored narration of ${job.articleId}`);
+  }
+
+  /**
+   * Removes uploaded files once the database answers again and says the row does not link them.
+   * Asked every few seconds, for as long as the database stays away (at most ten minutes); a
+   * process that ends meanwhile leaves them to the media clean-up.
+   */
+  function keepUnlessUnlinked(job: NarrationRow, files: StoredMedia['audio'][]) {
+    const giveUpAt = now().getTime() + 10 * 60_000;
+    const check = async (attempt: number): Promise<void> => {
+      try {
+        const row = await repository.findById(job.id, true);
+        const linked = new Set([row?.audio?.id, row?.subtitles?.id, row?.subtitlesVtt?.id]);
+        await media.remove(files.filter((file) => !linked.has(file.id)));
+      } catch {
+        if (now().getTime() >= giveUpAt) return;
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(Math.min(attempt, 4))).unref?.());
+        return check(attempt + 1);
+      }
+    };
+    void check(1);
   }
 
   /**
