@@ -13,6 +13,7 @@ import { mediaFiles, narrationRow, sleep, submissionsFor, waitForStatus } from '
  */
 
 const ARTICLE = 'api::article.article';
+const PAGE = 'api::page.page';
 jest.setTimeout(420_000);
 
 const RECONCILE_ENV = { SPEECH_RECONCILE_INTERVAL_MS: '1500', SPEECH_RECONCILE_SETTLE_MS: '500' };
@@ -27,29 +28,35 @@ async function draft(articles: ReturnType<typeof contentManager>, title: string)
  */
 const REFUSAL: Record<string, { refuse: string; allow: string }> = {
   SQLite: {
-    refuse: `CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations BEGIN SELECT RAISE(ABORT, 'recording refused by the test'); END`,
-    allow: 'DROP TRIGGER speech_refuse',
+    refuse: `CREATE TRIGGER speech_refuse_insert BEFORE INSERT ON speech_narrations BEGIN SELECT RAISE(ABORT, 'recording refused by the test'); END;
+      CREATE TRIGGER speech_refuse_update BEFORE UPDATE ON speech_narrations BEGIN SELECT RAISE(ABORT, 'recording refused by the test'); END`,
+    allow: 'DROP TRIGGER speech_refuse_insert; DROP TRIGGER speech_refuse_update',
   },
   PostgreSQL: {
     refuse: `CREATE FUNCTION speech_refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'recording refused by the test'; END $$ LANGUAGE plpgsql;
-      CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations FOR EACH ROW EXECUTE FUNCTION speech_refuse()`,
+      CREATE TRIGGER speech_refuse BEFORE INSERT OR UPDATE ON speech_narrations FOR EACH ROW EXECUTE FUNCTION speech_refuse()`,
     allow: 'DROP TRIGGER speech_refuse ON speech_narrations; DROP FUNCTION speech_refuse()',
   },
   MariaDB: {
-    refuse: `CREATE TRIGGER speech_refuse BEFORE INSERT ON speech_narrations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'recording refused by the test'`,
-    allow: 'DROP TRIGGER speech_refuse',
+    refuse: `CREATE TRIGGER speech_refuse_insert BEFORE INSERT ON speech_narrations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'recording refused by the test';
+      CREATE TRIGGER speech_refuse_update BEFORE UPDATE ON speech_narrations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'recording refused by the test'`,
+    allow: 'DROP TRIGGER speech_refuse_insert; DROP TRIGGER speech_refuse_update',
   },
 };
 
 /**
- * Publishes three articles one by one and three in one bulk publish while the plugin's insert is
- * refused: every publish answers 200 and is live (a failed recording never undoes a publish, not
- * even inside the bulk publish's transaction, where PostgreSQL would abort it whole without a
- * savepoint), nothing is recorded, and once inserts work again the reconciliation records all six,
- * each submitted once.
+ * While the plugin's writes are refused: publishes three articles one by one and three in one bulk
+ * publish, and saves a page (a type without draft & publish, changed in place) that was narrated
+ * before. Every publish and the save answer 200 and are live (a failed recording never undoes
+ * them, not even inside the bulk publish's transaction, where PostgreSQL would abort it whole
+ * without a savepoint), and nothing new is recorded. Once writes work again the reconciliation
+ * records all seven: each article is submitted once, the page once more.
  */
 async function expectReconciled(stack: Stack, database: { refuse: () => void; allow: () => void }) {
   const articles = contentManager(stack, ARTICLE);
+  const pages = contentManager(stack, PAGE);
+  const pageId = (await pages.create({ title: 'Saved while refused', content: 'The first text of the page.' })).documentId;
+  const pageBefore = await waitForStatus(stack, PAGE, pageId, 'completed');
   const single: string[] = [];
   const bulk: string[] = [];
   for (let n = 1; n <= 3; n += 1) single.push(await draft(articles, `Recording refused, single ${n}`));
@@ -61,17 +68,28 @@ async function expectReconciled(stack: Stack, database: { refuse: () => void; al
       documentIds: bulk,
     });
     expect(published.status).toBe(200);
+    await pages.update(pageId, { title: 'Saved while refused', content: 'The second text of the page, saved while refused.' });
     for (const documentId of [...single, ...bulk]) {
       const live = await stack.request(`/api/articles/${documentId}?locale=en`);
       expect({ documentId, status: live.status }).toEqual({ documentId, status: 200 });
       expect(await narrationRow(stack, ARTICLE, documentId, 'en')).toBeNull();
     }
+    expect((await narrationRow(stack, PAGE, pageId))?.completedAt).toBe(pageBefore.completedAt);
     expect(stack.logs()).toMatch(/could not record a narration \(the reconciliation will\)/);
   } finally {
     database.allow();
   }
   for (const documentId of [...single, ...bulk]) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
   for (const documentId of [...single, ...bulk]) expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(1);
+  const pageAfter = await waitFor(
+    async () => {
+      const row = await narrationRow(stack, PAGE, pageId);
+      return row?.status === 'completed' && row.completedAt !== pageBefore.completedAt ? row : null;
+    },
+    { timeoutMs: 60_000, what: 'the page narrated again' }
+  );
+  expect(pageAfter.characters).toBeGreaterThan(pageBefore.characters);
+  expect(await submissionsFor(stack, pageId)).toHaveLength(2);
   expect(stack.logs()).toMatch(/reconciliation recorded \d+ published version/);
 }
 
@@ -163,6 +181,7 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
   it('completes every committed publish, each paid once, with one set of files and one log line per outage', async () => {
     const articles = contentManager(stack, ARTICLE);
     const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
+    const logsBefore = stack.logs().length;
     const published: string[] = [];
     for (let n = 1; n <= 30; n += 1) {
       const documentId = await draft(articles, `Drained across a restart ${n}`);
@@ -217,7 +236,7 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
     expect(spent).toBe(owed);
 
     // One line when the outage began and one when it ended, not one per worker tick.
-    const logs = stack.logs();
+    const logs = stack.logs().slice(logsBefore);
     const outageLines = logs.match(/\[speech\] the narration queue (failed|works again)[^\n]*/g) ?? [];
     expect(outageLines).toEqual([
       expect.stringMatching(/^\[speech\] the narration queue failed: .*Retrying on its own/),

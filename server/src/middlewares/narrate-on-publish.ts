@@ -54,13 +54,20 @@ export function narrateOnPublish(strapi: Core.Strapi) {
   // of the socket. In turn, the first document goes to the service while the others are recorded.
   let committed: Promise<void> = Promise.resolve();
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const afterPrevious = (run: () => Promise<void>): Promise<void> => (committed = committed.then(nextTurn).then(run));
+  const afterPrevious = (run: () => Promise<unknown>): Promise<void> =>
+    (committed = committed
+      .then(nextTurn)
+      .then(run)
+      .then(() => undefined));
 
-  const logged = (work: () => Promise<unknown>) => async () => {
+  /** Runs a recording; a failure is logged (the reconciliation records it later). True when it worked. */
+  const logged = (work: () => Promise<unknown>) => async (): Promise<boolean> => {
     try {
       await work();
+      return true;
     } catch (error) {
       strapi.log.error(`[speech] could not record a narration (the reconciliation will): ${(error as Error).message}`);
+      return false;
     }
   };
 
@@ -78,29 +85,48 @@ export function narrateOnPublish(strapi: Core.Strapi) {
   }
 
   /** New versions: inside the caller's transaction when there is one, else right after Strapi's own commit. */
-  async function record(work: () => Promise<unknown>): Promise<void> {
+  async function record(work: () => Promise<unknown>): Promise<boolean> {
     if (!strapi.db.inTransaction()) return logged(work)();
-    await strapi.db.transaction(async ({ trx, onCommit }) => {
+    return strapi.db.transaction(async ({ trx, onCommit }) => {
       try {
         await withSavepoint(trx, 'speech_record_narration', work);
         // The worker could not see the rows before the commit.
         onCommit(() => getService('worker').wake());
+        return true;
       } catch (error) {
         strapi.log.warn(`[speech] recording a narration in the publish's transaction failed, trying after it: ${(error as Error).message}`);
         const run = logged(work);
         onCommit(() => void getService('narrations').track(afterPrevious(run)));
+        return false;
       }
     });
   }
 
+  /**
+   * A save of an entry of a type without draft & publish changes its row in place, where the
+   * reconciliation's id cursor does not look: it is noted before Strapi writes it, and the note is
+   * removed once the narration is recorded. Inside a caller's transaction the recording commits
+   * with the save, and no note is needed. Null when there is nothing to note, or noting failed (the
+   * save then goes on: noting is never why a save fails).
+   */
+  async function noteSave(ctx: DocumentActionContext, trigger: string): Promise<number | null> {
+    const documentId = ctx.params?.documentId;
+    if (trigger !== 'save' || ctx.action !== 'update' || typeof documentId !== 'string' || strapi.db.inTransaction()) return null;
+    const [locale] = localesOf(ctx.params?.locale);
+    return getService('pending-recordings')
+      .note(ctx.uid, documentId, locale)
+      .catch(() => null);
+  }
+
   return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
-    const result = await next();
     // Reads (findOne, findMany, count: the recording's own loadLive among them) never narrate, so
     // they do not read the settings either.
-    if (ctx.uid.startsWith('plugin::speech.') || !ACTIONS_THAT_NARRATE.has(ctx.action)) return result;
+    if (ctx.uid.startsWith('plugin::speech.') || !ACTIONS_THAT_NARRATE.has(ctx.action)) return next();
     const narrations = getService('narrations');
     const trigger = await narrations.triggerFor(ctx.uid);
-    if (trigger === 'off' || trigger === null) return result;
+    if (trigger === 'off' || trigger === null) return next();
+    const note = await noteSave(ctx, trigger);
+    const result = await next();
 
     const { action, params } = ctx;
     const publishes =
@@ -110,9 +136,13 @@ export function narrateOnPublish(strapi: Core.Strapi) {
 
     if (publishes) {
       const entries = entriesOf(result);
-      await record(async () => {
+      const recorded = await record(async () => {
         for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
       });
+      if (note !== null && recorded)
+        await getService('pending-recordings')
+          .remove(note)
+          .catch(() => undefined);
     } else if (action === 'unpublish' || action === 'delete') {
       const documentId = params?.documentId as string | undefined;
       if (documentId) {

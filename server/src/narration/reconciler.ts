@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createSerialRunner } from '../utils/serial-runner';
 import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './reconcile';
+import type { PendingRecordings } from './pending-recordings';
 
 /**
  * Finds live entries of narrated types whose publish was committed by Strapi but never recorded
@@ -20,6 +21,8 @@ export interface ReconcilerDeps {
   isLocalized: (uid: string) => boolean;
   /** Records the live version of a document (idempotent: an unchanged version is not recorded twice). */
   record: (uid: string, documentId: string, locale: string | null) => Promise<{ queued: boolean }>;
+  /** Saves noted before Strapi wrote them, whose recording has not removed their note. */
+  pending: Pick<PendingRecordings, 'olderThan' | 'remove'>;
   now?: () => Date;
 }
 
@@ -67,13 +70,25 @@ export function createReconciler(deps: ReconcilerDeps) {
     return { cursor: { afterId, passedAt: at.toISOString() }, recorded };
   }
 
+  /** Saves whose note outlived their own recording (lost, or still running when it is this old). */
+  async function recordPendingSaves(at: Date, narrated: Set<string>): Promise<number> {
+    let recorded = 0;
+    for (const note of await deps.pending.olderThan(new Date(at.getTime() - settleMs), BATCH)) {
+      if (narrated.has(note.contentType) && (await deps.record(note.contentType, note.targetDocumentId, note.targetLocale)).queued)
+        recorded += 1;
+      await deps.pending.remove(note.id);
+    }
+    return recorded;
+  }
+
   async function pass() {
     const at = now();
+    const narratedTypes = await deps.narratedTypes();
     const saved = ((await store().get({ key: STORE_KEY })) ?? {}) as Record<string, ReconcileCursor>;
     // Types no longer narrated lose their cursor: narrated again later, they start from that moment.
     const cursors: Record<string, ReconcileCursor> = {};
-    let recorded = 0;
-    for (const uid of await deps.narratedTypes()) {
+    let recorded = await recordPendingSaves(at, new Set(narratedTypes));
+    for (const uid of narratedTypes) {
       const cursor = saved[uid];
       if (!cursor) {
         cursors[uid] = firstCursor(await maxId(uid), at);

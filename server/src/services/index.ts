@@ -5,6 +5,7 @@ import { createContentReader } from '../narration/content';
 import { createJobsRepository } from '../narration/jobs.repository';
 import { createMediaStore } from '../narration/media';
 import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createPendingRecordings } from '../narration/pending-recordings';
 import { createTranscriptionRepository } from '../speech-to-text/repository';
 import { getService } from '../utils';
 import { createFeedsService } from './feeds';
@@ -38,6 +39,8 @@ export default {
     }),
   /** A narration's files in the Media Library. */
   media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
+  /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
+  'pending-recordings': ({ strapi }) => createPendingRecordings(strapi),
   /** The voice an editor chose for one article. */
   'voice-overrides': ({ strapi }) => createVoiceOverrides(strapi),
   /** The voices editors choose from. */

@@ -51,6 +51,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         .map(([uid]) => uid),
     isLocalized: content.isLocalized,
     record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale),
+    pending: getService('pending-recordings'),
   });
 
   const service = {

@@ -3,6 +3,7 @@ import type { DocumentPermissions } from '../access/document-permissions';
 import type { ContentReader } from '../narration/content';
 import type { JobsRepository } from '../narration/jobs.repository';
 import type { MediaStore } from '../narration/media';
+import type { PendingRecordings } from '../narration/pending-recordings';
 import type { VoiceOverrides } from '../narration/voice-overrides';
 import type { NarrationWorker } from '../narration/worker';
 import type { FeedsService } from '../services/feeds';
@@ -23,6 +24,7 @@ type Services = {
   jobs: JobsRepository;
   media: MediaStore;
   'voice-overrides': VoiceOverrides;
+  'pending-recordings': PendingRecordings;
   voices: VoicesService;
   'speech-client': SpeechClient;
   worker: NarrationWorker;
