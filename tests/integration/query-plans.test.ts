@@ -163,12 +163,12 @@ async function expectIndexLookups(
     await fillNarrations(knex, chunk);
     await fillArticles(knex, chunk);
     for (const statement of analyze) await knex.raw(statement);
-    // The reconciliation's cursor ten articles before the end, its last pass two hours ago (the
-    // articles after it were published an hour ago, while it ran).
+    // The reconciliation's cursor ten articles before the end, its last pass a minute before they
+    // were published (an hour ago): published while it ran, and lost.
     const maxId = Number((await knex('articles').max({ id: 'id' }))[0].id);
     await app.store({ type: 'plugin', name: 'speech' }).set({
       key: 'reconcile',
-      value: { [UID]: { afterId: maxId - 10, passedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() } },
+      value: { [UID]: { afterId: maxId - 10, passedAt: new Date(Date.now() - 61 * 60_000).toISOString() } },
     });
     const statements = await capture(knex, () => runPluginQueries(app));
     const { scans, explained } = await explainAll(statements, (statement) => explain(knex, statement));
