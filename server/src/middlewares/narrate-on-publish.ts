@@ -126,7 +126,15 @@ export function narrateOnPublish(strapi: Core.Strapi) {
     const trigger = await narrations.triggerFor(ctx.uid);
     if (trigger === 'off' || trigger === null) return next();
     const note = await noteSave(ctx, trigger);
-    const result = await next();
+    const pending = getService('pending-recordings');
+    let result: unknown;
+    try {
+      result = await next();
+    } catch (error) {
+      // Nothing was saved: nothing to record later either.
+      if (note !== null) await pending.remove(note).catch(() => undefined);
+      throw error;
+    }
 
     const { action, params } = ctx;
     const publishes =
@@ -139,10 +147,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       const recorded = await record(async () => {
         for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
       });
-      if (note !== null && recorded)
-        await getService('pending-recordings')
-          .remove(note)
-          .catch(() => undefined);
+      if (note !== null && recorded) await pending.remove(note).catch(() => undefined);
     } else if (action === 'unpublish' || action === 'delete') {
       const documentId = params?.documentId as string | undefined;
       if (documentId) {
