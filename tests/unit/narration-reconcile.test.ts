@@ -1,4 +1,4 @@
-import { firstCursor, planReconcile, type LiveRowStamp } from '../../server/src/narration/reconcile';
+import { firstCursor, planReconcile, versionUnrecorded, type LiveRowStamp } from '../../server/src/narration/reconcile';
 
 const MINUTE = 60_000;
 const now = new Date('2026-11-25T12:00:00.000Z');
@@ -68,5 +68,23 @@ describe('reconciliation plan', () => {
   it('never moves the cursor backwards', () => {
     const plan = planReconcile({ afterId: 50, passedAt: ago(5 * MINUTE) }, [row(60, 10_000)], 200, timing);
     expect(plan.afterId).toBe(50);
+  });
+});
+
+describe('which live versions the reconciliation records', () => {
+  it('records a version its document has no narration of, or a narration of another version', () => {
+    expect(versionUnrecorded(null, 'v2')).toBe(true);
+    expect(versionUnrecorded({ status: 'completed', fingerprint: 'v1' }, 'v2')).toBe(true);
+    expect(versionUnrecorded({ status: 'failed', fingerprint: 'v1' }, 'v2')).toBe(true);
+  });
+
+  it('records a cancelled narration of the same version again (unpublished, then live again)', () => {
+    expect(versionUnrecorded({ status: 'cancelled', fingerprint: 'v1' }, 'v1')).toBe(true);
+  });
+
+  it('never retries a narration of this version, failed or on its way: a retry may be paid, and is the editor’s to ask', () => {
+    for (const status of ['failed', 'completed', 'queued', 'awaiting_callback', 'storing']) {
+      expect(versionUnrecorded({ status, fingerprint: 'v1' }, 'v1')).toBe(false);
+    }
   });
 });

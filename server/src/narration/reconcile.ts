@@ -88,3 +88,13 @@ export function planReconcile(
   }
   return { record, skipped, afterId, more: !unsettled && rows.length >= batchSize };
 }
+
+/**
+ * Whether a live version found by the reconciliation still needs recording: its document has no
+ * narration, or the narration is of another version, or it was cancelled (the document was
+ * unpublished, and is live again). A narration of this very version that failed is left failed: a
+ * retry is the editor's to ask for (it may be paid), never the reconciliation's.
+ */
+export function versionUnrecorded(existing: { status: string; fingerprint: string | null } | null, fingerprint: string): boolean {
+  return !existing || existing.fingerprint !== fingerprint || existing.status === 'cancelled';
+}

@@ -8,6 +8,7 @@ import { verifyCallbackSignature } from '../speech-client';
 import type { ContentApiAuth } from '../access/content-api-access';
 import { getService } from '../utils';
 import { createReconciler } from '../narration/reconciler';
+import { versionUnrecorded } from '../narration/reconcile';
 
 /**
  * The narration use cases, as the document middleware, the controllers and the content API call
@@ -50,7 +51,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         )
         .map(([uid]) => uid),
     isLocalized: content.isLocalized,
-    record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale),
+    record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale, { reconciling: true }),
     pending: getService('pending-recordings'),
   });
 
@@ -70,8 +71,16 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       return narrated ? (narrated.trigger ?? null) : null;
     },
 
-    /** Reads the live version of a document and records it; no network, at most one write. */
-    async recordFromDocument(uid: string, documentId: string, locale: string | null): Promise<{ queued: boolean; reason?: string }> {
+    /**
+     * Reads the live version of a document and records it; no network, at most one write.
+     * `reconciling`: only a version that was never recorded (see reconcile.ts), never a retry.
+     */
+    async recordFromDocument(
+      uid: string,
+      documentId: string,
+      locale: string | null,
+      { reconciling = false }: { reconciling?: boolean } = {}
+    ): Promise<{ queued: boolean; reason?: string }> {
       const current = await settings.get();
       const narration = current.contentTypes[uid];
       if (!narration) return { queued: false, reason: 'this content type is not narrated' };
@@ -79,6 +88,9 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       if (!entry) return { queued: false, reason: 'the content is not published' };
       const override = await voiceOverrides.get(this.articleIdFor(uid, documentId, entry.locale ?? locale));
       const version = content.describe(uid, entry, narration, current, override);
+      if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version.fingerprint)) {
+        return { queued: false, reason: 'this version is already recorded' };
+      }
       const outcome = await repository.recordContentVersion(version);
       if (outcome.applied) worker.wake();
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
