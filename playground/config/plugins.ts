@@ -39,8 +39,9 @@ function parseLocaleVoices(value: string): Record<string, string> {
 /**
  * The Media Library's storage: Strapi's S3 provider (`@strapi/provider-upload-aws-s3`) when
  * `UPLOAD_PROVIDER=aws-s3`, configured as the README's snippet for S3-compatible stores (an
- * endpoint, path-style URLs, checksums only where the S3 API requires them); the local provider
- * (public/uploads) otherwise, which the demo and every test but tests/integration/s3-storage.test.ts use.
+ * endpoint, path-style URLs, checksums only where the S3 API requires them; public-read objects
+ * unless S3_ACL=private); the local provider (public/uploads) otherwise, which the demo and every
+ * test but tests/integration/s3-storage.test.ts use.
  */
 function uploadConfig(env: Core.Config.Shared.ConfigParams['env']): Core.Config.Plugin {
   const provider = env('UPLOAD_PROVIDER', 'local');
@@ -58,7 +59,8 @@ function uploadConfig(env: Core.Config.Shared.ConfigParams['env']): Core.Config.
             requestChecksumCalculation: 'WHEN_REQUIRED',
             responseChecksumValidation: 'WHEN_REQUIRED',
             credentials: { accessKeyId: env('S3_ACCESS_KEY_ID'), secretAccessKey: env('S3_SECRET_ACCESS_KEY') },
-            params: { Bucket: env('S3_BUCKET'), ACL: 'public-read' },
+            // `private`: the objects are read through URLs the provider signs (the plugin's redirects too).
+            params: { Bucket: env('S3_BUCKET'), ACL: env('S3_ACL', 'public-read') },
           },
         },
       },

@@ -8,7 +8,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { startS3Server, type S3ServerProcess } from '../../scripts/s3-server.cjs';
 import { parseSrt } from '../../server/src/subtitles/srt';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { narrationRow, publicNarration, publishArticleIn, waitForNewNarration, waitForStatus } from './narration-helpers';
+import { adminNarration, narrationRow, publicNarration, publishArticleIn, waitForNewNarration, waitForStatus } from './narration-helpers';
 
 /**
  * The Media Library on S3: the playground with Strapi's own S3 upload provider
@@ -341,6 +341,39 @@ describe('a crash in the middle of a store', () => {
     expect(state.bucket).toHaveLength(4);
     expect((await keysOf(arabic, 'ar')).filter((key) => before.includes(key))).toEqual([]);
     expect((await narrationRow(stack, ARTICLE, arabic, 'ar')).audio.id).toBe(linked.audio.id);
+  });
+});
+
+describe('a private bucket (ACL private)', () => {
+  // s3rver serves every object to anyone, so this cannot show an unsigned URL refused: it shows
+  // the readers and the admin sent to URLs the provider signed, and those serving the file.
+  beforeAll(async () => {
+    await stack.restartStrapi({ S3_ACL: 'private' });
+  });
+
+  it('audio.mp3 redirects to a URL the provider signed for this request, never cached nor tagged, which serves the object', async () => {
+    const [audio] = await linkedFiles(arabic, 'ar');
+    const key = keyOf((await libraryFiles()).find((file) => file.id === audio.id)!);
+    const redirect = await stack.request(`/api/speech/narrations/${arabic}-ar/audio.mp3`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const location = new URL(redirect.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(s3.objectUrl(key));
+    expect(location.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
+    expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    expect(redirect.headers.get('cache-control')).toBe('no-store');
+    expect(redirect.headers.get('etag')).toBeNull();
+    const served = Buffer.from(await (await fetch(location)).arrayBuffer());
+    expect(served.equals(await objectBytes(key))).toBe(true);
+  });
+
+  it("the admin's narration panel and saved transcription get signed URLs too", async () => {
+    const { data } = await adminNarration(stack, ARTICLE, arabic, 'ar');
+    for (const field of ['audio', 'subtitles', 'subtitlesVtt']) {
+      expect(new URL(data[0][field].url).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const { body: transcriptions } = await stack.admin('GET', '/speech/transcriptions');
+    const saved = transcriptions.data.find((row: any) => row.savedFile?.id === transcriptFileId);
+    expect(new URL(saved.savedFile.url).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

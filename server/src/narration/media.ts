@@ -102,6 +102,19 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
     },
 
     /**
+     * Where a reader is sent for a stored file: its Media Library URL, or, when the upload provider
+     * keeps files private (Strapi's S3 provider with `ACL: 'private'`), a URL the provider signs for
+     * it now, made by the upload plugin's file service as Strapi's own API makes them.
+     */
+    async readableUrl(file: MediaFileRef): Promise<{ url: string; signed: boolean }> {
+      const readable = await strapi
+        .plugin('upload')
+        .service('file')
+        .signFileUrls({ ...file });
+      return { url: readable.url, signed: Boolean(readable.isUrlSigned) };
+    },
+
+    /**
      * Removes Media Library files (replaced or orphaned ones), from the provider's storage too;
      * missing files are not an error. True when every one is gone.
      */
