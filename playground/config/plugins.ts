@@ -36,11 +36,44 @@ function parseLocaleVoices(value: string): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
+/**
+ * The Media Library's storage: Strapi's S3 provider (`@strapi/provider-upload-aws-s3`) when
+ * `UPLOAD_PROVIDER=aws-s3`, configured as the README's snippet for S3-compatible stores (an
+ * endpoint, path-style URLs, checksums only where the S3 API requires them; public-read objects
+ * unless S3_ACL=private); the local provider (public/uploads) otherwise, which the demo and every
+ * test but tests/integration/s3-storage.test.ts use.
+ */
+function uploadConfig(env: Core.Config.Shared.ConfigParams['env']): Core.Config.Plugin {
+  const provider = env('UPLOAD_PROVIDER', 'local');
+  if (provider === 'local') return {};
+  if (provider !== 'aws-s3') throw new Error(`UPLOAD_PROVIDER must be local or aws-s3, not ${provider}`);
+  return {
+    upload: {
+      config: {
+        provider: 'aws-s3',
+        providerOptions: {
+          s3Options: {
+            endpoint: env('S3_ENDPOINT'),
+            region: env('S3_REGION', 'us-east-1'),
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+            credentials: { accessKeyId: env('S3_ACCESS_KEY_ID'), secretAccessKey: env('S3_SECRET_ACCESS_KEY') },
+            // `private`: the objects are read through URLs the provider signs (the plugin's redirects too).
+            params: { Bucket: env('S3_BUCKET'), ACL: env('S3_ACL', 'public-read') },
+          },
+        },
+      },
+    },
+  };
+}
+
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
   const port = env.int('PORT', 1337);
   const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
   const baseUrl = env('SPEECH_BASE_URL', 'http://127.0.0.1:4010');
   return {
+    ...uploadConfig(env),
     // Apollo turns introspection off in production; the tests read the schema with it on.
     graphql: { config: { apolloServer: { introspection: env.bool('GRAPHQL_INTROSPECTION', false) } } },
     speech: {

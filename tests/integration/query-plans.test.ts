@@ -106,7 +106,7 @@ async function capture(knex: any, work: () => Promise<unknown>): Promise<Capture
   return captured;
 }
 
-/** The queries of an idle tick, a busy tick's lookups, a callback, the public route, the list view and the poller. */
+/** The queries of an idle tick, a busy tick's lookups, the files a store cleans up, a callback, the public route, the list view and the poller. */
 async function runPluginQueries(app: any) {
   const repository = app.plugin('speech').service('jobs');
   const transcriptions = app.plugin('speech').service('transcriptions');
@@ -117,6 +117,9 @@ async function runPluginQueries(app: any) {
   await repository.withExpiredLease(now);
   await repository.withCallbackOverdue(now);
   await repository.readyToStore(now, 2);
+  // A store's claim (uploads a crash left unlinked), and the start's sweep of replaced files.
+  await repository.pendingUploadsOf(4242);
+  await repository.withReplacedFilesWaiting(0, 50);
   await repository.findByArticleId('doc4242-en', true);
   await repository.findForDocuments(
     UID,

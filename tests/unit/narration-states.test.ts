@@ -328,6 +328,26 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(result.guard.leaseOwner).toBe('a');
     });
 
+    it('counts the store and says files it replaced may wait to be removed; the count guards the write', () => {
+      const result = applied(transition({ ...held, stores: 2 }, { type: 'stored', owner: 'a', files, now }));
+      expect(result.patch).toMatchObject({ stores: 3, replacedFilesWaiting: true });
+      expect(result.guard).toEqual({ leaseOwner: 'a', counters: { stores: 2 } });
+      // A row stored before the count existed reads as none.
+      expect(applied(transition(held, { type: 'stored', owner: 'a', files, now })).patch.stores).toBe(1);
+    });
+
+    it('replaced files removed: clears the flag in any status, only while no other store has replaced more', () => {
+      for (const status of ['completed', 'queued', 'storing', 'cancelled'] as const) {
+        const result = applied(transition(job({ status, stores: 3, replacedFilesWaiting: true }), { type: 'replacedFilesRemoved' }));
+        expect(result.patch).toEqual({ replacedFilesWaiting: false });
+        expect(result.from).toContain(status);
+        expect(result.guard).toEqual({ counters: { stores: 3 } });
+      }
+      expect(transition(job({ status: 'completed', stores: 3, replacedFilesWaiting: false }), { type: 'replacedFilesRemoved' }).kind).toBe(
+        'ignore'
+      );
+    });
+
     it('a worker stopped by its own shutdown hands the row back and gives the attempt back', () => {
       const result = applied(transition(held, { type: 'storeAbandoned', owner: 'a', now }));
       expect(result.patch).toMatchObject({ leaseOwner: null, storeAttempts: 0, nextAttemptAt: now });

@@ -45,6 +45,17 @@ export function adminNarrationView(row: NarrationListRow & Partial<Pick<Narratio
   };
 }
 
+/** The view of a row whose files the admin plays: a private bucket's files at URLs signed for it (media.ts). */
+async function withReadableUrls(row: NarrationRow) {
+  const view = adminNarrationView(row);
+  const media = getService('media');
+  for (const field of ['audio', 'subtitles', 'subtitlesVtt'] as const) {
+    const file = row[field];
+    if (file && view[field]) view[field] = { id: file.id, url: (await media.readableUrl(file)).url };
+  }
+  return view;
+}
+
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */
 async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 'targetLocale'>>(
   ctx: Context,
@@ -82,7 +93,7 @@ export default {
       await getService('narrations').findForDocument(target.contentType, target.documentId)
     );
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
-    ctx.body = { data: selected.map(adminNarrationView), queue: await getService('settings').queueState() };
+    ctx.body = { data: await Promise.all(selected.map(withReadableUrls)), queue: await getService('settings').queueState() };
   },
 
   async narrateNow(ctx: Context) {

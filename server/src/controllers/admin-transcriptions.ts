@@ -65,6 +65,12 @@ export function transcriptionView(row: TranscriptionRow, withResult = false) {
   return { ...view, result: view.hasResult ? transcriptView(row.result?.subtitles) : null };
 }
 
+/** The view with a private bucket's saved file at a URL signed for the admin (narration/media.ts). */
+async function withReadableFile<View extends ReturnType<typeof transcriptionView>>(view: View, row: TranscriptionRow): Promise<View> {
+  if (row.savedFile && view.savedFile) view.savedFile.url = (await getService('media').readableUrl(row.savedFile)).url;
+  return view;
+}
+
 /** The row of `:id`, or 404. */
 async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
   const id = idParam.safeParse(ctx.params.id);
@@ -167,14 +173,15 @@ export default {
     const speechToText = getService('speech-to-text');
     const rows = await speechToText.list({ limit: parsed.data.limit, submittedById: mine && user.id !== null ? user.id : undefined });
     ctx.body = {
-      data: rows.map((row) => transcriptionView(row)),
+      data: await Promise.all(rows.map((row) => withReadableFile(transcriptionView(row), row))),
       meta: { limit: parsed.data.limit, pollIntervalMs: speechToText.pollIntervalMs },
     };
   },
 
   /** GET /speech/transcriptions/:id: status, and the result once completed. */
   async findOne(ctx: Context) {
-    ctx.body = { data: transcriptionView(await findTranscription(ctx), true) };
+    const row = await findTranscription(ctx);
+    ctx.body = { data: await withReadableFile(transcriptionView(row, true), row) };
   },
 
   /** GET /speech/transcriptions/:id/download?format=srt|vtt|json (default: the format asked of the service). */
@@ -198,11 +205,11 @@ export default {
     const fresh = (await speechToText.find(row.id)) as TranscriptionRow;
     ctx.status = saved.created ? 201 : 200;
     ctx.body = {
-      data: transcriptionView(fresh),
+      data: await withReadableFile(transcriptionView(fresh), fresh),
       file: {
         id: saved.file.id,
         name: saved.file.name ?? null,
-        url: saved.file.url,
+        url: (await getService('media').readableUrl(saved.file)).url,
         mime: saved.file.mime ?? null,
         size: saved.file.size ?? null,
       },

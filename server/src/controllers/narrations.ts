@@ -38,10 +38,18 @@ function privateAnswer(ctx: Context, etag: string): boolean {
 
 /**
  * Media Library URLs are relative for the local provider and absolute for cloud providers. The tag
- * follows the file: a regenerated narration is a new upload, with a new id and URL.
+ * follows the file: a regenerated narration is a new upload, with a new id and URL. A private
+ * bucket's file is reached through a URL signed for this request, which expires: that redirect is
+ * never stored nor tagged, so no cache hands out an old one.
  */
-function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
+async function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
   if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
+  const readable = await getService('media').readableUrl(file);
+  if (readable.signed) {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(readable.url);
+    return;
+  }
   if (privateAnswer(ctx, etagOf(`${file.id}:${file.url}`))) return;
   ctx.redirect(file.url);
 }
@@ -54,13 +62,13 @@ export default {
     ctx.body = json;
   },
   async audio(ctx: Context) {
-    redirectToFile(ctx, (await findVisible(ctx)).audio);
+    await redirectToFile(ctx, (await findVisible(ctx)).audio);
   },
   async srt(ctx: Context) {
-    redirectToFile(ctx, (await findVisible(ctx)).subtitles);
+    await redirectToFile(ctx, (await findVisible(ctx)).subtitles);
   },
   async vtt(ctx: Context) {
-    redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
+    await redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
   },
   /** A WebVTT chapters track (`<track kind="chapters">`) from the article's headings; 404 when it has none. */
   async chapters(ctx: Context) {

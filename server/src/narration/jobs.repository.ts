@@ -3,6 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../content-types';
 import type { Chapter } from '../subtitles/chapters';
 import type { PreprocessType } from './cost';
+import { allFiles, linkStoredFiles } from './file-links';
 import {
   IN_FLIGHT_STATUSES,
   transition,
@@ -73,6 +74,9 @@ export interface NarrationRow extends NarrationJobState {
   audio?: MediaFileRef | null;
   subtitles?: MediaFileRef | null;
   subtitlesVtt?: MediaFileRef | null;
+  /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/file-links.ts). */
+  pendingUploads?: MediaFileRef[] | null;
+  replacedFiles?: MediaFileRef[] | null;
 }
 
 export interface ContentVersion {
@@ -132,11 +136,13 @@ const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing']
 const ARCHIVE_COUNTS_MS = 60_000;
 
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
+/** The narration's files and the others the row holds until they are removed. */
+const ALL_FILES_POPULATE = { ...MEDIA_POPULATE, pendingUploads: true, replacedFiles: true } as const;
 
 const MEDIA_FIELDS = ['audio', 'subtitles', 'subtitlesVtt'] as const;
 
 export type ApplyOutcome =
-  /** `replaced`: the files the patch's media links replaced (now unlinked; the caller removes them). */
+  /** `replaced`: when the patch linked files, the ones waiting to be removed (those it unlinked among them; the caller removes them). */
   { applied: true; row: NarrationRow; replaced: MediaFileRef[] } | { applied: false; reason: string };
 
 /** The where clause of a conditional update: the expected status and the transition's guard. */
@@ -174,15 +180,18 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     return row && row.articleId === articleId ? row : null;
   }
 
-  async function findById(id: number, withMedia = false): Promise<NarrationRow | null> {
-    return (await query().findOne({ where: { id }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
+  /** `withMedia`: true for the narration's files, or the media fields to read. */
+  async function findById(id: number, withMedia: boolean | Record<string, true> = false): Promise<NarrationRow | null> {
+    const populate = withMedia === true ? MEDIA_POPULATE : withMedia || undefined;
+    return (await query().findOne({ where: { id }, populate })) as NarrationRow | null;
   }
 
   /**
    * Writes a patch if the row is still in an expected state. Media links in the patch are written
    * in the same transaction, after the conditional update has won: the row's scalar fields and its
-   * files change together or not at all. In PostgreSQL the conditional UPDATE locks the row, so a
-   * concurrent delete (see removeWithMedia) waits for the links and then sees them.
+   * files change together or not at all, the linked files leave `pendingUploads` and the unlinked
+   * ones join `replacedFiles` (file-links.ts). In PostgreSQL the conditional UPDATE locks the row,
+   * so a concurrent delete (see removeWithMedia) waits for the links and then sees them.
    */
   async function conditionalUpdate(
     id: number,
@@ -202,12 +211,12 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     return strapi.db.transaction(async () => {
       const { count } = await query().updateMany({ where, data: scalar });
       if (count !== 1) return { won: false, replaced: [] };
-      const before = await findById(id, true);
-      await query().update({ where: { id }, data: links });
-      const replaced = MEDIA_FIELDS.map((field) => before?.[field]).filter(
-        (file): file is MediaFileRef => Boolean(file?.id) && !Object.values(links).includes(file!.id)
+      const { pendingUploads, replacedFiles, toRemove } = linkStoredFiles(
+        (await findById(id, ALL_FILES_POPULATE)) ?? {},
+        links as MediaLinks
       );
-      return { won: true, replaced };
+      await query().update({ where: { id }, data: { ...links, pendingUploads, replacedFiles } });
+      return { won: true, replaced: toRemove };
     });
   }
 
@@ -384,8 +393,26 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     return (await query().findMany({ where: { contentType, targetDocumentId: documentId }, populate: MEDIA_POPULATE })) as NarrationRow[];
   }
 
+  /** The uploads of stores that did not link them (the row's lease holder removes them before its own). */
+  async function pendingUploadsOf(id: number): Promise<MediaFileRef[]> {
+    return (await findById(id, { pendingUploads: true }))?.pendingUploads ?? [];
+  }
+
   /**
-   * Deletes a row and answers the files that were linked to it (the caller removes them). The row
+   * Rows whose replaced files may still be in the Media Library, with them, after the row `afterId`
+   * (an indexed flag: only rows whose removal a crash or a failed delete cut short).
+   */
+  async function withReplacedFilesWaiting(afterId: number, limit: number): Promise<NarrationRow[]> {
+    return (await query().findMany({
+      where: { replacedFilesWaiting: true, id: { $gt: afterId } },
+      orderBy: { id: 'asc' },
+      limit,
+      populate: { replacedFiles: true },
+    })) as NarrationRow[];
+  }
+
+  /**
+   * Deletes a row and answers every file it held (file-links.ts; the caller removes them). The row
    * is first taken from any lease holder by an update, which in PostgreSQL waits for a storing
    * worker's final write to commit; the links read afterwards are therefore the last ones, and that
    * worker's write, if it comes later, finds no row and removes its own files.
@@ -394,9 +421,9 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     return strapi.db.transaction(async () => {
       const { count } = await query().updateMany({ where: { id }, data: { leaseOwner: null, leaseExpiresAt: null } });
       if (count === 0) return [];
-      const row = await findById(id, true);
+      const row = await findById(id, ALL_FILES_POPULATE);
       await query().delete({ where: { id } });
-      return MEDIA_FIELDS.map((field) => row?.[field]).filter((file): file is MediaFileRef => Boolean(file?.id));
+      return row ? allFiles(row) : [];
     });
   }
 
@@ -453,6 +480,8 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     setFigures,
     findForDocuments,
     findForDocument,
+    pendingUploadsOf,
+    withReplacedFilesWaiting,
     removeWithMedia,
     countByStatus,
     hasActiveRows,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { Mp3DurationReader } from '../audio/mp3';
 import type { PluginConfig } from '../config/schema';
+import { NARRATION_UID } from '../content-types';
 import { DownloadRefusedError, downloadToTempFile } from './download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
 import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/srt';
@@ -11,7 +12,10 @@ import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/sr
 /**
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
  * files: the MP3, the SRT and a WebVTT converted from it (so an HTML <audio> + <track> works).
- * Uploads go through the upload plugin's service, so any upload provider works.
+ * Uploads go through the upload plugin's service, so any upload provider works, and each file is
+ * linked to the row's `pendingUploads` by the insert that creates it (file-links.ts): a store killed
+ * before the row's final write leaves nothing the row does not name. Nothing is read back from
+ * storage: the duration and length are measured on the downloaded file before it is uploaded.
  */
 
 export interface StoredMedia {
@@ -46,10 +50,10 @@ function safeFileStem(row: Pick<NarrationRow, 'articleId'>): string {
 export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
   const upload = () => strapi.plugin('upload').service('upload');
 
-  async function uploadFile(filepath: string, name: string, mimetype: string, caption: string): Promise<MediaFileRef> {
+  async function uploadFile(row: NarrationRow, filepath: string, name: string, mimetype: string, caption: string): Promise<MediaFileRef> {
     const { size } = await fs.stat(filepath);
     const [file] = await upload().upload({
-      data: { fileInfo: { name, caption, alternativeText: caption } },
+      data: { fileInfo: { name, caption, alternativeText: caption }, ref: NARRATION_UID, refId: row.id, field: 'pendingUploads' },
       files: { filepath, originalFilename: name, mimetype, size },
     });
     return file as MediaFileRef;
@@ -81,11 +85,11 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         const caption = `Narration of "${row.title ?? row.articleId}"`;
         // An upload to the provider cannot be interrupted, so the signal is checked between them.
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(audio.path, `${stem}.mp3`, 'audio/mpeg', caption));
+        uploaded.push(await uploadFile(row, audio.path, `${stem}.mp3`, 'audio/mpeg', caption));
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(srt.path, `${stem}.srt`, 'application/x-subrip', caption));
+        uploaded.push(await uploadFile(row, srt.path, `${stem}.srt`, 'application/x-subrip', caption));
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(vttPath, `${stem}.vtt`, 'text/vtt', caption));
+        uploaded.push(await uploadFile(row, vttPath, `${stem}.vtt`, 'text/vtt', caption));
         signal?.throwIfAborted();
         const [audioFile, srtFile, vttFile] = uploaded;
         return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds, audioBytes, cues: parseSrt(srtText) };
@@ -97,17 +101,36 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
       }
     },
 
-    /** Removes Media Library files (replaced or orphaned ones); missing files are not an error. */
-    async remove(files: Array<MediaFileRef | null | undefined>): Promise<void> {
+    /**
+     * Where a reader is sent for a stored file: its Media Library URL, or, when the upload provider
+     * keeps files private (Strapi's S3 provider with `ACL: 'private'`), a URL the provider signs for
+     * it now, made by the upload plugin's file service as Strapi's own API makes them.
+     */
+    async readableUrl(file: MediaFileRef): Promise<{ url: string; signed: boolean }> {
+      const readable = await strapi
+        .plugin('upload')
+        .service('file')
+        .signFileUrls({ ...file });
+      return { url: readable.url, signed: Boolean(readable.isUrlSigned) };
+    },
+
+    /**
+     * Removes Media Library files (replaced or orphaned ones), from the provider's storage too;
+     * missing files are not an error. True when every one is gone.
+     */
+    async remove(files: Array<MediaFileRef | null | undefined>): Promise<boolean> {
+      let removed = true;
       for (const file of files) {
         if (!file?.id) continue;
         try {
           const full = await upload().findOne(file.id);
           if (full) await upload().remove(full);
         } catch (error) {
+          removed = false;
           strapi.log.warn(`[speech] could not remove media file ${file.id}: ${(error as Error).message}`);
         }
       }
+      return removed;
     },
   };
 }

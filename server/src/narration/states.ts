@@ -41,12 +41,16 @@ export interface NarrationJobState {
   seenResults: ResultUrls[] | null;
   /** The instance that holds the row right now (submitting or storing), if any. */
   leaseOwner?: string | null;
+  /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
+  stores?: number | null;
+  /** Files a store replaced may still be in the Media Library (narration/file-links.ts). */
+  replacedFilesWaiting?: boolean | null;
   lastError?: string | null;
   lastErrorCode?: string | null;
 }
 
 /** Counters that are only ever written by compare-and-set on the value they were computed from. */
-export const COUNTER_FIELDS = ['attempts', 'submissions', 'storeAttempts'] as const;
+export const COUNTER_FIELDS = ['attempts', 'submissions', 'storeAttempts', 'stores'] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
 /** Media Library file ids linked to the row; the repository writes them in the same transaction as the patch. */
@@ -66,6 +70,8 @@ export interface NarrationJobPatch {
   attempts?: number;
   submissions?: number;
   storeAttempts?: number;
+  stores?: number;
+  replacedFilesWaiting?: boolean;
   nextAttemptAt?: Date | null;
   leaseOwner?: string | null;
   leaseExpiresAt?: Date | null;
@@ -139,6 +145,8 @@ export type NarrationEvent =
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
   | { type: 'storeFailed'; owner: string; reason: string; code: string }
+  /** The files the last store replaced are out of the Media Library (whoever removed them: the storing worker, or one after a restart). */
+  | { type: 'replacedFilesRemoved' }
   /** This instance stops (shutdown) in the middle of a download: hand the row back at once. */
   | { type: 'storeAbandoned'; owner: string; now: Date }
   /** A worker held the job past its lease (crash): put it back without paying twice. */
@@ -236,6 +244,8 @@ function guardFor(state: NarrationJobState, event: NarrationEvent, patch: Narrat
     if (patch[field] === undefined) continue;
     (guard.counters ??= {})[field] = state[field] ?? 0;
   }
+  // Only a store replaces files: with no store since they were read, none has been added meanwhile.
+  if (event.type === 'replacedFilesRemoved') (guard.counters ??= {}).stores = state.stores ?? 0;
   return guard;
 }
 
@@ -470,6 +480,9 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
           durationSeconds: event.durationSeconds ?? null,
           audioBytes: event.audioBytes ?? null,
           chapters: event.chapters?.length ? event.chapters : null,
+          // The files this write unlinks wait in `replacedFiles` until removed (file-links.ts).
+          stores: (state.stores ?? 0) + 1,
+          replacedFilesWaiting: true,
           ...(newerVersionWaiting ? { regenerate: true, attempts: 0, nextAttemptAt: event.now } : { nextAttemptAt: null }),
         },
       };
@@ -505,6 +518,11 @@ function decide(state: NarrationJobState, event: NarrationEvent): Decision {
         from: ['storing'],
         patch: { ...CLEAR_LEASE, status: 'failed', lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: null },
       };
+
+    case 'replacedFilesRemoved':
+      if (!state.replacedFilesWaiting) return { kind: 'ignore', reason: 'no replaced files wait' };
+      // Whatever the status now: files are replaced only by a store, which the guard's `stores` sees.
+      return { kind: 'apply', from: [...NARRATION_STATUSES], patch: { replacedFilesWaiting: false } };
 
     case 'storeAbandoned':
       // Another instance (or this one after a restart) takes it up without waiting for the lease to

@@ -4,7 +4,7 @@ import type { PluginConfig } from '../config/schema';
 import type { SettingsService } from '../services/settings';
 import { backoffDelay, type SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
-import type { ApplyOutcome, JobsRepository, NarrationRow } from './jobs.repository';
+import type { ApplyOutcome, JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
@@ -179,14 +179,15 @@ export function createWorker(deps: WorkerDeps) {
       return;
     }
     // Replace, then delete: the old files are removed only once the new ones are linked.
-    await media.remove(outcome.replaced);
+    await removeReplacedFiles(outcome.row, outcome.replaced);
     log(`stored narration of ${job.articleId}`);
   }
 
   /**
    * Removes uploaded files once the database answers again and says the row does not link them.
    * Asked every few seconds, for as long as the database stays away (at most ten minutes); a
-   * process that ends meanwhile leaves them to the media clean-up.
+   * process that ends meanwhile leaves them among the row's pending uploads (file-links.ts), which
+   * its next store or its deletion removes.
    */
   function keepUnlessUnlinked(job: NarrationRow, files: StoredMedia['audio'][]) {
     const giveUpAt = now().getTime() + 10 * 60_000;
@@ -203,6 +204,26 @@ export function createWorker(deps: WorkerDeps) {
     };
     void check(1);
   }
+
+  /**
+   * Removes the files a store replaced (they wait in the row's `replacedFiles`, file-links.ts),
+   * then says so on the row; a file that could not be removed keeps the row listed for next time.
+   */
+  async function removeReplacedFiles(row: NarrationRow, replaced: MediaFileRef[]) {
+    if (await media.remove(replaced)) await repository.apply(row, { type: 'replacedFilesRemoved' });
+  }
+
+  /** At start: the replaced files whose removal a crash or a failed delete cut short, on any instance. */
+  async function removeReplacedFilesLeft() {
+    let afterId = 0;
+    while (!stopped) {
+      const rows = await repository.withReplacedFilesWaiting(afterId, 50);
+      for (const row of rows) await removeReplacedFiles(row, row.replacedFiles ?? []);
+      if (rows.length < 50) return;
+      afterId = rows[rows.length - 1].id;
+    }
+  }
+  let startupSweep: Promise<void> = Promise.resolve();
 
   /**
    * The live version of a job's document as it would be narrated now (for the submission, and for
@@ -250,8 +271,12 @@ export function createWorker(deps: WorkerDeps) {
         maxAttempts: config.maxAttempts,
         now: now(),
       });
-      // Not ours, or the attempts ran out (the claim then marked it failed).
-      if (!claimed.applied || claimed.row.leaseOwner !== owner) continue;
+      if (!claimed.applied) continue;
+      // Uploads a store left unlinked (it was killed before its final write): the store that made
+      // them lost the row's lease, so it can never link them. Removed before any upload of ours.
+      await media.remove(await repository.pendingUploadsOf(row.id));
+      // The attempts ran out (the claim then marked it failed).
+      if (claimed.row.leaseOwner !== owner) continue;
       const controller = new AbortController();
       const task = storeOne(claimed.row, controller)
         .catch((error) => {
@@ -381,6 +406,9 @@ export function createWorker(deps: WorkerDeps) {
     start() {
       if (!stopped) return;
       stopped = false;
+      startupSweep = removeReplacedFilesLeft().catch((error) => {
+        strapi.log.warn(`[speech] could not remove the files of replaced narrations: ${(error as Error).message}`);
+      });
       const loop = () => {
         timer = setTimeout(async () => {
           await runSoon();
@@ -400,6 +428,7 @@ export function createWorker(deps: WorkerDeps) {
       stopped = true;
       if (timer) clearTimeout(timer);
       await runner.current();
+      await startupSweep;
       // A store close to the end may finish; the others are stopped and handed back, so the next
       // start (or another instance) takes them over without waiting for their leases to run out.
       const settled = () =>
