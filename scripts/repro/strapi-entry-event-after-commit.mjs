@@ -23,6 +23,8 @@ import path from 'node:path';
 import { createServer } from 'node:net';
 
 const require = createRequire(import.meta.url);
+/** Ends the process (bound, so the reproduction reads as the other scripts' leave()). */
+const leave = process.exit.bind(process);
 const { startCluster } = require('../postgres-cluster.cjs');
 const { createStrapi } = require('@strapi/strapi');
 
@@ -72,7 +74,7 @@ const finish = (code, lines) => {
     cluster.stop();
   } finally {
     rmSync(appDir, { recursive: true, force: true });
-    process.exit(code);
+    leave(code);
   }
 };
 process.on('unhandledRejection', (reason) => {

@@ -1,12 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, type Stack } from './harness';
-import { publicNarration, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+import { emulatorDuration, publicNarration, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
 
 /**
  * Podcast feeds and machine-readable audio, against the real playground and the emulator's MP3s:
@@ -81,20 +77,6 @@ async function download(url: string): Promise<Buffer> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
-}
-
-/** The emulator's own frame walker (emulator/src/speech/mp3.mjs), an implementation independent of the plugin's. */
-function emulatorDuration(mp3: Buffer): number {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'feed-mp3-'));
-  try {
-    const file = path.join(dir, 'a.mp3');
-    writeFileSync(file, mp3);
-    const module = pathToFileURL(path.resolve(__dirname, '../../emulator/src/speech/mp3.mjs')).href;
-    const script = `import { mp3FileDurationSec } from ${JSON.stringify(module)}; process.stdout.write(String(await mp3FileDurationSec(${JSON.stringify(file)})));`;
-    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 beforeAll(async () => {

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createHash, createHmac } from 'node:crypto';
 import { EMULATOR_API_KEY, contentManager, waitFor, type Stack } from './harness';
 
@@ -149,4 +154,18 @@ export async function expectPaidOnce(
   );
   const subtitles = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
   expect(await subtitles.text()).toContain(expected.spoken);
+}
+
+/** The emulator's own frame walker (emulator/src/speech/mp3.mjs), an implementation independent of the plugin's. */
+export function emulatorDuration(mp3: Buffer): number {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-mp3-'));
+  try {
+    const file = path.join(dir, 'a.mp3');
+    writeFileSync(file, mp3);
+    const module = pathToFileURL(path.resolve(__dirname, '../../emulator/src/speech/mp3.mjs')).href;
+    const script = `import { mp3FileDurationSec } from ${JSON.stringify(module)}; process.stdout.write(String(await mp3FileDurationSec(${JSON.stringify(file)})));`;
+    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,14 +1,20 @@
-import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DOMParser } from '@xmldom/xmldom';
 import { startS3Server, type S3ServerProcess } from '../../scripts/s3-server.cjs';
 import { parseSrt } from '../../server/src/subtitles/srt';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { adminNarration, narrationRow, publicNarration, publishArticleIn, waitForNewNarration, waitForStatus } from './narration-helpers';
+import {
+  adminNarration,
+  emulatorDuration,
+  narrationRow,
+  publicNarration,
+  publishArticleIn,
+  waitForNewNarration,
+  waitForStatus,
+} from './narration-helpers';
 
 /**
  * The Media Library on S3: the playground with Strapi's own S3 upload provider
@@ -109,20 +115,6 @@ async function keysOf(documentId: string, locale: string): Promise<string[]> {
     .filter((file) => ids.includes(file.id))
     .map(keyOf)
     .sort();
-}
-
-/** The emulator's own frame walker (emulator/src/speech/mp3.mjs), an implementation independent of the plugin's. */
-function emulatorDuration(mp3: Buffer): number {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 's3-mp3-'));
-  try {
-    const file = path.join(dir, 'a.mp3');
-    writeFileSync(file, mp3);
-    const module = pathToFileURL(path.resolve(__dirname, '../../emulator/src/speech/mp3.mjs')).href;
-    const script = `import { mp3FileDurationSec } from ${JSON.stringify(module)}; process.stdout.write(String(await mp3FileDurationSec(${JSON.stringify(file)})));`;
-    return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function regenerate(documentId: string, locale: string) {
