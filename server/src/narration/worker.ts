@@ -4,7 +4,7 @@ import type { PluginConfig } from '../config/schema';
 import type { SettingsService } from '../services/settings';
 import { backoffDelay, type SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
-import type { ApplyOutcome, JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
+import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
 import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
@@ -153,25 +153,21 @@ export function createWorker(deps: WorkerDeps) {
       await media.remove(files);
       return handOff(job, controller);
     }
-    let outcome: ApplyOutcome;
-    try {
-      // Links the files in the write that completes the row, and only while the lease is ours.
-      const chapters = await chaptersOf(job, stored.cues);
-      outcome = await repository.apply(job, {
-        type: 'stored',
-        owner,
-        files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
-        durationSeconds: stored.durationSeconds,
-        audioBytes: stored.audioBytes,
-        chapters,
-        now: now(),
-      });
-    } catch (error) {
-      // The write may have committed although its answer was lost (the database went away during
-      // the commit): the files are removed only once the row is known not to link them.
-      keepUnlessUnlinked(job, files);
-      throw error;
-    }
+    // Links the files in the write that completes the row, and only while the lease is ours. Should
+    // it fail, the files are not removed here: the write may have committed although its answer was
+    // lost (the database went away during the commit). Either they are now the narration, or they
+    // are still among the row's pending uploads, which its next store or its deletion removes
+    // (file-links.ts).
+    const chapters = await chaptersOf(job, stored.cues);
+    const outcome = await repository.apply(job, {
+      type: 'stored',
+      owner,
+      files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
+      durationSeconds: stored.durationSeconds,
+      audioBytes: stored.audioBytes,
+      chapters,
+      now: now(),
+    });
     if (!outcome.applied) {
       // Cancelled, deleted or taken over while downloading: nothing links to the new files.
       await media.remove(files);
@@ -181,28 +177,6 @@ export function createWorker(deps: WorkerDeps) {
     // Replace, then delete: the old files are removed only once the new ones are linked.
     await removeReplacedFiles(outcome.row, outcome.replaced);
     log(`stored narration of ${job.articleId}`);
-  }
-
-  /**
-   * Removes uploaded files once the database answers again and says the row does not link them.
-   * Asked every few seconds, for as long as the database stays away (at most ten minutes); a
-   * process that ends meanwhile leaves them among the row's pending uploads (file-links.ts), which
-   * its next store or its deletion removes.
-   */
-  function keepUnlessUnlinked(job: NarrationRow, files: StoredMedia['audio'][]) {
-    const giveUpAt = now().getTime() + 10 * 60_000;
-    const check = async (attempt: number): Promise<void> => {
-      try {
-        const row = await repository.findById(job.id, true);
-        const linked = new Set([row?.audio?.id, row?.subtitles?.id, row?.subtitlesVtt?.id]);
-        await media.remove(files.filter((file) => !linked.has(file.id)));
-      } catch {
-        if (now().getTime() >= giveUpAt) return;
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(Math.min(attempt, 4))).unref?.());
-        return check(attempt + 1);
-      }
-    };
-    void check(1);
   }
 
   /**
