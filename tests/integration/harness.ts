@@ -168,13 +168,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-it-'));
   const publicDir = path.join(workDir, 'public');
   mkdirSync(path.join(publicDir, 'uploads'), { recursive: true });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   if (options.seedDatabase) writeFileSync(path.join(workDir, 'data.db'), options.seedDatabase);
 
   const emulator = options.withoutEmulator
     ? ({ url: 'http://127.0.0.1:9', webUrl: 'http://127.0.0.1:9', stop: async () => {} } as EmulatorProcess)
     : await startEmulatorProcess({ webPort: true, apiKeys: [EMULATOR_API_KEY], delayMs: 300, args: options.emulatorArgs ?? [] });
+  // Strapi's port is picked once the emulator listens: the emulator takes any free port (0), and
+  // could otherwise be given the one just picked for Strapi (seen once: Strapi refused to start).
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
 
   let extraEnv = typeof options.env === 'function' ? options.env(emulator) : (options.env ?? {});
 
