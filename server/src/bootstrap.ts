@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { invalidConfigError } from './config/schema';
-import { PERMISSION_ACTIONS } from './permissions';
+import { invalidConfigError } from './settings/config-schema';
+import { PERMISSION_ACTIONS } from './access/permissions';
 import { getService } from './utils';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {

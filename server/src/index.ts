@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import bootstrap from './bootstrap';
-import config from './config';
+import config from './settings/config';
 import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';
@@ -8,7 +8,7 @@ import register from './register';
 import routes from './routes';
 import services from './services';
 import { installUploadGuard } from './speech-to-text/upload-guard';
-import { installBodyGuard } from './http/body-guard';
+import { installBodyGuard } from './speech-to-text/body-guard';
 
 export default {
   register(args: { strapi: Core.Strapi }) {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { registerRestNarrationParam } from './content-api/rest-narration-param';
-import { registerGraphql } from './graphql';
-import { narrateOnPublish } from './middlewares/narrate-on-publish';
+import { registerRestNarrationParam } from './narration/content-api/rest-narration-param';
+import { registerGraphql } from './narration/content-api/graphql';
+import { narrateOnPublish } from './narration/narrate-on-publish';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   // Document Service middleware: sees publish, REST auto-publish (create/update with

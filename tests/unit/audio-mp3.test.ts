@@ -1,5 +1,5 @@
 import { Mp3DurationReader, isoDuration, mp3DurationSeconds } from '../../server/src/audio/mp3';
-import { parseMpegFrameHeader } from '../../server/src/narration/mp3-sniff';
+import { parseMpegFrameHeader } from '../../server/src/audio/mp3-sniff';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
 /** Real frames from the emulator's lamejs encoder: MPEG 2 layer III, mono, 22.05 kHz, 576 samples a frame, no VBR header. */

@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 import os from 'os';
 import path from 'path';
-import { bodyGuard, hasBearerToken, pluginRequestKind, temporaryFilePaths } from '../../server/src/http/body-guard';
+import { bodyGuard, hasBearerToken, pluginRequestKind, temporaryFilePaths } from '../../server/src/speech-to-text/body-guard';
 import { withStrapiErrorHelpers } from './strapi-error-helpers';
 
 describe('pluginRequestKind', () => {

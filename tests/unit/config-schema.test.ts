@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/config/schema';
+import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/settings/config-schema';
 
 const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.speech.example' };
 

@@ -13,8 +13,8 @@ import {
   pinnedLookup,
   type DownloadOptions,
   type ResolvedAddress,
-} from '../../server/src/narration/download';
-import { nonPublicAddressReason } from '../../server/src/narration/address-policy';
+} from '../../server/src/download/download';
+import { nonPublicAddressReason } from '../../server/src/download/address-policy';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
 /** A real narration MP3 (the emulator's encoder) without a tag, and the same behind an ID3 tag with cover-art-sized padding. */

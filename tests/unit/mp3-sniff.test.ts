@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { Mp3Sniffer, checkMpegFrames, id3v2TagLength, looksLikeMp3, parseMpegFrameHeader } from '../../server/src/narration/mp3-sniff';
+import { Mp3Sniffer, checkMpegFrames, id3v2TagLength, looksLikeMp3, parseMpegFrameHeader } from '../../server/src/audio/mp3-sniff';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
 const AUDIO = emulatorMp3(1);

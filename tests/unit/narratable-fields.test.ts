@@ -1,5 +1,5 @@
-import { describeConfigProblems, invalidConfigError } from '../../server/src/config/schema';
-import { fieldProblem, narratableFields, narrationConfigProblems } from '../../server/src/narration/narratable-fields';
+import { describeConfigProblems, invalidConfigError } from '../../server/src/settings/config-schema';
+import { fieldProblem, narratableFields, narrationConfigProblems } from '../../server/src/narration/domain/narratable-fields';
 
 const model = {
   attributes: {

@@ -1,7 +1,7 @@
-import { describeArticle, type ArticleSource } from '../../server/src/narration/article';
-import { narrationCost } from '../../server/src/narration/cost';
-import { narrationFingerprint } from '../../server/src/narration/fingerprint';
-import { lexiconRuleSchema } from '../../server/src/narration/lexicon';
+import { describeArticle, type ArticleSource } from '../../server/src/narration/domain/article';
+import { narrationCost } from '../../server/src/narration/domain/cost';
+import { narrationFingerprint } from '../../server/src/narration/domain/fingerprint';
+import { lexiconRuleSchema } from '../../server/src/narration/domain/lexicon';
 
 /** What is narrated for an entry: text, cost and fingerprint all describe the same string. */
 

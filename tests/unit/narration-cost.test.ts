@@ -1,4 +1,4 @@
-import { countCharacters, estimateCredits, isPreprocessType, narrationCost } from '../../server/src/narration/cost';
+import { countCharacters, estimateCredits, isPreprocessType, narrationCost } from '../../server/src/narration/domain/cost';
 
 describe('countCharacters', () => {
   it('counts Unicode code points, not UTF-16 code units', () => {

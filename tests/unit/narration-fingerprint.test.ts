@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { narrationFingerprint } from '../../server/src/narration/fingerprint';
+import { narrationFingerprint } from '../../server/src/narration/domain/fingerprint';
 
 const base = { text: 'Title.\n\nBody text.', voiceId: 'voice-1', preprocessType: '0' as const };
 

@@ -1,5 +1,5 @@
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
-import type { NarrationJobState } from '../../server/src/narration/states';
+import type { NarrationJobState } from '../../server/src/narration/domain/states';
 
 /** Narration fixtures for the unit tests: a queue state, and a whole row around one. */
 

@@ -5,7 +5,7 @@ import {
   ruleAppliesTo,
   MAX_LEXICON_RULES,
   type LexiconRule,
-} from '../../server/src/narration/lexicon';
+} from '../../server/src/narration/domain/lexicon';
 
 /** The lexicon applied to one text, as an article's paragraphs get it. */
 const applyLexicon = (text: string, rules: readonly LexiconRule[], locale: string | null) => compileLexicon(rules, locale)(text);

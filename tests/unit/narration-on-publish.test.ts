@@ -1,4 +1,4 @@
-import { narrateOnPublish } from '../../server/src/middlewares/narrate-on-publish';
+import { narrateOnPublish } from '../../server/src/narration/narrate-on-publish';
 
 /**
  * The Document Service middleware, without Strapi: which actions look at the narration settings

@@ -1,6 +1,6 @@
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
-import { audioObjectJsonLd } from '../../server/src/narration/json-ld';
-import { narrationJson } from '../../server/src/narration/public-view';
+import { audioObjectJsonLd } from '../../server/src/narration/domain/json-ld';
+import { narrationJson } from '../../server/src/narration/domain/public-view';
 import { narrationRow } from './narration-fixtures';
 
 const BASE = 'https://cms.example';

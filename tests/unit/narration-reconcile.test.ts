@@ -1,4 +1,4 @@
-import { firstCursor, planReconcile, versionUnrecorded, type LiveRowStamp } from '../../server/src/narration/reconcile';
+import { firstCursor, planReconcile, versionUnrecorded, type LiveRowStamp } from '../../server/src/narration/domain/reconcile';
 
 const MINUTE = 60_000;
 const now = new Date('2026-11-25T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { planSubmissionFailure } from '../../server/src/narration/submission';
+import { planSubmissionFailure } from '../../server/src/narration/domain/submission';
 import {
   AlreadyProcessingError,
   AuthFailedError,

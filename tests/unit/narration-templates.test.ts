@@ -1,5 +1,5 @@
-import { fillTemplate, templateFor, templateProblem } from '../../server/src/narration/templates';
-import { parsePluginConfig } from '../../server/src/config/schema';
+import { fillTemplate, templateFor, templateProblem } from '../../server/src/narration/domain/templates';
+import { parsePluginConfig } from '../../server/src/settings/config-schema';
 
 const values = { title: 'Databases', author: 'Layla Haddad', site: 'The Daily' };
 

@@ -1,6 +1,6 @@
 import { ConcurrentRequestError, InsufficientCreditsError, type SpeechClient } from '../../server/src/speech-client';
-import { createAudioCache, createVoicePreview } from '../../server/src/voice-preview/preview';
-import { sampleFor, SAMPLE_TEXTS } from '../../server/src/voice-preview/samples';
+import { createAudioCache, createVoicePreview } from '../../server/src/voices/preview';
+import { sampleFor, SAMPLE_TEXTS } from '../../server/src/voices/samples';
 import { primaryLanguage } from '../../server/src/voices/language';
 
 describe('samples', () => {

@@ -1,5 +1,5 @@
 import { createJobsRepository, type CommittedChange, type NarrationRow } from '../../server/src/narration/jobs.repository';
-import { transition, type NarrationEvent, type NarrationJobState } from '../../server/src/narration/states';
+import { transition, type NarrationEvent, type NarrationJobState } from '../../server/src/narration/domain/states';
 import { narrationWebhookInfo, webhookEventOf } from '../../server/src/webhooks/narration-events';
 import { createNarrationWebhooks } from '../../server/src/webhooks/narration-webhooks';
 import { job, narrationRow } from './narration-fixtures';

@@ -1,4 +1,4 @@
-import { id3v2TagLength, parseMpegFrameHeader, type MpegFrameHeader } from '../narration/mp3-sniff';
+import { id3v2TagLength, parseMpegFrameHeader, type MpegFrameHeader } from './mp3-sniff';
 
 /**
  * How long an MP3 plays, read from the file itself: an ID3v2 tag is skipped, then a Xing/Info or

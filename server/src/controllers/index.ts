@@ -1,21 +1,22 @@
-import callback from './callback';
-import feeds from './feeds';
-import narrations from './narrations';
-import adminNarrations from './admin-narrations';
-import adminSettings from './admin-settings';
-import adminTranscriptions from './admin-transcriptions';
-import adminSpeech from './admin-speech';
-import adminLexicon from './admin-lexicon';
-import player from './player';
+import adminLexicon from '../lexicon/admin.controller';
+import adminNarrations from '../narration/admin.controller';
+import callback from '../narration/callback.controller';
+import narrations from '../narration/public.controller';
+import feeds from '../feeds/controller';
+import player from '../player/controller';
+import adminSettings from '../settings/admin.controller';
+import adminTranscriptions from '../speech-to-text/admin.controller';
+import adminVoices from '../voices/admin.controller';
 
+/** Every feature's controllers, by the name their routes' handlers use. */
 export default {
   callback,
   narrations,
   feeds,
+  player,
   'admin-narrations': adminNarrations,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,
-  'admin-speech': adminSpeech,
+  'admin-voices': adminVoices,
   'admin-lexicon': adminLexicon,
-  player,
 };

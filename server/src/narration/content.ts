@@ -2,11 +2,11 @@ import { documentKey } from '../access/document-permissions';
 import { writeStamp } from '../utils/write-stamp';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
-import type { ContentTypeNarrationConfig } from '../config/schema';
-import type { EffectiveSettings } from '../services/settings';
-import { describeArticle } from './article';
-import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './narratable-fields';
-import { triggerProblem } from './triggers';
+import type { ContentTypeNarrationConfig } from '../settings/config-schema';
+import type { EffectiveSettings } from '../settings/service';
+import { articleKey, describeArticle } from './domain/article';
+import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
+import { triggerProblem } from './domain/triggers';
 import { resolveVoiceId } from '../voices/resolve';
 
 /** A document's entry as the Document Service returns it. */
@@ -89,6 +89,9 @@ export function createContentReader(strapi: Core.Strapi) {
     },
     isLocalized,
     hasDraftAndPublish,
+
+    /** The narration's key of one document (and locale, for localized types). */
+    articleIdFor: (uid: string, documentId: string, locale: string | null) => articleKey(documentId, locale, isLocalized(uid)),
 
     /** The version front ends see: published for draft & publish types, the only one otherwise. */
     loadLive: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'published'),

@@ -2,8 +2,8 @@ import { writeStamp } from '../utils/write-stamp';
 import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../content-types';
 import type { Chapter } from '../subtitles/chapters';
-import type { PreprocessType } from './cost';
-import { allFiles, linkStoredFiles } from './file-links';
+import type { PreprocessType } from './domain/cost';
+import { allFiles, linkStoredFiles } from './domain/file-links';
 import {
   IN_FLIGHT_STATUSES,
   transition,
@@ -13,7 +13,7 @@ import {
   type NarrationJobPatch,
   type NarrationJobState,
   type NarrationStatus,
-} from './states';
+} from './domain/states';
 
 /** A state change whose conditional update won: the transition's event, its expected states, its patch and the row after it. */
 export interface CommittedChange {

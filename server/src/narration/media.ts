@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { Mp3DurationReader } from '../audio/mp3';
-import type { PluginConfig } from '../config/schema';
+import type { PluginConfig } from '../settings/config-schema';
 import { NARRATION_UID } from '../content-types';
-import { DownloadRefusedError, downloadToTempFile } from './download';
+import { DownloadRefusedError, downloadToTempFile } from '../download/download';
 import type { MediaFileRef, NarrationRow } from './jobs.repository';
 import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/srt';
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createSerialRunner } from '../utils/serial-runner';
-import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './reconcile';
+import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './domain/reconcile';
 import type { PendingRecordings } from './pending-recordings';
 
 /**

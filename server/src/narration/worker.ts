@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../config/schema';
-import type { SettingsService } from '../services/settings';
+import type { PluginConfig } from '../settings/config-schema';
+import type { SettingsService } from '../settings/service';
 import { backoffDelay, type SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
 import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
@@ -9,7 +9,7 @@ import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
-import { planSubmissionFailure } from './submission';
+import { planSubmissionFailure } from './domain/submission';
 import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
 import type { Cue } from '../subtitles/srt';
 import type { VoiceOverrides } from './voice-overrides';

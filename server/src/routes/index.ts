@@ -1,5 +1,13 @@
-import admin from './admin';
-import contentApi from './content-api';
-import adminTranscriptions from './admin-transcriptions';
+import { adminRoutes as lexicon } from '../lexicon/routes';
+import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } from '../narration/routes';
+import { contentApiRoutes as feeds } from '../feeds/routes';
+import { contentApiRoutes as player } from '../player/routes';
+import { adminRoutes as settings } from '../settings/routes';
+import { adminRoutes as speechToText } from '../speech-to-text/routes';
+import { adminRoutes as voices } from '../voices/routes';
 
-export default { 'content-api': contentApi, admin, 'admin-transcriptions': adminTranscriptions };
+/** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
+export default {
+  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText] },
+  'content-api': { type: 'content-api', routes: [...narrationPublic, ...player, ...feeds] },
+};

@@ -1,62 +1,99 @@
 import type { Core } from '@strapi/strapi';
 import { createContentApiAccess } from '../access/content-api-access';
 import { createDocumentPermissions } from '../access/document-permissions';
+import { createFeedsService } from '../feeds/service';
+import { createLexiconService } from '../lexicon/service';
 import { createContentReader } from '../narration/content';
+import { createNarrationEditorService } from '../narration/editor.service';
 import { createJobsRepository } from '../narration/jobs.repository';
 import { createMediaStore } from '../narration/media';
-import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createNarrationsService } from '../narration/narrations.service';
 import { createPendingRecordings } from '../narration/pending-recordings';
+import { createPublicViewsService } from '../narration/public-views.service';
+import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createWorker } from '../narration/worker';
+import { createSettingsService } from '../settings/service';
+import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRepository } from '../speech-to-text/repository';
+import { createSpeechToTextService } from '../speech-to-text/service';
 import { getService } from '../utils';
-import { createFeedsService } from './feeds';
-import { createNarrationsService } from './narrations';
-import { createSettingsService } from './settings';
-import { createSpeechClientService } from './speech-client';
-import { createSpeechToTextService } from './speech-to-text';
-import { createVoicePreviewService } from './voice-preview';
-import { createVoicesService } from './voices';
-import { createWorkerService } from './worker';
+import { createVoicePreview } from '../voices/preview';
+import { createVoicesService } from '../voices/service';
 import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
 
 type Factory = ({ strapi }: { strapi: Core.Strapi }) => unknown;
 
 /**
- * The plugin's services, by name (`getService(name)` in utils/ returns them typed). Strapi creates
- * each one the first time it is asked for, once per instance, so every caller shares it.
+ * The plugin's services, by name: each feature's factory, wired to the others here and nowhere
+ * else (`getService(name)` in utils/ returns them typed). Strapi creates each one the first time it
+ * is asked for, once per instance, so every caller shares it.
  */
 export default {
   /** The configuration file and the editor's runtime settings; the queue's pause and credits. */
   settings: createSettingsService,
+  /** The one client of the speech service: narration, speech to text and voice previews all go through it. */
+  'speech-client': () => {
+    const { config } = getService('settings');
+    return createSpeechClient({
+      apiKey: config.apiKey,
+      baseUrl: config.baseUrl,
+      webUrl: config.webUrl,
+      timeoutMs: config.requestTimeoutMs,
+      voicesPath: config.voicesPath,
+    });
+  },
   /** The site's content types and entries as narration reads them. */
   content: ({ strapi }) => createContentReader(strapi),
   /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
   jobs: ({ strapi }) => createJobsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
+  /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
+  'pending-recordings': ({ strapi }) => createPendingRecordings(strapi),
+  /** The voice an editor chose for one article. */
+  'voice-overrides': ({ strapi }) => createVoiceOverrides(strapi),
+  /** A narration's files in the Media Library. */
+  media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
+  /** Submits queued narrations and stores their results. */
+  worker: ({ strapi }) => {
+    const settings = getService('settings');
+    const client = getService('speech-client');
+    return createWorker({
+      strapi,
+      config: settings.config,
+      repository: getService('jobs'),
+      settings,
+      voiceOverrides: getService('voice-overrides'),
+      content: getService('content'),
+      client: () => client,
+      media: getService('media'),
+      callbackUrl: () => settings.callbackUrl(),
+    });
+  },
+  /** Publish and record, the service's callback, the worker's and the reconciliation's lifecycle. */
+  narrations: createNarrationsService,
+  /** What editors do by hand: narrate now, regenerate, voice, estimates, the queue's overview. */
+  'narration-editor': createNarrationEditorService,
+  /** The narrations a front end may see (public routes, REST, GraphQL). */
+  'narration-views': createPublicViewsService,
   /** `narration.ready` / `narration.failed` on Strapi's event hub, for its webhook runner. */
   webhooks: ({ strapi }) =>
     createNarrationWebhooks(strapi, {
       findRow: (id) => getService('jobs').findById(id, true),
       publicUrl: () => getService('settings').publicUrl(),
     }),
-  /** A narration's files in the Media Library. */
-  media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
-  /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
-  'pending-recordings': ({ strapi }) => createPendingRecordings(strapi),
-  /** The voice an editor chose for one article. */
-  'voice-overrides': ({ strapi }) => createVoiceOverrides(strapi),
+  /** Which narrated articles the lexicon would change, and at what cost. */
+  lexicon: createLexiconService,
   /** The voices editors choose from. */
   voices: createVoicesService,
-  /** The one configured client of the speech service. */
-  'speech-client': createSpeechClientService,
-  /** Submits queued narrations and stores their results. */
-  worker: createWorkerService,
-  /** The narration use cases the controllers, the document middleware and the content API call. */
-  narrations: createNarrationsService,
+  /** Voice previews and "listen to this paragraph". */
+  'voice-preview': () => {
+    const client = getService('speech-client');
+    const voices = getService('voices');
+    return createVoicePreview({ client: () => client, voices: () => voices.list() });
+  },
   /** The transcription rows: the only code that writes them. */
   transcriptions: ({ strapi }) => createTranscriptionRepository(strapi),
   /** Speech to text: uploads, following jobs, results. */
   'speech-to-text': createSpeechToTextService,
-  /** Voice previews and "listen to this paragraph". */
-  'voice-preview': createVoicePreviewService,
   /** The Content Manager's permissions, applied to the documents the admin routes act on. */
   'document-permissions': ({ strapi }) => createDocumentPermissions(strapi),
   /** Who may read narrations through the content API (REST and GraphQL). */

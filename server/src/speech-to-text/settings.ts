@@ -1,4 +1,4 @@
-import type { PluginConfig } from '../config/schema';
+import type { PluginConfig } from '../settings/config-schema';
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 
 /** Timing and limits of speech to text, derived from the plugin's configuration. */

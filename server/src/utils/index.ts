@@ -1,47 +1,81 @@
 import type { ContentApiAccess } from '../access/content-api-access';
 import type { DocumentPermissions } from '../access/document-permissions';
+import type { FeedsService } from '../feeds/service';
+import type { LexiconService } from '../lexicon/service';
 import type { ContentReader } from '../narration/content';
+import type { NarrationEditorService } from '../narration/editor.service';
 import type { JobsRepository } from '../narration/jobs.repository';
 import type { MediaStore } from '../narration/media';
+import type { NarrationsService } from '../narration/narrations.service';
 import type { PendingRecordings } from '../narration/pending-recordings';
+import type { PublicViewsService } from '../narration/public-views.service';
 import type { VoiceOverrides } from '../narration/voice-overrides';
 import type { NarrationWorker } from '../narration/worker';
-import type { FeedsService } from '../services/feeds';
-import type { NarrationsService } from '../services/narrations';
-import type { SettingsService } from '../services/settings';
-import type { SpeechToTextService } from '../services/speech-to-text';
-import type { VoicesService } from '../services/voices';
+import type services from '../services';
+import type { SettingsService } from '../settings/service';
 import type { SpeechClient } from '../speech-client';
 import type { TranscriptionRepository } from '../speech-to-text/repository';
-import type { VoicePreview } from '../voice-preview/preview';
+import type { SpeechToTextService } from '../speech-to-text/service';
+import type { VoicePreview } from '../voices/preview';
+import type { VoicesService } from '../voices/service';
 import type { NarrationWebhooks } from '../webhooks/narration-webhooks';
-import type services from '../services';
 
-/** Each service registered in services/index.ts, by name. */
+/**
+ * Each service registered in services/index.ts, by name. Written out rather than inferred: a
+ * factory's type depends on the services it asks for, so inferring would be circular. These are
+ * type-only imports, erased from the build: utils/ depends on no feature at run time.
+ */
 type Services = {
   settings: SettingsService;
+  'speech-client': SpeechClient;
   content: ContentReader;
   jobs: JobsRepository;
-  media: MediaStore;
-  'voice-overrides': VoiceOverrides;
   'pending-recordings': PendingRecordings;
-  voices: VoicesService;
-  'speech-client': SpeechClient;
+  'voice-overrides': VoiceOverrides;
+  media: MediaStore;
   worker: NarrationWorker;
   narrations: NarrationsService;
+  'narration-editor': NarrationEditorService;
+  'narration-views': PublicViewsService;
+  webhooks: NarrationWebhooks;
+  lexicon: LexiconService;
+  voices: VoicesService;
+  'voice-preview': VoicePreview;
   transcriptions: TranscriptionRepository;
   'speech-to-text': SpeechToTextService;
-  'voice-preview': VoicePreview;
   'document-permissions': DocumentPermissions;
   'content-api-access': ContentApiAccess;
-  webhooks: NarrationWebhooks;
   feeds: FeedsService;
 };
 
-/** Fails to compile when a service is registered without a type here, or the other way round. */
+/** Fails to compile when a service is registered without a type here, or one of a type that differs. */
+type Registered = { [Name in keyof typeof services]: ReturnType<(typeof services)[Name]> };
 type SameNames<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
 const servicesAllTyped: SameNames<typeof services, Services> = true;
 void servicesAllTyped;
+const servicesTypedAsBuilt: { [Name in keyof Services]: Services[Name] extends Registered[Name] ? true : false } = {
+  settings: true,
+  'speech-client': true,
+  content: true,
+  jobs: true,
+  'pending-recordings': true,
+  'voice-overrides': true,
+  media: true,
+  worker: true,
+  narrations: true,
+  'narration-editor': true,
+  'narration-views': true,
+  webhooks: true,
+  lexicon: true,
+  voices: true,
+  'voice-preview': true,
+  transcriptions: true,
+  'speech-to-text': true,
+  'document-permissions': true,
+  'content-api-access': true,
+  feeds: true,
+};
+void servicesTypedAsBuilt;
 
 /** One of the plugin's services, typed (as Strapi's own plugins do it: i18n's `getService`). */
 export function getService<Name extends keyof Services>(name: Name): Services[Name] {

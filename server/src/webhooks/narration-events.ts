@@ -1,5 +1,5 @@
 import type { CommittedChange, NarrationRow } from '../narration/jobs.repository';
-import { narrationJson } from '../narration/public-view';
+import { narrationJson } from '../narration/domain/public-view';
 
 /**
  * The webhook events the plugin announces through Strapi's own webhook runner, and what they carry.

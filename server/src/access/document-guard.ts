@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { documentKey, type DocumentAction } from './document-permissions';
+import { getService } from '../utils';
+
+const REFUSALS: Record<DocumentAction, string> = {
+  read: 'You may not read this document.',
+  narrate:
+    'You may not narrate this document: narrating it needs the permission to publish it (or to update it, for a type without draft & publish).',
+};
+
+/**
+ * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
+ * the caller may not, before anything has been read or sent.
+ */
+export async function ensureMayActOn(
+  ctx: Context,
+  target: { contentType: string; documentId: string; locale?: string | null },
+  action: DocumentAction
+): Promise<void> {
+  const decision = await getService('document-permissions').decide(
+    ctx.state.userAbility,
+    target.contentType,
+    { documentId: target.documentId, locale: target.locale ?? null },
+    action
+  );
+  if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
+  if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
+}
+
+/** Splits the documents of a bulk request into the ones the caller may `action` and the ones refused. */
+export async function permittedDocuments(
+  ctx: Context,
+  target: { contentType: string; documentIds: string[]; locale?: string | null },
+  action: DocumentAction
+): Promise<{ allowed: string[]; refused: string[] }> {
+  const locale = target.locale ?? null;
+  const permitted = await getService('document-permissions').permitted(
+    ctx.state.userAbility,
+    target.contentType,
+    target.documentIds.map((documentId) => ({ documentId, locale })),
+    action
+  );
+  const localized = getService('content').isLocalized(target.contentType);
+  const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
+  return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
+}

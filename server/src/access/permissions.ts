@@ -1,0 +1,25 @@
+/** The plugin's RBAC actions (Settings -> Roles). Uids become `plugin::speech.<uid>`. */
+export const PERMISSION_ACTIONS = [
+  { section: 'plugins', displayName: 'Read settings', uid: 'settings.read', pluginName: 'speech' },
+  { section: 'plugins', displayName: 'Change settings', uid: 'settings.update', pluginName: 'speech' },
+  { section: 'plugins', displayName: 'Narrate and regenerate articles', uid: 'narrate', pluginName: 'speech' },
+  { section: 'plugins', displayName: 'Transcribe audio', uid: 'transcribe', pluginName: 'speech' },
+] as const;
+
+export const action = (uid: (typeof PERMISSION_ACTIONS)[number]['uid']) => `plugin::speech.${uid}`;
+
+/** An admin route's config: a logged-in admin holding every one of `actions` (none: any admin). */
+export const adminOnly = (...actions: Array<(typeof PERMISSION_ACTIONS)[number]['uid']>) => ({
+  policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions: actions.map(action) } }],
+});
+
+/** A public route: it carries its own check (a signature, the content API's read rule) or holds no data. */
+export const publicRoute = { auth: false } as const;
+
+/** A route of the plugin, as the feature folders declare them and routes/index.ts gathers them. */
+export interface PluginRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  handler: string;
+  config: ReturnType<typeof adminOnly> | typeof publicRoute;
+}

@@ -1,0 +1,27 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { z } from 'zod';
+import { localeCode } from '../settings/config-schema';
+import { notModified } from '../http/etag';
+import { getService } from '../utils';
+import { validate } from '../http/validate';
+
+/** Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`. */
+
+const pluralNameParam = z.string().regex(/^[a-z0-9-]{1,100}$/i);
+
+export default {
+  async feed(ctx: Context) {
+    // The router (path-to-regexp 6) already leaves `.xml` out of the parameter; a router that kept it is covered too.
+    const pluralName = validate(pluralNameParam, String(ctx.params.pluralName ?? '').replace(/\.xml$/i, ''), 'Invalid feed name.');
+    const locale = ctx.query.locale === undefined ? null : validate(localeCode, ctx.query.locale, 'Invalid locale.');
+    const feeds = getService('feeds');
+    const feed = await feeds.feed(pluralName, locale);
+    if (!feed) throw new errors.NotFoundError('No podcast feed for this content type.');
+    // The same for every caller (the Public role decides what is in it): any cache may keep it.
+    ctx.set('Cache-Control', `public, max-age=${feeds.maxAgeSeconds}`);
+    if (notModified(ctx, feed.etag)) return;
+    ctx.type = 'application/rss+xml; charset=utf-8';
+    ctx.body = feed.body;
+  },
+};

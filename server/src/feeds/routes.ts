@@ -1,0 +1,6 @@
+import { publicRoute, type PluginRoute } from '../access/permissions';
+
+/** Podcast feeds (public, under /api/speech). A feed is the same for everyone: the Public role decides what is in it (service.ts). */
+export const contentApiRoutes: PluginRoute[] = [
+  { method: 'GET', path: '/feeds/:pluralName.xml', handler: 'feeds.feed', config: publicRoute },
+];

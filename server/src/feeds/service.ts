@@ -1,0 +1,184 @@
+import { documentKey } from '../access/document-permissions';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { LRUCache } from 'lru-cache';
+import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
+import { etagOf } from '../http/etag';
+import type { NarrationRow } from '../narration/jobs.repository';
+import { narrationFileUrl } from '../narration/domain/public-view';
+import { getService } from '../utils';
+
+/**
+ * Podcast feeds of narrated types (`GET /api/speech/feeds/:pluralName.xml`).
+ *
+ * Who may see a feed: the Public role, never the caller's own credentials. A feed is one answer for
+ * everyone, cached here and by any shared cache in front (`Cache-Control: public`), and podcast apps
+ * send no tokens; so a feed lists a type only when an anonymous caller may read that type through the
+ * content API (or the type's `publicNarration` switch is on), exactly the narrations the public
+ * routes would show that caller. Otherwise, and for a type that is not narrated or not a collection
+ * type, there is no feed (404).
+ *
+ * Items: narrations with stored audio whose entry has a live version (published; saved, for types
+ * without draft & publish), newest audio first: an item's date is when its audio was stored, which a
+ * republish of unchanged content leaves alone, like its guid.
+ *
+ * Cost: one page of narration rows (with their audio and VTT files: two batched reads) and one query
+ * for which of their documents are live, per `limit` items; never a query per item. A built feed is
+ * kept per (type, locale) and served again while the type's stored narrations and live entries are
+ * unchanged (counts and latest writes tell: new audio, a removed narration, a publish, an unpublish,
+ * an edit of a live entry) and for at most `maxAgeSeconds` (what those do not show, such as a new
+ * title recorded before its audio is narrated, appears within it); several instances each keep their
+ * own and all see a change at once, since the check reads the database.
+ */
+
+export interface BuiltFeed {
+  body: string;
+  etag: string;
+}
+
+interface CachedFeed extends BuiltFeed {
+  stamp: string;
+  builtAt: number;
+}
+
+interface CollectionType {
+  uid: string;
+  kind?: string;
+  info?: { pluralName?: string; displayName?: string };
+}
+
+export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
+  const settings = getService('settings');
+  const { feeds } = settings.config;
+  const content = getService('content');
+  const contentApi = getService('content-api-access');
+  const jobs = getService('jobs');
+  // Keyed by type and the `locale` asked for: bounded, since any string may arrive there.
+  const cache = new LRUCache<string, CachedFeed>({ max: 200 });
+  const building = new Map<string, Promise<CachedFeed>>();
+
+  function collectionType(pluralName: string): CollectionType | null {
+    const types = Object.values(strapi.contentTypes as unknown as Record<string, CollectionType>);
+    return (
+      types.find((type) => type.uid.startsWith('api::') && type.kind === 'collectionType' && type.info?.pluralName === pluralName) ?? null
+    );
+  }
+
+  /** Feeds on, narrated, and readable by an anonymous caller. */
+  async function isOpen(uid: string): Promise<boolean> {
+    if (!feeds.enabled || feeds.contentTypes[uid]?.enabled === false) return false;
+    const narrated = (await settings.get()).contentTypes[uid];
+    if (!narrated) return false;
+    return Boolean(narrated.publicNarration) || contentApi.mayRead(await contentApi.publicAuth(), uid);
+  }
+
+  async function channelOf(type: CollectionType, pluralName: string, locale: string | null): Promise<FeedChannel> {
+    const { siteName } = await settings.get();
+    const configured = { ...feeds.channel, ...feeds.contentTypes[type.uid] };
+    const name = type.info?.displayName ?? pluralName;
+    const base = settings.publicUrl();
+    return {
+      title: configured.title ?? (siteName ? `${siteName}: ${name}` : name),
+      description: configured.description ?? `${name}, narrated.`,
+      link: configured.link ?? base,
+      selfUrl: `${base}/api/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
+      language: locale ?? configured.language ?? null,
+      author: configured.author ?? (siteName || null),
+      imageUrl: configured.imageUrl ?? null,
+      category: configured.category ?? null,
+      explicit: configured.explicit ?? false,
+    };
+  }
+
+  /**
+   * The exact length of audio stored before `audioBytes` existed, read once and recorded: from the
+   * file itself with the local provider (public/uploads). A cloud provider's file would cost a
+   * request per item; its length stays unknown (the enclosure says 0) until the audio is stored again.
+   */
+  async function measureLegacyAudio(rows: NarrationRow[]): Promise<void> {
+    const uploads = path.resolve(strapi.dirs.static.public);
+    for (const row of rows) {
+      if (row.audioBytes != null || row.audio?.provider !== 'local') continue;
+      try {
+        const file = path.resolve(uploads, `.${decodeURIComponent(new URL(row.audio.url, 'http://local').pathname)}`);
+        if (!file.startsWith(`${uploads}${path.sep}`)) continue;
+        row.audioBytes = (await fs.stat(file)).size;
+        await jobs.recordAudioBytes(row.id, row.audioBytes);
+      } catch (error) {
+        strapi.log.warn(`[speech] could not measure the audio of ${row.articleId}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string): FeedItem {
+    const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
+    return {
+      guid: feedItemGuid(row.articleId, row.audio),
+      title: row.title || row.articleId,
+      audioUrl: narrationFileUrl(base, row.articleId, 'audio.mp3'),
+      audioBytes: row.audioBytes ?? null,
+      durationSeconds: duration,
+      publishedAt: new Date(row.completedAt!).toISOString(),
+      transcriptUrl: row.subtitlesVtt ? narrationFileUrl(base, row.articleId, 'subtitles.vtt') : null,
+      language: row.targetLocale,
+    };
+  }
+
+  /** The feed's items, newest first, at most `limit`: pages of rows until enough are live. */
+  async function itemsOf(uid: string, locale: string | null): Promise<FeedItem[]> {
+    const localized = content.isLocalized(uid);
+    const rowLocale = localized ? locale : null;
+    const base = settings.publicUrl();
+    const items: FeedItem[] = [];
+    for (let start = 0; items.length < feeds.limit; start += feeds.limit) {
+      const rows = await jobs.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
+      const live = await content.liveKeys(uid, [...new Set(rows.map((row) => row.targetDocumentId))], rowLocale);
+      const shown = rows.filter(
+        (row): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
+          Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null))
+      );
+      await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
+      items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base)));
+      if (rows.length < feeds.limit) break;
+    }
+    return items;
+  }
+
+  async function stampOf(uid: string): Promise<string> {
+    const [narrations, live] = await Promise.all([jobs.changeStamp(uid), content.liveStamp(uid)]);
+    return `${narrations}/${live}`;
+  }
+
+  async function build(type: CollectionType, pluralName: string, locale: string | null, stamp: string): Promise<CachedFeed> {
+    const body = podcastRss(await channelOf(type, pluralName, locale), await itemsOf(type.uid, locale));
+    // Lengths measured just now changed the rows: the next check sees a new stamp and rebuilds once.
+    return { body, etag: etagOf(body), stamp, builtAt: Date.now() };
+  }
+
+  return {
+    /** The feed of a type by its plural name, in one locale or all (null); null when there is no such public feed. */
+    async feed(pluralName: string, locale: string | null): Promise<BuiltFeed | null> {
+      const type = collectionType(pluralName);
+      if (!type || !(await isOpen(type.uid))) return null;
+      const key = `${type.uid}|${locale ?? '*'}`;
+      const stamp = await stampOf(type.uid);
+      const cached = cache.get(key);
+      if (cached && cached.stamp === stamp && Date.now() - cached.builtAt < feeds.maxAgeSeconds * 1000) return cached;
+      // Requests that find it stale together share one build.
+      let pending = building.get(key);
+      if (!pending) {
+        pending = build(type, pluralName, locale, stamp).finally(() => building.delete(key));
+        building.set(key, pending);
+      }
+      const built = await pending;
+      cache.set(key, built);
+      return built;
+    },
+
+    /** `Cache-Control: max-age` of the feeds. */
+    maxAgeSeconds: feeds.maxAgeSeconds,
+  };
+}
+
+export type FeedsService = ReturnType<typeof createFeedsService>;

@@ -1,0 +1,67 @@
+import { getService } from '../utils';
+
+/**
+ * The lexicon's effect on what is already narrated. The rules themselves apply inside the
+ * narrated text (narration/domain/lexicon.ts); this answers which articles a rule would change
+ * and what narrating them again would cost, without submitting anything.
+ */
+export function createLexiconService() {
+  const settings = getService('settings');
+  const repository = getService('jobs');
+  const content = getService('content');
+  const voiceOverrides = getService('voice-overrides');
+
+  return {
+    /**
+     * One page of a type's published documents (in `locale`) whose narration the current lexicon
+     * would change, and what narrating them again would cost: the text with the lexicon differs
+     * from the text without it, and its fingerprint from the one last narrated. `readable` keeps
+     * the documents the caller may read.
+     */
+    async affected(
+      uid: string,
+      locale: string | null,
+      { page, pageSize }: { page: number; pageSize: number },
+      readable: (documentIds: string[]) => Promise<Set<string>>
+    ) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const { entries, total } = await content.livePage(uid, locale, { start: (page - 1) * pageSize, limit: pageSize });
+      const allowed = await readable(entries.map((entry) => entry.documentId));
+      const rows = await repository.findForDocuments(uid, [...allowed]);
+      const narrated = new Map(rows.map((row) => [row.articleId, row.narratedFingerprint]));
+      const overrides = await voiceOverrides.getMany([...narrated.keys()]);
+      const withoutLexicon = { ...current, lexicon: [] };
+      const items = [];
+      for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
+        const articleId = content.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
+        const lastNarrated = narrated.get(articleId);
+        if (!lastNarrated) continue;
+        const override = overrides.get(articleId) ?? null;
+        const version = content.describe(uid, entry, narration, current, override);
+        if (version.fingerprint === lastNarrated) continue;
+        if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
+        items.push({
+          documentId: entry.documentId,
+          locale: version.locale,
+          articleId,
+          title: version.title,
+          characters: version.characters,
+          credits: version.credits,
+        });
+      }
+      return {
+        items,
+        totalCredits: items.reduce((sum, item) => sum + item.credits, 0),
+        page,
+        pageSize,
+        pageCount: Math.ceil(total / pageSize),
+        total,
+        refused: entries.length - allowed.size,
+      };
+    },
+  };
+}
+
+export type LexiconService = ReturnType<typeof createLexiconService>;

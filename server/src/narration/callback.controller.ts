@@ -1,0 +1,19 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { narrationCallbackPayloadSchema } from '../speech-client';
+import { getService } from '../utils';
+import { validate } from '../http/validate';
+
+/**
+ * POST /api/speech/callback, called by the speech service (no Strapi auth: the HMAC signature is
+ * the authentication). The body is parsed by the contract's schema before any crypto or database work.
+ */
+export default {
+  async receive(ctx: Context) {
+    const { articleId, response } = validate(narrationCallbackPayloadSchema, ctx.request.body, 'Malformed narration callback.');
+    const outcome = await getService('narrations').receiveCallback({ articleId, ...response });
+    if (outcome.status === 'unauthorized') throw new errors.UnauthorizedError('Invalid callback signature.');
+    ctx.status = 200;
+    ctx.body = { received: true, outcome: outcome.status };
+  },
+};

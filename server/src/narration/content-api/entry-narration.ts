@@ -1,0 +1,19 @@
+import type { ContentApiAuth } from '../../access/content-api-access';
+import { narrationJson } from '../domain/public-view';
+import { getService } from '../../utils';
+
+/**
+ * The narration of one entry as a content-API caller may see it (GraphQL's `narration` field,
+ * REST's `?narration=true`): null where the type is not narrated, the caller may not read the
+ * type, or the entry has no live version.
+ */
+export async function entryNarration(
+  uid: string,
+  parent: { documentId?: string; locale?: string | null; publishedAt?: string | null },
+  auth: ContentApiAuth | null
+) {
+  if (!parent?.documentId) return null;
+  const row = await getService('narration-views').findVisibleForEntry(uid, { ...parent, documentId: parent.documentId }, auth);
+  if (!row) return null;
+  return narrationJson(row, getService('settings').publicUrl());
+}

@@ -1,0 +1,99 @@
+import type { ContentTypeNarrationConfig } from '../../settings/config-schema';
+import { narrationCost, type PreprocessType } from './cost';
+import { narrationFingerprint } from './fingerprint';
+import { compileLexicon, type LexiconRule } from './lexicon';
+import { fillTemplate, templateFor } from './templates';
+import type { TextHeading } from '../../subtitles/chapters';
+import { extractNarration, fieldToText, oneLine, paragraphsOf } from './text';
+import type { ContentVersion } from '../jobs.repository';
+
+/**
+ * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
+ * id on every publish; documentId is stable, and shared by all locales of a document, so localized
+ * types append the locale.
+ */
+export function articleKey(documentId: string, locale: string | null | undefined, localized: boolean): string {
+  return localized && locale ? `${documentId}-${locale}` : documentId;
+}
+
+export interface ArticleSource {
+  contentType: string;
+  entry: Record<string, unknown> & { documentId: string; locale?: string | null };
+  narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'skipBlocks' | 'authorField'>;
+  attributes?: Record<string, { type: string }>;
+  localized: boolean;
+  voiceId: string;
+  preprocessType: PreprocessType;
+  /** Pronunciation rules, applied before the cost and the fingerprint (so the estimate is what is paid). */
+  lexicon?: readonly LexiconRule[];
+  /** `{site}` in the templates. */
+  siteName?: string;
+  /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
+  introTemplates?: Readonly<Record<string, string>>;
+  outroTemplates?: Readonly<Record<string, string>>;
+}
+
+/** A field's text as one line (for `{title}` and `{author}`); '' when absent or not text. */
+function fieldLine(source: ArticleSource, field: string | undefined): string {
+  if (field === undefined || !Object.prototype.hasOwnProperty.call(source.entry, field)) return '';
+  return oneLine(fieldToText(source.entry[field], source.attributes?.[field]?.type));
+}
+
+/** The article's own paragraphs between its intro and outro; an article with nothing to read gets neither. */
+function withIntroAndOutro(
+  body: string[],
+  source: ArticleSource,
+  locale: string | null
+): { paragraphs: string[]; introParagraphs: number } {
+  if (body.length === 0) return { paragraphs: body, introParagraphs: 0 };
+  const values = {
+    title: fieldLine(source, source.narration.titleField),
+    author: fieldLine(source, source.narration.authorField),
+    site: source.siteName ?? '',
+  };
+  const intro = fillTemplate(templateFor(source.introTemplates, locale), values);
+  const outro = fillTemplate(templateFor(source.outroTemplates, locale), values);
+  return { paragraphs: [...(intro ? [intro] : []), ...body, ...(outro ? [outro] : [])], introParagraphs: intro ? 1 : 0 };
+}
+
+/** A heading as a chapter title: its lines as one, without the full stop added for the narrator. */
+const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replace(/(?<!\.)\.$/u, '');
+
+/**
+ * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
+ * heading starts (for chapters). Pure: no Strapi, no I/O.
+ */
+export function describeArticle(source: ArticleSource): ContentVersion & { text: string; headings: TextHeading[] } {
+  const locale = source.localized ? (source.entry.locale ?? null) : null;
+  const extracted = extractNarration(source.entry, source.narration, source.attributes);
+  const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);
+  // Paragraph by paragraph (a rule never spans two), so each heading's position is known after it.
+  const spoken = written.paragraphs.map(compileLexicon(source.lexicon ?? [], locale));
+  const text = spoken.join('\n\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const paragraph of spoken) {
+    starts.push(offset);
+    offset += paragraph.length + 2;
+  }
+  const headings = extracted.headingParagraphs.map((index) => ({
+    offset: starts[index + written.introParagraphs],
+    title: headingTitle(written.paragraphs[index + written.introParagraphs]),
+  }));
+  const { characters, credits } = narrationCost(text, source.preprocessType);
+  const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
+  return {
+    articleId: articleKey(source.entry.documentId, source.entry.locale, source.localized),
+    contentType: source.contentType,
+    documentId: source.entry.documentId,
+    locale,
+    title: typeof titleValue === 'string' && titleValue.trim() ? titleValue.trim() : source.entry.documentId,
+    text,
+    headings,
+    fingerprint: narrationFingerprint({ text, voiceId: source.voiceId, preprocessType: source.preprocessType }),
+    voiceId: source.voiceId,
+    preprocessType: source.preprocessType,
+    characters,
+    credits,
+  };
+}

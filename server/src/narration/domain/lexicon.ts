@@ -1,0 +1,174 @@
+/**
+ * The pronunciation lexicon: rules `term -> spoken form` applied to the narrated text before it is
+ * costed and fingerprinted, so the cost an editor is shown is the cost of what is sent.
+ *
+ * - A rule applies to one locale (`ar` also covers `ar-JO`) or, with `locale: null`, to all.
+ * - Whole word by default: the term must not touch a letter, mark or digit on either side. `\b`
+ *   knows only ASCII words, so the boundaries are Unicode classes (`\p{L}\p{M}\p{N}`, flag `u`),
+ *   which is what makes them work for Arabic script.
+ * - Case-insensitive by default (Unicode simple case folding), case-sensitive on request.
+ * - Arabic, as the rule says: `ignoreDiacritics` matches with or without harakat, Quranic marks
+ *   and tatweel (they are matched and replaced too, so no stray mark lands on the spoken form);
+ *   `letterVariants` lets the alef forms (ا أ إ آ ٱ), taa marbuta and haa (ة ه), and alef maqsura
+ *   and yaa (ى ي) match each other, the common spellings of one word.
+ * - Every match is found on the original text, so a spoken form is never matched again; where
+ *   matches overlap the longer term wins, then the earlier match, then the earlier rule.
+ *
+ * Pure: no Strapi, no I/O.
+ */
+import { z } from 'zod';
+import { localeCode } from '../../settings/config-schema';
+import { localeFallbacks } from '../../voices/language';
+import { oneLine } from './text';
+
+export const MAX_LEXICON_RULES = 500;
+export const MAX_TERM_LENGTH = 100;
+export const MAX_SPOKEN_LENGTH = 300;
+
+/** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */
+const ARABIC_DIACRITICS = '\\u0610-\\u061A\\u0640\\u064B-\\u065F\\u0670\\u06D6-\\u06DC\\u06DF-\\u06E8\\u06EA-\\u06ED';
+const DIACRITICS_RUN = `[${ARABIC_DIACRITICS}]*`;
+// eslint-disable-next-line no-misleading-character-class -- the class lists combining marks on purpose, to match each one alone
+const DIACRITIC = new RegExp(`[${ARABIC_DIACRITICS}]`, 'gu');
+
+/** Letters written for one another; each group matches any of its members. */
+const LETTER_VARIANTS = ['اأإآٱ', 'ةه', 'ىي'];
+const VARIANT_CLASS = new Map(LETTER_VARIANTS.flatMap((group) => [...group].map((letter) => [letter, `[${group}]`] as const)));
+
+export const lexiconRuleSchema = z
+  .object({
+    term: z
+      .string()
+      .transform(oneLine)
+      .pipe(z.string().min(1, 'write the term to replace').max(MAX_TERM_LENGTH, `a term may have at most ${MAX_TERM_LENGTH} characters`)),
+    spoken: z
+      .string()
+      .transform(oneLine)
+      .pipe(
+        z
+          .string()
+          .min(1, 'write how the term is spoken')
+          .max(MAX_SPOKEN_LENGTH, `a spoken form may have at most ${MAX_SPOKEN_LENGTH} characters`)
+      ),
+    /** A locale code, or null for every locale. */
+    locale: localeCode.nullable().default(null),
+    wholeWord: z.boolean().default(true),
+    caseSensitive: z.boolean().default(false),
+    ignoreDiacritics: z.boolean().default(false),
+    letterVariants: z.boolean().default(false),
+  })
+  .strict();
+export type LexiconRule = z.output<typeof lexiconRuleSchema>;
+
+export const lexiconSchema = z
+  .array(lexiconRuleSchema)
+  .max(MAX_LEXICON_RULES, `the lexicon may have at most ${MAX_LEXICON_RULES} rules`)
+  .superRefine((rules, ctx) => {
+    const seen = new Map<string, number>();
+    rules.forEach((rule, index) => {
+      const key = `${rule.locale ?? '*'}\u0000${rule.caseSensitive ? rule.term : rule.term.toLowerCase()}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, index);
+      else
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [index, 'term'],
+          message: `repeats the term of rule ${first + 1} ("${rules[first].term}") for the same locale`,
+        });
+    });
+  });
+
+/** Does a rule written for `ruleLocale` apply to an article in `articleLocale`? */
+export function ruleAppliesTo(ruleLocale: string | null, articleLocale: string | null | undefined): boolean {
+  if (ruleLocale === null) return true;
+  return localeFallbacks(articleLocale).includes(ruleLocale.toLowerCase());
+}
+
+const escapeRegExp = (character: string) => character.replace(/[\\^$.*+?()[\]{}|/]/gu, '\\$&');
+const WORD_CHARACTER = /[\p{L}\p{M}\p{N}_]/u;
+const NOT_AFTER_WORD = '(?<![\\p{L}\\p{M}\\p{N}_])';
+const NOT_BEFORE_WORD = '(?![\\p{L}\\p{M}\\p{N}_])';
+
+/** The regular expression a rule matches with (global, Unicode). */
+function ruleRegExp(rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>): RegExp {
+  const term = rule.ignoreDiacritics ? oneLine(rule.term.replace(DIACRITIC, '')) : oneLine(rule.term);
+  const characters = [...term];
+  const body = characters
+    .map((character) => {
+      // A space in a term stands for any run of spaces on one line, never a line break.
+      if (character === ' ') return '[^\\S\\n]+';
+      const pattern = (rule.letterVariants && VARIANT_CLASS.get(character)) || escapeRegExp(character);
+      return rule.ignoreDiacritics ? `${pattern}${DIACRITICS_RUN}` : pattern;
+    })
+    .join('');
+  // Boundaries only where the term itself begins or ends with a word character ("C++", ".NET").
+  const before = rule.wholeWord && WORD_CHARACTER.test(characters[0] ?? '') ? NOT_AFTER_WORD : '';
+  const after = rule.wholeWord && WORD_CHARACTER.test(characters[characters.length - 1] ?? '') ? NOT_BEFORE_WORD : '';
+  return new RegExp(`${before}${body}${after}`, rule.caseSensitive ? 'gu' : 'giu');
+}
+
+/** Compiled expressions, by rule, shared by every article narrated with the same lexicon. */
+const compiled = new Map<string, RegExp>();
+const COMPILED_MAX = 2_000;
+
+function cachedRegExp(rule: LexiconRule): RegExp {
+  const key = JSON.stringify([rule.term, rule.wholeWord, rule.caseSensitive, rule.ignoreDiacritics, rule.letterVariants]);
+  let pattern = compiled.get(key);
+  if (!pattern) {
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    pattern = ruleRegExp(rule);
+    compiled.set(key, pattern);
+  }
+  return pattern;
+}
+
+/** A rule that applies to the article's locale, with its expression. */
+interface CompiledRule {
+  pattern: RegExp;
+  termLength: number;
+  order: number;
+  spoken: string;
+}
+
+type Match = Omit<CompiledRule, 'pattern'> & { start: number; end: number };
+
+/**
+ * The lexicon for one article: the rules that apply to `locale`, chosen and compiled once, as a
+ * function that applies them to a text (each paragraph of the article; see the file comment).
+ */
+export function compileLexicon(rules: readonly LexiconRule[], locale: string | null | undefined): (text: string) => string {
+  const applicable: CompiledRule[] = [];
+  rules.forEach((rule, order) => {
+    if (!ruleAppliesTo(rule.locale, locale)) return;
+    applicable.push({ pattern: cachedRegExp(rule), termLength: [...rule.term].length, order, spoken: rule.spoken });
+  });
+  return (text) => applyRules(text, applicable);
+}
+
+function applyRules(text: string, rules: readonly CompiledRule[]): string {
+  const candidates: Match[] = [];
+  for (const { pattern, termLength, order, spoken } of rules) {
+    for (const match of text.matchAll(pattern)) {
+      candidates.push({ start: match.index, end: match.index + match[0].length, termLength, order, spoken });
+    }
+  }
+  if (candidates.length === 0) return text;
+
+  candidates.sort((a, b) => b.termLength - a.termLength || a.start - b.start || a.order - b.order);
+  const chosen: Match[] = [];
+  const taken = new Uint8Array(text.length);
+  for (const candidate of candidates) {
+    if (taken.subarray(candidate.start, candidate.end).includes(1)) continue;
+    taken.fill(1, candidate.start, candidate.end);
+    chosen.push(candidate);
+  }
+  chosen.sort((a, b) => a.start - b.start);
+
+  let result = '';
+  let cursor = 0;
+  for (const match of chosen) {
+    result += text.slice(cursor, match.start) + match.spoken;
+    cursor = match.end;
+  }
+  return (result + text.slice(cursor)).normalize('NFC');
+}

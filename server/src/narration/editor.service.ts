@@ -1,0 +1,151 @@
+import { countCharacters } from './domain/cost';
+import { narrationParagraphs } from './domain/text';
+import { getService } from '../utils';
+
+/**
+ * What editors do by hand in the admin: narrate now (the same rules as a publish), regenerate,
+ * choose an article's voice, estimate what a narration would cost, listen to a paragraph, and the
+ * queue's overview and pause.
+ */
+export function createNarrationEditorService() {
+  const settings = getService('settings');
+  const repository = getService('jobs');
+  const content = getService('content');
+  const voiceOverrides = getService('voice-overrides');
+  const worker = getService('worker');
+  const voices = getService('voices');
+  const narrations = getService('narrations');
+
+  const service = {
+    /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
+    async narrateNow(uid: string, documentId: string, locale: string | null) {
+      const result = await narrations.recordFromDocument(uid, documentId, locale);
+      return { articleId: content.articleIdFor(uid, documentId, locale), ...result };
+    },
+
+    async narrateMany(uid: string, documentIds: string[], locale: string | null) {
+      const results = [];
+      for (const documentId of documentIds) results.push(await service.narrateNow(uid, documentId, locale));
+      return { results, queued: results.filter((result) => result.queued).length };
+    },
+
+    /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
+    async regenerate(uid: string, documentId: string, locale: string | null) {
+      const articleId = content.articleIdFor(uid, documentId, locale);
+      const row = await repository.findByArticleId(articleId);
+      if (!row) return { articleId, ...(await narrations.recordFromDocument(uid, documentId, locale)) };
+      const outcome = await repository.apply(row, { type: 'regenerateRequested', now: new Date() });
+      if (outcome.applied) worker.wake();
+      return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
+    },
+
+    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null) {
+      const articleId = content.articleIdFor(uid, documentId, locale);
+      await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
+      return { articleId, voiceId };
+    },
+
+    /**
+     * The version the editor is looking at (the draft, for types with draft & publish), described
+     * with the entry's voice override; null when the type is not narrated or the document is missing.
+     */
+    async draftVersion(uid: string, documentId: string, locale: string | null) {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration || !content.exists(uid)) return null;
+      const entry = await content.loadDraft(uid, documentId, locale);
+      if (!entry) return null;
+      const override = await voiceOverrides.get(content.articleIdFor(uid, documentId, locale));
+      return { version: content.describe(uid, entry, narration, current, override), override };
+    },
+
+    /**
+     * The paragraphs of a document's current (draft) text and the voice it would be read in, for
+     * "listen to this paragraph" in the edit view. Null when the type is not narrated or the
+     * document does not exist.
+     */
+    async paragraphs(uid: string, documentId: string, locale: string | null) {
+      const draft = await service.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version } = draft;
+      return {
+        articleId: version.articleId,
+        voiceId: version.voiceId,
+        paragraphs: narrationParagraphs(version.text).map((text, index) => ({ index, text, characters: countCharacters(text) })),
+      };
+    },
+
+    /**
+     * What narrating a document's current text would cost, before anything is submitted. The
+     * editor is looking at the draft, so that is the version estimated.
+     */
+    async estimate(uid: string, documentId: string, locale: string | null) {
+      const draft = await service.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version, override } = draft;
+      const row = await repository.findByArticleId(version.articleId);
+      return {
+        articleId: version.articleId,
+        characters: version.characters,
+        credits: version.credits,
+        preprocessType: version.preprocessType,
+        voiceId: version.voiceId,
+        voiceOverride: override,
+        /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
+        voice: await voices.check(version.voiceId, version.locale),
+        unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
+      };
+    },
+
+    /** Estimates many documents at once (bulk action): what would be submitted, and its cost. */
+    async estimateMany(uid: string, documentIds: string[], locale: string | null) {
+      const items = [];
+      for (const documentId of documentIds) {
+        const estimate = await service.estimate(uid, documentId, locale);
+        if (estimate) items.push({ documentId, ...estimate });
+      }
+      const toSubmit = items.filter((item) => !item.unchanged);
+      return {
+        items,
+        toSubmit: toSubmit.length,
+        skipped: items.length - toSubmit.length,
+        totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0),
+        /** Documents that would be submitted in a voice the voice list gives another language. */
+        voiceMismatches: toSubmit.filter((item) => item.voice.mismatch).length,
+      };
+    },
+
+    /** Average narrated characters per content type (latest narrations), for the settings page's cost preview. */
+    averageCharacters: () => repository.recentAverageCharacters(),
+
+    /** The narrations of some documents of one type (a list page), every locale. */
+    findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
+
+    /** The narrations of one document, every locale. */
+    findForDocument: (uid: string, documentId: string) => repository.findForDocument(uid, documentId),
+
+    /** Lifts a pause (credits, API key) and lets the worker submit again at once. */
+    async resumeQueue() {
+      const queue = await settings.updateQueueState({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
+      worker.wake();
+      return queue;
+    },
+
+    /** The queue at a glance, for the admin's status board. */
+    async overview() {
+      const connection = settings.connection();
+      return {
+        apiKeyConfigured: connection.apiKeyConfigured,
+        baseUrl: connection.baseUrl,
+        webUrl: connection.webUrl,
+        callbackUrl: connection.callbackUrl,
+        queue: await settings.queueState(),
+        counts: await repository.countByStatus(),
+        settings: await settings.get(),
+      };
+    },
+  };
+  return service;
+}
+
+export type NarrationEditorService = ReturnType<typeof createNarrationEditorService>;

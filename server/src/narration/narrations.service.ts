@@ -1,0 +1,156 @@
+import type { Core } from '@strapi/strapi';
+import type { NarrationTrigger } from '../settings/config-schema';
+import { verifyCallbackSignature } from '../speech-client';
+import { getService } from '../utils';
+import { versionUnrecorded } from './domain/reconcile';
+import { createReconciler } from './reconciler';
+
+/**
+ * Publish and record, the narration's main line: a published version is recorded in the queue
+ * (`jobs`), the `worker` submits it and stores its files, and the service's callback is verified
+ * and recorded here. Also the lifecycle of the worker and the reconciliation. What editors do by
+ * hand is narration-editor.service.ts; what front ends read is public-views.service.ts.
+ */
+
+export interface CallbackInput {
+  articleId: string;
+  audioFile: string | null;
+  srtFile: string | null;
+  signature: string;
+}
+
+export type CallbackOutcome =
+  | { status: 'unauthorized' }
+  | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
+
+export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
+  const settings = getService('settings');
+  const { config } = settings;
+  const repository = getService('jobs');
+  const content = getService('content');
+  const media = getService('media');
+  const voiceOverrides = getService('voice-overrides');
+  const worker = getService('worker');
+  const pending = new Set<Promise<unknown>>();
+  let stopping: Promise<void> | null = null;
+  const reconciler = createReconciler({
+    strapi,
+    intervalMs: config.reconcileIntervalMs,
+    settleMs: config.reconcileSettleMs,
+    narratedTypes: async () =>
+      Object.entries((await settings.get()).contentTypes)
+        .filter(
+          ([uid, narration]) => Boolean(narration.trigger) && narration.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
+        )
+        .map(([uid]) => uid),
+    isLocalized: content.isLocalized,
+    record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale, { reconciling: true }),
+    pending: getService('pending-recordings'),
+  });
+
+  const service = {
+    /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
+    track<T>(promise: Promise<T>): Promise<T> {
+      pending.add(promise);
+      void promise.finally(() => pending.delete(promise));
+      return promise;
+    },
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+
+    async triggerFor(uid: string): Promise<NarrationTrigger | null> {
+      const narrated = (await settings.get()).contentTypes[uid];
+      return narrated ? (narrated.trigger ?? null) : null;
+    },
+
+    /**
+     * Reads the live version of a document and records it; no network, at most one write.
+     * `reconciling`: only a version that was never recorded (see reconcile.ts), never a retry.
+     */
+    async recordFromDocument(
+      uid: string,
+      documentId: string,
+      locale: string | null,
+      { reconciling = false }: { reconciling?: boolean } = {}
+    ): Promise<{ queued: boolean; reason?: string }> {
+      const current = await settings.get();
+      const narration = current.contentTypes[uid];
+      if (!narration) return { queued: false, reason: 'this content type is not narrated' };
+      const entry = await content.loadLive(uid, documentId, locale);
+      if (!entry) return { queued: false, reason: 'the content is not published' };
+      const override = await voiceOverrides.get(content.articleIdFor(uid, documentId, entry.locale ?? locale));
+      const version = content.describe(uid, entry, narration, current, override);
+      if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version.fingerprint)) {
+        return { queued: false, reason: 'this version is already recorded' };
+      }
+      const outcome = await repository.recordContentVersion(version);
+      if (outcome.applied) worker.wake();
+      return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
+    },
+
+    async cancelDocument(uid: string, documentId: string, locale: string | null) {
+      for (const row of await repository.findForDocument(uid, documentId)) {
+        if (locale && row.targetLocale !== locale) continue;
+        await repository.apply(row, { type: 'cancelled' });
+      }
+    },
+
+    /** The document is gone: its narrations and their files go too. */
+    async forgetDocument(uid: string, documentId: string, locale: string | null) {
+      for (const row of await repository.findForDocument(uid, documentId)) {
+        if (locale && row.targetLocale !== locale) continue;
+        // The files linked when the row is deleted, not when it was read: a download may finish in between.
+        await media.remove(await repository.removeWithMedia(row.id));
+      }
+      await voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
+    },
+
+    /** Verifies and records a callback; storing the files happens after the response. */
+    async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
+      if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
+      const row = await repository.findByArticleId(input.articleId);
+      if (!row) return { status: 'ignored', reason: 'no narration awaits this article' };
+      const now = new Date();
+      if (input.audioFile && input.srtFile) {
+        const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
+        const outcome = await repository.apply(row, { type: 'callbackWithFiles', urls, now });
+        if (outcome.applied) {
+          worker.wake();
+          return { status: 'accepted' };
+        }
+        const latest = await repository.findByArticleId(input.articleId);
+        const known =
+          latest?.pendingResult?.audioFile === urls.audioFile ||
+          (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
+        return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
+      }
+      const outcome = await repository.apply(row, { type: 'callbackWithoutFiles', maxAttempts: config.maxAttempts, now });
+      if (outcome.applied) worker.wake();
+      return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
+    },
+
+    async start() {
+      const moved = await voiceOverrides.migrateLegacyStore();
+      if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);
+      if (config.worker) {
+        worker.start();
+        reconciler.start();
+      }
+    },
+    /** One reconciliation pass now (tests; the timer runs them otherwise). */
+    reconcile: () => reconciler.runOnce(),
+    /** Idempotent: a second call waits for the first shutdown instead of racing it. */
+    stop() {
+      stopping ??= (async () => {
+        await reconciler.stop();
+        await worker.stop();
+        await this.settled();
+      })();
+      return stopping;
+    },
+  };
+  return service;
+}
+
+export type NarrationsService = ReturnType<typeof createNarrationsService>;

@@ -1,0 +1,54 @@
+import type { ContentApiAuth } from '../access/content-api-access';
+import { getService } from '../utils';
+import type { NarrationRow } from './jobs.repository';
+
+/**
+ * The narrations a front end may see, through the public routes, REST's `?narration=true` and
+ * GraphQL's `narration` field: only where the caller may read the narrated type (or the type's
+ * `publicNarration` switch is on), and only for content that is live (published, or saved for a
+ * type without draft & publish).
+ */
+export function createPublicViewsService() {
+  const settings = getService('settings');
+  const repository = getService('jobs');
+  const content = getService('content');
+  const contentApi = getService('content-api-access');
+
+  const service = {
+    /** A narration by its key, or null when it is missing, not live or not readable by this caller. */
+    async findVisible(articleId: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
+      const row = await repository.findByArticleId(articleId, true);
+      if (!row || !(await service.isVisible(row, auth))) return null;
+      return row;
+    },
+
+    /**
+     * The narration of one entry a content-API caller has just read, under the same rule as
+     * findVisible. A published entry is live already; for a draft, the published version decides.
+     */
+    async findVisibleForEntry(
+      uid: string,
+      entry: { documentId: string; locale?: string | null; publishedAt?: string | null },
+      auth: ContentApiAuth | null
+    ): Promise<NarrationRow | null> {
+      if (!(await settings.get()).contentTypes[uid]) return null;
+      const row = await repository.findByArticleId(content.articleIdFor(uid, entry.documentId, entry.locale ?? null), true);
+      if (!row || !(await service.isVisible(row, auth, { live: entry.publishedAt ? true : undefined }))) return null;
+      return row;
+    },
+
+    async isVisible(
+      row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>,
+      auth: ContentApiAuth | null,
+      { live }: { live?: boolean } = {}
+    ): Promise<boolean> {
+      if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return false;
+      const narrated = (await settings.get()).contentTypes[row.contentType];
+      if (!narrated?.publicNarration && !(await contentApi.mayRead(auth, row.contentType))) return false;
+      return live ?? Boolean(await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale));
+    },
+  };
+  return service;
+}
+
+export type PublicViewsService = ReturnType<typeof createPublicViewsService>;

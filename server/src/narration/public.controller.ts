@@ -1,0 +1,82 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { z } from 'zod';
+import type { NarrationRow } from './jobs.repository';
+import { etagOf, notModified } from '../http/etag';
+import { narrationJson } from './domain/public-view';
+import { chaptersToVtt } from '../subtitles/chapters';
+import { getService } from '../utils';
+import { validate } from '../http/validate';
+
+/**
+ * Public, read-only narration routes for front ends: JSON, and the stored files themselves.
+ *
+ * Every answer carries an ETag (of the JSON, of the chapters track, of the file redirected to) and a
+ * matching If-None-Match gets a 304, but only after the caller has been let in: whether a narration
+ * may be seen depends on the caller's credentials, so `Cache-Control: no-cache` (a cache asks again
+ * every time, cheaply with the tag) and `Vary: Authorization` keep shared caches from handing one
+ * caller's answer to another.
+ */
+
+const articleIdParam = z.string().min(1).max(255);
+
+async function findVisible(ctx: Context): Promise<NarrationRow> {
+  const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
+  // Not found, not live, or not readable by this caller: one answer, so a closed type's
+  // narrations cannot even be detected.
+  const auth = await getService('content-api-access').authenticate(ctx);
+  const row = await getService('narration-views').findVisible(articleId, auth);
+  if (!row) throw new errors.NotFoundError('No narration for this article.');
+  return row;
+}
+
+function privateAnswer(ctx: Context, etag: string): boolean {
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('Vary', 'Authorization');
+  return notModified(ctx, etag);
+}
+
+/**
+ * Media Library URLs are relative for the local provider and absolute for cloud providers. The tag
+ * follows the file: a regenerated narration is a new upload, with a new id and URL. A private
+ * bucket's file is reached through a URL signed for this request, which expires: that redirect is
+ * never stored nor tagged, so no cache hands out an old one.
+ */
+async function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
+  if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
+  const readable = await getService('media').readableUrl(file);
+  if (readable.signed) {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(readable.url);
+    return;
+  }
+  if (privateAnswer(ctx, etagOf(`${file.id}:${file.url}`))) return;
+  ctx.redirect(file.url);
+}
+
+export default {
+  async findOne(ctx: Context) {
+    const row = await findVisible(ctx);
+    const json = narrationJson(row, getService('settings').publicUrl());
+    if (privateAnswer(ctx, etagOf(JSON.stringify(json), { weak: true }))) return;
+    ctx.body = json;
+  },
+  async audio(ctx: Context) {
+    await redirectToFile(ctx, (await findVisible(ctx)).audio);
+  },
+  async srt(ctx: Context) {
+    await redirectToFile(ctx, (await findVisible(ctx)).subtitles);
+  },
+  async vtt(ctx: Context) {
+    await redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
+  },
+  /** A WebVTT chapters track (`<track kind="chapters">`) from the article's headings; 404 when it has none. */
+  async chapters(ctx: Context) {
+    const row = await findVisible(ctx);
+    if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');
+    const vtt = chaptersToVtt(row.chapters);
+    if (privateAnswer(ctx, etagOf(vtt))) return;
+    ctx.type = 'text/vtt; charset=utf-8';
+    ctx.body = vtt;
+  },
+};

@@ -1,0 +1,183 @@
+import type { Core } from '@strapi/strapi';
+import { z } from 'zod';
+import {
+  contentTypeNarrationSchema,
+  localeVoicesSchema,
+  parsePluginConfig,
+  siteName,
+  templatesSchema,
+  type ContentTypeNarrationConfig,
+  type PluginConfig,
+} from './config-schema';
+import type { PreprocessType } from '../narration/domain/cost';
+import { lexiconSchema, type LexiconRule } from '../narration/domain/lexicon';
+import { effectiveTrigger } from '../narration/domain/triggers';
+
+/**
+ * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
+ * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration,
+ * the pronunciation lexicon), which lives in
+ * the plugin store and overrides the file. The publish path reads them on every document action,
+ * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
+ * in the same store.
+ */
+
+export const runtimeSettingsSchema = z
+  .object({
+    defaultVoiceId: z.string().min(1).max(200),
+    /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
+    localeVoices: localeVoicesSchema,
+    preprocessType: z.enum(['0', '2']),
+    contentTypes: z.record(z.string(), contentTypeNarrationSchema),
+    /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
+    lexicon: lexiconSchema,
+    siteName,
+    /** Each replaces the file's whole map. */
+    introTemplates: templatesSchema,
+    outroTemplates: templatesSchema,
+  })
+  .partial()
+  .strict();
+export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
+
+export interface EffectiveSettings {
+  defaultVoiceId: string;
+  localeVoices: Record<string, string>;
+  preprocessType: PreprocessType;
+  contentTypes: Record<string, ContentTypeNarrationConfig>;
+  lexicon: LexiconRule[];
+  siteName: string;
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
+}
+
+/** Queue-wide state: a 402 or a rejected key pauses every submission, not one article. */
+export interface QueueState {
+  paused: boolean;
+  pausedUntil: string | null;
+  pauseCode: string | null;
+  pauseReason: string | null;
+  creditsRemaining: number | null;
+  creditsRequired: number | null;
+  creditsSeenAt: string | null;
+}
+
+const EMPTY_QUEUE_STATE: QueueState = {
+  paused: false,
+  pausedUntil: null,
+  pauseCode: null,
+  pauseReason: null,
+  creditsRemaining: null,
+  creditsRequired: null,
+  creditsSeenAt: null,
+};
+
+const CACHE_MS = 5_000;
+
+/** The site's public origin (`server.url`), never a request's Host header. */
+function publicUrl(strapi: Core.Strapi): string {
+  const configured =
+    (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
+  return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
+}
+
+export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
+  const config: PluginConfig = parsePluginConfig(strapi.config.get('plugin::speech'));
+  const store = () => strapi.store({ type: 'plugin', name: 'speech' });
+  let cached: { value: EffectiveSettings; at: number } | null = null;
+  const callbackUrl = () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
+
+  function merge(runtime: RuntimeSettings): EffectiveSettings {
+    return {
+      defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
+      localeVoices: runtime.localeVoices ?? config.localeVoices,
+      preprocessType: runtime.preprocessType ?? config.preprocessType,
+      contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
+      lexicon: runtime.lexicon ?? [],
+      siteName: runtime.siteName ?? config.siteName,
+      introTemplates: runtime.introTemplates ?? config.introTemplates,
+      outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
+    };
+  }
+
+  /** Every narrated type with the trigger that applies to it: off, or its type's own. */
+  function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+    const hasDraftAndPublish = (uid: string) =>
+      Boolean(
+        (strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean } } | undefined)?.options?.draftAndPublish
+      );
+    return Object.fromEntries(
+      Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }])
+    );
+  }
+
+  /**
+   * What the config file says of a type and a runtime entry leaves out (`publicNarration`, which
+   * the settings page does not offer; what is read and the author field, when a saved entry
+   * predates them) is kept.
+   */
+  function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+    return Object.fromEntries(
+      Object.entries(types).map(([uid, type]) => {
+        const file = config.contentTypes[uid];
+        return [uid, { publicNarration: file?.publicNarration, skipBlocks: file?.skipBlocks, authorField: file?.authorField, ...type }];
+      })
+    );
+  }
+
+  async function readRuntime(): Promise<RuntimeSettings> {
+    const raw = await store().get({ key: 'settings' });
+    const parsed = runtimeSettingsSchema.safeParse(raw ?? {});
+    return parsed.success ? parsed.data : {};
+  }
+
+  return {
+    /** The validated configuration file. */
+    config,
+
+    /** The site's public origin, for the URLs front ends are given. */
+    publicUrl: () => publicUrl(strapi),
+
+    /** Where the speech service posts narration results. */
+    callbackUrl,
+
+    /** How this server reaches the speech service, as the admin shows it: never the API key itself. */
+    connection() {
+      return {
+        apiKeyConfigured: Boolean(config.apiKey),
+        baseUrl: config.baseUrl,
+        webUrl: config.webUrl,
+        callbackUrl: callbackUrl(),
+        voiceSource: config.voiceSource,
+      };
+    },
+
+    async get(): Promise<EffectiveSettings> {
+      if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
+      const value = merge(await readRuntime());
+      cached = { value, at: Date.now() };
+      return value;
+    },
+
+    async update(changes: RuntimeSettings): Promise<EffectiveSettings> {
+      const next = { ...(await readRuntime()), ...runtimeSettingsSchema.parse(changes) };
+      await store().set({ key: 'settings', value: next });
+      // What was just written: no second read of the store.
+      cached = { value: merge(next), at: Date.now() };
+      return cached.value;
+    },
+
+    async queueState(): Promise<QueueState> {
+      const raw = (await store().get({ key: 'queue' })) as Partial<QueueState> | null;
+      return { ...EMPTY_QUEUE_STATE, ...(raw ?? {}) };
+    },
+
+    async updateQueueState(changes: Partial<QueueState>): Promise<QueueState> {
+      const next = { ...(await this.queueState()), ...changes };
+      await store().set({ key: 'queue', value: next });
+      return next;
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

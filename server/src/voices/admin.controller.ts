@@ -1,0 +1,38 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { z } from 'zod';
+import { rethrowForAdmin } from '../http/speech-service-errors';
+import { getService } from '../utils';
+import { MAX_PREVIEW_TEXT_LENGTH } from './preview';
+import { sendSpeech } from './send-speech';
+
+/** The voices editors choose from, and a voice's preview (audio bytes). */
+
+const previewBody = z.object({
+  voiceId: z.string().trim().min(1).max(200),
+  text: z.string().max(MAX_PREVIEW_TEXT_LENGTH, `text may have at most ${MAX_PREVIEW_TEXT_LENGTH} characters`).optional().nullable(),
+});
+
+export default {
+  /** GET /speech/voices: the voices editors choose from. */
+  async list(ctx: Context) {
+    try {
+      ctx.body = { voices: await getService('voices').list() };
+    } catch (error) {
+      rethrowForAdmin(ctx, error);
+    }
+  },
+
+  /** POST /speech/tts/preview { voiceId, text? } -> audio/mpeg */
+  async preview(ctx: Context) {
+    const parsed = previewBody.safeParse(ctx.request.body ?? {});
+    if (!parsed.success) {
+      const fields = parsed.error.flatten().fieldErrors;
+      const message = fields.text
+        ? `The text is too long for a preview: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`
+        : 'Choose a voice to preview (voiceId).';
+      throw new errors.ValidationError(message, { errors: fields });
+    }
+    await sendSpeech(ctx, { voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined });
+  },
+};

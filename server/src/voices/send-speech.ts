@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+import { rethrowForAdmin } from '../http/speech-service-errors';
+import { getService } from '../utils';
+import type { PreviewResult } from './preview';
+
+/**
+ * Answers with speech generated for `request` (or kept from an earlier request); a speech-service
+ * error becomes the admin route's answer, naming the voice.
+ */
+export async function sendSpeech(ctx: Context, request: { voiceId: string; text?: string }) {
+  try {
+    sendPreviewAudio(ctx, await getService('voice-preview').preview(request));
+  } catch (error) {
+    rethrowForAdmin(ctx, error, { voiceId: request.voiceId });
+  }
+}
+
+/** Writes a generated (or cached) audio answer with what the admin shows about it. */
+function sendPreviewAudio(ctx: Context, result: PreviewResult) {
+  ctx.set('Cache-Control', 'private, max-age=3600');
+  ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
+  // The sample the server chose (the client knows its own text; a long one would not fit a header).
+  if (result.language) {
+    ctx.set('X-Speech-Preview-Language', result.language);
+    ctx.set('X-Speech-Preview-Text', encodeURIComponent(result.text));
+  }
+  if (result.creditsRemaining !== undefined) ctx.set('X-Speech-Credits-Remaining', String(result.creditsRemaining));
+  if (result.creditsUsed !== undefined) ctx.set('X-Speech-Credits-Used', String(result.creditsUsed));
+  ctx.type = result.contentType || 'audio/mpeg';
+  ctx.body = result.audio;
+}

@@ -1,0 +1,90 @@
+import type { Voice } from '../speech-client';
+import { getService } from '../utils';
+import { checkVoiceLanguage, type VoiceCheck } from './language';
+import { resolveVoiceId } from './resolve';
+
+/** How long the service's voice list is kept before it is asked again. */
+const VOICES_CACHE_MS = 10 * 60_000;
+/** After the list could not be had, languages are answered as unknown for this long without asking again. */
+const FAILURE_QUIET_MS = 30_000;
+/** A language check never holds up an estimate longer than this: past it, the language is unknown. */
+const LANGUAGE_WAIT_MS = 3_000;
+
+const checkAgainst = (voices: Voice[], voiceId: string, locale: string | null) =>
+  checkVoiceLanguage(voiceId, voices.find((voice) => voice.id === voiceId)?.language, locale);
+
+/**
+ * The voices editors choose from: the list in the configuration (`voiceSource: 'config'`), or the
+ * speech service's, kept for ten minutes.
+ */
+export function createVoicesService() {
+  const { config } = getService('settings');
+  const client = getService('speech-client');
+  let cached: { voices: Voice[]; at: number } | null = null;
+  let fetching: Promise<Voice[]> | null = null;
+  let failedAt = 0;
+
+  async function list({ fresh = false }: { fresh?: boolean } = {}): Promise<Voice[]> {
+    if (config.voiceSource === 'config') return config.voices;
+    if (!fresh && cached && Date.now() - cached.at < VOICES_CACHE_MS) return cached.voices;
+    fetching ??= client.listVoices().finally(() => {
+      fetching = null;
+    });
+    try {
+      const voices = await fetching;
+      cached = { voices, at: Date.now() };
+      return voices;
+    } catch (error) {
+      failedAt = Date.now();
+      throw error;
+    }
+  }
+
+  /**
+   * The voice list as far as it can be had at once, for warnings that must not slow an estimate
+   * down nor fail it: the last list when the service is down or slow, and none before a first one.
+   */
+  async function listForChecks(): Promise<Voice[]> {
+    const fallback = () => cached?.voices ?? [];
+    if (config.voiceSource !== 'config' && Date.now() - failedAt < FAILURE_QUIET_MS) return fallback();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Voice[]>((resolve) => {
+      timer = setTimeout(() => resolve(fallback()), LANGUAGE_WAIT_MS);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([list().catch(fallback), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    /** `fresh`: ask the service even when the list is still kept (the settings page's connection test). */
+    list,
+
+    /** A voice and whether the voice list gives it another language than `locale`'s (unknown is no warning). */
+    async check(voiceId: string, locale: string | null): Promise<VoiceCheck> {
+      return checkAgainst(await listForChecks(), voiceId, locale);
+    },
+
+    /**
+     * For the settings page: the voice each locale of the site is read in (its own default, else
+     * the global one) and whether it speaks that locale's language.
+     */
+    async checkLocales(
+      locales: string[],
+      settings: { localeVoices: Record<string, string>; defaultVoiceId: string }
+    ): Promise<Record<string, VoiceCheck | null>> {
+      const voices = await listForChecks();
+      return Object.fromEntries(
+        locales.map((locale) => {
+          const voiceId = resolveVoiceId({ locale, localeVoices: settings.localeVoices, defaultVoiceId: settings.defaultVoiceId });
+          return [locale, voiceId ? checkAgainst(voices, voiceId, locale) : null];
+        })
+      );
+    },
+  };
+}
+
+export type VoicesService = ReturnType<typeof createVoicesService>;
