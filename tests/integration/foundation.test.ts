@@ -41,8 +41,10 @@ it('registers its RBAC actions and guards its admin routes', async () => {
 });
 
 it('refuses every admin route to a caller without an admin session (401), before anything reaches the service', async () => {
-  const adminRoutes = [...routes.admin.routes, ...routes['admin-transcriptions'].routes];
-  expect(adminRoutes.length).toBeGreaterThan(20);
+  // Every feature's admin routes, as routes/index.ts gathers them (transcriptions included).
+  const adminRoutes = routes.admin.routes;
+  expect(adminRoutes.length).toBeGreaterThan(25);
+  expect(adminRoutes.map((route) => route.path)).toEqual(expect.arrayContaining(['/transcriptions', '/tts/preview', '/settings']));
   const before = (await stack.control<any>('GET', '/requests')).requests.length;
   for (const route of adminRoutes) {
     const pathname = `/speech${route.path.replace(/:[A-Za-z]+/g, '1')}`;
