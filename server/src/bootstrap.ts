@@ -4,7 +4,7 @@ import { PERMISSION_ACTIONS } from './access/permissions';
 import { getService } from './utils';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
-  await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS as never);
+  await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS);
   const { config } = getService('settings');
   const content = getService('content');
   // Content types are known only now: a type or field that can never be narrated stops Strapi

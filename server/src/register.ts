@@ -6,7 +6,7 @@ import { narrateOnPublish } from './narration/narrate-on-publish';
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   // Document Service middleware: sees publish, REST auto-publish (create/update with
   // status 'published') and saves of types without draft & publish.
-  strapi.documents.use(narrateOnPublish(strapi) as never);
+  strapi.documents.use(narrateOnPublish(strapi));
   registerRestNarrationParam(strapi);
   registerGraphql(strapi);
 };

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
+import { contentTypeSchema } from '../utils/content-type-lookup';
 
 /**
  * Who may see a narration through the content API: exactly who may read the narrated entry
@@ -64,7 +65,7 @@ export function createContentApiAccess(strapi: Core.Strapi) {
     /** May this (already authenticated) caller read entries of `uid` through the content API? */
     async mayRead(authResult: ContentApiAuth | null | undefined, uid: string): Promise<boolean> {
       if (!authResult) return false;
-      const model = strapi.contentType(uid as never) as unknown as { kind?: string } | undefined;
+      const model = contentTypeSchema(strapi, uid);
       if (!model) return false;
       try {
         await auth().verify(authResult, { scope: [readScope(uid, model.kind)] });

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { contentTypeSchema, documentsOf, isLocalizedSchema } from '../utils/content-type-lookup';
 
 /**
  * What an admin may do with a document, decided by the Content Manager's own permission checker
@@ -16,11 +17,17 @@ export type DocumentDecision = 'allowed' | 'forbidden' | 'not-found';
 
 type CmAction = 'read' | 'publish' | 'update';
 
+/** What the Document Service's `findMany` takes: the Content Manager builds its queries for it. */
+type FindManyParams = NonNullable<Parameters<ReturnType<typeof documentsOf>['findMany']>[0]>;
+
+/** A query for the permission checker: which documents, without pagination (the `findMany` that runs it sets its limit). */
+type DocumentQuery = Omit<FindManyParams, 'page' | 'pageSize' | 'start' | 'limit'>;
+
 interface PermissionChecker {
   requiresEntity: Record<CmAction, () => boolean>;
   can: Record<CmAction, (entity?: unknown) => boolean>;
   cannot: Record<CmAction, (entity?: unknown) => boolean>;
-  sanitizedQuery: Record<CmAction, (query: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  sanitizedQuery: Record<CmAction, (query: DocumentQuery) => Promise<DocumentQuery>>;
 }
 
 export interface DocumentRef {
@@ -30,12 +37,9 @@ export interface DocumentRef {
 
 export function createDocumentPermissions(strapi: Core.Strapi) {
   const contentManager = () => strapi.plugin('content-manager');
-  const model = (uid: string) =>
-    strapi.contentType(uid as never) as unknown as
-      | { options?: { draftAndPublish?: boolean }; pluginOptions?: { i18n?: { localized?: boolean } } }
-      | undefined;
+  const model = (uid: string) => contentTypeSchema(strapi, uid);
   const hasDraftAndPublish = (uid: string) => Boolean(model(uid)?.options?.draftAndPublish);
-  const isLocalized = (uid: string) => Boolean(model(uid)?.pluginOptions?.i18n?.localized);
+  const isLocalized = (uid: string) => isLocalizedSchema(model(uid));
 
   function checker(userAbility: unknown, uid: string): PermissionChecker {
     return contentManager().service('permission-checker').create({ userAbility, model: uid }) as PermissionChecker;
@@ -50,18 +54,18 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
    * The relations the caller's conditions look at ("is creator" reads createdBy), as the Content
    * Manager works them out: from the permission query of that action.
    */
-  async function conditionPopulate(permissions: PermissionChecker, uid: string, action: CmAction, query: Record<string, unknown> = {}) {
+  async function conditionPopulate(permissions: PermissionChecker, uid: string, action: CmAction, query: DocumentQuery = {}) {
     const permissionQuery = await permissions.sanitizedQuery[action](query);
     const populateBuilder = contentManager().service('populate-builder') as unknown as (uid: string) => {
-      populateFromQuery(query: unknown): { build(): Promise<unknown> };
+      populateFromQuery(query: DocumentQuery): { build(): Promise<FindManyParams['populate']> };
     };
     const populate = await populateBuilder(uid).populateFromQuery(permissionQuery).build();
     return { permissionQuery, populate };
   }
 
   /** The version the editor works on: the draft for draft & publish types, the only one otherwise. */
-  function versionParams(uid: string, locale: string | null): Record<string, unknown> {
-    const params: Record<string, unknown> = {};
+  function versionParams(uid: string, locale: string | null): { status?: 'draft'; locale?: string } {
+    const params: { status?: 'draft'; locale?: string } = {};
     if (hasDraftAndPublish(uid)) params.status = 'draft';
     if (locale && isLocalized(uid)) params.locale = locale;
     return params;
@@ -75,9 +79,11 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       const needed = cmAction(uid, action);
       if (permissions.cannot[needed]()) return 'forbidden';
       const { populate } = await conditionPopulate(permissions, uid, needed);
-      const version = await strapi
-        .documents(uid as never)
-        .findOne({ documentId: target.documentId, ...versionParams(uid, target.locale), populate } as never);
+      const version = await documentsOf(strapi, uid).findOne({
+        documentId: target.documentId,
+        ...versionParams(uid, target.locale),
+        populate,
+      });
       if (!version) return 'not-found';
       return permissions.cannot[needed](version) ? 'forbidden' : 'allowed';
     },
@@ -119,12 +125,12 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
         const { permissionQuery, populate } = await conditionPopulate(permissions, uid, needed, {
           filters: { documentId: { $in: unique } },
         });
-        const versions = (await strapi.documents(uid as never).findMany({
+        const versions = await documentsOf(strapi, uid).findMany({
           ...permissionQuery,
           ...versionParams(uid, locale),
           populate,
           limit: unique.length,
-        } as never)) as Array<Record<string, unknown> & { documentId: string }>;
+        });
         for (const version of versions) {
           // The query already carries the conditions; the check on each version is the Content
           // Manager's own last word (field-level and locale rules included).

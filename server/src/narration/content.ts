@@ -1,5 +1,6 @@
 import { documentKey } from '../access/document-permissions';
 import { writeStamp } from '../utils/write-stamp';
+import { contentTypeSchema, documentsOf, isLocalizedSchema } from '../utils/content-type-lookup';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../settings/config-schema';
@@ -12,41 +13,42 @@ import { resolveVoiceId } from '../voices/resolve';
 /** A document's entry as the Document Service returns it. */
 type ContentEntry = Record<string, unknown> & { documentId: string; locale?: string | null };
 
+/** Which version of a document the Document Service reads. */
+type VersionParams = { locale?: string; status?: 'draft' | 'published' };
+
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
  * for types without draft & publish), and describes it with the current settings.
  */
 export function createContentReader(strapi: Core.Strapi) {
-  function schema(uid: string) {
-    return strapi.contentType(uid as never) as unknown as
-      | {
-          options?: { draftAndPublish?: boolean };
-          pluginOptions?: { i18n?: { localized?: boolean } };
-          attributes: Record<string, { type: string; private?: boolean }>;
-        }
-      | undefined;
-  }
+  const schema = (uid: string) => contentTypeSchema(strapi, uid);
 
-  /** Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options. */
-  const isPrivate = (uid: string) => (field: string) => contentTypeUtils.isPrivateAttribute(schema(uid) as never, field);
+  /**
+   * Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options.
+   * Asked only of a type that exists (the field rules look at a model first).
+   */
+  const isPrivate = (uid: string) => (field: string) => {
+    const model = schema(uid);
+    return model !== undefined && contentTypeUtils.isPrivateAttribute(model, field);
+  };
 
-  const isLocalized = (uid: string) => Boolean(schema(uid)?.pluginOptions?.i18n?.localized);
+  const isLocalized = (uid: string) => isLocalizedSchema(schema(uid));
   const hasDraftAndPublish = (uid: string) => Boolean(schema(uid)?.options?.draftAndPublish);
 
   /**
    * Document Service parameters for one version of a type's documents: the locale where the type
    * has locales, the status where it has drafts.
    */
-  function versionParams(uid: string, locale: string | null, status: 'draft' | 'published'): Record<string, unknown> {
-    const params: Record<string, unknown> = {};
+  function versionParams(uid: string, locale: string | null, status: 'draft' | 'published'): VersionParams {
+    const params: VersionParams = {};
     if (locale && isLocalized(uid)) params.locale = locale;
     if (hasDraftAndPublish(uid)) params.status = status;
     return params;
   }
 
   async function loadVersion(uid: string, documentId: string, locale: string | null, status: 'draft' | 'published') {
-    const entry = await strapi.documents(uid as never).findOne({ documentId, ...versionParams(uid, locale, status) } as never);
-    return (entry as ContentEntry | null) ?? null;
+    const entry: ContentEntry | null = await documentsOf(strapi, uid).findOne({ documentId, ...versionParams(uid, locale, status) });
+    return entry ?? null;
   }
 
   return {
@@ -102,10 +104,10 @@ export function createContentReader(strapi: Core.Strapi) {
     /** One page of the live versions of a type's documents (in `locale`), oldest first, and how many there are. */
     async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
       const params = versionParams(uid, locale, 'published');
-      const documents = strapi.documents(uid as never);
-      const [entries, total] = await Promise.all([
-        documents.findMany({ ...params, sort: 'id:asc', start, limit } as never) as unknown as Promise<ContentEntry[]>,
-        documents.count(params as never) as unknown as Promise<number>,
+      const documents = documentsOf(strapi, uid);
+      const [entries, total]: [ContentEntry[], number] = await Promise.all([
+        documents.findMany({ ...params, sort: 'id:asc', start, limit }),
+        documents.count(params),
       ]);
       return { entries, total };
     },
@@ -118,17 +120,17 @@ export function createContentReader(strapi: Core.Strapi) {
       if (documentIds.length === 0) return new Set();
       const localized = isLocalized(uid);
       const params = { ...versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
-      const entries = (await strapi.documents(uid as never).findMany({
+      const entries: ContentEntry[] = await documentsOf(strapi, uid).findMany({
         ...params,
         filters: { documentId: { $in: documentIds } },
         fields: localized ? ['documentId', 'locale'] : ['documentId'],
-      } as never)) as unknown as ContentEntry[];
+      });
       return new Set(entries.map((entry) => documentKey(entry.documentId, localized ? (entry.locale ?? null) : null)));
     },
 
     /** Changes whenever a live version of the type is written, added or removed (a publish, an unpublish, a save). */
     async liveStamp(uid: string): Promise<string> {
-      return writeStamp(strapi.db.query(uid as never), { publishedAt: { $notNull: true } });
+      return writeStamp(strapi.db.query(uid), { publishedAt: { $notNull: true } });
     },
 
     describe(

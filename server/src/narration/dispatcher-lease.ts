@@ -82,3 +82,5 @@ export function createLease(
     },
   };
 }
+
+export type DispatcherLease = ReturnType<typeof createLease>;

@@ -118,16 +118,18 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       .catch(() => null);
   }
 
-  return async (ctx: DocumentActionContext, next: () => Promise<unknown>) => {
+  // Generic in what the action returns, so that it is Strapi's `Middleware`: whatever `next`
+  // resolves to is passed back unchanged.
+  return async <Next extends Promise<unknown>>(ctx: DocumentActionContext, next: () => Next): Promise<Awaited<Next>> => {
     // Reads (findOne, findMany, count: the recording's own loadLive among them) never narrate, so
     // they do not read the settings either.
-    if (ctx.uid.startsWith('plugin::speech.') || !ACTIONS_THAT_NARRATE.has(ctx.action)) return next();
+    if (ctx.uid.startsWith('plugin::speech.') || !ACTIONS_THAT_NARRATE.has(ctx.action)) return await next();
     const narrations = getService('narrations');
     const trigger = await narrations.triggerFor(ctx.uid);
-    if (trigger === 'off' || trigger === null) return next();
+    if (trigger === 'off' || trigger === null) return await next();
     const note = await noteSave(ctx, trigger);
     const pending = getService('pending-recordings');
-    let result: unknown;
+    let result: Awaited<Next>;
     try {
       result = await next();
     } catch (error) {

@@ -39,14 +39,14 @@ export function createReconciler(deps: ReconcilerDeps) {
   let stopped = true;
 
   async function maxId(uid: string): Promise<number | null> {
-    const row = (await strapi.db.query(uid as never).findOne({ select: ['id'], orderBy: { id: 'desc' } })) as { id: number } | null;
+    const row = (await strapi.db.query(uid).findOne({ select: ['id'], orderBy: { id: 'desc' } })) as { id: number } | null;
     return row?.id ?? null;
   }
 
   /** Live rows above the cursor, by id: an index range scan on the primary key. */
   async function liveRowsAfter(uid: string, afterId: number): Promise<LiveRowStamp[]> {
     const localized = deps.isLocalized(uid);
-    const rows = (await strapi.db.query(uid as never).findMany({
+    const rows = (await strapi.db.query(uid).findMany({
       select: ['id', 'documentId', 'publishedAt', ...(localized ? ['locale'] : [])],
       where: { id: { $gt: afterId }, publishedAt: { $notNull: true } },
       orderBy: { id: 'asc' },

@@ -9,7 +9,11 @@ import { VOICE_OVERRIDE_UID } from '../content-types';
 
 export interface VoiceOverrideTarget {
   articleId: string;
-  contentType: string;
+  /**
+   * Null only for an override moved from an earlier version's plugin store whose article had no
+   * narration row to name its type; `removeForDocument` matches those by the document alone.
+   */
+  contentType: string | null;
   documentId: string;
   locale: string | null;
 }
@@ -84,7 +88,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
       } | null;
       if (await get(articleId)) continue;
       await set(
-        { articleId, documentId, locale: rest.length ? rest.join('-') : null, contentType: narration?.contentType ?? (null as never) },
+        { articleId, documentId, locale: rest.length ? rest.join('-') : null, contentType: narration?.contentType ?? null },
         voiceId
       );
       moved += 1;

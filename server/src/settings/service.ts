@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { contentTypeSchema } from '../utils/content-type-lookup';
 import { z } from 'zod';
 import {
   contentTypeNarrationSchema,
@@ -102,10 +103,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
 
   /** Every narrated type with the trigger that applies to it: off, or its type's own. */
   function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
-    const hasDraftAndPublish = (uid: string) =>
-      Boolean(
-        (strapi.contentType(uid as never) as unknown as { options?: { draftAndPublish?: boolean } } | undefined)?.options?.draftAndPublish
-      );
+    const hasDraftAndPublish = (uid: string) => Boolean(contentTypeSchema(strapi, uid)?.options?.draftAndPublish);
     return Object.fromEntries(
       Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }])
     );

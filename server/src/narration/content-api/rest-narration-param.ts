@@ -12,6 +12,9 @@ import { entryNarration } from './entry-narration';
 
 const READ_HANDLER = /^(api::[^.]+\.[^.]+)\.(find|findOne)$/;
 
+/** An entry of the type's own answer, as its controller sanitised it (its fields are whatever the type has). */
+type ContentApiEntry = Record<string, unknown> & { documentId?: string; locale?: string | null; publishedAt?: string | null };
+
 export function registerRestNarrationParam(strapi: Core.Strapi): void {
   const contentApi = (strapi as unknown as { contentAPI?: { addQueryParams?: (params: Record<string, unknown>) => void } }).contentAPI;
   contentApi?.addQueryParams?.({
@@ -35,10 +38,10 @@ export function registerRestNarrationParam(strapi: Core.Strapi): void {
     if (!match || !body || typeof body !== 'object' || !body.data) return;
     const uid = match[1];
     const auth = (ctx.state.auth as ContentApiAuth | undefined) ?? null;
-    const entries = (Array.isArray(body.data) ? body.data : [body.data]) as Array<Record<string, unknown>>;
+    const entries = (Array.isArray(body.data) ? body.data : [body.data]) as Array<ContentApiEntry | null>;
     for (const entry of entries) {
       if (entry && typeof entry.documentId === 'string') {
-        entry.narration = await entryNarration(uid, entry as never, auth);
+        entry.narration = await entryNarration(uid, entry, auth);
       }
     }
   });

@@ -1,0 +1,185 @@
+import type { Core } from '@strapi/strapi';
+import type { PluginConfig } from '../settings/config-schema';
+import { backoffDelay } from '../speech-client';
+import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
+import type { Cue } from '../subtitles/srt';
+import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
+import { describeLive, type LiveVersionDeps } from './live-version';
+import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
+import { holdLease, StoreStopped } from './row-lease';
+
+/**
+ * The worker's storing step: claims results the service has delivered (accepted callbacks), and
+ * for each, under the row's lease, downloads its files, stores them in the Media Library
+ * (media.ts) and records the stored narration on the row, then removes the files it replaced.
+ * Stores run beside the worker's tick; the worker asks for them, and stops them when it stops.
+ */
+
+export interface StoreStepDeps extends LiveVersionDeps {
+  strapi: Core.Strapi;
+  config: PluginConfig;
+  repository: JobsRepository;
+  media: MediaStore;
+  /** This worker, as the rows' `leaseOwner` names it. */
+  owner: string;
+  now: () => Date;
+  isStopped: () => boolean;
+  /** A store ended: the worker looks for more work at once (unless it is stopping). */
+  wake: () => void;
+}
+
+export function createStoreStep(deps: StoreStepDeps) {
+  const { strapi, config, repository, media, owner, now } = deps;
+  const log = (message: string) => strapi.log.info(`[speech] ${message}`);
+
+  /** Downloads run beside the tick, so a slow media host never holds up submissions. */
+  const activeStores = new Map<Promise<void>, AbortController>();
+  const MAX_PARALLEL_STORES = 2;
+
+  async function storeOne(job: NarrationRow, controller: AbortController) {
+    const lease = holdLease(deps, job, controller);
+    let stored: StoredMedia;
+    try {
+      stored = await media.store(job, controller.signal);
+    } catch (error) {
+      await lease.release();
+      if (controller.signal.aborted) return handOff(job, controller);
+      const refused = error instanceof DownloadRefusedError;
+      const reason = refused
+        ? `The narration could not be downloaded: ${(error as Error).message}`
+        : `The narration could not be stored: ${(error as Error).message}`;
+      const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
+      strapi.log.warn(`[speech] ${job.articleId}: ${reason}`);
+      if (refused && (error as DownloadRefusedError).retryable) {
+        const retryAt = new Date(now().getTime() + backoffDelay(job.storeAttempts ?? 1));
+        await repository.apply(job, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
+      } else {
+        await repository.apply(job, { type: 'storeFailed', owner, reason, code });
+      }
+      return;
+    }
+
+    const files = [stored.audio, stored.subtitles, stored.subtitlesVtt];
+    await lease.release();
+    if (controller.signal.aborted) {
+      await media.remove(files);
+      return handOff(job, controller);
+    }
+    // Links the files in the write that completes the row, and only while the lease is ours. Should
+    // it fail, the files are not removed here: the write may have committed although its answer was
+    // lost (the database went away during the commit). Either they are now the narration, or they
+    // are still among the row's pending uploads, which its next store or its deletion removes
+    // (file-links.ts).
+    const chapters = await chaptersOf(job, stored.cues);
+    const outcome = await repository.apply(job, {
+      type: 'stored',
+      owner,
+      files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
+      durationSeconds: stored.durationSeconds,
+      audioBytes: stored.audioBytes,
+      chapters,
+      now: now(),
+    });
+    if (!outcome.applied) {
+      // Cancelled, deleted or taken over while downloading: nothing links to the new files.
+      await media.remove(files);
+      log(`did not store ${job.articleId}: ${outcome.reason}`);
+      return;
+    }
+    // Replace, then delete: the old files are removed only once the new ones are linked.
+    await removeReplacedFiles(outcome.row, outcome.replaced);
+    log(`stored narration of ${job.articleId}`);
+  }
+
+  /**
+   * Removes the files a store replaced (they wait in the row's `replacedFiles`, file-links.ts),
+   * then says so on the row; a file that could not be removed keeps the row listed for next time.
+   */
+  async function removeReplacedFiles(row: NarrationRow, replaced: MediaFileRef[]) {
+    if (await media.remove(replaced)) await repository.apply(row, { type: 'replacedFilesRemoved' });
+  }
+
+  /**
+   * The chapters of a stored narration: the headings of the text as it is narrated now (the
+   * version just read, unless it was edited and published again meanwhile, when only the cues
+   * still found in it count), placed on the SRT's cues ('stored' records none as null). None
+   * rather than a failed store.
+   */
+  async function chaptersOf(job: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
+    try {
+      const version = await describeLive(deps, job);
+      return version && chaptersFromCues(version.text, version.headings, cues, version.title);
+    } catch (error) {
+      strapi.log.warn(`[speech] no chapters for ${job.articleId}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** A store stopped from outside: a lost lease means hands off; a shutdown hands the row back. */
+  async function handOff(job: NarrationRow, controller: AbortController) {
+    const reason = controller.signal.reason as StoreStopped | undefined;
+    log(`stopped storing ${job.articleId}: ${reason?.message ?? 'aborted'}`);
+    if (reason?.why === 'shutdown') await repository.apply(job, { type: 'storeAbandoned', owner, now: now() });
+  }
+
+  return {
+    /** How many stores are under way. */
+    activeCount: () => activeStores.size,
+
+    /** Claims the results ready to store (while fewer than the most that run at once are under way) and starts storing them. */
+    async storeResults(at: Date) {
+      const free = MAX_PARALLEL_STORES - activeStores.size;
+      if (free <= 0) return;
+      for (const row of await repository.readyToStore(at, free)) {
+        const claimed = await repository.apply(row, {
+          type: 'storeClaimed',
+          owner,
+          leaseMs: config.leaseMs,
+          maxAttempts: config.maxAttempts,
+          now: now(),
+        });
+        if (!claimed.applied) continue;
+        // Uploads a store left unlinked (it was killed before its final write): the store that made
+        // them lost the row's lease, so it can never link them. Removed before any upload of ours.
+        await media.remove(await repository.pendingUploadsOf(row.id));
+        // The attempts ran out (the claim then marked it failed).
+        if (claimed.row.leaseOwner !== owner) continue;
+        const controller = new AbortController();
+        const task = storeOne(claimed.row, controller)
+          .catch((error) => {
+            strapi.log.error(`[speech] storing ${row.articleId} failed: ${(error as Error).message}`);
+          })
+          .finally(() => {
+            activeStores.delete(task);
+            deps.wake();
+          });
+        activeStores.set(task, controller);
+      }
+    },
+
+    /** At start: the replaced files whose removal a crash or a failed delete cut short, on any instance. */
+    async removeReplacedFilesLeft() {
+      let afterId = 0;
+      while (!deps.isStopped()) {
+        const rows = await repository.withReplacedFilesWaiting(afterId, 50);
+        for (const row of rows) await removeReplacedFiles(row, row.replacedFiles ?? []);
+        if (rows.length < 50) return;
+        afterId = rows[rows.length - 1].id;
+      }
+    },
+
+    /**
+     * Shutdown: a store close to the end may finish; the others are stopped and handed back, so the
+     * next start (or another instance) takes them over without waiting for their leases to run out.
+     */
+    async stop() {
+      const settled = () =>
+        Promise.race([Promise.allSettled([...activeStores.keys()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      await settled();
+      for (const controller of activeStores.values()) controller.abort(new StoreStopped('shutdown', 'this instance is stopping'));
+      await settled();
+    },
+  };
+}
+
+export type StoreStep = ReturnType<typeof createStoreStep>;
