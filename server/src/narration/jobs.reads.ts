@@ -7,7 +7,9 @@ import { IN_FLIGHT_STATUSES } from './domain/states';
 /** The narration rows' queries: what the worker, the admin, the feeds and the settings page read of the queue. */
 
 /** The query engine's access to the narration rows (not the Document Service: the queue's rows are internal). */
-export const narrationQuery = (strapi: Core.Strapi) => () => strapi.db.query(NARRATION_UID);
+export function narrationQuery(strapi: Core.Strapi): () => ReturnType<Core.Strapi['db']['query']> {
+  return () => strapi.db.query(NARRATION_UID);
+}
 
 /** Statuses of a narration on its way: the worker only ever looks for these. */
 const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing'] as const;
