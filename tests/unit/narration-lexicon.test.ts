@@ -1,11 +1,5 @@
-import {
-  compileLexicon,
-  lexiconRuleSchema,
-  lexiconSchema,
-  ruleAppliesTo,
-  MAX_LEXICON_RULES,
-  type LexiconRule,
-} from '../../server/src/narration/domain/lexicon';
+import { compileLexicon, ruleAppliesTo, type LexiconRule } from '../../server/src/narration/domain/lexicon';
+import { lexiconRuleSchema, lexiconSchema, MAX_LEXICON_RULES } from '../../server/src/settings/lexicon-schema';
 
 /** The lexicon applied to one text, as an article's paragraphs get it. */
 const applyLexicon = (text: string, rules: readonly LexiconRule[], locale: string | null) => compileLexicon(rules, locale)(text);

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
-import { lexiconRuleSchema } from '../narration/domain/lexicon';
+import { lexiconRuleSchema } from '../settings/lexicon-schema';
 import { getService } from '../utils';
 import { resolveVoiceId } from '../voices/resolve';
 import { sendSpeech } from '../voices/send-speech';

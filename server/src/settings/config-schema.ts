@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { ArticleFields } from '../narration/domain/article';
 import { ALL_LOCALES, MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templates';
 import { SKIPPABLE_BLOCKS } from '../narration/domain/text';
+import { NARRATION_TRIGGERS, type NarrationTrigger } from '../narration/domain/triggers';
 
 /**
  * The plugin's configuration (`config/plugins.ts` -> `speech.config`).
@@ -8,8 +10,7 @@ import { SKIPPABLE_BLOCKS } from '../narration/domain/text';
  * rather than failing later on the first publish.
  */
 
-export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
-export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];
+export type { NarrationTrigger };
 
 export const contentTypeNarrationSchema = z
   .object({
@@ -30,7 +31,7 @@ export const contentTypeNarrationSchema = z
     /** The text field `{author}` reads in intro and outro templates. */
     authorField: z.string().min(1).optional(),
   })
-  .strict();
+  .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger }, z.ZodTypeDef, unknown>;
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
 
 /** A locale code as Strapi's i18n writes them: `en`, `ar`, `fr-FR`, `zh-Hans`, `es-419`. */

@@ -11,7 +11,8 @@ import {
   type PluginConfig,
 } from './config-schema';
 import type { PreprocessType } from '../narration/domain/cost';
-import { lexiconSchema, type LexiconRule } from '../narration/domain/lexicon';
+import type { LexiconRule } from '../narration/domain/lexicon';
+import { lexiconSchema } from './lexicon-schema';
 import { effectiveTrigger } from '../narration/domain/triggers';
 
 /**

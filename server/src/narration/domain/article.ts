@@ -1,11 +1,10 @@
-import type { ContentTypeNarrationConfig } from '../../settings/config-schema';
 import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
 import { compileLexicon, type LexiconRule } from './lexicon';
 import { fillTemplate, templateFor } from './templates';
 import type { TextHeading } from '../../subtitles/chapters';
-import { extractNarration, fieldToText, oneLine, paragraphsOf } from './text';
-import type { ContentVersion } from '../jobs.repository';
+import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
+import type { ContentVersion } from './narration-row';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -16,10 +15,18 @@ export function articleKey(documentId: string, locale: string | null | undefined
   return localized && locale ? `${documentId}-${locale}` : documentId;
 }
 
+/**
+ * The fields a type's entries are read from, the blocks left out, and the author `{author}` reads
+ * (a content type's narration settings: settings/config-schema.ts's contentTypeNarrationSchema).
+ */
+export interface ArticleFields extends NarrationFields {
+  authorField?: string;
+}
+
 export interface ArticleSource {
   contentType: string;
   entry: Record<string, unknown> & { documentId: string; locale?: string | null };
-  narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'skipBlocks' | 'authorField'>;
+  narration: ArticleFields;
   attributes?: Record<string, { type: string }>;
   localized: boolean;
   voiceId: string;

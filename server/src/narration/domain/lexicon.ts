@@ -16,14 +16,25 @@
  *
  * Pure: no Strapi, no I/O.
  */
-import { z } from 'zod';
-import { localeCode } from '../../settings/config-schema';
 import { localeFallbacks } from '../../voices/language';
 import { oneLine } from './text';
 
-export const MAX_LEXICON_RULES = 500;
-export const MAX_TERM_LENGTH = 100;
-export const MAX_SPOKEN_LENGTH = 300;
+/**
+ * One pronunciation rule, as the settings keep it (settings/lexicon-schema.ts checks what an editor
+ * writes and fills in the defaults).
+ */
+export interface LexiconRule {
+  /** The written form to replace (one line). */
+  term: string;
+  /** How it is spoken (one line). */
+  spoken: string;
+  /** A locale code, or null for every locale. */
+  locale: string | null;
+  wholeWord: boolean;
+  caseSensitive: boolean;
+  ignoreDiacritics: boolean;
+  letterVariants: boolean;
+}
 
 /** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */
 const ARABIC_DIACRITICS = '\\u0610-\\u061A\\u0640\\u064B-\\u065F\\u0670\\u06D6-\\u06DC\\u06DF-\\u06E8\\u06EA-\\u06ED';
@@ -34,49 +45,6 @@ const DIACRITIC = new RegExp(`[${ARABIC_DIACRITICS}]`, 'gu');
 /** Letters written for one another; each group matches any of its members. */
 const LETTER_VARIANTS = ['اأإآٱ', 'ةه', 'ىي'];
 const VARIANT_CLASS = new Map(LETTER_VARIANTS.flatMap((group) => [...group].map((letter) => [letter, `[${group}]`] as const)));
-
-export const lexiconRuleSchema = z
-  .object({
-    term: z
-      .string()
-      .transform(oneLine)
-      .pipe(z.string().min(1, 'write the term to replace').max(MAX_TERM_LENGTH, `a term may have at most ${MAX_TERM_LENGTH} characters`)),
-    spoken: z
-      .string()
-      .transform(oneLine)
-      .pipe(
-        z
-          .string()
-          .min(1, 'write how the term is spoken')
-          .max(MAX_SPOKEN_LENGTH, `a spoken form may have at most ${MAX_SPOKEN_LENGTH} characters`)
-      ),
-    /** A locale code, or null for every locale. */
-    locale: localeCode.nullable().default(null),
-    wholeWord: z.boolean().default(true),
-    caseSensitive: z.boolean().default(false),
-    ignoreDiacritics: z.boolean().default(false),
-    letterVariants: z.boolean().default(false),
-  })
-  .strict();
-export type LexiconRule = z.output<typeof lexiconRuleSchema>;
-
-export const lexiconSchema = z
-  .array(lexiconRuleSchema)
-  .max(MAX_LEXICON_RULES, `the lexicon may have at most ${MAX_LEXICON_RULES} rules`)
-  .superRefine((rules, ctx) => {
-    const seen = new Map<string, number>();
-    rules.forEach((rule, index) => {
-      const key = `${rule.locale ?? '*'}\u0000${rule.caseSensitive ? rule.term : rule.term.toLowerCase()}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, index);
-      else
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: [index, 'term'],
-          message: `repeats the term of rule ${first + 1} ("${rules[first].term}") for the same locale`,
-        });
-    });
-  });
 
 /** Does a rule written for `ruleLocale` apply to an article in `articleLocale`? */
 export function ruleAppliesTo(ruleLocale: string | null, articleLocale: string | null | undefined): boolean {

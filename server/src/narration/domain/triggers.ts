@@ -1,11 +1,13 @@
-import type { NarrationTrigger } from '../../settings/config-schema';
-
 /**
  * When a content type is narrated follows from the type itself: a type with draft & publish is
  * narrated when an entry is published (drafts are never read aloud), a type without it when an
  * entry is saved (it is never "published" in the Content Manager's sense). The only choice left
  * to an editor is on or off. Pure.
  */
+
+/** When a type is narrated: on publish, on save (types without draft & publish), or never ('off'). */
+export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
+export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];
 
 export function typeTrigger(hasDraftAndPublish: boolean): Exclude<NarrationTrigger, 'off'> {
   return hasDraftAndPublish ? 'publish' : 'save';

@@ -1,5 +1,6 @@
 /**
- * Builds the text that is narrated for an article.
+ * Rich text to the text that is narrated for an article: Strapi blocks, markdown and HTML
+ * (entries.ts chooses the reading of each field and puts an article's fields together).
  *
  * The result is sent as-is to the service, charged per character (cost.ts) and hashed to decide
  * whether the article must be narrated again (fingerprint.ts), so it must be deterministic: the
@@ -30,90 +31,27 @@
  */
 import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Marked } from 'marked';
-
-// ---------------------------------------------------------------------------------------------
-// Punctuation and whitespace
-
-/** A line ending in one of these already makes the narrator stop (Latin, Arabic, Urdu, CJK). */
-const FINAL_PUNCTUATION = new Set(['.', '!', '?', ':', '…', '؟', '۔', '。', '！', '？', '‼', '⁉']);
-/**
- * A line ending in one of these continues into the next line ("Ingredients: eggs,"), and a
- * comma already makes the narrator pause, so no full stop is added after it.
- */
-const PAUSE_PUNCTUATION = new Set([',', '،', ';', '؛']);
-/** Closing quotes and brackets are looked through: `He said "Stop."` is already punctuated. */
-const CLOSERS = new Set(['"', "'", '”', '’', '»', '›', ')', ']', '}', '」', '』']);
-
-/** Appends "." to a line that does not end in final or pause punctuation (after any closers). */
-export function ensureSentenceEnd(line: string): string {
-  const trimmed = line.replace(/\s+$/u, '');
-  const chars = [...trimmed];
-  let last = chars.length - 1;
-  while (last >= 0 && CLOSERS.has(chars[last])) last -= 1;
-  if (last < 0) return trimmed; // empty, or only quotes/brackets: nothing to punctuate
-  const final = chars[last];
-  if (FINAL_PUNCTUATION.has(final) || PAUSE_PUNCTUATION.has(final)) return trimmed;
-  return `${trimmed}.`;
-}
-
-function ensureSentenceEndPerLine(block: string): string {
-  return block
-    .split('\n')
-    .map((line) => (line.trim() === '' ? line : ensureSentenceEnd(line)))
-    .join('\n');
-}
-
-/**
- * Invisible characters that carry no speech but would be charged as characters: soft hyphen,
- * zero-width space, byte-order mark, and bidirectional marks/embeddings/isolates (the text is
- * sent as logical-order Unicode, so direction marks are only a display concern).
- * ZWNJ and ZWJ (U+200C, U+200D) are kept: they change how Persian/Arabic words and emoji read.
- */
-const INVISIBLE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
-/** Control characters other than tab and line feed (which the whitespace rules handle). */
-// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu;
-
-/** One line of text (`{title}`, `{author}`, a lexicon term): NFC, every run of whitespace one space, trimmed. */
-export function oneLine(value: string): string {
-  return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
-}
-
-/**
- * Canonical layout: lines trimmed with inner whitespace collapsed, empty lines only as single
- * paragraph separators, nothing before the first or after the last paragraph.
- */
-export function normaliseNarrationText(text: string): string {
-  const lines = text
-    .normalize('NFC')
-    .replace(/\r\n?|[\u2028\u2029\u0085]/gu, '\n')
-    .replace(INVISIBLE, '')
-    .replace(CONTROL, ' ')
-    .split('\n')
-    .map((line) => line.replace(/[^\S\n]+/gu, ' ').trim());
-
-  const paragraphs: string[] = [];
-  let current: string[] = [];
-  for (const line of lines) {
-    if (line === '') {
-      if (current.length > 0) paragraphs.push(current.join('\n'));
-      current = [];
-    } else {
-      current.push(line);
-    }
-  }
-  if (current.length > 0) paragraphs.push(current.join('\n'));
-  return paragraphs.join('\n\n');
-}
+import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } from './speakable';
 
 // ---------------------------------------------------------------------------------------------
 // HTML
 
 /**
- * Where the headings of the field being converted are written down (extractNarration sets it
- * around one synchronous conversion), so chapters know which paragraphs are headings.
+ * Where the headings of the field being converted are written down (collectHeadings sets it
+ * around one synchronous conversion, extractNarration's), so chapters know which paragraphs are headings.
  */
 let headingSink: string[] | null = null;
+
+/** Runs one synchronous conversion and answers the headings written while it ran, in order. */
+export function collectHeadings<T>(convert: () => T): { result: T; headings: string[] } {
+  const headings: string[] = [];
+  headingSink = headings;
+  try {
+    return { result: convert(), headings };
+  } finally {
+    headingSink = null;
+  }
+}
 
 function headingFormatter(): FormatCallback {
   return (elem, walk, builder) => {
@@ -305,6 +243,10 @@ function isNode(value: unknown): value is BlockNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export function looksLikeBlocks(value: unknown): value is BlockNode[] {
+  return Array.isArray(value) && value.length > 0 && value.every((node) => isNode(node) && typeof node.type === 'string');
+}
+
 function childrenOf(node: BlockNode): unknown[] {
   return Array.isArray(node.children) ? node.children : [];
 }
@@ -390,137 +332,4 @@ function isInlineNode(node: unknown): boolean {
 export function blocksToText(blocks: unknown, skip: readonly SkippableBlock[] = []): string {
   if (!Array.isArray(blocks)) return '';
   return htmlToText(blocks.map(renderBlock).join('\n'), skip);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Plain text
-
-/** A plain text attribute ('string', 'text', ...): kept as written, whitespace normalised. */
-export function plainToText(text: string): string {
-  if (typeof text !== 'string') return '';
-  return normaliseNarrationText(text);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Entries
-
-/**
- * Common HTML element names. Only these count as "HTML" when sniffing a string, so that prose
- * such as "if a<b and c>d" is not mistaken for markup and lose its words.
- */
-const HTML_TAG =
-  /<\/?(?:p|div|span|br|hr|a|b|i|u|s|em|strong|small|mark|sub|sup|del|ins|code|pre|blockquote|q|cite|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|caption|img|figure|figcaption|picture|video|audio|iframe|section|article|aside|header|footer|main|nav|script|style)(?:\s[^<>]*)?\/?>/i;
-
-export function looksLikeHtml(text: string): boolean {
-  return HTML_TAG.test(text);
-}
-
-export function looksLikeBlocks(value: unknown): value is BlockNode[] {
-  return Array.isArray(value) && value.length > 0 && value.every((node) => isNode(node) && typeof node.type === 'string');
-}
-
-/** Attribute types whose values are written as plain text in the admin (no markup is rendered). */
-const PLAIN_TEXT_TYPES = new Set(['string', 'text', 'email', 'uid', 'enumeration']);
-/** Attribute types never narrated, even when listed: secrets, and values that are not prose. */
-const NEVER_NARRATED_TYPES = new Set(['password']);
-
-/**
- * One field's narration text, chosen by attribute type when known, otherwise by the value:
- * - 'blocks' -> blocks; 'richtext' -> markdown;
- * - plain types ('string', 'text', ...) -> as written, unless they contain HTML tags (some sites
- *   store HTML in text fields; reading the tags aloud would be worse);
- * - other or unknown types (custom fields such as HTML editors, 'json'): an array of blocks ->
- *   blocks, a string with HTML tags -> HTML, any other string -> markdown;
- * - anything else (numbers, media, relations, components, null) -> ''.
- */
-export function fieldToText(value: unknown, attributeType?: string, skip: readonly SkippableBlock[] = []): string {
-  if (attributeType !== undefined && NEVER_NARRATED_TYPES.has(attributeType)) return '';
-  if (attributeType === 'blocks') return blocksToText(value, skip);
-  if (typeof value !== 'string') return looksLikeBlocks(value) ? blocksToText(value, skip) : '';
-  if (attributeType === 'richtext') return markdownToText(value, skip);
-  if (looksLikeHtml(value)) return htmlToText(value, skip);
-  if (attributeType !== undefined && PLAIN_TEXT_TYPES.has(attributeType)) return plainToText(value);
-  return markdownToText(value, skip);
-}
-
-export interface NarrationFields {
-  titleField?: string;
-  textFields: string[];
-  /** Kinds of block not read in any of the fields (none: today's reading). */
-  skipBlocks?: readonly SkippableBlock[];
-}
-
-/** The text to narrate and which of its paragraphs (0-based) are headings of the article's fields. */
-export interface ExtractedNarration {
-  text: string;
-  headingParagraphs: number[];
-}
-
-/** The paragraphs of a text in the canonical layout (see normaliseNarrationText); none for ''. */
-export const paragraphsOf = (text: string): string[] => (text === '' ? [] : text.split('\n\n'));
-
-/**
- * The text to narrate for an entry: the title (one line, ending in punctuation) as the first
- * paragraph, then each text field in the configured order. Fields that are missing, not text,
- * or empty after conversion are skipped; a text field equal to the title field is not read
- * twice. An entry with nothing to read gives ''. The paragraphs that are headings are listed
- * (the title is not one of them), found in order among the paragraphs of their own field.
- */
-export function extractNarration(
-  entry: Record<string, unknown>,
-  fields: NarrationFields,
-  attributes?: Record<string, { type: string }>
-): ExtractedNarration {
-  const parts: string[] = [];
-  const headingParagraphs: number[] = [];
-  let paragraphCount = 0;
-
-  const title = fields.titleField !== undefined ? entry[fields.titleField] : undefined;
-  if (typeof title === 'string') {
-    const titleLine = normaliseNarrationText(title).replace(/\s+/gu, ' ');
-    if (titleLine !== '') {
-      parts.push(ensureSentenceEnd(titleLine));
-      paragraphCount = 1;
-    }
-  }
-
-  const seen = new Set<string>(fields.titleField !== undefined ? [fields.titleField] : []);
-  for (const field of fields.textFields) {
-    if (seen.has(field)) continue;
-    seen.add(field);
-    if (!Object.prototype.hasOwnProperty.call(entry, field)) continue;
-    const headings: string[] = [];
-    headingSink = headings;
-    let text: string;
-    try {
-      text = fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks);
-    } finally {
-      headingSink = null;
-    }
-    if (text === '') continue;
-    const paragraphs = paragraphsOf(text);
-    let next = 0;
-    for (const heading of headings.map(normaliseNarrationText)) {
-      const at = paragraphs.indexOf(heading, next);
-      if (at < 0) continue;
-      headingParagraphs.push(paragraphCount + at);
-      next = at + 1;
-    }
-    parts.push(text);
-    paragraphCount += paragraphs.length;
-  }
-
-  // Every part is already in the canonical layout, so normalising keeps its paragraphs where they are.
-  return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs };
-}
-
-/**
- * The paragraphs of a narration text (as extractNarration lays it out: the title line first,
- * then blank-line separated paragraphs), for "listen to this paragraph" in the edit view.
- */
-export function narrationParagraphs(text: string): string[] {
-  return normaliseNarrationText(text)
-    .split(/\n{2,}/u)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '');
 }

@@ -1,0 +1,94 @@
+import type { Chapter } from '../../subtitles/chapters';
+import type { PreprocessType } from './cost';
+import type { NarrationJobState } from './states';
+
+/** A narration row as the database holds it (the repository reads and writes it; the domain reads it). */
+
+export interface MediaFileRef {
+  id: number;
+  url: string;
+  /** Unique per upload (the provider's file name stem). */
+  hash?: string | null;
+  /** The upload provider that holds it ('local' for public/uploads). */
+  provider?: string;
+  mime?: string;
+  size?: number;
+  name?: string;
+}
+
+export interface NarrationRow extends NarrationJobState {
+  id: number;
+  documentId: string;
+  articleId: string;
+  contentType: string;
+  targetDocumentId: string;
+  targetLocale: string | null;
+  title: string | null;
+  voiceId: string | null;
+  preprocessType: string | null;
+  characters: number;
+  credits: number;
+  /** How long the stored audio plays (from its MP3 frames; the last subtitle cue for rows stored before it was read from the MP3); null until stored. */
+  durationSeconds?: number | null;
+  /** The stored MP3's exact length in bytes; null until stored, and for rows stored before the column existed. */
+  audioBytes?: number | null;
+  /** The chapters of the stored audio (its headings); null when it has none. */
+  chapters?: Chapter[] | null;
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
+  submittedAt: string | null;
+  callbackDeadline: string | null;
+  pendingResult: { audioFile: string; srtFile: string; receivedAt: string } | null;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  creditsMayBeLost: boolean;
+  completedAt: string | null;
+  updatedAt: string;
+  audio?: MediaFileRef | null;
+  subtitles?: MediaFileRef | null;
+  subtitlesVtt?: MediaFileRef | null;
+  /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/file-links.ts). */
+  pendingUploads?: MediaFileRef[] | null;
+  replacedFiles?: MediaFileRef[] | null;
+}
+
+export interface ContentVersion {
+  articleId: string;
+  contentType: string;
+  documentId: string;
+  locale: string | null;
+  title: string;
+  fingerprint: string;
+  voiceId: string;
+  preprocessType: PreprocessType;
+  characters: number;
+  credits: number;
+}
+
+/** The columns of a row that lists of documents show (admin statuses, the lexicon's affected list). */
+export const LIST_COLUMNS = [
+  'id',
+  'articleId',
+  'contentType',
+  'targetDocumentId',
+  'targetLocale',
+  'status',
+  'title',
+  'voiceId',
+  'preprocessType',
+  'characters',
+  'credits',
+  'attempts',
+  'regenerate',
+  'lastError',
+  'lastErrorCode',
+  'creditsMayBeLost',
+  'narratedFingerprint',
+  'nextAttemptAt',
+  'submittedAt',
+  'completedAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof NarrationRow>;
+
+export type NarrationListRow = Pick<NarrationRow, (typeof LIST_COLUMNS)[number]>;

@@ -1,0 +1,68 @@
+/** What publishing and editors ask of a row: narrate new content, regenerate, cancel. */
+import { CLEAR_LEASE, type Decide } from './decision';
+
+export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
+  if (event.fingerprint === state.fingerprint && state.status !== 'cancelled' && state.status !== 'failed') {
+    return { kind: 'ignore', reason: 'unchanged: this text, voice and mode are already narrated or on their way' };
+  }
+  if (event.fingerprint === state.narratedFingerprint && state.status === 'completed') {
+    return { kind: 'ignore', reason: 'unchanged: this version is already narrated' };
+  }
+  // While the service generates an older version we cannot submit (409); remember the new
+  // version and submit it when the pending result is in.
+  if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
+    return { kind: 'apply', from: [state.status], patch: { fingerprint: event.fingerprint } };
+  }
+  const generatedBefore = state.narratedFingerprint !== null || state.submissions > 0;
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: {
+      ...CLEAR_LEASE,
+      status: 'queued',
+      fingerprint: event.fingerprint,
+      // First time: regenerate false. Changed content: regenerate true (the service would
+      // otherwise re-deliver the old audio for this articleId).
+      regenerate: generatedBefore,
+      // New text: the fingerprints already tell an old result from the new one.
+      freshWanted: false,
+      attempts: 0,
+      nextAttemptAt: event.now,
+      lastError: null,
+      lastErrorCode: null,
+      creditsMayBeLost: false,
+    },
+  };
+};
+
+export const onRegenerateRequested: Decide<'regenerateRequested'> = (state, event) => {
+  if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
+    return { kind: 'ignore', reason: 'a narration is already under way for this article' };
+  }
+  const generatedBefore = state.submissions > 0 || state.narratedFingerprint !== null;
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: {
+      ...CLEAR_LEASE,
+      status: 'queued',
+      regenerate: generatedBefore,
+      freshWanted: generatedBefore,
+      attempts: 0,
+      nextAttemptAt: event.now,
+      lastError: null,
+      lastErrorCode: null,
+    },
+  };
+};
+
+export const onCancelled: Decide<'cancelled'> = (state) => {
+  if (state.status === 'completed' || state.status === 'cancelled') {
+    return { kind: 'ignore', reason: `nothing to cancel (${state.status})` };
+  }
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: { ...CLEAR_LEASE, status: 'cancelled', nextAttemptAt: null, callbackDeadline: null, pendingResult: null },
+  };
+};

@@ -1,0 +1,52 @@
+/** What each event decides for a row (the per-event modules), and the pieces their decisions share. */
+import type { NarrationEvent, NarrationJobPatch, NarrationJobState, NarrationStatus, ResultUrls } from './types';
+
+/** A transition before its guard (guard.ts adds the compare-and-set conditions). */
+export type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch } | { kind: 'ignore'; reason: string };
+
+/** Each event type with its own fields: `EventOf<'stored'>` is the `stored` event. */
+export type EventMap = { [E in NarrationEvent as E['type']]: E };
+export type EventOf<T extends NarrationEvent['type']> = EventMap[T];
+
+/** The decision for one type of event, given the row's current fields. */
+export type Decide<T extends NarrationEvent['type']> = (state: NarrationJobState, event: EventOf<T>) => Decision;
+
+export const CLEAR_LEASE = { leaseOwner: null, leaseExpiresAt: null } as const;
+
+function sameUrls(a: ResultUrls, b: ResultUrls): boolean {
+  return a.audioFile === b.audioFile && a.srtFile === b.srtFile;
+}
+
+export function hasSeenResult(state: Pick<NarrationJobState, 'seenResults'>, urls: ResultUrls): boolean {
+  return (state.seenResults ?? []).some((seen) => sameUrls(seen, urls));
+}
+
+/** Keeps the last few result URL pairs: enough to recognise a replayed callback. */
+export const SEEN_RESULTS_KEPT = 20;
+
+export function afterFailedAttempt(
+  state: NarrationJobState,
+  maxAttempts: number,
+  failure: { reason: string; code: string },
+  retry: NarrationJobPatch
+): Decision {
+  if (state.attempts >= maxAttempts) {
+    return {
+      kind: 'apply',
+      from: [state.status],
+      patch: {
+        ...CLEAR_LEASE,
+        status: 'failed',
+        lastError: `${failure.reason} Gave up after ${state.attempts} attempt(s).`,
+        lastErrorCode: failure.code,
+        nextAttemptAt: null,
+        callbackDeadline: null,
+      },
+    };
+  }
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: { ...CLEAR_LEASE, status: 'queued', lastError: failure.reason, lastErrorCode: failure.code, callbackDeadline: null, ...retry },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The narration job's state machine: every state change of a narration row is one of these
+ * transitions, so the rules of the spec's section 3.1 (as the client sees them) live in one place
+ * and can be tested without a database.
+ *
+ * A transition is pure: given the row's current fields and an event it returns the patch to write
+ * and the state it expects the row to be in. The repository applies the patch with a conditional
+ * update on that expected state, so two instances (or two duplicate callbacks) racing for the same
+ * row cannot both win.
+ *
+ * Each event has its decision (below, by family: content.ts, submission.ts, callback.ts,
+ * storing.ts, lease.ts); guard.ts adds the compare-and-set conditions every decision shares.
+ */
+import { onCallbackTimedOut, onCallbackWithFiles, onCallbackWithoutFiles } from './callback';
+import { onCancelled, onContentChanged, onRegenerateRequested } from './content';
+import type { Decide, Decision, EventMap } from './decision';
+import { guardFor } from './guard';
+import { onLeaseExpired, onLeaseRenewed } from './lease';
+import { onReplacedFilesRemoved, onStoreAbandoned, onStoreClaimed, onStored, onStoreDeferred, onStoreFailed } from './storing';
+import { onClaimed, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
+import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
+
+export * from './types';
+export { hasSeenResult } from './decision';
+
+/** The decision of every event, by its type. */
+const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
+  contentChanged: onContentChanged,
+  regenerateRequested: onRegenerateRequested,
+  cancelled: onCancelled,
+  claimed: onClaimed,
+  submitAccepted: onSubmitted,
+  submitAlreadyProcessing: onSubmitted,
+  submitDeferred: onSubmitDeferred,
+  submitPaused: onSubmitPaused,
+  submitRejected: onSubmitRejected,
+  callbackWithFiles: onCallbackWithFiles,
+  callbackWithoutFiles: onCallbackWithoutFiles,
+  callbackTimedOut: onCallbackTimedOut,
+  storeClaimed: onStoreClaimed,
+  leaseRenewed: onLeaseRenewed,
+  stored: onStored,
+  storeDeferred: onStoreDeferred,
+  storeFailed: onStoreFailed,
+  replacedFilesRemoved: onReplacedFilesRemoved,
+  storeAbandoned: onStoreAbandoned,
+  leaseExpired: onLeaseExpired,
+};
+
+function decide<T extends keyof EventMap>(state: NarrationJobState, event: EventMap[T] & { type: T }): Decision {
+  const decideEvent: Decide<T> = DECISIONS[event.type];
+  return decideEvent(state, event);
+}
+
+export function transition(state: NarrationJobState, event: NarrationEvent): TransitionResult {
+  const decision = decide(state, event);
+  if (decision.kind === 'ignore') return decision;
+  return { ...decision, guard: guardFor(state, event, decision.patch) };
+}

@@ -1,0 +1,60 @@
+/** The worker takes a queued row and submits it: the outcomes of POST /process-text. */
+import { afterFailedAttempt, CLEAR_LEASE, type Decide } from './decision';
+
+export const onClaimed: Decide<'claimed'> = (state, event) => {
+  if (state.status !== 'queued') return { kind: 'ignore', reason: `not queued (${state.status})` };
+  return {
+    kind: 'apply',
+    from: ['queued'],
+    patch: { status: 'submitting', leaseOwner: event.owner, leaseExpiresAt: new Date(event.now.getTime() + event.leaseMs) },
+  };
+};
+
+/** Accepted (202), or already generating (409): either way the callback will come. */
+export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> = (state, event) => ({
+  kind: 'apply',
+  from: ['submitting'],
+  patch: {
+    ...CLEAR_LEASE,
+    status: 'awaiting_callback',
+    submittedFingerprint: state.fingerprint,
+    attempts: state.attempts + (event.type === 'submitAccepted' ? 1 : 0),
+    submissions: state.submissions + (event.type === 'submitAccepted' ? 1 : 0),
+    submittedAt: event.now,
+    callbackDeadline: new Date(event.now.getTime() + event.callbackTimeoutMs),
+    nextAttemptAt: null,
+    lastError: null,
+    lastErrorCode: null,
+  },
+});
+
+export const onSubmitDeferred: Decide<'submitDeferred'> = (state, event) => {
+  const attempts = state.attempts + (event.countsAsAttempt ? 1 : 0);
+  // As after a crash mid-submission: if the lost request did start a generation, asking again
+  // with regenerate true would pay for a second one. Regenerate false cannot charge: the service
+  // answers 409 while it works, re-delivers the new result when done, or re-delivers the old one
+  // if the request never arrived (then callbackWithFiles asks for the new version explicitly).
+  const retry = event.outcomeUnknown
+    ? { attempts, nextAttemptAt: event.retryAt, regenerate: false }
+    : { attempts, nextAttemptAt: event.retryAt };
+  return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, retry);
+};
+
+export const onSubmitPaused: Decide<'submitPaused'> = (_state, event) => ({
+  kind: 'apply',
+  from: ['submitting'],
+  patch: { ...CLEAR_LEASE, status: 'queued', lastError: event.reason, lastErrorCode: event.code },
+});
+
+export const onSubmitRejected: Decide<'submitRejected'> = (_state, event) => ({
+  kind: 'apply',
+  from: ['submitting'],
+  patch: {
+    ...CLEAR_LEASE,
+    status: 'failed',
+    lastError: event.reason,
+    lastErrorCode: event.code,
+    creditsMayBeLost: event.creditsMayBeLost ?? false,
+    nextAttemptAt: null,
+  },
+});

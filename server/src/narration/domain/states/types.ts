@@ -1,0 +1,168 @@
+/** The narration job's states, the row fields the machine reads and writes, and its events (index.ts). */
+import type { Chapter } from '../../../subtitles/chapters';
+
+export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
+export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
+
+/** States in which the service may be spending our credits on this article right now. */
+export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
+
+export interface ResultUrls {
+  audioFile: string;
+  srtFile: string;
+}
+
+/** The fields of a narration row the state machine reads. */
+export interface NarrationJobState {
+  status: NarrationStatus;
+  fingerprint: string | null;
+  submittedFingerprint: string | null;
+  narratedFingerprint: string | null;
+  regenerate: boolean;
+  /**
+   * A new generation of the same text is wanted (the editor asked to regenerate). Kept while a
+   * safety re-ask goes out with regenerate false, so the old audio coming back is recognised as
+   * "the request never arrived" rather than accepted as the result.
+   */
+  freshWanted?: boolean | null;
+  attempts: number;
+  submissions: number;
+  /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
+  storeAttempts?: number;
+  seenResults: ResultUrls[] | null;
+  /** The instance that holds the row right now (submitting or storing), if any. */
+  leaseOwner?: string | null;
+  /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
+  stores?: number | null;
+  /** Files a store replaced may still be in the Media Library (narration/file-links.ts). */
+  replacedFilesWaiting?: boolean | null;
+  lastError?: string | null;
+  lastErrorCode?: string | null;
+}
+
+/** Counters that are only ever written by compare-and-set on the value they were computed from. */
+export const COUNTER_FIELDS = ['attempts', 'submissions', 'storeAttempts', 'stores'] as const;
+export type CounterField = (typeof COUNTER_FIELDS)[number];
+
+/** Media Library file ids linked to the row; the repository writes them in the same transaction as the patch. */
+export interface MediaLinks {
+  audio: number;
+  subtitles: number;
+  subtitlesVtt: number;
+}
+
+export interface NarrationJobPatch {
+  status?: NarrationStatus;
+  fingerprint?: string | null;
+  submittedFingerprint?: string | null;
+  narratedFingerprint?: string | null;
+  regenerate?: boolean;
+  freshWanted?: boolean;
+  attempts?: number;
+  submissions?: number;
+  storeAttempts?: number;
+  stores?: number;
+  replacedFilesWaiting?: boolean;
+  nextAttemptAt?: Date | null;
+  leaseOwner?: string | null;
+  leaseExpiresAt?: Date | null;
+  submittedAt?: Date | null;
+  callbackDeadline?: Date | null;
+  pendingResult?: (ResultUrls & { receivedAt: string }) | null;
+  seenResults?: ResultUrls[];
+  lastError?: string | null;
+  lastErrorCode?: string | null;
+  creditsMayBeLost?: boolean;
+  completedAt?: Date | null;
+  voiceId?: string;
+  preprocessType?: string;
+  characters?: number;
+  credits?: number;
+  title?: string;
+  audio?: number;
+  subtitles?: number;
+  subtitlesVtt?: number;
+  durationSeconds?: number | null;
+  audioBytes?: number | null;
+  chapters?: Chapter[] | null;
+}
+
+export type NarrationEvent =
+  /** Publish/save (or "narrate now") found new content for this article. */
+  | { type: 'contentChanged'; fingerprint: string; now: Date }
+  /** The worker takes the job for submission. */
+  | { type: 'claimed'; owner: string; leaseMs: number; now: Date }
+  /** POST /process-text answered 202. */
+  | { type: 'submitAccepted'; callbackTimeoutMs: number; now: Date }
+  /** 409 ALREADY_PROCESSING: the service is still generating; its callback will come. */
+  | { type: 'submitAlreadyProcessing'; callbackTimeoutMs: number; now: Date }
+  /** 429, 5xx, network: try again later; `countsAsAttempt` false for rate limits. */
+  | {
+      type: 'submitDeferred';
+      retryAt: Date;
+      reason: string;
+      code: string;
+      countsAsAttempt: boolean;
+      maxAttempts: number;
+      /** The failed request may have reached the service and been charged (a timeout, a reset, a 5xx). */
+      outcomeUnknown?: boolean;
+    }
+  /** 402/401/403: the whole queue pauses; this job goes back to the queue untouched. */
+  | { type: 'submitPaused'; reason: string; code: string }
+  /** 400/422: the service will not take this text as it is. */
+  | { type: 'submitRejected'; reason: string; code: string; creditsMayBeLost?: boolean }
+  /** A signed callback with both files. */
+  | { type: 'callbackWithFiles'; urls: ResultUrls; now: Date }
+  /** A signed callback with a null file: a failure, resent with regenerate true. */
+  | { type: 'callbackWithoutFiles'; maxAttempts: number; now: Date }
+  /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
+  | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
+  /** This instance takes a result to download; the attempt is counted now, so a download that never reports back still counts. */
+  | { type: 'storeClaimed'; owner: string; leaseMs: number; maxAttempts: number; now: Date }
+  /** The lease holder is still at work (a long download or upload): extend its lease. */
+  | { type: 'leaseRenewed'; owner: string; leaseMs: number; now: Date }
+  /** Both files are in the Media Library: link them and complete the row in one conditional write. */
+  | {
+      type: 'stored';
+      owner: string;
+      files: MediaLinks;
+      durationSeconds?: number | null;
+      /** The stored MP3's exact length. */
+      audioBytes?: number | null;
+      chapters?: Chapter[] | null;
+      now: Date;
+    }
+  /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
+  | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
+  /** Storing failed for good (download refused, bad content). */
+  | { type: 'storeFailed'; owner: string; reason: string; code: string }
+  /** The files the last store replaced are out of the Media Library (whoever removed them: the storing worker, or one after a restart). */
+  | { type: 'replacedFilesRemoved' }
+  /** This instance stops (shutdown) in the middle of a download: hand the row back at once. */
+  | { type: 'storeAbandoned'; owner: string; now: Date }
+  /** A worker held the job past its lease (crash): put it back without paying twice. */
+  | { type: 'leaseExpired'; now: Date }
+  | { type: 'cancelled' }
+  /** The editor asks for a fresh generation even though nothing changed. */
+  | { type: 'regenerateRequested'; now: Date };
+
+/**
+ * Extra conditions of the compare-and-set, besides the expected status. Each makes a write from a
+ * stale copy of the row lose instead of overwriting what another writer did meanwhile.
+ */
+export interface TransitionGuard {
+  /**
+   * The row's lease must (still) belong to this owner; `null`: nobody may hold it. A worker whose
+   * lease expired and was taken over can then never write to the row again.
+   */
+  leaseOwner?: string | null;
+  /** The lease ran out before this time (recovery must not take a lease its holder just renewed). */
+  leaseExpiredBefore?: Date;
+  /** The counters still hold the values the patch's new ones were computed from. */
+  counters?: Partial<Record<CounterField, number>>;
+}
+
+export type TransitionResult =
+  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch; guard: TransitionGuard }
+  /** Nothing to do (an unchanged republish, a duplicate or replayed callback). */
+  | { kind: 'ignore'; reason: string };

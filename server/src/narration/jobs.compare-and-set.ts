@@ -1,0 +1,77 @@
+import type { Core } from '@strapi/strapi';
+import type { MediaFileRef, NarrationRow } from './domain/narration-row';
+import type { MediaLinks, NarrationJobPatch, NarrationStatus, TransitionGuard } from './domain/states';
+import type { JobsFileLinks } from './jobs.file-links';
+import { narrationQuery } from './jobs.reads';
+
+/**
+ * The compare-and-set every state change lands as: a conditional update (`WHERE id = ? AND status
+ * IN (...)`, plus the transition's guard: the lease owner, the old counter values), which is atomic
+ * in SQLite and PostgreSQL alike: of two instances or two duplicate callbacks racing for one row,
+ * exactly one sees `count === 1`.
+ */
+
+/** The where clause of a conditional update: the expected status and the transition's guard. */
+export function conditionalWhere(id: number, from: NarrationStatus[], guard: TransitionGuard = {}): Record<string, unknown> {
+  const conditions: Record<string, unknown>[] = [{ id }, { status: { $in: from } }];
+  if (guard.leaseOwner !== undefined) conditions.push({ leaseOwner: guard.leaseOwner });
+  if (guard.leaseExpiredBefore !== undefined) conditions.push({ leaseExpiresAt: { $lt: guard.leaseExpiredBefore } });
+  for (const [field, value] of Object.entries(guard.counters ?? {})) {
+    // Rows written before a counter existed hold NULL where the machine reads 0.
+    conditions.push(value === 0 ? { $or: [{ [field]: 0 }, { [field]: null }] } : { [field]: value });
+  }
+  return { $and: conditions };
+}
+
+/** A patch's media links (the files it links as the narration) apart from its other fields. */
+function splitLinks(patch: NarrationJobPatch): { links: Partial<MediaLinks>; scalar: Omit<NarrationJobPatch, keyof MediaLinks> } {
+  const { audio, subtitles, subtitlesVtt, ...scalar } = patch;
+  const links: Partial<MediaLinks> = {};
+  if (audio !== undefined) links.audio = audio;
+  if (subtitles !== undefined) links.subtitles = subtitles;
+  if (subtitlesVtt !== undefined) links.subtitlesVtt = subtitlesVtt;
+  return { links, scalar };
+}
+
+export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<JobsFileLinks, 'linkStored'>) {
+  const query = narrationQuery(strapi);
+
+  /**
+   * Writes a patch if the row is still in an expected state. Media links in the patch are written
+   * in the same transaction, after the conditional update has won: the row's scalar fields and its
+   * files change together or not at all, the linked files leave `pendingUploads` and the unlinked
+   * ones join `replacedFiles` (file-links.ts). In PostgreSQL the conditional UPDATE locks the row,
+   * so a concurrent delete (see removeWithMedia) waits for the links and then sees them.
+   */
+  return async function conditionalUpdate(
+    id: number,
+    from: NarrationStatus[],
+    patch: NarrationJobPatch,
+    guard: TransitionGuard = {}
+  ): Promise<{ won: boolean; replaced: MediaFileRef[] }> {
+    const { links, scalar } = splitLinks(patch);
+    const where = conditionalWhere(id, from, guard);
+    if (Object.keys(links).length === 0) {
+      const { count } = await query().updateMany({ where, data: scalar });
+      return { won: count === 1, replaced: [] };
+    }
+    return strapi.db.transaction(async () => {
+      const { count } = await query().updateMany({ where, data: scalar });
+      if (count !== 1) return { won: false, replaced: [] };
+      return { won: true, replaced: await fileLinks.linkStored(id, links) };
+    });
+  };
+}
+
+/**
+ * The row as a won write left it, without reading it back: dates in the patch as the database
+ * gives them back (ISO strings), and the files it linked by their ids.
+ */
+export function rowAfter(row: NarrationRow, patch: NarrationJobPatch): NarrationRow {
+  const { links, scalar } = splitLinks(patch);
+  const stored = Object.fromEntries(
+    Object.entries(scalar).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
+  );
+  const linked = Object.fromEntries(Object.entries(links).map(([field, id]) => [field, { id }]));
+  return { ...row, ...stored, ...linked };
+}
