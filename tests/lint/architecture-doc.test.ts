@@ -1,0 +1,53 @@
+/**
+ * docs/architecture.md draws one article's journey through the folders; a path in it that does
+ * not exist (a file moved, renamed or split) would send a newcomer nowhere. Paths are written
+ * from the repository's root (server/, admin/, player/, shared/, tests/, docs/) or, shorter,
+ * from server/src.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const ROOT_FOLDERS = ['server/', 'admin/', 'player/', 'shared/', 'tests/', 'docs/'];
+
+/** Every file or folder path the note names: words with a slash ending in a source extension or a slash. */
+export function pathsNamed(markdown: string): string[] {
+  const found = markdown.match(/(?<![\w/.:-])[a-z][\w.-]*(?:\/[\w.-]+)*\/(?:[\w.-]+\.(?:ts|tsx|mjs|cjs|md)|)(?![\w/])/g) ?? [];
+  return [...new Set(found)];
+}
+
+function resolved(named: string): string {
+  return ROOT_FOLDERS.some((folder) => named.startsWith(folder)) ? path.join(ROOT, named) : path.join(ROOT, 'server/src', named);
+}
+
+describe('docs/architecture.md', () => {
+  const note = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+  const named = pathsNamed(note);
+
+  it('names the files of each step of the journey', () => {
+    for (const step of [
+      'narration/narrate-on-publish.ts',
+      'narration/jobs.repository.ts',
+      'narration/submit-step.ts',
+      'narration/callback.controller.ts',
+      'narration/store-step.ts',
+      'narration/public.controller.ts',
+    ]) {
+      expect(named).toContain(step);
+    }
+  });
+
+  it('names only paths that exist', () => {
+    expect(named.length).toBeGreaterThan(40);
+    expect(named.filter((candidate) => !existsSync(resolved(candidate)))).toEqual([]);
+  });
+
+  it('tells a missing path from an existing one', () => {
+    expect(pathsNamed('see `narration/worker.ts` and narration/domain/ then /api/speech/x and a/b.json')).toEqual([
+      'narration/worker.ts',
+      'narration/domain/',
+    ]);
+    expect(existsSync(resolved('narration/no-such-step.ts'))).toBe(false);
+    expect(existsSync(resolved('shared/contracts/'))).toBe(existsSync(path.join(ROOT, 'shared/contracts')));
+  });
+});
