@@ -2,7 +2,8 @@
  * The module graph of the plugin's own code, as dependency-cruiser reads it: TypeScript before
  * compilation, so type-only imports count too. Printed as JSON ({ files, imports }) for the checks in
  * tests/lint, which run it as a child process: dependency-cruiser is ESM only and jest runs the tests
- * as CommonJS. Run from the repository's root: `node scripts/checks/module-graph.mjs`.
+ * as CommonJS. Run from the repository's root: `node scripts/checks/module-graph.mjs [folder...]`
+ * (default: SOURCE_ROOTS).
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -44,5 +45,6 @@ export async function moduleGraph(roots = SOURCE_ROOTS.filter((root) => existsSy
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.stdout.write(JSON.stringify(await moduleGraph()));
+  const roots = process.argv.slice(2);
+  process.stdout.write(JSON.stringify(await moduleGraph(roots.length ? roots : undefined)));
 }

@@ -7,8 +7,65 @@ import os from 'node:os';
 import path from 'node:path';
 import { filesOverLimit, filesUnder, lineCount } from './support/file-size';
 import { describeCycles, folderCycles, folderEdges, importsOutside, type ModuleImport } from './support/folder-graph';
+import { readModuleGraph } from './support/module-graph';
 
 const use = (from: string, to: string, typeOnly = false): ModuleImport => ({ from, to, typeOnly });
+
+/** A folder in the system's temporary directory with these files, removed after `use`. */
+function withFiles(files: Record<string, string>, use: (root: string) => void): void {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-checks-'));
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    }
+    use(root);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+describe('module graph (dependency-cruiser)', () => {
+  jest.setTimeout(60_000);
+
+  it('reads imports between files, type-only ones marked, packages and Node modules left out', () => {
+    withFiles(
+      {
+        'src/a/one.ts': "import type { Two } from '../b/two';\nimport { three } from '../b/three';\nexport const one: Two = three;\n",
+        'src/b/two.ts': "import path from 'node:path';\nexport type Two = number;\nexport const sep = path.sep;\n",
+        'src/b/three.ts':
+          "import { type Two } from './two';\nimport { z } from 'zod';\nexport const three: Two = 3;\nexport const schema = z.number();\n",
+        'src/c/four.ts': "export type Four = import('../a/one').Nothing;\n",
+      },
+      (root) => {
+        const graph = readModuleGraph(root, ['src']);
+        expect(graph.files).toEqual(['src/a/one.ts', 'src/b/three.ts', 'src/b/two.ts', 'src/c/four.ts']);
+        const sorted = [...graph.imports].sort((x, y) => `${x.from} ${x.to}`.localeCompare(`${y.from} ${y.to}`));
+        expect(sorted).toEqual([
+          use('src/a/one.ts', 'src/b/three.ts'),
+          use('src/a/one.ts', 'src/b/two.ts', true),
+          use('src/b/three.ts', 'src/b/two.ts', true),
+          use('src/c/four.ts', 'src/a/one.ts', true),
+        ]);
+      }
+    );
+  });
+
+  it('gives the folder check what it needs to see a cycle made by a type-only import', () => {
+    withFiles(
+      {
+        'src/feature/service.ts': "import { rule } from './domain/rule';\nexport const service = rule;\n",
+        'src/feature/domain/rule.ts': "import type { Service } from '../types';\nexport const rule = 1 as Service;\n",
+        'src/feature/types.ts': "import { service } from './service';\nexport type Service = typeof service;\n",
+      },
+      (root) => {
+        const cycles = folderCycles(readModuleGraph(root, ['src']).imports);
+        expect(cycles.map((cycle) => cycle.path)).toEqual([['src/feature', 'src/feature/domain', 'src/feature']]);
+        expect(describeCycles(cycles)).toContain('src/feature/domain/rule.ts imports src/feature/types.ts (type only)');
+      }
+    );
+  });
+});
 
 describe('folder cycles', () => {
   it('finds two folders that import each other, with the files that do', () => {

@@ -4,11 +4,11 @@
  * (scripts/checks/module-graph.mjs, run as a child process: it is ESM only); the checks on it are
  * tests/lint/support, whose own tests are in checks.test.ts.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { filesOverLimit, filesUnder } from './support/file-size';
 import { describeCycles, folderCycles, importsOutside, type ModuleImport } from './support/folder-graph';
+import { readModuleGraph, type ModuleGraph } from './support/module-graph';
 
 jest.setTimeout(120_000);
 
@@ -28,20 +28,10 @@ const INFRASTRUCTURE = ['download', 'audio', 'speech-client', 'subtitles', 'http
 const MAX_LINES = 450;
 const SIZE_CHECKED = ['server/src', 'admin/src', 'player/src'];
 
-function moduleGraph(): { files: string[]; imports: ModuleImport[] } {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/checks/module-graph.mjs')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`scripts/checks/module-graph.mjs failed:\n${result.stdout}${result.stderr}`);
-  return JSON.parse(result.stdout);
-}
-
 describe('folders', () => {
-  let graph: { files: string[]; imports: ModuleImport[] };
+  let graph: ModuleGraph;
   beforeAll(() => {
-    graph = moduleGraph();
+    graph = readModuleGraph(ROOT);
   });
 
   it('the module graph covers the code (so that the checks below look at something)', () => {
