@@ -1,7 +1,8 @@
 /**
  * What the bench scripts share: cleanup of everything they start (on success, error and signals),
  * child processes that announce themselves with a JSON line, JSON requests, the build step, the
- * playground Strapi's environment and statistics. Not a bench itself.
+ * playground Strapi with its emulator and environment, the benches' articles. Figures and tables are
+ * in bench/figures.mjs. Not a bench itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -11,6 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
+// Older benches take quantile from here.
+export { quantile } from './bench/figures.mjs';
 
 /** Ends the process at once with this code (after a signal, a usage error, or at the very end). */
 export const leave = process.exit.bind(process);
@@ -222,6 +226,38 @@ export async function json(url, method, body, token) {
   return { status: response.status, body: parsed };
 }
 
+/**
+ * What a playground Strapi of a bench runs beside, in `workDir`: the emulator started with
+ * `emulatorArgs`, a free port and the environment (playgroundEnv, then `extra`); `start()` starts
+ * Strapi on them (again after a stop), with startPlayground's options.
+ */
+export async function playgroundAround({ workDir, apiKey, emulatorArgs = [], extra = {} }) {
+  const emulator = await startEmulator(apiKey, emulatorArgs);
+  const port = await freePort();
+  const env = playgroundEnv({ workDir, port, apiKey, emulator, extra });
+  return { emulator, port, url: `http://127.0.0.1:${port}`, env, start: (options) => startPlayground(workDir, env, options) };
+}
+
+/** A bench's log line: `[label] message`. */
+export const sayAs = (label) => (message) => console.log(`[${label}] ${message}`);
+
+/** An article of the playground's type, as the benches create them: a title, a summary and two paragraphs. */
+export function benchArticle(label, { summary, firstParagraph }) {
+  const paragraph = (text) => ({ type: 'paragraph', children: [{ type: 'text', text }] });
+  return {
+    title: `Bench article ${label}`,
+    summary,
+    body: [paragraph(firstParagraph), paragraph('Paragraph two: a few more words for the speech service to read aloud.')],
+  };
+}
+
+/** The narration rows of these documents, as the list view asks for them (`POST /speech/narrations/statuses`). */
+export async function narrationStatuses({ url, token }, contentType, documentIds) {
+  const res = await json(`${url}/speech/narrations/statuses`, 'POST', { contentType, documentIds }, token);
+  if (res.status !== 200) throw new Error(`statuses failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
 /** The first admin (registered on an empty database) or, with `registered`, a login; returns the token. */
 export async function adminToken(url, credentials, { registered = false } = {}) {
   const auth = registered
@@ -265,7 +301,7 @@ export function memoryOf(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build and statistics
+// Build, and Strapi in the bench's process
 
 /** With `--build` in argv: builds the plugin and the playground; then checks that both are built. */
 export function ensureBuilt(argv, say) {
@@ -290,13 +326,6 @@ export function ensureBuilt(argv, say) {
     );
   }
 }
-
-/** The value at quantile q (nearest rank). */
-export const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-};
 
 /**
  * The playground Strapi loaded inside the bench's own Node process (createStrapi().load(), as

@@ -1,0 +1,82 @@
+/**
+ * The shape of the code, counted with the other tests: no cycle between folders, infrastructure that
+ * knows no feature, and no file over 450 lines. The module graph is dependency-cruiser's
+ * (scripts/checks/module-graph.mjs, run as a child process: it is ESM only); the checks on it are
+ * tests/lint/support, whose own tests are in checks.test.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { filesOverLimit, filesUnder } from './support/file-size';
+import { describeCycles, folderCycles, importsOutside, type ModuleImport } from './support/folder-graph';
+import { readModuleGraph, type ModuleGraph } from './support/module-graph';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The one exception to "type-only imports count": the typed service registry. `getService` has to know
+ * every service's type, so utils/index.ts imports them all; those imports are type-only, erased from the
+ * build, and utils/ depends on no feature at run time. A runtime import there still counts.
+ */
+const SERVICE_REGISTRY = 'server/src/utils/index.ts';
+const isRegistryTypeImport = (item: ModuleImport) => item.from === SERVICE_REGISTRY && item.typeOnly;
+
+/** Building blocks that features use and that use no feature: they may import each other and shared/ only. */
+const INFRASTRUCTURE = ['download', 'audio', 'speech-client', 'subtitles', 'http', 'utils'].map((folder) => `server/src/${folder}`);
+
+const MAX_LINES = 450;
+const SIZE_CHECKED = ['server/src', 'admin/src', 'player/src'];
+
+describe('folders', () => {
+  let graph: ModuleGraph;
+  beforeAll(() => {
+    graph = readModuleGraph(ROOT);
+  });
+
+  it('the module graph covers the code (so that the checks below look at something)', () => {
+    for (const root of ['server/src', 'admin/src', 'player/src'])
+      expect(graph.files.some((file) => file.startsWith(`${root}/`))).toBe(true);
+    expect(graph.imports).toContainEqual({
+      from: 'server/src/download/body-inspector.ts',
+      to: 'server/src/audio/mp3-sniff.ts',
+      typeOnly: false,
+    });
+    expect(graph.imports).toContainEqual(
+      expect.objectContaining({ from: SERVICE_REGISTRY, to: 'server/src/narration/worker.ts', typeOnly: true })
+    );
+  });
+
+  it('no two folders import each other, directly or round a cycle (type-only imports count)', () => {
+    const cycles = folderCycles(graph.imports.filter((item) => !isRegistryTypeImport(item)));
+    if (cycles.length > 0) throw new Error(`${cycles.length} folder cycle(s):\n\n${describeCycles(cycles)}`);
+    expect(cycles).toEqual([]);
+  });
+
+  it('infrastructure (download, audio, speech-client, subtitles, http, utils) imports no feature', () => {
+    const allowed = [...INFRASTRUCTURE, 'shared'];
+    const offending = importsOutside(
+      graph.imports.filter((item) => !isRegistryTypeImport(item)),
+      { from: INFRASTRUCTURE, allowed }
+    );
+    if (offending.length > 0) {
+      throw new Error(`Infrastructure importing a feature:\n${offending.map((item) => `  ${item.from} imports ${item.to}`).join('\n')}`);
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('file size', () => {
+  it(`no file in ${SIZE_CHECKED.join(', ')} is over ${MAX_LINES} lines`, () => {
+    const files = filesUnder(ROOT, SIZE_CHECKED);
+    expect(files.length).toBeGreaterThan(100);
+    const over = filesOverLimit(
+      files.map((file) => ({ path: file, text: fs.readFileSync(path.join(ROOT, file), 'utf8') })),
+      MAX_LINES
+    );
+    if (over.length > 0) {
+      throw new Error(`Files over ${MAX_LINES} lines (wc -l):\n${over.map((file) => `  ${file.path}: ${file.lines}`).join('\n')}`);
+    }
+    expect(over).toEqual([]);
+  });
+});
