@@ -43,8 +43,6 @@ export interface SpokenFrame {
   outroTemplates: Record<string, string>;
 }
 
-export const ALL_LOCALES = '*';
-
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
 export function toForm(settings: SpeechSettings, described: ContentTypeDescription[]): SettingsForm {
