@@ -8,8 +8,7 @@ import type { LexiconRule, LexiconRuleInput } from './lexicon';
 import type { VoiceCheck } from './voices';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
-export const PREPROCESS_TYPES = ['0', '2'] as const;
-export type PreprocessType = (typeof PREPROCESS_TYPES)[number];
+export type PreprocessType = '0' | '2';
 
 /** When a type is narrated: on publish, on save (types without draft & publish), or never. */
 export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;

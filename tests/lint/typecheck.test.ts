@@ -1,9 +1,10 @@
 /**
- * The TypeScript compiler over each part of the plugin, counted with the other tests: the server,
- * the admin and the player, each with its own tsconfig (as `npm run typecheck` runs them). The
- * server and the admin both compile shared/contracts, so a change to an admin route on one side
- * that the other does not follow fails here. contract-checks/ proves the checks refuse a mismatch.
- * The compiler runs as a child process, as ESLint does in lint.test.ts.
+ * The TypeScript compiler over each part of the plugin, counted with the other tests: the
+ * contracts, the server, the admin and the player, each with its own tsconfig (as `npm run
+ * typecheck` runs them). The server and the admin both compile shared/contracts, so a change to
+ * an admin route on one side that the other does not follow fails here; contract-checks/ proves
+ * that the checks refuse a mismatch. The compiler runs as a child process, as ESLint does in
+ * lint.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -24,6 +25,7 @@ function typecheck(project: string) {
 
 describe('types', () => {
   it.each([
+    ['the contracts on their own (no Node, no DOM, no Strapi)', 'shared/tsconfig.json'],
     ['the server', 'server/tsconfig.json'],
     ['the admin', 'admin/tsconfig.json'],
     ['the player', 'player/tsconfig.json'],
