@@ -54,6 +54,7 @@ import {
  * Strapi's i18n plugin builds its admin API: requests go through the admin fetch client (admin JWT,
  * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
  * Binary answers and the upload with progress are not here (see binary.ts, transcriptions.ts).
+ * What each route is sent and answers is the server's contract (shared/contracts, see types.ts).
  *
  * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name
  * another plugin already injected silently keeps ITS definition): every name here says speech.
