@@ -75,6 +75,7 @@ export interface CostResponse {
 
 /** POST /speech/narrations/estimate: what narrating the document's current (draft) text would cost. */
 export interface EstimateRequest {
+  /** `voiceId` is accepted and not read: the estimate is in the voice the article would be narrated in. */
   body: DocumentTarget & { voiceId?: string };
 }
 export interface EstimateResponse {
