@@ -1,6 +1,6 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
 import type { NarrationStatus as ContractStatus, NarrationView } from '../../../../shared/contracts/narrations';
-import type { MediaFileRef, NarrationListRow, NarrationRow } from '../jobs.repository';
+import type { MediaFileRef, NarrationListRow, NarrationRow } from './narration-row';
 import { isPreprocessType } from './cost';
 import type { NarrationStatus } from './states';
 
