@@ -28,7 +28,7 @@ import { getService } from '../utils';
 
 /** The Transcribe page's routes: submit an upload, follow jobs, download and save results. Shapes: shared/contracts/transcriptions.ts. */
 
-// Form fields, each optional: what the service is asked once the defaults are in.
+// Multipart fields, each optional; `output_format` goes through z.preprocess, so the parsed values (defaults in) are compared.
 const submitFields = parsesTo<Required<SubmitTranscriptionRequest['body']>>()(
   z.object({
     language: z
