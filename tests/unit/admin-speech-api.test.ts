@@ -1,7 +1,7 @@
 import { RECENT_TRANSCRIPTIONS } from '../../admin/src/api/endpoints';
 import { toProblem } from '../../admin/src/api/errors';
 import { isNarratedType, lastNarratedTypes, recordNarratedTypes } from '../../admin/src/api/narratedTypes';
-import type { SettingsResponse, SpeechSettings, TranscriptionDetail, TranscriptionView } from '../../admin/src/api/types';
+import type { GetSettingsResponse, SpeechSettings, TranscriptionDetail, TranscriptionView } from '../../admin/src/api/types';
 import { adminStore, closeAdminStores, type SentRequest } from './admin-api-store';
 import { queueState } from './admin-fixtures';
 
@@ -26,7 +26,7 @@ const SETTINGS_RESPONSE = {
   queue: QUEUE,
   averages: {},
   features: { voicePreview: true },
-} as unknown as SettingsResponse;
+} as unknown as GetSettingsResponse;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 

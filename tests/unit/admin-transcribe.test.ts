@@ -1,7 +1,6 @@
+import { DEFAULT_TRANSCRIPTION_LANGUAGE, MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../../admin/src/api/types';
 import {
-  DEFAULT_LANGUAGE,
   LANGUAGES,
-  MAX_AUDIO_BYTES,
   STATUS_VARIANT,
   checkAudioFile,
   detailPollMs,
@@ -27,14 +26,14 @@ describe('Transcribe page helpers', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatBytes(13 * 1024 + 100)).toBe('13 KB');
-    expect(formatBytes(MAX_AUDIO_BYTES)).toBe('50 MB');
+    expect(formatBytes(MAX_TRANSCRIPTION_UPLOAD_BYTES)).toBe('50 MB');
     expect(formatBytes(51 * 1024 * 1024)).toBe('51 MB');
     expect(formatBytes(null)).toBe('');
   });
 
   it('refuses files over 50 MB, empty files and non-audio files before any request', () => {
-    expect(checkAudioFile({ size: MAX_AUDIO_BYTES, type: 'audio/mpeg', name: 'a.mp3' })).toBeNull();
-    expect(checkAudioFile({ size: MAX_AUDIO_BYTES + 1, type: 'audio/mpeg', name: 'a.mp3' })).toBe('tooLarge');
+    expect(checkAudioFile({ size: MAX_TRANSCRIPTION_UPLOAD_BYTES, type: 'audio/mpeg', name: 'a.mp3' })).toBeNull();
+    expect(checkAudioFile({ size: MAX_TRANSCRIPTION_UPLOAD_BYTES + 1, type: 'audio/mpeg', name: 'a.mp3' })).toBe('tooLarge');
     expect(checkAudioFile({ size: 0, type: 'audio/wav', name: 'a.wav' })).toBe('empty');
     expect(checkAudioFile({ size: 10, type: 'image/png', name: 'a.png' })).toBe('notAudio');
     // Browsers leave some audio types empty: the service decides.
@@ -43,7 +42,7 @@ describe('Transcribe page helpers', () => {
   });
 
   it("offers ar-JO first, and names languages in the editor's language", () => {
-    expect(DEFAULT_LANGUAGE).toBe('ar-JO');
+    expect(DEFAULT_TRANSCRIPTION_LANGUAGE).toBe('ar-JO');
     expect(LANGUAGES[0]).toBe('ar-JO');
     expect(LANGUAGES).toEqual(expect.arrayContaining(['ar-SA', 'ar-EG', 'ar-AE', 'en-US', 'en-GB', 'fr-FR']));
     expect(new Set(LANGUAGES).size).toBe(LANGUAGES.length);

@@ -1,5 +1,6 @@
 import { attemptTokenRefresh } from '@strapi/strapi/admin';
 import { backendURL } from '../utils/backendURL';
+import type { HearLexiconRuleRequest, ListenRequest, PreviewVoiceRequest } from './types';
 
 /**
  * Requests the admin fetch client cannot make: it parses every POST answer as JSON (the voice
@@ -54,14 +55,17 @@ export async function postForBlob(path: string, body: unknown, token: string | n
 }
 
 /** One paragraph of the draft, spoken in the entry's voice (costs credits once per voice and text). */
-export const listenParagraph = (
-  target: { contentType: string; documentId: string; locale?: string | null; index: number },
-  token: string | null
-) => postForBlob('/speech/narrations/listen', target, token);
+export const listenParagraph = (target: ListenRequest['body'], token: string | null) =>
+  postForBlob('/speech/narrations/listen', target, token);
 
 /** Only called when the server announces `features.voicePreview`. */
-export const previewVoice = (voiceId: string, token: string | null) => postForBlob('/speech/tts/preview', { voiceId }, token);
+export const previewVoice = (voiceId: string, token: string | null) =>
+  postForBlob('/speech/tts/preview', { voiceId } satisfies PreviewVoiceRequest['body'], token);
 
 /** A lexicon rule's spoken form, in the voice of its locale (or the default voice); needs settings.update. */
-export const hearLexiconRule = (rule: { spoken: string; locale: string | null }, token: string | null) =>
-  postForBlob('/speech/lexicon/hear', { rule: { spoken: rule.spoken, locale: rule.locale } }, token);
+export const hearLexiconRule = (rule: HearLexiconRuleRequest['body']['rule'], token: string | null) =>
+  postForBlob(
+    '/speech/lexicon/hear',
+    { rule: { spoken: rule.spoken, locale: rule.locale } } satisfies HearLexiconRuleRequest['body'],
+    token
+  );

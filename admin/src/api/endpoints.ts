@@ -1,27 +1,52 @@
 import type { adminApi } from '@strapi/strapi/admin';
 import { recordNarratedTypes } from './narratedTypes';
-import type {
-  ConnectionTestResult,
-  CostResponse,
-  DocumentTarget,
-  Estimate,
-  EstimateManyResponse,
-  LexiconAffectedResponse,
-  NarrateManyResponse,
-  NarrateResult,
-  NarratedTypesResponse,
-  NarrationsResponse,
-  ParagraphsResponse,
-  QueueState,
-  SaveTranscriptionResponse,
-  SettingsResponse,
-  SiteWebhook,
-  SpeechSettings,
-  TranscriptDownloadFormat,
-  TranscriptionDetail,
-  TranscriptionListResponse,
-  TranscriptionView,
-  Voice,
+import {
+  TRANSCRIPTION_LIST_LIMIT,
+  type CancelRequest,
+  type CancelResponse,
+  type CostRequest,
+  type CostResponse,
+  type DocumentNarrationsRequest,
+  type DocumentNarrationsResponse,
+  type DocumentTarget,
+  type EstimateManyRequest,
+  type EstimateManyResponse,
+  type EstimateRequest,
+  type EstimateResponse,
+  type GetNarratedTypesResponse,
+  type GetSettingsResponse,
+  type GetTranscriptionResponse,
+  type LexiconAffectedRequest,
+  type LexiconAffectedResponse,
+  type ListTranscriptionsRequest,
+  type ListTranscriptionsResponse,
+  type ListVoicesResponse,
+  type NarrateManyRequest,
+  type NarrateManyResponse,
+  type NarrateRequest,
+  type NarrateResponse,
+  type NarrationStatusesRequest,
+  type NarrationStatusesResponse,
+  type ParagraphsRequest,
+  type ParagraphsResponse,
+  type QueueState,
+  type RegenerateRequest,
+  type RegenerateResponse,
+  type ResumeQueueResponse,
+  type SaveTranscriptionRequest,
+  type SaveTranscriptionResponse,
+  type ServerFeatures,
+  type SetVoiceRequest,
+  type SetVoiceResponse,
+  type SiteWebhook,
+  type SpeechSettings,
+  type TestConnectionResponse,
+  type TranscriptDownloadFormat,
+  type TranscriptionDetail,
+  type TranscriptionView,
+  type UpdateSettingsRequest,
+  type UpdateSettingsResponse,
+  type Voice,
 } from './types';
 
 /**
@@ -29,6 +54,7 @@ import type {
  * Strapi's i18n plugin builds its admin API: requests go through the admin fetch client (admin JWT,
  * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
  * Binary answers and the upload with progress are not here (see binary.ts, transcriptions.ts).
+ * What each route is sent and answers is the server's contract (shared/contracts, see types.ts).
  *
  * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name
  * another plugin already injected silently keeps ITS definition): every name here says speech.
@@ -40,8 +66,8 @@ import type {
 const BASE = '/speech';
 const TRANSCRIPTIONS = `${BASE}/transcriptions`;
 
-/** How many recent transcriptions the Transcribe page lists. */
-export const RECENT_TRANSCRIPTIONS = 20;
+/** How many recent transcriptions the Transcribe page lists (as many as the server lists when not told). */
+export const RECENT_TRANSCRIPTIONS = TRANSCRIPTION_LIST_LIMIT.default;
 
 export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription'] as const;
 
@@ -51,14 +77,8 @@ export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscri
  */
 const STRAPI_WEBHOOK_TAG = 'Webhook' as const;
 
-export interface ManyTarget {
-  contentType: string;
-  documentIds: string[];
-  locale?: string | null;
-}
-
 /** Statuses of the rows of one list page; `documentIds` says which documents the answer covers. */
-export type ListStatuses = NarrationsResponse & { documentIds: string[] };
+export type ListStatuses = NarrationStatusesResponse & { documentIds: string[] };
 
 /** Tag of every narration of a content type (what a list page shows). */
 const typeTag = (contentType: string) => ({ type: 'SpeechNarration' as const, id: `type:${contentType}` });
@@ -72,13 +92,16 @@ const transcriptionTag = (id: number) => ({ type: 'SpeechTranscription' as const
 /** Narrated types are known for the whole session (they change only through the settings page). */
 const SESSION_SECONDS = 24 * 60 * 60;
 
+/** The features of a server whose settings are not loaded: none announced. */
+const NO_FEATURES: ServerFeatures = { voicePreview: false, transcription: false };
+
 type AdminApi = typeof adminApi;
 
 /**
  * Puts a job's new view in the recent list, if listed. The list may still be on its first
  * request (a cache entry without data yet): then there is nothing to update.
  */
-function replaceRow(list: TranscriptionListResponse | undefined, view: TranscriptionView) {
+function replaceRow(list: ListTranscriptionsResponse | undefined, view: TranscriptionView) {
   const index = list?.data.findIndex((row) => row.id === view.id) ?? -1;
   if (list && index >= 0) list.data[index] = view;
 }
@@ -89,18 +112,18 @@ export function withSpeechEndpoints(api: AdminApi) {
       /* Settings page */
 
       /** Read afresh each time the settings page opens (nothing kept once it closes). */
-      getSpeechSettings: builder.query<SettingsResponse, void>({
+      getSpeechSettings: builder.query<GetSettingsResponse, void>({
         query: () => `${BASE}/settings`,
         keepUnusedDataFor: 0,
       }),
 
-      updateSpeechSettings: builder.mutation<SpeechSettings, Partial<SpeechSettings>>({
+      updateSpeechSettings: builder.mutation<SpeechSettings, UpdateSettingsRequest['body']>({
         query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
-        transformResponse: (response: { settings: SpeechSettings }) => response.settings,
+        transformResponse: (response: UpdateSettingsResponse) => response.settings,
         async onQueryStarted(_changes, { dispatch, queryFulfilled }) {
           const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
           if (!saved) return;
-          let features: NonNullable<SettingsResponse['features']> = {};
+          let features = NO_FEATURES;
           dispatch(
             speech.util.updateQueryData('getSpeechSettings', undefined, (draft) => {
               if (!draft) return;
@@ -115,13 +138,13 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       /** Which types are narrated: readable by every logged-in admin, not only settings readers. */
-      getSpeechNarratedTypes: builder.query<NarratedTypesResponse, void>({
+      getSpeechNarratedTypes: builder.query<GetNarratedTypesResponse, void>({
         query: () => `${BASE}/narrated-types`,
         keepUnusedDataFor: SESSION_SECONDS,
         async onQueryStarted(_arg, { queryFulfilled }) {
           try {
             const { data } = await queryFulfilled;
-            recordNarratedTypes({ status: 'ready', contentTypes: data.contentTypes, features: data.features ?? {} });
+            recordNarratedTypes({ status: 'ready', contentTypes: data.contentTypes, features: data.features });
           } catch {
             recordNarratedTypes({ status: 'error', contentTypes: {}, features: {} });
           }
@@ -130,20 +153,20 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       getSpeechVoices: builder.query<Voice[], void>({
         query: () => `${BASE}/voices`,
-        transformResponse: (response: { voices: Voice[] }) => response.voices,
+        transformResponse: (response: ListVoicesResponse) => response.voices,
       }),
 
-      testSpeechConnection: builder.mutation<ConnectionTestResult, void>({
+      testSpeechConnection: builder.mutation<TestConnectionResponse, void>({
         query: () => ({ url: `${BASE}/connection/test`, method: 'POST', data: {} }),
       }),
 
       getSpeechCost: builder.query<CostResponse, string>({
-        query: (text) => ({ url: `${BASE}/cost`, method: 'POST', data: { text } }),
+        query: (text) => ({ url: `${BASE}/cost`, method: 'POST', data: { text } satisfies CostRequest['body'] }),
       }),
 
       resumeSpeechQueue: builder.mutation<QueueState, void>({
         query: () => ({ url: `${BASE}/queue/resume`, method: 'POST', data: {} }),
-        transformResponse: (response: { queue: QueueState }) => response.queue,
+        transformResponse: (response: ResumeQueueResponse) => response.queue,
         invalidatesTags: ['SpeechNarration'],
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
           const { data: queue } = await queryFulfilled.catch(() => ({ data: null }));
@@ -190,34 +213,33 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /* List view: statuses of a whole page in one request */
 
-      getSpeechListStatuses: builder.query<ListStatuses, { contentType: string; documentIds: string[] }>({
+      getSpeechListStatuses: builder.query<ListStatuses, NarrationStatusesRequest['body']>({
         query: ({ contentType, documentIds }) => ({
           url: `${BASE}/narrations/statuses`,
           method: 'POST',
-          data: { contentType, documentIds },
+          data: { contentType, documentIds } satisfies NarrationStatusesRequest['body'],
         }),
-        transformResponse: (response: NarrationsResponse, _meta, { documentIds }) => ({ ...response, documentIds }),
+        transformResponse: (response: NarrationStatusesResponse, _meta, { documentIds }) => ({ ...response, documentIds }),
         providesTags: (_result, _error, { contentType }) => [typeTag(contentType)],
       }),
 
       /** Asked afresh each time the bulk dialog opens (nothing kept once it closes). */
-      getSpeechEstimateMany: builder.query<EstimateManyResponse, ManyTarget>({
+      getSpeechEstimateMany: builder.query<EstimateManyResponse, EstimateManyRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/estimate-many`, method: 'POST', data: target }),
         keepUnusedDataFor: 0,
         providesTags: (_result, _error, target) => target.documentIds.map((id) => ({ type: 'SpeechEstimate' as const, id })),
       }),
 
       /** What the saved lexicon would change on one page of a type's published documents (bulk dialog). */
-      getSpeechLexiconAffected: builder.query<
-        LexiconAffectedResponse,
-        { contentType: string; locale?: string | null; page: number; pageSize: number }
-      >({
-        query: (target) => ({ url: `${BASE}/lexicon/affected`, method: 'POST', data: target }),
-        keepUnusedDataFor: 0,
-        providesTags: (_result, _error, target) => [typeTag(target.contentType)],
-      }),
+      getSpeechLexiconAffected: builder.query<LexiconAffectedResponse, LexiconAffectedRequest['body'] & { page: number; pageSize: number }>(
+        {
+          query: (target) => ({ url: `${BASE}/lexicon/affected`, method: 'POST', data: target }),
+          keepUnusedDataFor: 0,
+          providesTags: (_result, _error, target) => [typeTag(target.contentType)],
+        }
+      ),
 
-      speechNarrateMany: builder.mutation<NarrateManyResponse, ManyTarget>({
+      speechNarrateMany: builder.mutation<NarrateManyResponse, NarrateManyRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/narrate-many`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) =>
           target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
@@ -225,43 +247,43 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /* Edit view panel. `version` (the document's save/publish state) is part of the cache key only. */
 
-      getSpeechDocumentNarrations: builder.query<NarrationsResponse, DocumentTarget & { version?: string | null }>({
+      getSpeechDocumentNarrations: builder.query<DocumentNarrationsResponse, DocumentTarget & { version?: string | null }>({
         query: ({ contentType, documentId, locale }) => ({
-          url: `${BASE}/narrations/document/${encodeURIComponent(documentId)}`,
-          config: { params: locale ? { contentType, locale } : { contentType } },
+          url: `${BASE}/narrations/document/${encodeURIComponent(documentId satisfies DocumentNarrationsRequest['params']['documentId'])}`,
+          config: { params: (locale ? { contentType, locale } : { contentType }) satisfies DocumentNarrationsRequest['query'] },
         }),
         providesTags: (_result, _error, target) => [{ type: 'SpeechNarration', id: target.documentId }],
       }),
 
       /** `status` and `completedAt` of the shown narration are part of the key: the estimate follows them. */
       getSpeechEstimate: builder.query<
-        Estimate,
+        EstimateResponse,
         DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }
       >({
         query: ({ contentType, documentId, locale }) => ({
           url: `${BASE}/narrations/estimate`,
           method: 'POST',
-          data: { contentType, documentId, locale },
+          data: { contentType, documentId, locale } satisfies EstimateRequest['body'],
         }),
         providesTags: (_result, _error, target) => [{ type: 'SpeechEstimate', id: target.documentId }],
       }),
 
-      speechNarrate: builder.mutation<NarrateResult, DocumentTarget>({
+      speechNarrate: builder.mutation<NarrateResponse, NarrateRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/narrate`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      speechRegenerate: builder.mutation<NarrateResult, DocumentTarget>({
+      speechRegenerate: builder.mutation<RegenerateResponse, RegenerateRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/regenerate`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      speechCancel: builder.mutation<{ cancelled: true }, DocumentTarget>({
+      speechCancel: builder.mutation<CancelResponse, CancelRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/cancel`, method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
-      setSpeechVoice: builder.mutation<{ articleId: string; voiceId: string | null }, DocumentTarget & { voiceId: string | null }>({
+      setSpeechVoice: builder.mutation<SetVoiceResponse, SetVoiceRequest['body']>({
         query: (target) => ({ url: `${BASE}/narrations/voice`, method: 'PUT', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
@@ -271,20 +293,24 @@ export function withSpeechEndpoints(api: AdminApi) {
         query: ({ contentType, documentId, locale }) => ({
           url: `${BASE}/narrations/paragraphs`,
           method: 'POST',
-          data: { contentType, documentId, locale },
+          data: { contentType, documentId, locale } satisfies ParagraphsRequest['body'],
         }),
       }),
 
       /* Speech to text (the upload and downloads are in transcriptions.ts) */
 
-      getSpeechTranscriptions: builder.query<TranscriptionListResponse, number>({
-        query: (limit) => ({ url: TRANSCRIPTIONS, config: { params: { limit: String(limit), mine: 'true' } } }),
+      getSpeechTranscriptions: builder.query<ListTranscriptionsResponse, number>({
+        query: (limit) => ({
+          url: TRANSCRIPTIONS,
+          // Query strings carry text: the number as the server reads it back (`z.coerce`).
+          config: { params: { limit: String(limit), mine: 'true' } satisfies Record<keyof ListTranscriptionsRequest['query'], string> },
+        }),
         providesTags: [{ type: 'SpeechTranscription', id: 'LIST' }],
       }),
 
       getSpeechTranscription: builder.query<TranscriptionDetail, number>({
         query: (id) => `${TRANSCRIPTIONS}/${id}`,
-        transformResponse: (response: { data: TranscriptionDetail }) => response.data,
+        transformResponse: (response: GetTranscriptionResponse) => response.data,
         providesTags: (_result, _error, id) => [transcriptionTag(id)],
         // The open job's status also updates its row in the recent list (no extra request).
         async onQueryStarted(_id, { dispatch, queryFulfilled }) {
@@ -295,8 +321,15 @@ export function withSpeechEndpoints(api: AdminApi) {
         },
       }),
 
-      saveSpeechTranscription: builder.mutation<SaveTranscriptionResponse, { id: number; format?: TranscriptDownloadFormat }>({
-        query: ({ id, format }) => ({ url: `${TRANSCRIPTIONS}/${id}/save`, method: 'POST', data: format ? { format } : {} }),
+      saveSpeechTranscription: builder.mutation<
+        SaveTranscriptionResponse,
+        SaveTranscriptionRequest['params'] & { format?: TranscriptDownloadFormat }
+      >({
+        query: ({ id, format }) => ({
+          url: `${TRANSCRIPTIONS}/${id}/save`,
+          method: 'POST',
+          data: (format ? { format } : {}) satisfies SaveTranscriptionRequest['body'],
+        }),
         async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
           const { data: answer } = await queryFulfilled.catch(() => ({ data: null }));
           if (!answer) return;

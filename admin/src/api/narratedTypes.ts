@@ -1,4 +1,4 @@
-import type { ContentTypeNarration, NarratedTypesResponse } from './types';
+import type { ContentTypeNarration, ServerFeatures } from './types';
 
 /**
  * Which content types are narrated, for the one reader that cannot use a hook: the list view's
@@ -14,7 +14,8 @@ export type NarratedTypesStatus = 'idle' | 'ready' | 'error';
 export interface NarratedTypesSnapshot {
   status: NarratedTypesStatus;
   contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
-  features: NonNullable<NarratedTypesResponse['features']>;
+  /** Empty until the server announced its features. */
+  features: Partial<ServerFeatures>;
 }
 
 let snapshot: NarratedTypesSnapshot = { status: 'idle', contentTypes: {}, features: {} };

@@ -1,7 +1,14 @@
 import type { FetchClient } from '@strapi/strapi/admin';
 import { backendURL } from '../utils/backendURL';
 import { fetchError, parseJson, withFreshToken } from './binary';
-import type { TranscriptDownloadFormat, TranscriptionOutputFormat, TranscriptionView } from './types';
+import type {
+  DownloadTranscriptRequest,
+  SubmitTranscriptionRequest,
+  SubmitTranscriptionResponse,
+  TranscriptDownloadFormat,
+  TranscriptionOutputFormat,
+  TranscriptionView,
+} from './types';
 
 /**
  * Speech to text requests the query cache does not make (the JSON routes are in endpoints.ts):
@@ -45,8 +52,8 @@ function sendUpload(request: UploadRequest, token: string | null): Promise<{ sta
       request.signal.addEventListener('abort', () => xhr.abort(), { once: true });
     }
     const form = new FormData();
-    form.append('language', request.language);
-    form.append('output_format', request.outputFormat);
+    const fields: Required<SubmitTranscriptionRequest['body']> = { language: request.language, output_format: request.outputFormat };
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('audio', request.file, request.file.name);
     xhr.send(form);
   });
@@ -56,7 +63,7 @@ function sendUpload(request: UploadRequest, token: string | null): Promise<{ sta
 export async function uploadAudio(request: UploadRequest, token: string | null): Promise<TranscriptionView> {
   const answer = await withFreshToken(token, (current) => sendUpload(request, current));
   if (answer.status < 200 || answer.status >= 300) throw fetchError(answer.status, answer.data, `HTTP ${answer.status}`);
-  return (answer.data as { data: TranscriptionView }).data;
+  return (answer.data as SubmitTranscriptionResponse).data;
 }
 
 /** `attachment; filename="a.srt"; filename*=UTF-8''a.srt` -> `a.srt` */
@@ -84,7 +91,7 @@ export async function downloadTranscript(
   format: TranscriptDownloadFormat
 ): Promise<{ blob: Blob; fileName: string }> {
   const response = await client.get(`${BASE}/${id}/download`, {
-    params: { format },
+    params: { format } satisfies DownloadTranscriptRequest['query'],
     responseType: 'blob',
     validateStatus: (status) => status !== 401,
   });

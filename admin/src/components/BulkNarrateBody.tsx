@@ -4,7 +4,7 @@ import { useNotification, useTable } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslator } from '../utils/useTranslator';
 import { LexiconAffected } from './LexiconAffected';
 import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
@@ -17,7 +17,7 @@ interface Props {
 }
 
 export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
-  const { formatMessage, formatNumber, locale: adminLocale } = useIntl();
+  const { formatNumber, locale: adminLocale } = useIntl();
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
   const [narrateMany, { isLoading: submitting }] = useSpeechNarrateManyMutation();
@@ -25,8 +25,7 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const target = React.useMemo(() => ({ contentType: model, documentIds, locale }), [model, documentIds, locale]);
   const estimateQuery = useGetSpeechEstimateManyQuery(target, { refetchOnMountOrArgChange: true });
   const estimate = { data: estimateQuery.data, loading: estimateQuery.isLoading, error: problemOf(estimateQuery.error) };
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   const refused = estimate.data?.refused?.length ?? 0;
   const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length - refused : 0;

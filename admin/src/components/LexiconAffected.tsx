@@ -3,11 +3,9 @@ import { Box, Button, Flex, Loader, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import { problemOf } from '../api/errors';
 import { useGetSpeechLexiconAffectedQuery } from '../api/speechApi';
-import { getTranslation } from '../utils/getTranslation';
+import { LEXICON_AFFECTED_PAGE_SIZE } from '../api/types';
+import { useTranslator } from '../utils/useTranslator';
 import { textDirection } from '../utils/textDirection';
-
-/** Published documents looked through per page. */
-export const LEXICON_AFFECTED_PAGE_SIZE = 25;
 
 /**
  * The bulk dialog's "what the lexicon would change": published entries of the list's type and
@@ -15,15 +13,14 @@ export const LEXICON_AFFECTED_PAGE_SIZE = 25;
  * them again, a page of published entries at a time. Asked only when the editor opens it.
  */
 export function LexiconAffected({ contentType, locale }: { contentType: string; locale: string | null }) {
-  const { formatMessage, formatNumber, locale: adminLocale } = useIntl();
+  const { formatNumber, locale: adminLocale } = useIntl();
   const [page, setPage] = React.useState(1);
   const query = useGetSpeechLexiconAffectedQuery(
-    { contentType, locale, page, pageSize: LEXICON_AFFECTED_PAGE_SIZE },
+    { contentType, locale, page, pageSize: LEXICON_AFFECTED_PAGE_SIZE.default },
     { refetchOnMountOrArgChange: true }
   );
   const error = problemOf(query.error);
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const data = query.data;
 
   return (

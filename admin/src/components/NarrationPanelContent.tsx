@@ -14,9 +14,9 @@ import {
   useResumeSpeechQueueMutation,
   useSetSpeechVoiceMutation,
 } from '../api/speechApi';
-import type { DocumentTarget, Estimate, NarrateResult, NarrationView, QueueState, Voice } from '../api/types';
+import type { DocumentTarget, EstimateResponse, NarrateResponse, NarrationView, QueueState, Voice } from '../api/types';
 import { PERMISSIONS } from '../permissions';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslator } from '../utils/useTranslator';
 import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
 import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
@@ -57,7 +57,7 @@ function useWatch() {
 }
 
 export default function NarrationPanelContent({ model, documentId, locale, version }: Props) {
-  const { formatMessage, formatNumber, formatDate, locale: adminLocale } = useIntl();
+  const { formatNumber, formatDate, locale: adminLocale } = useIntl();
   // The panel's own text runs in the admin's direction (Arabic right to left); Strapi's page does not change.
   const dir = textDirection(adminLocale);
   const { toggleNotification } = useNotification();
@@ -104,8 +104,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const [setVoice] = useSetSpeechVoiceMutation();
   const [resumeQueue] = useResumeSpeechQueueMutation();
 
-  const t = (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   /** An action, then the panel's data again (the action invalidated it; this waits for the answers). */
   const run = async <T,>(action: Action, call: () => { unwrap: () => Promise<T> }, success?: (result: T) => void) => {
@@ -122,7 +121,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     }
   };
 
-  const reportQueued = (result: NarrateResult) => {
+  const reportQueued = (result: NarrateResponse) => {
     if (result.queued) toggleNotification({ type: 'success', message: t('panel.queued', 'Narration queued.') });
     else
       toggleNotification({
@@ -156,7 +155,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   // A waiting narration's last problem is shown, unless it is the queue-wide pause explained below.
   const pausedByQueue = Boolean(queue?.paused && row?.lastErrorCode && row.lastErrorCode === queue.pauseCode);
   const failure = row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue)) ? describeFailure(row) : null;
-  const current: Estimate | undefined = estimate.data;
+  const current: EstimateResponse | undefined = estimate.data;
   const multiplier = current?.preprocessType === '2' ? 2 : 1;
   const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));
   const canNarrateNow = !inProgress && !(row?.status === 'completed' && current?.unchanged);

@@ -7,7 +7,7 @@ import { listenParagraph } from '../api/binary';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechParagraphsQuery } from '../api/speechApi';
 import type { DocumentTarget } from '../api/types';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslator, type Translator } from '../utils/useTranslator';
 
 const LABEL_CHARS = 60;
 
@@ -37,9 +37,7 @@ interface Props {
  * view costs nothing; the server reads the text itself and caches each (voice, paragraph) answer.
  */
 export function ParagraphListener({ target, refreshKey }: Props) {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const [open, setOpen] = React.useState(false);
 
   if (!open) {
@@ -52,11 +50,7 @@ export function ParagraphListener({ target, refreshKey }: Props) {
   return <OpenListener target={target} refreshKey={refreshKey} t={t} />;
 }
 
-function OpenListener({
-  target,
-  refreshKey,
-  t,
-}: Props & { t: (id: string, defaultMessage: string, values?: Record<string, React.ReactNode>) => string }) {
+function OpenListener({ target, refreshKey, t }: Props & { t: Translator }) {
   const token = useAuth('SpeechParagraphListener', (auth) => auth.token);
   const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();

@@ -1,26 +1,39 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
+import {
+  LEXICON_AFFECTED_PAGE_SIZE,
+  type HearLexiconRuleRequest,
+  type LexiconAffectedRequest,
+  type LexiconAffectedResponse,
+} from '../../../shared/contracts/lexicon';
 import { lexiconRuleSchema } from '../settings/lexicon-schema';
 import { getService } from '../utils';
 import { resolveVoiceId } from '../voices/resolve';
 import { sendSpeech } from '../voices/send-speech';
 import { permittedDocuments } from '../access/document-guard';
-import { contentTypeUid, validate } from '../http/validate';
+import { accepts, contentTypeUid, validate } from '../http/validate';
 
-/** The pronunciation lexicon in Settings -> Speech and the bulk dialog: hear a rule, see what it would change. */
+/**
+ * The pronunciation lexicon in Settings -> Speech and the bulk dialog: hear a rule, see what it
+ * would change. Shapes: shared/contracts/lexicon.ts.
+ */
 
-const hearBody = z.object({
-  rule: lexiconRuleSchema.pick({ spoken: true, locale: true }),
-  voiceId: z.string().trim().min(1).max(200).optional(),
-});
+const hearBody = accepts<HearLexiconRuleRequest['body']>()(
+  z.object({
+    rule: lexiconRuleSchema.pick({ spoken: true, locale: true }),
+    voiceId: z.string().trim().min(1).max(200).optional(),
+  })
+);
 
-const affectedBody = z.object({
-  contentType: contentTypeUid,
-  locale: z.string().min(1).max(20).nullable().optional(),
-  page: z.number().int().min(1).max(10_000).default(1),
-  pageSize: z.number().int().min(1).max(50).default(25),
-});
+const affectedBody = accepts<LexiconAffectedRequest['body']>()(
+  z.object({
+    contentType: contentTypeUid,
+    locale: z.string().min(1).max(20).nullable().optional(),
+    page: z.number().int().min(1).max(10_000).default(1),
+    pageSize: z.number().int().min(1).max(LEXICON_AFFECTED_PAGE_SIZE.max).default(LEXICON_AFFECTED_PAGE_SIZE.default),
+  })
+);
 
 export default {
   /**
@@ -48,6 +61,6 @@ export default {
       new Set((await permittedDocuments(ctx, { contentType: target.contentType, documentIds, locale }, 'read')).allowed);
     const result = await getService('lexicon').affected(target.contentType, locale, target, readable);
     if (!result) throw new errors.NotFoundError('This content type is not narrated.');
-    ctx.body = result;
+    ctx.body = result satisfies LexiconAffectedResponse;
   },
 };

@@ -1,63 +1,45 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
+import type * as Contract from '../../../shared/contracts/narrations';
+import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { documentKey } from '../access/document-permissions';
-import type { NarrationListRow, NarrationRow } from './jobs.repository';
+import type { NarrationRow } from './jobs.repository';
 import { getService } from '../utils';
 import { ensureMayActOn, permittedDocuments } from '../access/document-guard';
-import { contentTypeUid, documentTarget, validate } from '../http/validate';
-import { MAX_PREVIEW_TEXT_LENGTH } from '../voices/preview';
+import { accepts, contentTypeUid, documentTarget, validate } from '../http/validate';
 import { sendSpeech } from '../voices/send-speech';
 import { narrationCost } from './domain/cost';
+import { adminNarrationView, adminNarrationViewWithFiles } from './domain/admin-view';
 
-/** Admin routes behind the admin JWT and the plugin's RBAC actions. */
+/** Admin routes behind the admin JWT and the plugin's RBAC actions; their shapes are shared/contracts/narrations.ts. */
 
-const statusesQuery = z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) });
+const statusesBody = accepts<Contract.NarrationStatusesRequest['body']>()(
+  z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) })
+);
+const documentQuery = accepts<Contract.DocumentNarrationsRequest['params'] & Contract.DocumentNarrationsRequest['query']>()(documentTarget);
 const manyTarget = z.object({
   contentType: contentTypeUid,
   documentIds: z.array(z.string().min(1).max(64)).min(1).max(200),
   locale: z.string().min(1).max(20).nullable().optional(),
 });
-const voiceTarget = documentTarget.extend({ voiceId: z.string().min(1).max(200).nullable() });
-
-/** What the admin shows of a row; never the API key, never internal lease data. Lists read no files. */
-export function adminNarrationView(row: NarrationListRow & Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>>) {
-  return {
-    articleId: row.articleId,
-    documentId: row.targetDocumentId,
-    locale: row.targetLocale,
-    contentType: row.contentType,
-    status: row.status,
-    title: row.title,
-    voiceId: row.voiceId,
-    preprocessType: row.preprocessType,
-    characters: row.characters,
-    credits: row.credits,
-    attempts: row.attempts,
-    regenerate: row.regenerate,
-    lastError: row.lastError,
-    lastErrorCode: row.lastErrorCode,
-    creditsMayBeLost: row.creditsMayBeLost,
-    nextAttemptAt: row.nextAttemptAt,
-    submittedAt: row.submittedAt,
-    completedAt: row.completedAt,
-    updatedAt: row.updatedAt,
-    audio: row.audio ? { id: row.audio.id, url: row.audio.url } : null,
-    subtitles: row.subtitles ? { id: row.subtitles.id, url: row.subtitles.url } : null,
-    subtitlesVtt: row.subtitlesVtt ? { id: row.subtitlesVtt.id, url: row.subtitlesVtt.url } : null,
-  };
-}
-
-/** The view of a row whose files the admin plays: a private bucket's files at URLs signed for it (media.ts). */
-async function withReadableUrls(row: NarrationRow) {
-  const view = adminNarrationView(row);
-  const media = getService('media');
-  for (const field of ['audio', 'subtitles', 'subtitlesVtt'] as const) {
-    const file = row[field];
-    if (file && view[field]) view[field] = { id: file.id, url: (await media.readableUrl(file)).url };
-  }
-  return view;
-}
+const estimateManyBody = accepts<Contract.EstimateManyRequest['body']>()(manyTarget);
+const narrateManyBody = accepts<Contract.NarrateManyRequest['body']>()(manyTarget);
+const narrateBody = accepts<Contract.NarrateRequest['body']>()(documentTarget);
+const regenerateBody = accepts<Contract.RegenerateRequest['body']>()(documentTarget);
+const cancelBody = accepts<Contract.CancelRequest['body']>()(documentTarget);
+const paragraphsBody = accepts<Contract.ParagraphsRequest['body']>()(documentTarget);
+const voiceBody = accepts<Contract.SetVoiceRequest['body']>()(documentTarget.extend({ voiceId: z.string().min(1).max(200).nullable() }));
+const estimateBody = accepts<Contract.EstimateRequest['body']>()(
+  z.object({
+    contentType: z.string().min(1).max(200),
+    documentId: z.string().min(1).max(64),
+    locale: z.string().min(1).max(20).nullable().optional(),
+    voiceId: z.string().min(1).max(200).optional(),
+  })
+);
+const costBody = accepts<Contract.CostRequest['body']>()(z.object({ text: z.string().max(1_000_000) }));
+const listenBody = accepts<Contract.ListenRequest['body']>()(documentTarget.extend({ index: z.number().int().min(0).max(10_000) }));
 
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */
 async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 'targetLocale'>>(
@@ -71,30 +53,21 @@ async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 
   return rows.filter((row) => permitted.has(documentKey(row.targetDocumentId, row.targetLocale)));
 }
 
-const estimateBody = z.object({
-  contentType: z.string().min(1).max(200),
-  documentId: z.string().min(1).max(64),
-  locale: z.string().min(1).max(20).nullable().optional(),
-  voiceId: z.string().min(1).max(200).optional(),
-});
-
-const listenBody = documentTarget.extend({ index: z.number().int().min(0).max(10_000) });
-
 export default {
   /** One request for a whole list page: statuses of many documents of one type. */
   async statuses(ctx: Context) {
-    const { contentType, documentIds } = validate(statusesQuery, ctx.request.body);
+    const { contentType, documentIds } = validate(statusesBody, ctx.request.body);
     // Two independent reads, side by side: on a database server each is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocuments(contentType, documentIds),
       getService('settings').queueState(),
     ]);
     const rows = await readableRows(ctx, contentType, found);
-    ctx.body = { data: rows.map(adminNarrationView), queue };
+    ctx.body = { data: rows.map(adminNarrationView), queue } satisfies Contract.NarrationStatusesResponse;
   },
 
   async forDocument(ctx: Context) {
-    const target = validate(documentTarget, {
+    const target = validate(documentQuery, {
       contentType: ctx.query.contentType,
       documentId: ctx.params.documentId,
       locale: ctx.query.locale ?? null,
@@ -105,65 +78,88 @@ export default {
       await getService('narration-editor').findForDocument(target.contentType, target.documentId)
     );
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
-    ctx.body = { data: await Promise.all(selected.map(withReadableUrls)), queue: await getService('settings').queueState() };
+    const media = getService('media');
+    ctx.body = {
+      data: await Promise.all(selected.map((row) => adminNarrationViewWithFiles(row, (file) => media.readableUrl(file)))),
+      queue: await getService('settings').queueState(),
+    } satisfies Contract.DocumentNarrationsResponse;
   },
 
   async narrateNow(ctx: Context) {
-    const target = validate(documentTarget, ctx.request.body);
+    const target = validate(narrateBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
-    ctx.body = await getService('narration-editor').narrateNow(target.contentType, target.documentId, target.locale ?? null);
+    ctx.body = (await getService('narration-editor').narrateNow(
+      target.contentType,
+      target.documentId,
+      target.locale ?? null
+    )) satisfies Contract.NarrateResponse;
   },
 
   async regenerate(ctx: Context) {
-    const target = validate(documentTarget, ctx.request.body);
+    const target = validate(regenerateBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
-    ctx.body = await getService('narration-editor').regenerate(target.contentType, target.documentId, target.locale ?? null);
+    ctx.body = (await getService('narration-editor').regenerate(
+      target.contentType,
+      target.documentId,
+      target.locale ?? null
+    )) satisfies Contract.RegenerateResponse;
   },
 
   async estimateMany(ctx: Context) {
-    const target = validate(manyTarget, ctx.request.body);
+    const target = validate(estimateManyBody, ctx.request.body);
     // The preview of narrate-many: what the caller may read and also narrate.
     const readable = await permittedDocuments(ctx, target, 'read');
     const narratable = new Set((await permittedDocuments(ctx, target, 'narrate')).allowed);
     const allowed = readable.allowed.filter((documentId) => narratable.has(documentId));
     const refused = target.documentIds.filter((documentId) => !allowed.includes(documentId));
-    ctx.body = { ...(await getService('narration-editor').estimateMany(target.contentType, allowed, target.locale ?? null)), refused };
+    ctx.body = {
+      ...(await getService('narration-editor').estimateMany(target.contentType, allowed, target.locale ?? null)),
+      refused,
+    } satisfies Contract.EstimateManyResponse;
   },
 
   async narrateMany(ctx: Context) {
-    const target = validate(manyTarget, ctx.request.body);
+    const target = validate(narrateManyBody, ctx.request.body);
     const { allowed, refused } = await permittedDocuments(ctx, target, 'narrate');
-    ctx.body = { ...(await getService('narration-editor').narrateMany(target.contentType, allowed, target.locale ?? null)), refused };
+    ctx.body = {
+      ...(await getService('narration-editor').narrateMany(target.contentType, allowed, target.locale ?? null)),
+      refused,
+    } satisfies Contract.NarrateManyResponse;
   },
 
   async setVoice(ctx: Context) {
-    const target = validate(voiceTarget, ctx.request.body);
+    const target = validate(voiceBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
-    ctx.body = await getService('narration-editor').setVoice(target.contentType, target.documentId, target.locale ?? null, target.voiceId);
+    ctx.body = (await getService('narration-editor').setVoice(
+      target.contentType,
+      target.documentId,
+      target.locale ?? null,
+      target.voiceId
+    )) satisfies Contract.SetVoiceResponse;
   },
 
   /** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
   async paragraphs(ctx: Context) {
-    const target = validate(documentTarget, ctx.request.body);
+    const target = validate(paragraphsBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'read');
     const result = await getService('narration-editor').paragraphs(target.contentType, target.documentId, target.locale ?? null);
     if (!result) throw new errors.NotFoundError('This content is not narrated or does not exist.');
-    ctx.body = result;
+    ctx.body = result satisfies Contract.ParagraphsResponse;
   },
 
   async cancel(ctx: Context) {
-    const target = validate(documentTarget, ctx.request.body);
+    const target = validate(cancelBody, ctx.request.body);
     await ensureMayActOn(ctx, target, 'narrate');
     await getService('narrations').cancelDocument(target.contentType, target.documentId, target.locale ?? null);
-    ctx.body = { cancelled: true };
+    ctx.body = { cancelled: true } satisfies Contract.CancelResponse;
   },
 
   async resumeQueue(ctx: Context) {
-    ctx.body = { queue: await getService('narration-editor').resumeQueue() };
+    ctx.body = { queue: await getService('narration-editor').resumeQueue() } satisfies Contract.ResumeQueueResponse;
   },
 
   async overview(ctx: Context) {
-    ctx.body = await getService('narration-editor').overview();
+    ctx.body = (await getService('narration-editor').overview()) satisfies Contract.OverviewResponse;
   },
 
   /** Characters and credits of a document's current text with the current voice and mode. */
@@ -172,13 +168,13 @@ export default {
     await ensureMayActOn(ctx, target, 'read');
     const estimate = await getService('narration-editor').estimate(target.contentType, target.documentId, target.locale ?? null);
     if (!estimate) throw new errors.NotFoundError('This content is not narrated or does not exist.');
-    ctx.body = estimate;
+    ctx.body = estimate satisfies Contract.EstimateResponse;
   },
 
   /** Cost of any text in both modes (the settings page's preview). */
   async cost(ctx: Context) {
-    const { text } = validate(z.object({ text: z.string().max(1_000_000) }), ctx.request.body, 'text is required');
-    ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') };
+    const { text } = validate(costBody, ctx.request.body, 'text is required');
+    ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') } satisfies Contract.CostResponse;
   },
 
   /**

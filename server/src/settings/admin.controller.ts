@@ -1,15 +1,17 @@
 import type { Context } from 'koa';
 import type { Core, Struct } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import type * as Contract from '../../../shared/contracts/settings';
 import { describeConfigIssues, describeConfigProblems } from './config-schema';
 import { runtimeSettingsSchema } from './service';
+import { describeContentType, narratedTypesView, SERVER_FEATURES } from './admin-view';
 import { SpeechServiceError } from '../speech-client';
+import { accepts } from '../http/validate';
 import { getService } from '../utils';
 
-/** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. */
+/** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. Shapes: shared/contracts/settings.ts. */
 
-/** What this server offers the admin (older servers lack the routes behind these). */
-const FEATURES = { voicePreview: true, transcription: true } as const;
+const updateBody = accepts<Contract.UpdateSettingsRequest['body']>()(runtimeSettingsSchema);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: Context) {
@@ -17,15 +19,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const content = getService('content');
     const contentTypes = Object.values(strapi.contentTypes as Record<string, Struct.ContentTypeSchema>)
       .filter((ct) => ct.uid.startsWith('api::'))
-      .map((ct) => ({
-        uid: ct.uid as string,
-        displayName: (ct.info?.displayName as string) ?? ct.uid,
-        kind: ct.kind === 'singleType' ? 'singleType' : 'collectionType',
-        draftAndPublish: Boolean(ct.options?.draftAndPublish),
-        localized: Boolean((ct.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized),
-        // Text fields that are not private: the only ones a narration may read.
-        fields: content.narratableFieldNames(ct.uid).map((name) => ({ name, type: ct.attributes[name].type as string })),
-      }));
+      .map((ct) => describeContentType(ct, content.narratableFieldNames(ct.uid)));
     const current = await settings.get();
     const locales = await content.siteLocales();
     ctx.body = {
@@ -37,8 +31,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       connection: settings.connection(),
       queue: await settings.queueState(),
       averages: await getService('narration-editor').averageCharacters(),
-      features: FEATURES,
-    };
+      features: SERVER_FEATURES,
+    } satisfies Contract.GetSettingsResponse;
   },
 
   /**
@@ -47,35 +41,36 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
    */
   async narratedTypes(ctx: Context) {
     const { contentTypes } = await getService('settings').get();
-    ctx.body = {
-      contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
-      features: FEATURES,
-    };
+    ctx.body = narratedTypesView(contentTypes) satisfies Contract.GetNarratedTypesResponse;
   },
 
   async update(ctx: Context) {
-    const parsed = runtimeSettingsSchema.safeParse(ctx.request.body);
+    const parsed = updateBody.safeParse(ctx.request.body);
     if (!parsed.success) {
       throw new errors.ValidationError(describeConfigIssues(parsed.error, ''), {
         errors: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })),
-      });
+      } satisfies Contract.UpdateSettingsErrorDetails);
     }
     // Only types of the site, only text fields that are not private: a narration is public and
     // leaves for the speech service, so it may never carry what the content API hides.
     const content = getService('content');
     const problems = content.contentTypesProblems(parsed.data.contentTypes ?? {});
-    if (problems.length) throw new errors.ValidationError(describeConfigProblems(problems, ''), { errors: problems });
-    ctx.body = { settings: await getService('settings').update(parsed.data) };
+    if (problems.length) {
+      throw new errors.ValidationError(describeConfigProblems(problems, ''), {
+        errors: problems,
+      } satisfies Contract.UpdateSettingsErrorDetails);
+    }
+    ctx.body = { settings: await getService('settings').update(parsed.data) } satisfies Contract.UpdateSettingsResponse;
   },
 
   /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */
   async testConnection(ctx: Context) {
     try {
       const voices = await getService('voices').list({ fresh: true });
-      ctx.body = { ok: true, voices: voices.length };
+      ctx.body = { ok: true, voices: voices.length } satisfies Contract.TestConnectionResponse;
     } catch (error) {
       if (error instanceof SpeechServiceError) {
-        ctx.body = { ok: false, code: error.code, message: error.message };
+        ctx.body = { ok: false, code: error.code, message: error.message } satisfies Contract.TestConnectionResponse;
         return;
       }
       throw error;

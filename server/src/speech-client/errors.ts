@@ -7,6 +7,7 @@
  * and never the API key (the transport scrubs the key out of response bodies before they reach an
  * error, and nothing here ever reads request headers).
  */
+import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../../../shared/contracts/transcriptions';
 import { formatDuration, formatMegabytes, insufficientCreditsMessage, withReason } from './wording';
 
 export type SpeechEndpoint = 'article' | 'general';
@@ -87,7 +88,7 @@ export class SpeechServiceError extends Error {
   }
 }
 
-export const MAX_TRANSCRIPTION_UPLOAD_BYTES = 50 * 1024 * 1024;
+export { MAX_TRANSCRIPTION_UPLOAD_BYTES };
 
 const REJECTED_KEY_MESSAGE =
   'The speech service rejected the API key (missing, invalid, revoked or expired). Check the key in the plugin settings.';

@@ -1,75 +1,60 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
+import {
+  DEFAULT_TRANSCRIPTION_LANGUAGE,
+  TRANSCRIPT_DOWNLOAD_FORMATS,
+  TRANSCRIPTION_LIST_LIMIT,
+  TRANSCRIPTION_OUTPUT_FORMATS,
+  type GetTranscriptionResponse,
+  type ListTranscriptionsRequest,
+  type ListTranscriptionsResponse,
+  type SaveTranscriptionResponse,
+  type SubmitTranscriptionRequest,
+  type SubmitTranscriptionResponse,
+  type TranscriptDownloadFormat,
+} from '../../../shared/contracts/transcriptions';
 import { removeTemporaryFiles } from './body-guard';
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { conflict } from '../http/status-error';
+import { accepts, parsesTo } from '../http/validate';
 import { SubmissionError } from './service';
-import type { TranscriptionRow } from './repository';
+import type { MediaFileRef, TranscriptionRow } from './repository';
 import { attachmentDisposition } from './result-file';
-import { DEFAULT_LANGUAGE, MAX_AUDIO_BYTES } from './settings';
+import { MAX_AUDIO_BYTES } from './settings';
 import { audioTooLargeError } from './upload-guard';
-import { DOWNLOAD_FORMATS, transcriptView, type DownloadFormat } from '../subtitles/transcript';
+import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from './admin-view';
 import { getService } from '../utils';
 
-/** The Transcribe page's routes: submit an upload, follow jobs, download and save results. */
+/** The Transcribe page's routes: submit an upload, follow jobs, download and save results. Shapes: shared/contracts/transcriptions.ts. */
 
-const submitFields = z.object({
-  language: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language code such as ar-JO')
-    .max(35)
-    .default(DEFAULT_LANGUAGE),
-  output_format: z.preprocess(
-    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-    z.enum(['json', 'srt']).default('json')
-  ),
-});
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  mine: z.enum(['true', 'false', '1', '0']).optional(),
-});
+// Multipart fields, each optional; `output_format` goes through z.preprocess, so the parsed values (defaults in) are compared.
+const submitFields = parsesTo<Required<SubmitTranscriptionRequest['body']>>()(
+  z.object({
+    language: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language code such as ar-JO')
+      .max(35)
+      .default(DEFAULT_TRANSCRIPTION_LANGUAGE),
+    output_format: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z.enum(TRANSCRIPTION_OUTPUT_FORMATS).default('json')
+    ),
+  })
+);
+const listQuery = accepts<ListTranscriptionsRequest['query']>()(
+  z.object({
+    limit: z.coerce.number().int().min(1).max(TRANSCRIPTION_LIST_LIMIT.max).default(TRANSCRIPTION_LIST_LIMIT.default),
+    mine: z.enum(['true', 'false', '1', '0']).optional(),
+  })
+);
 const idParam = z.coerce.number().int().positive();
-const formatSchema = z.enum(DOWNLOAD_FORMATS as [DownloadFormat, ...DownloadFormat[]]);
+/** `format` of a download (query) or a save (body). */
+const formatSchema = z.enum(TRANSCRIPT_DOWNLOAD_FORMATS);
 
-/** What the admin sees of a row; never lease data. The result only when asked (`withResult`). */
-export function transcriptionView(row: TranscriptionRow, withResult = false) {
-  const view = {
-    id: row.id,
-    documentId: row.documentId,
-    fileName: row.fileName,
-    fileSize: row.fileSize,
-    mimeType: row.mimeType,
-    language: row.language,
-    outputFormat: row.outputFormat,
-    status: row.status,
-    serviceStatus: row.serviceStatus,
-    jobId: row.jobId,
-    submittedBy: row.submittedById !== null || row.submittedByName ? { id: row.submittedById, name: row.submittedByName } : null,
-    error: row.error,
-    errorCode: row.errorCode,
-    /** A transient problem while following the job (it is retried); null when the last poll went well. */
-    pollWarning: row.lastPollError,
-    nextPollAt: row.nextPollAt,
-    createdAt: row.createdAt,
-    submittedAt: row.submittedAt,
-    completedAt: row.completedAt,
-    updatedAt: row.updatedAt,
-    hasResult: row.status === 'completed' && Boolean(row.result),
-    savedFile: row.savedFile
-      ? { id: row.savedFile.id, name: row.savedFile.name ?? null, url: row.savedFile.url, mime: row.savedFile.mime ?? null }
-      : null,
-  };
-  if (!withResult) return view;
-  return { ...view, result: view.hasResult ? transcriptView(row.result?.subtitles) : null };
-}
-
-/** The view with a private bucket's saved file at a URL signed for the admin (narration/media.ts). */
-async function withReadableFile<View extends ReturnType<typeof transcriptionView>>(view: View, row: TranscriptionRow): Promise<View> {
-  if (row.savedFile && view.savedFile) view.savedFile.url = (await getService('media').readableUrl(row.savedFile)).url;
-  return view;
-}
+/** The admin's readable URL of a Media Library file (a private bucket's, signed). */
+const readableUrl = (file: MediaFileRef) => getService('media').readableUrl(file);
 
 /** The row of `:id`, or 404. */
 async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
@@ -79,7 +64,7 @@ async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
   return row;
 }
 
-function downloadFormat(requested: unknown): DownloadFormat {
+function downloadFormat(requested: unknown): TranscriptDownloadFormat {
   const format = formatSchema.safeParse(requested);
   if (!format.success) throw new errors.ValidationError('format must be srt, vtt or json.', { field: 'format' });
   return format.data;
@@ -152,7 +137,7 @@ export default {
         signal: abort.signal,
       });
       ctx.status = 201;
-      ctx.body = { data: transcriptionView(row) };
+      ctx.body = { data: transcriptionView(row) } satisfies SubmitTranscriptionResponse;
     } catch (error) {
       if (error instanceof SubmissionError) rethrowForAdmin(ctx, error.cause, { transcriptionId: error.transcriptionId });
       rethrowForAdmin(ctx, error);
@@ -173,15 +158,15 @@ export default {
     const speechToText = getService('speech-to-text');
     const rows = await speechToText.list({ limit: parsed.data.limit, submittedById: mine && user.id !== null ? user.id : undefined });
     ctx.body = {
-      data: await Promise.all(rows.map((row) => withReadableFile(transcriptionView(row), row))),
+      data: await Promise.all(rows.map((row) => withReadableFile(transcriptionView(row), row, readableUrl))),
       meta: { limit: parsed.data.limit, pollIntervalMs: speechToText.pollIntervalMs },
-    };
+    } satisfies ListTranscriptionsResponse;
   },
 
   /** GET /speech/transcriptions/:id: status, and the result once completed. */
   async findOne(ctx: Context) {
     const row = await findTranscription(ctx);
-    ctx.body = { data: await withReadableFile(transcriptionView(row, true), row) };
+    ctx.body = { data: await withReadableFile(transcriptionDetail(row), row, readableUrl) } satisfies GetTranscriptionResponse;
   },
 
   /** GET /speech/transcriptions/:id/download?format=srt|vtt|json (default: the format asked of the service). */
@@ -205,15 +190,9 @@ export default {
     const fresh = (await speechToText.find(row.id)) as TranscriptionRow;
     ctx.status = saved.created ? 201 : 200;
     ctx.body = {
-      data: await withReadableFile(transcriptionView(fresh), fresh),
-      file: {
-        id: saved.file.id,
-        name: saved.file.name ?? null,
-        url: (await getService('media').readableUrl(saved.file)).url,
-        mime: saved.file.mime ?? null,
-        size: saved.file.size ?? null,
-      },
+      data: await withReadableFile(transcriptionView(fresh), fresh, readableUrl),
+      file: { ...savedFileView(saved.file, (await readableUrl(saved.file)).url), size: saved.file.size ?? null },
       created: saved.created,
-    };
+    } satisfies SaveTranscriptionResponse;
   },
 };

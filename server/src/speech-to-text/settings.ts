@@ -7,7 +7,6 @@ import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 export const MAX_AUDIO_BYTES = MAX_TRANSCRIPTION_UPLOAD_BYTES;
 /** Room for the multipart envelope (boundaries, part headers, the two text fields) beyond the file itself. */
 export const MULTIPART_ENVELOPE_ALLOWANCE = 64 * 1024;
-export const DEFAULT_LANGUAGE = 'ar-JO';
 
 export interface TranscriptionSettings {
   pollMs: number;

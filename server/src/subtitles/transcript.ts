@@ -5,6 +5,7 @@
  *
  * Pure: no Strapi, no I/O.
  */
+import type { TranscriptDownloadFormat } from '../../../shared/contracts/transcriptions';
 import { containsSrtCues, formatSrt, parseSrt, srtToVtt, type Cue } from './srt';
 
 export interface Segment {
@@ -14,8 +15,7 @@ export interface Segment {
   text: string;
 }
 
-export type DownloadFormat = 'srt' | 'vtt' | 'json';
-export const DOWNLOAD_FORMATS: readonly DownloadFormat[] = ['srt', 'vtt', 'json'];
+export type DownloadFormat = TranscriptDownloadFormat;
 
 export const DOWNLOAD_TYPES: Record<DownloadFormat, { mime: string; contentType: string; extension: string }> = {
   srt: { mime: 'application/x-subrip', contentType: 'application/x-subrip; charset=utf-8', extension: 'srt' },

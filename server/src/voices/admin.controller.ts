@@ -1,23 +1,26 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
+import { MAX_PREVIEW_TEXT_LENGTH, type ListVoicesResponse, type PreviewVoiceRequest } from '../../../shared/contracts/voices';
 import { rethrowForAdmin } from '../http/speech-service-errors';
+import { accepts } from '../http/validate';
 import { getService } from '../utils';
-import { MAX_PREVIEW_TEXT_LENGTH } from './preview';
 import { sendSpeech } from './send-speech';
 
-/** The voices editors choose from, and a voice's preview (audio bytes). */
+/** The voices editors choose from, and a voice's preview (audio bytes). Shapes: shared/contracts/voices.ts. */
 
-const previewBody = z.object({
-  voiceId: z.string().trim().min(1).max(200),
-  text: z.string().max(MAX_PREVIEW_TEXT_LENGTH, `text may have at most ${MAX_PREVIEW_TEXT_LENGTH} characters`).optional().nullable(),
-});
+const previewBody = accepts<PreviewVoiceRequest['body']>()(
+  z.object({
+    voiceId: z.string().trim().min(1).max(200),
+    text: z.string().max(MAX_PREVIEW_TEXT_LENGTH, `text may have at most ${MAX_PREVIEW_TEXT_LENGTH} characters`).optional().nullable(),
+  })
+);
 
 export default {
   /** GET /speech/voices: the voices editors choose from. */
   async list(ctx: Context) {
     try {
-      ctx.body = { voices: await getService('voices').list() };
+      ctx.body = { voices: await getService('voices').list() } satisfies ListVoicesResponse;
     } catch (error) {
       rethrowForAdmin(ctx, error);
     }

@@ -9,9 +9,6 @@ import { LRUCache } from 'lru-cache';
 import { ConcurrentRequestError, type GeneratedSpeech, type SpeechClient, type Voice } from '../speech-client';
 import { sampleFor } from './samples';
 
-/** Longest text a preview may send; longer texts are refused locally, before any credit is spent. */
-export const MAX_PREVIEW_TEXT_LENGTH = 10_000;
-
 const CACHE_MAX_ENTRIES = 64;
 const CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const CACHE_MAX_ENTRY_BYTES = 4 * 1024 * 1024;

@@ -5,8 +5,8 @@ import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem } from '../../api/errors';
 import { useResumeSpeechQueueMutation, useTestSpeechConnectionMutation } from '../../api/speechApi';
-import type { ConnectionInfo, ConnectionTestResult, QueueState } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import type { ConnectionInfo, QueueState, TestConnectionResponse } from '../../api/types';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card, Fact } from './Card';
 
 interface Props {
@@ -17,13 +17,12 @@ interface Props {
 
 /** The queue shown here follows a resume by itself: the mutation updates the cached settings. */
 export const ConnectionCard = ({ connection, queue, canNarrate }: Props) => {
-  const { formatMessage, formatNumber, formatDate } = useIntl();
+  const { formatNumber, formatDate } = useIntl();
   const { toggleNotification } = useNotification();
   const [testConnection, { isLoading: testing }] = useTestSpeechConnectionMutation();
   const [resumeQueue, { isLoading: resuming }] = useResumeSpeechQueueMutation();
-  const [result, setResult] = React.useState<ConnectionTestResult | null>(null);
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const [result, setResult] = React.useState<TestConnectionResponse | null>(null);
+  const t = useTranslator();
 
   const test = async () => {
     setResult(null);

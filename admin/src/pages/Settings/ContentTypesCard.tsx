@@ -11,9 +11,8 @@ import {
   Toggle,
   Typography,
 } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
 import { SKIPPABLE_BLOCKS, type ContentTypeDescription, type SkippableBlock } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from './Card';
 import { TITLE_FIELD_TYPES, type TypeForm } from './form';
 
@@ -36,9 +35,7 @@ const BLOCK_LABELS: Record<SkippableBlock, [id: string, defaultMessage: string]>
 };
 
 export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }: Props) => {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   return (
     <Card

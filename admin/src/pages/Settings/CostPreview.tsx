@@ -5,7 +5,7 @@ import { useIntl } from 'react-intl';
 import { problemOf } from '../../api/errors';
 import { useGetSpeechCostQuery } from '../../api/speechApi';
 import type { ContentTypeDescription, PreprocessType } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { creditsFor } from './form';
 
 interface Props {
@@ -24,9 +24,8 @@ const SAMPLE_EN = 'Good morning. Here is the news of the day, read by the voice 
 const SAMPLE_AR = 'صباح الخير. إليكم أخبار اليوم بالصوت الذي اخترتموه.';
 
 export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }: Props) => {
-  const { formatMessage, formatNumber, locale } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const { formatNumber, locale } = useIntl();
+  const t = useTranslator();
   const [sample, setSample] = React.useState(locale.startsWith('ar') ? SAMPLE_AR : SAMPLE_EN);
   const debounced = useDebounce(sample, 300);
   const cost = useGetSpeechCostQuery(debounced);
@@ -95,9 +94,8 @@ export const CostPreview = ({ preprocessType, onPreprocessTypeChange, disabled }
 
 /** What the average article of each narrated type costs in both modes (the selected one in bold). */
 export const CostAverages = ({ preprocessType, averages, enabledTypes }: AveragesProps) => {
-  const { formatMessage, formatNumber } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const { formatNumber } = useIntl();
+  const t = useTranslator();
   const multiplier = preprocessType === '2' ? 2 : 1;
   return (
     <Flex direction="column" alignItems="stretch" gap={2}>

@@ -16,11 +16,10 @@ import {
   Typography,
 } from '@strapi/design-system';
 import { Play, Plus, Trash } from '@strapi/icons';
-import { useIntl } from 'react-intl';
 import { hearLexiconRule } from '../../api/binary';
 import { useSamplePlayer } from '../../api/hooks';
 import type { LexiconRule } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from './Card';
 import { emptyLexiconRule, offersArabicOptions } from './form';
 
@@ -41,10 +40,8 @@ type RuleOption = 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants';
 
 /** Settings -> Speech: the pronunciation lexicon, one rule a row, each heard before it is saved. */
 export const LexiconCard = ({ rules, locales, disabled, canHear, errorOf, onChange }: Props) => {
-  const { formatMessage } = useIntl();
   const player = useSamplePlayer('SpeechLexicon');
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   const update = (index: number, patch: Partial<LexiconRule>) =>
     onChange(rules.map((rule, position) => (position === index ? { ...rule, ...patch } : rule)));

@@ -1,9 +1,8 @@
 import { Grid, Typography } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
 import type { ApiProblem } from '../../api/errors';
 import type { Voice, VoiceCheck } from '../../api/types';
 import { WarningNotice } from '../../components/WarningNotice';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from './Card';
 import { localeVoiceCheck, voicesForLocale } from './localeVoices';
 import { VoicePicker } from './VoicePicker';
@@ -34,9 +33,7 @@ export const LocaleVoicesCard = ({
   preview,
   onChange,
 }: Props) => {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   return (
     <Card

@@ -1,8 +1,8 @@
 import { Field, Grid, TextInput, Typography } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from './Card';
-import { ALL_LOCALES, type SpokenFrame } from './form';
+import { ALL_LOCALES } from '../../api/types';
+import type { SpokenFrame } from './form';
 
 interface Props {
   locales: string[];
@@ -14,9 +14,7 @@ interface Props {
 
 /** Settings -> Speech: the site name and what is read before and after every article, per locale. */
 export const SpokenFrameCard = ({ locales, value, disabled, errorFor, onChange }: Props) => {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const rows = [ALL_LOCALES, ...locales.filter((locale) => locale !== ALL_LOCALES)];
   const setTemplate = (which: 'introTemplates' | 'outroTemplates', locale: string, template: string) =>
     onChange({ ...value, [which]: { ...value[which], [locale]: template } });

@@ -1,13 +1,12 @@
 import * as React from 'react';
 import { Combobox, ComboboxOption, Field, Flex, IconButton } from '@strapi/design-system';
 import { Play } from '@strapi/icons';
-import { useIntl } from 'react-intl';
 import type { ApiProblem } from '../../api/errors';
 import { previewVoice } from '../../api/binary';
 import { useSamplePlayer } from '../../api/hooks';
 import type { Voice } from '../../api/types';
 import { useComboboxText } from '../../components/comboboxText';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 
 interface Props {
   value: string;
@@ -53,11 +52,9 @@ export const VoicePicker = ({
   emptyLabel,
   warning,
 }: Props) => {
-  const { formatMessage } = useIntl();
   const player = useSamplePlayer('SpeechVoicePicker');
   const previewState = player.stateOf(value);
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
 
   // Keep the saved voice choosable even when the list failed or no longer has it.
   const options = React.useMemo(() => {

@@ -2,13 +2,12 @@ import * as React from 'react';
 import { Badge, Button, Checkbox, Flex, LinkButton, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { useNotification, useRBAC } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
 import { NavLink } from 'react-router-dom';
 import { problemOf, toProblem } from '../../api/errors';
 import { useGetSpeechSiteWebhooksQuery, useUpdateSpeechSiteWebhookMutation } from '../../api/speechApi';
 import type { SiteWebhook } from '../../api/types';
 import { PERMISSIONS } from '../../permissions';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator, type Translator } from '../../utils/useTranslator';
 import { Card } from './Card';
 import { NARRATION_WEBHOOK_EVENTS, withWebhookEvent, type NarrationWebhookEvent } from './webhookEvents';
 
@@ -19,9 +18,7 @@ import { NARRATION_WEBHOOK_EVENTS, withWebhookEvent, type NarrationWebhookEvent 
  * through Strapi's own webhooks API: its webhooks permissions decide, not the plugin's.
  */
 export const WebhooksCard = () => {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const {
     isLoading: loadingPermissions,
     allowedActions: { canRead, canUpdate, canCreate },
@@ -70,8 +67,6 @@ export const WebhooksCard = () => {
   );
 };
 
-type Translate = (id: string, defaultMessage: string, values?: Record<string, unknown>) => string;
-
 const WebhookTable = ({
   canUpdate,
   eventLabel,
@@ -79,7 +74,7 @@ const WebhookTable = ({
 }: {
   canUpdate: boolean;
   eventLabel: Record<NarrationWebhookEvent, string>;
-  t: Translate;
+  t: Translator;
 }) => {
   const { toggleNotification } = useNotification();
   const query = useGetSpeechSiteWebhooksQuery(undefined, { refetchOnMountOrArgChange: true });

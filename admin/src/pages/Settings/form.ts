@@ -4,6 +4,7 @@ import type {
   FieldError,
   LexiconRule,
   PreprocessType,
+  SettingsChanges,
   SkippableBlock,
   SpeechSettings,
 } from '../../api/types';
@@ -43,8 +44,6 @@ export interface SpokenFrame {
   outroTemplates: Record<string, string>;
 }
 
-export const ALL_LOCALES = '*';
-
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
 export function toForm(settings: SpeechSettings, described: ContentTypeDescription[]): SettingsForm {
@@ -80,7 +79,7 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
   };
 }
 
-export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
+export function fromForm(form: SettingsForm): SettingsChanges {
   const contentTypes: Record<string, ContentTypeNarration> = {};
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
@@ -92,7 +91,7 @@ export function fromForm(form: SettingsForm): Partial<SpeechSettings> {
       contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type) };
     }
   }
-  const body: Partial<SpeechSettings> = { preprocessType: form.preprocessType, contentTypes };
+  const body: SettingsChanges = { preprocessType: form.preprocessType, contentTypes };
   if (form.defaultVoiceId) body.defaultVoiceId = form.defaultVoiceId;
   // The server replaces the whole map: a locale left without a voice is read in the default one.
   if (form.lexicon) body.lexicon = form.lexicon;

@@ -2,12 +2,11 @@ import * as React from 'react';
 import { Button, Flex, Grid } from '@strapi/design-system';
 import { Check } from '@strapi/icons';
 import { Layouts, Page, useNotification, useRBAC } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
 import { fieldError, problemOf, toProblem } from '../../api/errors';
 import { useGetSpeechSettingsQuery, useGetSpeechVoicesQuery, useUpdateSpeechSettingsMutation } from '../../api/speechApi';
-import type { FieldError, SettingsResponse } from '../../api/types';
+import type { FieldError, GetSettingsResponse } from '../../api/types';
 import { PERMISSIONS } from '../../permissions';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from './Card';
 import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
@@ -22,10 +21,8 @@ import { WebhooksCard } from './WebhooksCard';
 const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narrate, ...PERMISSIONS.transcribe];
 
 const SettingsPage = () => {
-  const { formatMessage } = useIntl();
   const { toggleNotification } = useNotification();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const {
     isLoading: loadingPermissions,
     allowedActions: { canUpdate, canNarrate, canTranscribe },
@@ -67,7 +64,7 @@ const SettingsPage = () => {
     );
   }
 
-  const data: SettingsResponse = settings.data;
+  const data: GetSettingsResponse = settings.data;
   const setForm = (next: SettingsForm) => setEdited({ baseline, form: next });
   const dirty = isDirty(form, baseline);
   const message = (text: string | undefined) => (text && VALIDATION_MESSAGES[text] ? t(text, VALIDATION_MESSAGES[text]) : text);
@@ -182,7 +179,7 @@ const SettingsPage = () => {
               onChange={(spoken) => {
                 setForm({ ...form, spoken });
                 setErrors((current) =>
-                  current.filter((error) => !['siteName', 'introTemplates', 'outroTemplates'].includes(error.path[0]))
+                  current.filter((error) => !['siteName', 'introTemplates', 'outroTemplates'].includes(String(error.path[0])))
                 );
               }}
             />

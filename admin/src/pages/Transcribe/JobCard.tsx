@@ -6,8 +6,8 @@ import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../../api/errors';
 import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechApi';
 import { downloadTranscript, saveBlob } from '../../api/transcriptions';
-import type { TranscriptDownloadFormat } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import { TRANSCRIPT_DOWNLOAD_FORMATS, type TranscriptDownloadFormat } from '../../api/types';
+import { useTranslator } from '../../utils/useTranslator';
 import { mediaUrl } from '../../utils/media';
 import { Card, Fact } from '../Settings/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
@@ -20,8 +20,7 @@ interface Props {
 
 /** Failure codes of speech to text explained in the editor's language; the server's own text follows. */
 function useFailureHeadline() {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string) => formatMessage({ id: getTranslation(id), defaultMessage });
+  const t = useTranslator();
   return (code: string | null): string => {
     switch (code) {
       case 'TIMED_OUT':
@@ -47,11 +46,10 @@ function useFailureHeadline() {
 
 /** One job's card; the page keys it by the job's id, so opening another job starts with fresh state. */
 export const JobCard = ({ id, serverPollMs }: Props) => {
-  const { formatMessage, formatDate } = useIntl();
+  const { formatDate } = useIntl();
   const { toggleNotification } = useNotification();
   const client = useFetchClient();
-  const t = (key: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(key), defaultMessage }, values as never) as string;
+  const t = useTranslator();
   const failureHeadline = useFailureHeadline();
   const pollMs = detailPollMs(serverPollMs);
   const jobState = speechApi.endpoints.getSpeechTranscription.useQueryState(id);
@@ -179,7 +177,7 @@ export const JobCard = ({ id, serverPollMs }: Props) => {
       {data.status === 'completed' && result ? (
         <Flex direction="column" alignItems="stretch" gap={4}>
           <Flex gap={2} wrap="wrap" data-testid="transcribe-downloads">
-            {(['srt', 'vtt', 'json'] as const).map((format) => (
+            {TRANSCRIPT_DOWNLOAD_FORMATS.map((format) => (
               <Button
                 key={format}
                 variant="secondary"

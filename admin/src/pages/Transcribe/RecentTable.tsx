@@ -3,7 +3,7 @@ import { ArrowClockwise } from '@strapi/icons';
 import { useIntl } from 'react-intl';
 import type { ApiProblem } from '../../api/errors';
 import type { TranscriptionView } from '../../api/types';
-import { getTranslation } from '../../utils/getTranslation';
+import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../Settings/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
 import { formatBytes } from './utils';
@@ -18,9 +18,8 @@ interface Props {
 }
 
 export const RecentTable = ({ rows, loading, error, selectedId, onOpen, onReload }: Props) => {
-  const { formatMessage, formatDate } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const { formatDate } = useIntl();
+  const t = useTranslator();
 
   const reload = (
     <Button variant="tertiary" size="S" startIcon={<ArrowClockwise />} onClick={onReload} data-testid="transcribe-recent-reload">

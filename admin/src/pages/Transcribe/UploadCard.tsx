@@ -6,20 +6,16 @@ import { useIntl } from 'react-intl';
 import { styled } from 'styled-components';
 import { isAbort, toProblem } from '../../api/errors';
 import { uploadAudio } from '../../api/transcriptions';
-import type { TranscriptionOutputFormat, TranscriptionView } from '../../api/types';
-import { useComboboxText } from '../../components/comboboxText';
-import { getTranslation } from '../../utils/getTranslation';
-import { Card } from '../Settings/Card';
 import {
-  DEFAULT_LANGUAGE,
-  LANGUAGES,
-  MAX_AUDIO_BYTES,
-  checkAudioFile,
-  formatBytes,
-  languageLabel,
-  uploadPercent,
-  type FileProblem,
-} from './utils';
+  DEFAULT_TRANSCRIPTION_LANGUAGE,
+  MAX_TRANSCRIPTION_UPLOAD_BYTES,
+  type TranscriptionOutputFormat,
+  type TranscriptionView,
+} from '../../api/types';
+import { useComboboxText } from '../../components/comboboxText';
+import { useTranslator } from '../../utils/useTranslator';
+import { Card } from '../Settings/Card';
+import { LANGUAGES, checkAudioFile, formatBytes, languageLabel, uploadPercent, type FileProblem } from './utils';
 
 /**
  * The design system's bar is white on dark grey (made for overlays); on a white card the upload
@@ -44,9 +40,8 @@ interface Props {
 }
 
 export const UploadCard = ({ disabled = false, onSubmitted }: Props) => {
-  const { formatMessage, locale } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, unknown>) =>
-    formatMessage({ id: getTranslation(id), defaultMessage }, values as never) as string;
+  const { locale } = useIntl();
+  const t = useTranslator();
   // The upload (XMLHttpRequest, for its progress) carries the admin token itself.
   const token = useAuth('SpeechUploadCard', (auth) => auth.token);
   const input = React.useRef<HTMLInputElement | null>(null);
@@ -54,7 +49,7 @@ export const UploadCard = ({ disabled = false, onSubmitted }: Props) => {
   const [file, setFile] = React.useState<File | null>(null);
   const [fileProblem, setFileProblem] = React.useState<FileProblem>(null);
   const [dragging, setDragging] = React.useState(false);
-  const [language, setLanguage] = React.useState<string>(DEFAULT_LANGUAGE);
+  const [language, setLanguage] = React.useState<string>(DEFAULT_TRANSCRIPTION_LANGUAGE);
   const labelOf = React.useCallback((code: string) => languageLabel(code, locale), [locale]);
   const [languageText, setLanguageText] = useComboboxText(labelOf(language));
   const [outputFormat, setOutputFormat] = React.useState<TranscriptionOutputFormat>('json');
@@ -80,7 +75,7 @@ export const UploadCard = ({ disabled = false, onSubmitted }: Props) => {
       case 'tooLarge':
         return t('transcribe.file.tooLarge', 'This file is {size}: the limit is {max}. Choose a shorter or more compressed recording.', {
           size: formatBytes(chosen?.size),
-          max: formatBytes(MAX_AUDIO_BYTES),
+          max: formatBytes(MAX_TRANSCRIPTION_UPLOAD_BYTES),
         });
       case 'empty':
         return t('transcribe.file.empty', 'This file is empty.');

@@ -1,9 +1,6 @@
-import type { TranscriptionStatus } from '../../api/types';
+import { MAX_TRANSCRIPTION_UPLOAD_BYTES, type TranscriptionStatus } from '../../api/types';
 
 /** Pure helpers of the Transcribe page (unit-tested without a browser). */
-
-export const MAX_AUDIO_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_LANGUAGE = 'ar-JO';
 
 /** Languages offered by the picker; Arabic dialects first (the service's strength), then others. */
 export const LANGUAGES = [
@@ -82,7 +79,7 @@ export type FileProblem = 'tooLarge' | 'empty' | 'notAudio' | null;
 
 /** Why a chosen file cannot be sent (checked before any request). */
 export function checkAudioFile(file: { size: number; type: string; name: string }): FileProblem {
-  if (file.size > MAX_AUDIO_BYTES) return 'tooLarge';
+  if (file.size > MAX_TRANSCRIPTION_UPLOAD_BYTES) return 'tooLarge';
   if (file.size === 0) return 'empty';
   // Browsers leave the type empty for some extensions: accept those and let the service decide.
   if (file.type && !file.type.startsWith('audio/') && !file.type.startsWith('video/') && file.type !== 'application/octet-stream')

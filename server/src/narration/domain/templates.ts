@@ -5,6 +5,7 @@
  *
  * Pure: no Strapi, no I/O.
  */
+import { ALL_LOCALES } from '../../../../shared/contracts/settings';
 import { forLocale } from '../../voices/language';
 import { ensureSentenceEnd, oneLine } from './text';
 
@@ -12,7 +13,7 @@ export const TEMPLATE_PLACEHOLDERS = ['title', 'author', 'site'] as const;
 export type TemplateValues = Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>;
 
 /** Every locale, for the templates map: used where an article's locale has no template of its own. */
-export const ALL_LOCALES = '*';
+export { ALL_LOCALES };
 export const MAX_TEMPLATE_LENGTH = 500;
 
 const PLACEHOLDER = /\{([^{}\s]*)\}/gu;

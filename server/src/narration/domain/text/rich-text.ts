@@ -31,6 +31,7 @@
  */
 import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Marked } from 'marked';
+import { SKIPPABLE_BLOCKS, type SkippableBlock } from '../../../../../shared/contracts/settings';
 import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } from './speakable';
 
 // ---------------------------------------------------------------------------------------------
@@ -156,8 +157,7 @@ const SKIPPED_ELEMENTS = [
  * editor node types; markdown and HTML alike): code blocks (never read anyway), quotes, images'
  * captions (`<figcaption>`; images and their alt text are never read), tables.
  */
-export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
-export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
+export { SKIPPABLE_BLOCKS, type SkippableBlock };
 
 /** The HTML elements of each skippable kind, as blocks (rendered to HTML here) and markdown (by `marked`) produce them. */
 const ELEMENTS_OF_BLOCK: Readonly<Record<SkippableBlock, readonly string[]>> = {

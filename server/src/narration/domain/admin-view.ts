@@ -1,0 +1,60 @@
+import type { MediaRef } from '../../../../shared/contracts/common';
+import type { NarrationStatus as ContractStatus, NarrationView } from '../../../../shared/contracts/narrations';
+import type { MediaFileRef, NarrationListRow, NarrationRow } from './narration-row';
+import { isPreprocessType } from './cost';
+import type { NarrationStatus } from './states';
+
+/** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */
+
+/** Fails to compile when the statuses the queue knows and those the admin is told of differ. */
+const sameStatuses: [NarrationStatus, ContractStatus] extends [ContractStatus, NarrationStatus] ? true : false = true;
+void sameStatuses;
+
+type ListedRow = NarrationListRow & Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>>;
+
+const mediaRef = (file: MediaFileRef | null | undefined): MediaRef | null => (file ? { id: file.id, url: file.url } : null);
+
+/** A row as the admin sees it; never the API key, never internal lease data. Lists read no files (null there). */
+export function adminNarrationView(row: ListedRow): NarrationView {
+  return {
+    articleId: row.articleId,
+    documentId: row.targetDocumentId,
+    locale: row.targetLocale,
+    contentType: row.contentType,
+    status: row.status,
+    title: row.title,
+    voiceId: row.voiceId,
+    // Always "0" or "2" in the table (the service only ever records one of them).
+    preprocessType: isPreprocessType(row.preprocessType) ? row.preprocessType : null,
+    characters: row.characters,
+    credits: row.credits,
+    attempts: row.attempts,
+    regenerate: row.regenerate,
+    lastError: row.lastError,
+    lastErrorCode: row.lastErrorCode,
+    creditsMayBeLost: row.creditsMayBeLost,
+    nextAttemptAt: row.nextAttemptAt,
+    submittedAt: row.submittedAt,
+    completedAt: row.completedAt,
+    updatedAt: row.updatedAt,
+    audio: mediaRef(row.audio),
+    subtitles: mediaRef(row.subtitles),
+    subtitlesVtt: mediaRef(row.subtitlesVtt),
+  };
+}
+
+/**
+ * The view of a row whose files the admin plays: each file at the URL `readableUrl` gives it (a
+ * private bucket's files are signed for the admin; narration/media.ts).
+ */
+export async function adminNarrationViewWithFiles(
+  row: NarrationRow,
+  readableUrl: (file: MediaFileRef) => Promise<{ url: string }>
+): Promise<NarrationView> {
+  const view = adminNarrationView(row);
+  for (const field of ['audio', 'subtitles', 'subtitlesVtt'] as const) {
+    const file = row[field];
+    if (file && view[field]) view[field] = { id: file.id, url: (await readableUrl(file)).url };
+  }
+  return view;
+}

@@ -1,0 +1,45 @@
+import type {
+  ContentTypeDescription,
+  ContentTypeNarration,
+  GetNarratedTypesResponse,
+  ServerFeatures,
+} from '../../../shared/contracts/settings';
+
+/** What Settings -> Speech and the content manager are told (shared/contracts/settings.ts). Pure: no Strapi, no I/O. */
+
+/** What this server offers the admin. */
+export const SERVER_FEATURES: ServerFeatures = { voicePreview: true, transcription: true };
+
+/** The parts of a content type's schema the settings page describes. */
+export interface DescribedSchema {
+  uid: string;
+  kind?: string;
+  info?: { displayName?: unknown };
+  options?: { draftAndPublish?: boolean };
+  pluginOptions?: unknown;
+  attributes: Record<string, { type: string }>;
+}
+
+/** A site content type as the settings page offers it; `narratableFields` are its text fields that are not private. */
+export function describeContentType(type: DescribedSchema, narratableFields: string[]): ContentTypeDescription {
+  return {
+    uid: type.uid,
+    displayName: (type.info?.displayName as string) ?? type.uid,
+    kind: type.kind === 'singleType' ? 'singleType' : 'collectionType',
+    draftAndPublish: Boolean(type.options?.draftAndPublish),
+    localized: Boolean((type.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized),
+    // The only fields a narration may read.
+    fields: narratableFields.map((name) => ({ name, type: type.attributes[name].type })),
+  };
+}
+
+/**
+ * What the content manager needs to decide where to show narration UI: each narrated type's
+ * trigger, and the server's features.
+ */
+export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>): GetNarratedTypesResponse {
+  return {
+    contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
+    features: SERVER_FEATURES,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The narration queue's admin routes (server/src/narration): statuses for the list view, the edit
+ * view's panel, the editor's actions, the bulk action, the cost preview. Plain types and constants,
+ * imported by the server and the admin alike.
+ */
+import type { DocumentTarget, ManyTarget, MediaRef, QueueState } from './common';
+import type { PreprocessType, SpeechSettings } from './settings';
+import type { VoiceCheck } from './voices';
+
+/** Every state a narration can be in (narration/domain/states.ts holds the rules between them). */
+export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
+export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
+
+/** What the admin shows of a narration; never the API key, never internal lease data. */
+export interface NarrationView {
+  articleId: string;
+  documentId: string;
+  locale: string | null;
+  contentType: string;
+  status: NarrationStatus;
+  title: string | null;
+  voiceId: string | null;
+  preprocessType: PreprocessType | null;
+  characters: number | null;
+  credits: number | null;
+  attempts: number;
+  regenerate: boolean;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  creditsMayBeLost: boolean;
+  nextAttemptAt: string | null;
+  submittedAt: string | null;
+  completedAt: string | null;
+  updatedAt: string | null;
+  /** The files (lists read none: null there). */
+  audio: MediaRef | null;
+  subtitles: MediaRef | null;
+  subtitlesVtt: MediaRef | null;
+}
+
+/** Narrations of some documents, and the queue they wait in. */
+export interface NarrationsResponse {
+  data: NarrationView[];
+  queue: QueueState;
+}
+
+/** POST /speech/narrations/statuses: one request for a whole list page. */
+export interface NarrationStatusesRequest {
+  body: { contentType: string; documentIds: string[] };
+}
+export type NarrationStatusesResponse = NarrationsResponse;
+
+/** GET /speech/narrations/document/:documentId?contentType&locale: the edit view's panel (files at readable URLs). */
+export interface DocumentNarrationsRequest {
+  params: { documentId: string };
+  query: { contentType: string; locale?: string | null };
+}
+export type DocumentNarrationsResponse = NarrationsResponse;
+
+/** What a narration costs: characters times the mode's multiplier (spec section 8). */
+export interface CostBreakdown {
+  characters: number;
+  multiplier: 1 | 2;
+  credits: number;
+}
+
+/** POST /speech/cost: the cost of any text in both modes (the settings page's preview). */
+export interface CostRequest {
+  body: { text: string };
+}
+export interface CostResponse {
+  verbatim: CostBreakdown;
+  preprocessed: CostBreakdown;
+}
+
+/** POST /speech/narrations/estimate: what narrating the document's current (draft) text would cost. */
+export interface EstimateRequest {
+  /** `voiceId` is accepted and not read: the estimate is in the voice the article would be narrated in. */
+  body: DocumentTarget & { voiceId?: string };
+}
+export interface EstimateResponse {
+  articleId: string;
+  characters: number;
+  credits: number;
+  preprocessType: PreprocessType;
+  voiceId: string;
+  /** The article's own voice when an editor chose one. */
+  voiceOverride: string | null;
+  /** The voice's language against the article's locale (said before anything is paid). */
+  voice: VoiceCheck;
+  /** The text is the one last narrated: narrating it again would change nothing. */
+  unchanged: boolean;
+}
+
+/** POST /speech/narrations/estimate-many: the bulk dialog's preview, of what the caller may read and narrate. */
+export interface EstimateManyRequest {
+  body: ManyTarget;
+}
+export interface EstimateManyResponse {
+  items: Array<EstimateResponse & { documentId: string }>;
+  toSubmit: number;
+  skipped: number;
+  totalCredits: number;
+  /** Entries that would be submitted in a voice of another language. */
+  voiceMismatches: number;
+  /** Entries the signed-in admin may not narrate (Content Manager permissions): left out. */
+  refused: string[];
+}
+
+/** POST /speech/narrations/narrate and /regenerate: whether the document was queued, and why not. */
+export interface NarrateRequest {
+  body: DocumentTarget;
+}
+export interface NarrateResponse {
+  articleId: string;
+  queued: boolean;
+  reason?: string;
+}
+export type RegenerateRequest = NarrateRequest;
+export type RegenerateResponse = NarrateResponse;
+
+/** POST /speech/narrations/narrate-many: the bulk action. */
+export interface NarrateManyRequest {
+  body: ManyTarget;
+}
+export interface NarrateManyResponse {
+  results: NarrateResponse[];
+  queued: number;
+  /** Entries the signed-in admin may not narrate: left out. */
+  refused: string[];
+}
+
+/** PUT /speech/narrations/voice: the entry's own voice (null: back to the locale's or the default). */
+export interface SetVoiceRequest {
+  body: DocumentTarget & { voiceId: string | null };
+}
+export interface SetVoiceResponse {
+  articleId: string;
+  voiceId: string | null;
+}
+
+/** POST /speech/narrations/cancel */
+export interface CancelRequest {
+  body: DocumentTarget;
+}
+export interface CancelResponse {
+  cancelled: true;
+}
+
+/** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
+export interface ParagraphsRequest {
+  body: DocumentTarget;
+}
+export interface ParagraphsResponse {
+  articleId: string;
+  voiceId: string;
+  paragraphs: Array<{ index: number; text: string; characters: number }>;
+}
+
+/** POST /speech/narrations/listen -> audio/mpeg: one paragraph of the draft, in the voice it would be narrated in. */
+export interface ListenRequest {
+  body: DocumentTarget & { index: number };
+}
+
+/** POST /speech/queue/resume: lifts a pause (credits, API key). */
+export interface ResumeQueueResponse {
+  queue: QueueState;
+}
+
+/** GET /speech/overview (`settings.read`): the queue at a glance. */
+export interface OverviewResponse {
+  apiKeyConfigured: boolean;
+  baseUrl: string;
+  webUrl: string;
+  callbackUrl: string;
+  queue: QueueState;
+  /** Narrations by status. */
+  counts: Record<string, number>;
+  settings: SpeechSettings;
+}

@@ -1,0 +1,118 @@
+/**
+ * Settings -> Speech (server/src/settings): GET and PUT /speech/settings, GET
+ * /speech/narrated-types, POST /speech/connection/test. Plain types and constants, imported by
+ * the server and the admin alike.
+ */
+import type { FieldError, QueueState } from './common';
+import type { LexiconRule, LexiconRuleInput } from './lexicon';
+import type { VoiceCheck } from './voices';
+
+/** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
+export type PreprocessType = '0' | '2';
+
+/** When a type is narrated: on publish, on save (types without draft & publish), or never. */
+export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
+export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];
+
+/** Blocks a narration can leave out (narration/domain/text.ts). */
+export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
+export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
+
+/** The key of intro and outro templates read for every locale without its own. */
+export const ALL_LOCALES = '*';
+
+/** How one content type is narrated. */
+export interface ContentTypeNarration {
+  titleField?: string;
+  textFields: string[];
+  trigger?: NarrationTrigger;
+  /** Narrations of this type served to anyone (set in the configuration file only). */
+  publicNarration?: boolean;
+  /** Left out of the narration (an image block is read by its caption unless skipped). */
+  skipBlocks?: SkippableBlock[];
+  /** The text field `{author}` reads in intro and outro templates. */
+  authorField?: string;
+}
+
+/** The settings in effect: the configuration file, overridden by what was saved from the admin. */
+export interface SpeechSettings {
+  defaultVoiceId: string;
+  /** The voice of each locale's articles (an entry's own voice still wins); absent locales use the default. */
+  localeVoices: Record<string, string>;
+  preprocessType: PreprocessType;
+  contentTypes: Record<string, ContentTypeNarration>;
+  /** Pronunciation rules. */
+  lexicon: LexiconRule[];
+  /** `{site}` in intro and outro templates. */
+  siteName: string;
+  /** Read before / after every article, by locale code or ALL_LOCALES for every locale without its own. */
+  introTemplates: Record<string, string>;
+  outroTemplates: Record<string, string>;
+}
+
+/** What the admin may change: any subset; each map given replaces the saved one whole. */
+export type SettingsChanges = Partial<Omit<SpeechSettings, 'lexicon'> & { lexicon: LexiconRuleInput[] }>;
+
+/** Optional capabilities the server announces (the admin hides what is off). */
+export interface ServerFeatures {
+  voicePreview: boolean;
+  transcription: boolean;
+}
+
+/** A site content type as the settings page offers it. */
+export interface ContentTypeDescription {
+  uid: string;
+  displayName: string;
+  kind: 'collectionType' | 'singleType';
+  draftAndPublish: boolean;
+  localized: boolean;
+  /** Text fields that are not private: the only ones a narration may read. */
+  fields: Array<{ name: string; type: string }>;
+}
+
+/** How the server reaches the speech service (never the API key itself). */
+export interface ConnectionInfo {
+  apiKeyConfigured: boolean;
+  baseUrl: string;
+  webUrl: string;
+  callbackUrl: string;
+  voiceSource: 'service' | 'config';
+}
+
+/** GET /speech/settings (`settings.read`). */
+export interface GetSettingsResponse {
+  settings: SpeechSettings;
+  contentTypes: ContentTypeDescription[];
+  /** The site's i18n locales. */
+  locales: string[];
+  /** The voice each locale is read in and whether it speaks another language; null when no voice applies. */
+  localeVoiceChecks: Record<string, VoiceCheck | null>;
+  connection: ConnectionInfo;
+  queue: QueueState;
+  /** Average narrated characters per content type (latest narrations), for the cost preview. */
+  averages: Record<string, { articles: number; characters: number }>;
+  features: ServerFeatures;
+}
+
+/** PUT /speech/settings (`settings.update`). */
+export interface UpdateSettingsRequest {
+  body: SettingsChanges;
+}
+
+export interface UpdateSettingsResponse {
+  settings: SpeechSettings;
+}
+
+/** The `details` of the 400 a refused PUT /speech/settings answers: every refused value. */
+export interface UpdateSettingsErrorDetails {
+  errors: FieldError[];
+}
+
+/** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */
+export interface GetNarratedTypesResponse {
+  contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
+  features: ServerFeatures;
+}
+
+/** POST /speech/connection/test: the voice list is the cheapest authenticated call that costs no credits. */
+export type TestConnectionResponse = { ok: true; voices: number } | { ok: false; code: string; message: string };
