@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { isNarratedType, lastNarratedTypes } from './api/narratedTypes';
-import type { InjectedListColumn } from './contentManagerTypes';
+import type { InjectedListColumn } from './utils/contentManagerTypes';
 import { getTranslation } from './utils/getTranslation';
 import { modelFromPath } from './utils/paths';
 

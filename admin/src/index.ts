@@ -4,9 +4,9 @@ import { BulkNarrateAction } from './components/BulkNarrateAction';
 import { NarratedTypesLoader } from './components/NarratedTypesLoader';
 import { NarrationPanel } from './components/NarrationPanel';
 import { addNarrationColumn } from './contentManagerHooks';
-import type { ContentManagerApis } from './contentManagerTypes';
-import { PERMISSIONS } from './permissions';
-import { PLUGIN_ID } from './pluginId';
+import type { ContentManagerApis } from './utils/contentManagerTypes';
+import { PERMISSIONS } from './utils/permissions';
+import { PLUGIN_ID } from './utils/pluginId';
 
 type TranslationModule = { default: Record<string, string> };
 

@@ -4,8 +4,8 @@ import { Play } from '@strapi/icons';
 import { useQueryParams, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { useNarratedTypes } from '../api/hooks';
-import type { BulkActionComponent } from '../contentManagerTypes';
-import { PERMISSIONS } from '../permissions';
+import type { BulkActionComponent } from '../utils/contentManagerTypes';
+import { PERMISSIONS } from '../utils/permissions';
 import { getTranslation } from '../utils/getTranslation';
 
 const BulkNarrateBody = React.lazy(() => import('./BulkNarrateBody'));

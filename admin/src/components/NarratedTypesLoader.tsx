@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useGetSpeechNarratedTypesQuery } from '../api/speechApi';
-import { PLUGIN_ID } from '../pluginId';
+import { PLUGIN_ID } from '../utils/pluginId';
 
 /**
  * The plugin's initializer (`registerPlugin({ initializer })`): the admin renders it once per

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { useNarratedTypes } from '../api/hooks';
-import type { PanelComponent } from '../contentManagerTypes';
+import type { PanelComponent } from '../utils/contentManagerTypes';
 import { getTranslation } from '../utils/getTranslation';
 
 const NarrationPanelContent = React.lazy(() => import('./NarrationPanelContent'));

@@ -15,7 +15,7 @@ import {
   useSetSpeechVoiceMutation,
 } from '../api/speechApi';
 import type { DocumentTarget, EstimateResponse, NarrateResponse, NarrationView, QueueState, Voice } from '../api/types';
-import { PERMISSIONS } from '../permissions';
+import { PERMISSIONS } from '../utils/permissions';
 import { useTranslator } from '../utils/useTranslator';
 import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
 import { useFailureReason } from './FailureReason';

@@ -1,3 +1,3 @@
-import { PLUGIN_ID } from '../pluginId';
+import { PLUGIN_ID } from './pluginId';
 
 export const getTranslation = (id: string) => `${PLUGIN_ID}.${id}`;

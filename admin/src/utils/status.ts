@@ -1,4 +1,5 @@
-import type { NarrationStatus, NarrationView, QueueState } from '../api/types';
+import type { QueueState } from '../../../shared/contracts/common';
+import type { NarrationStatus, NarrationView } from '../../../shared/contracts/narrations';
 
 /**
  * How a narration is shown to editors. Pure, so the mapping is unit-tested without a browser.

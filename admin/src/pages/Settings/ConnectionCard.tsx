@@ -7,7 +7,7 @@ import { toProblem } from '../../api/errors';
 import { useResumeSpeechQueueMutation, useTestSpeechConnectionMutation } from '../../api/speechApi';
 import type { ConnectionInfo, QueueState, TestConnectionResponse } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card, Fact } from './Card';
+import { Card, Fact } from '../../components/Card';
 
 interface Props {
   connection: ConnectionInfo;

@@ -13,7 +13,7 @@ import {
 } from '@strapi/design-system';
 import { SKIPPABLE_BLOCKS, type ContentTypeDescription, type SkippableBlock } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from './Card';
+import { Card } from '../../components/Card';
 import { TITLE_FIELD_TYPES, type TypeForm } from './form';
 
 interface Props {

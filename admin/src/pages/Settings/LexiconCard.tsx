@@ -20,7 +20,7 @@ import { hearLexiconRule } from '../../api/binary';
 import { useSamplePlayer } from '../../api/hooks';
 import type { LexiconRule } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from './Card';
+import { Card } from '../../components/Card';
 import { emptyLexiconRule, offersArabicOptions } from './form';
 
 interface Props {

@@ -3,7 +3,7 @@ import type { ApiProblem } from '../../api/errors';
 import type { Voice, VoiceCheck } from '../../api/types';
 import { WarningNotice } from '../../components/WarningNotice';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from './Card';
+import { Card } from '../../components/Card';
 import { localeVoiceCheck, voicesForLocale } from './localeVoices';
 import { VoicePicker } from './VoicePicker';
 

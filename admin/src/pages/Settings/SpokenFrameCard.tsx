@@ -1,6 +1,6 @@
 import { Field, Grid, TextInput, Typography } from '@strapi/design-system';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from './Card';
+import { Card } from '../../components/Card';
 import { ALL_LOCALES } from '../../api/types';
 import type { SpokenFrame } from './form';
 

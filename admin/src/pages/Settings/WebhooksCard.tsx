@@ -6,9 +6,9 @@ import { NavLink } from 'react-router-dom';
 import { problemOf, toProblem } from '../../api/errors';
 import { useGetSpeechSiteWebhooksQuery, useUpdateSpeechSiteWebhookMutation } from '../../api/speechApi';
 import type { SiteWebhook } from '../../api/types';
-import { PERMISSIONS } from '../../permissions';
+import { PERMISSIONS } from '../../utils/permissions';
 import { useTranslator, type Translator } from '../../utils/useTranslator';
-import { Card } from './Card';
+import { Card } from '../../components/Card';
 import { NARRATION_WEBHOOK_EVENTS, withWebhookEvent, type NarrationWebhookEvent } from './webhookEvents';
 
 /**

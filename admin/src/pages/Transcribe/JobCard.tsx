@@ -9,7 +9,7 @@ import { downloadTranscript, saveBlob } from '../../api/transcriptions';
 import { TRANSCRIPT_DOWNLOAD_FORMATS, type TranscriptDownloadFormat } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
 import { mediaUrl } from '../../utils/media';
-import { Card, Fact } from '../Settings/Card';
+import { Card, Fact } from '../../components/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
 import { detailPollMs, formatBytes, formatTimestamp, isTranscriptionInProgress } from './utils';
 

@@ -4,7 +4,7 @@ import { useIntl } from 'react-intl';
 import type { ApiProblem } from '../../api/errors';
 import type { TranscriptionView } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from '../Settings/Card';
+import { Card } from '../../components/Card';
 import { TranscriptionStatusBadge } from './StatusBadge';
 import { formatBytes } from './utils';
 

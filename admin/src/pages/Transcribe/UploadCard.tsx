@@ -14,7 +14,7 @@ import {
 } from '../../api/types';
 import { useComboboxText } from '../../components/comboboxText';
 import { useTranslator } from '../../utils/useTranslator';
-import { Card } from '../Settings/Card';
+import { Card } from '../../components/Card';
 import { LANGUAGES, checkAudioFile, formatBytes, languageLabel, uploadPercent, type FileProblem } from './utils';
 
 /**

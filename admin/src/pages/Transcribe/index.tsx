@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { RECENT_TRANSCRIPTIONS } from '../../api/endpoints';
 import { problemOf } from '../../api/errors';
 import { speechApi } from '../../api/speechApi';
-import { PERMISSIONS } from '../../permissions';
+import { PERMISSIONS } from '../../utils/permissions';
 import { getTranslation } from '../../utils/getTranslation';
 import { JobCard } from './JobCard';
 import { RecentTable } from './RecentTable';

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { Box, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import { textDirection } from '../../utils/textDirection';
+import { textDirection } from '../utils/textDirection';
 
 /**
  * A titled white card, like the admin's own settings sections. Its text runs in the direction of
