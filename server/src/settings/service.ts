@@ -10,8 +10,8 @@ import {
   type ContentTypeNarrationConfig,
   type PluginConfig,
 } from './config-schema';
-import type { PreprocessType } from '../narration/domain/cost';
-import type { LexiconRule } from '../narration/domain/lexicon';
+import type { QueueState } from '../../../shared/contracts/common';
+import type { SpeechSettings } from '../../../shared/contracts/settings';
 import { lexiconSchema } from './lexicon-schema';
 import { effectiveTrigger } from '../narration/domain/triggers';
 
@@ -42,27 +42,10 @@ export const runtimeSettingsSchema = z
   .strict();
 export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 
-export interface EffectiveSettings {
-  defaultVoiceId: string;
-  localeVoices: Record<string, string>;
-  preprocessType: PreprocessType;
-  contentTypes: Record<string, ContentTypeNarrationConfig>;
-  lexicon: LexiconRule[];
-  siteName: string;
-  introTemplates: Record<string, string>;
-  outroTemplates: Record<string, string>;
-}
+/** The settings in effect (the configuration file, overridden by what was saved from the admin): what the admin is shown. */
+export type EffectiveSettings = SpeechSettings;
 
-/** Queue-wide state: a 402 or a rejected key pauses every submission, not one article. */
-export interface QueueState {
-  paused: boolean;
-  pausedUntil: string | null;
-  pauseCode: string | null;
-  pauseReason: string | null;
-  creditsRemaining: number | null;
-  creditsRequired: number | null;
-  creditsSeenAt: string | null;
-}
+export type { QueueState };
 
 const EMPTY_QUEUE_STATE: QueueState = {
   paused: false,

@@ -1,8 +1,15 @@
 /** Request and response shapes of the speech services contract (spec sections 2 and 4). */
 import { z } from 'zod';
+import type { PreprocessType } from '../../../shared/contracts/settings';
+import type { TranscriptionOutputFormat } from '../../../shared/contracts/transcriptions';
+import type { Voice } from '../../../shared/contracts/voices';
 
+// The same shapes reach the admin, so they are declared once, in the admin's contracts.
 /** "0": narrate verbatim; "2": AI preprocessing at twice the character cost. Always sent as a JSON string. */
-export type PreprocessType = '0' | '2';
+export type { PreprocessType };
+/** Voice fields are not in the contract; id and name are what the plugin needs. */
+export type { Voice };
+export type { TranscriptionOutputFormat };
 
 export interface ProcessTextPostData {
   /** Article title; becomes the title of the audio request. */
@@ -67,13 +74,3 @@ export interface SttJob {
   /** Not in the contract; kept when a service explains a failed job (the emulator does). */
   error?: { code?: string; message?: string };
 }
-
-/** Voice fields are not in the contract; id and name are what the plugin needs. */
-export interface Voice {
-  id: string;
-  name: string;
-  language?: string;
-  gender?: string;
-}
-
-export type TranscriptionOutputFormat = 'json' | 'srt';

@@ -1,18 +1,8 @@
-import type {
-  SavedTranscriptFile,
-  TranscriptionDetail,
-  TranscriptionStatus as ContractStatus,
-  TranscriptionView,
-} from '../../../shared/contracts/transcriptions';
+import type { SavedTranscriptFile, TranscriptionDetail, TranscriptionView } from '../../../shared/contracts/transcriptions';
 import { transcriptView } from '../subtitles/transcript';
 import type { MediaFileRef, TranscriptionRow } from './repository';
-import type { TranscriptionStatus } from './status';
 
 /** What the Transcribe page sees of a job (shared/contracts/transcriptions.ts). Pure: no Strapi, no I/O. */
-
-/** Fails to compile when the statuses jobs go through and those the admin is told of differ. */
-const sameStatuses: [TranscriptionStatus, ContractStatus] extends [ContractStatus, TranscriptionStatus] ? true : false = true;
-void sameStatuses;
 
 /** What the admin sees of a row; never lease data. */
 export function transcriptionView(row: TranscriptionRow): TranscriptionView {

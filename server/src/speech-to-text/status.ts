@@ -7,8 +7,9 @@
  */
 import { backoffDelay, SpeechServiceError, type SttJob } from '../speech-client';
 import { isReadableSubtitles } from '../subtitles/transcript';
+import type { TranscriptionStatus } from '../../../shared/contracts/transcriptions';
 
-export type TranscriptionStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
+export type { TranscriptionStatus };
 export const ACTIVE_STATUSES: readonly TranscriptionStatus[] = ['queued', 'processing'];
 
 export type PollPlan =

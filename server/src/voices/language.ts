@@ -2,6 +2,7 @@
  * Languages of voices and articles: does a voice speak the language of the article it reads?
  * Pure: no Strapi, no I/O.
  */
+import type { VoiceCheck } from '../../../shared/contracts/voices';
 
 /** `ar-JO`, `ar_male`, `ar-female-1` -> `ar`; null when the tag does not start with a language. */
 export function primaryLanguage(tag: string | undefined | null): string | null {
@@ -9,14 +10,8 @@ export function primaryLanguage(tag: string | undefined | null): string | null {
   return match ? match[1].toLowerCase() : null;
 }
 
-/** A voice as the panels show it: its id, the language the voice list gives it, and whether that differs from the article's. */
-export interface VoiceCheck {
-  id: string;
-  /** As the voice list says it; null when the list does not say (or the voice is not in it). */
-  language: string | null;
-  /** True only when both languages are known and their primary subtags differ (`ar-JO` and `ar` agree). */
-  mismatch: boolean;
-}
+/** A voice and its language; `mismatch` when that differs from the article's locale. */
+export type { VoiceCheck };
 
 /**
  * Compares a voice's language with an article's locale by primary language subtag. Unknown on

@@ -1,14 +1,9 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
-import type { NarrationStatus as ContractStatus, NarrationView } from '../../../../shared/contracts/narrations';
+import type { NarrationView } from '../../../../shared/contracts/narrations';
 import type { MediaFileRef, NarrationListRow, NarrationRow } from './narration-row';
 import { isPreprocessType } from './cost';
-import type { NarrationStatus } from './states';
 
 /** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */
-
-/** Fails to compile when the statuses the queue knows and those the admin is told of differ. */
-const sameStatuses: [NarrationStatus, ContractStatus] extends [ContractStatus, NarrationStatus] ? true : false = true;
-void sameStatuses;
 
 type ListedRow = NarrationListRow & Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>>;
 

@@ -6,8 +6,10 @@
  * Pure: no Strapi, no I/O.
  */
 
+import type { PreprocessType } from '../../../../shared/contracts/settings';
+
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
-export type PreprocessType = '0' | '2';
+export type { PreprocessType };
 
 export const DEFAULT_PREPROCESS_TYPE: PreprocessType = '0';
 

@@ -17,24 +17,11 @@
  * Pure: no Strapi, no I/O.
  */
 import { localeFallbacks } from '../../voices/language';
+import type { LexiconRule } from '../../../../shared/contracts/lexicon';
 import { oneLine } from './text';
 
-/**
- * One pronunciation rule, as the settings keep it (settings/lexicon-schema.ts checks what an editor
- * writes and fills in the defaults).
- */
-export interface LexiconRule {
-  /** The written form to replace (one line). */
-  term: string;
-  /** How it is spoken (one line). */
-  spoken: string;
-  /** A locale code, or null for every locale. */
-  locale: string | null;
-  wholeWord: boolean;
-  caseSensitive: boolean;
-  ignoreDiacritics: boolean;
-  letterVariants: boolean;
-}
+/** One pronunciation rule, as the settings keep it (settings/lexicon-schema.ts checks what an editor writes and fills in the defaults). */
+export type { LexiconRule };
 
 /** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */
 const ARABIC_DIACRITICS = '\\u0610-\\u061A\\u0640\\u064B-\\u065F\\u0670\\u06D6-\\u06DC\\u06DF-\\u06E8\\u06EA-\\u06ED';

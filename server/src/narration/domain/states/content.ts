@@ -1,6 +1,10 @@
 /** What publishing and editors ask of a row: narrate new content, regenerate, cancel. */
 import { CLEAR_LEASE, type Decide } from './decision';
 
+/** Queued for a submission now, as an editor or a publish asks: a fresh count of attempts, no error left. */
+const queuedAfresh = (now: Date) =>
+  ({ ...CLEAR_LEASE, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, lastErrorCode: null }) as const;
+
 export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
   if (event.fingerprint === state.fingerprint && state.status !== 'cancelled' && state.status !== 'failed') {
     return { kind: 'ignore', reason: 'unchanged: this text, voice and mode are already narrated or on their way' };
@@ -18,18 +22,13 @@ export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
     kind: 'apply',
     from: [state.status],
     patch: {
-      ...CLEAR_LEASE,
-      status: 'queued',
+      ...queuedAfresh(event.now),
       fingerprint: event.fingerprint,
       // First time: regenerate false. Changed content: regenerate true (the service would
       // otherwise re-deliver the old audio for this articleId).
       regenerate: generatedBefore,
       // New text: the fingerprints already tell an old result from the new one.
       freshWanted: false,
-      attempts: 0,
-      nextAttemptAt: event.now,
-      lastError: null,
-      lastErrorCode: null,
       creditsMayBeLost: false,
     },
   };
@@ -43,16 +42,7 @@ export const onRegenerateRequested: Decide<'regenerateRequested'> = (state, even
   return {
     kind: 'apply',
     from: [state.status],
-    patch: {
-      ...CLEAR_LEASE,
-      status: 'queued',
-      regenerate: generatedBefore,
-      freshWanted: generatedBefore,
-      attempts: 0,
-      nextAttemptAt: event.now,
-      lastError: null,
-      lastErrorCode: null,
-    },
+    patch: { ...queuedAfresh(event.now), regenerate: generatedBefore, freshWanted: generatedBefore },
   };
 };
 

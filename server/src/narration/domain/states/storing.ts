@@ -1,6 +1,13 @@
 /** Storing a result: a worker takes it, downloads it into the Media Library, and links the files to the row. */
-import { CLEAR_LEASE, type Decide } from './decision';
+import { CLEAR_LEASE, type Decide, type Decision } from './decision';
 import { NARRATION_STATUSES } from './types';
+
+/** The result could not be stored, for good: the row fails with `reason` and waits for nothing. */
+const storingFailed = (reason: string, code: string): Decision => ({
+  kind: 'apply',
+  from: ['storing'],
+  patch: { ...CLEAR_LEASE, status: 'failed', lastError: reason, lastErrorCode: code, nextAttemptAt: null },
+});
 
 export const onStoreClaimed: Decide<'storeClaimed'> = (state, event) => {
   if (state.status !== 'storing') return { kind: 'ignore', reason: `nothing to store (${state.status})` };
@@ -8,17 +15,10 @@ export const onStoreClaimed: Decide<'storeClaimed'> = (state, event) => {
   const storeAttempts = state.storeAttempts ?? 0;
   if (storeAttempts >= event.maxAttempts) {
     // Every attempt was used up, some by workers that never reported back (a crash, a lost lease).
-    return {
-      kind: 'apply',
-      from: ['storing'],
-      patch: {
-        ...CLEAR_LEASE,
-        status: 'failed',
-        lastError: `${state.lastError ?? 'The narration could not be stored.'} Gave up after ${storeAttempts} download attempt(s).`,
-        lastErrorCode: state.lastErrorCode ?? 'STORE_FAILED',
-        nextAttemptAt: null,
-      },
-    };
+    return storingFailed(
+      `${state.lastError ?? 'The narration could not be stored.'} Gave up after ${storeAttempts} download attempt(s).`,
+      state.lastErrorCode ?? 'STORE_FAILED'
+    );
   }
   return {
     kind: 'apply',
@@ -61,17 +61,7 @@ export const onStoreDeferred: Decide<'storeDeferred'> = (state, event) => {
   // The attempt was counted when it was claimed (storeClaimed).
   const storeAttempts = state.storeAttempts ?? 0;
   if (storeAttempts >= event.maxAttempts) {
-    return {
-      kind: 'apply',
-      from: ['storing'],
-      patch: {
-        ...CLEAR_LEASE,
-        status: 'failed',
-        lastError: `${event.reason} Gave up after ${storeAttempts} download attempt(s).`,
-        lastErrorCode: event.code,
-        nextAttemptAt: null,
-      },
-    };
+    return storingFailed(`${event.reason} Gave up after ${storeAttempts} download attempt(s).`, event.code);
   }
   // The result stays persisted on the row: the next attempt downloads it again, for free.
   return {
@@ -81,11 +71,7 @@ export const onStoreDeferred: Decide<'storeDeferred'> = (state, event) => {
   };
 };
 
-export const onStoreFailed: Decide<'storeFailed'> = (_state, event) => ({
-  kind: 'apply',
-  from: ['storing'],
-  patch: { ...CLEAR_LEASE, status: 'failed', lastError: event.reason, lastErrorCode: event.code, nextAttemptAt: null },
-});
+export const onStoreFailed: Decide<'storeFailed'> = (_state, event) => storingFailed(event.reason, event.code);
 
 /** This instance stops (shutdown) in the middle of a download: the row is handed back at once. */
 export const onStoreAbandoned: Decide<'storeAbandoned'> = (state, event) => {

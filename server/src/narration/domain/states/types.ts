@@ -1,8 +1,9 @@
 /** The narration job's states, the row fields the machine reads and writes, and its events (index.ts). */
+import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { Chapter } from '../../../subtitles/chapters';
 
-export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
-export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
+// The statuses the admin is told of are the queue's own: one list, in the contracts.
+export { NARRATION_STATUSES, type NarrationStatus };
 
 /** States in which the service may be spending our credits on this article right now. */
 export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
