@@ -7,7 +7,7 @@ import type { DocumentTarget, ManyTarget, MediaRef, QueueState } from './common'
 import type { PreprocessType, SpeechSettings } from './settings';
 import type { VoiceCheck } from './voices';
 
-/** Every state a narration can be in (narration/domain/states.ts holds the rules between them). */
+/** Every state a narration can be in (narration/domain/states/ holds the rules between them). */
 export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
 export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
 

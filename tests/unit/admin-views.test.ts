@@ -2,9 +2,7 @@
  * What the admin receives, built by the server's pure view modules (typed by shared/contracts):
  * narration rows, transcription jobs, the settings page's content types and the narrated types.
  */
-import { NARRATION_STATUSES } from '../../shared/contracts/narrations';
 import { adminNarrationView, adminNarrationViewWithFiles } from '../../server/src/narration/domain/admin-view';
-import { NARRATION_STATUSES as QUEUE_STATUSES } from '../../server/src/narration/domain/states';
 import { describeContentType, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings/admin-view';
 import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from '../../server/src/speech-to-text/admin-view';
 import type { TranscriptionRow } from '../../server/src/speech-to-text/repository';
@@ -62,10 +60,6 @@ describe('narration view', () => {
     expect(view.audio).toEqual({ id: 3, url: 'https://bucket.example/uploads/a.mp3?signature=1' });
     expect(view.subtitles).toBeNull();
     expect(view.subtitlesVtt).toBeNull();
-  });
-
-  it('tells the admin of the statuses the queue has, and only those', () => {
-    expect([...NARRATION_STATUSES].sort()).toEqual([...QUEUE_STATUSES].sort());
   });
 });
 

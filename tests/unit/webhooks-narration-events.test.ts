@@ -140,7 +140,7 @@ function fakeStrapi(emit: (name: string, info: unknown) => Promise<void>) {
         removeAllowedEvent: (key: string) => allowed.delete(key),
       };
     },
-    getModel: (uid: string) => (uid === 'api::article.article' ? { modelName: 'article' } : undefined),
+    contentType: (uid: string) => (uid === 'api::article.article' ? { modelName: 'article' } : undefined),
     eventHub: { emit },
     log: { error: (message: string) => errors.push(message) },
   };

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema, documentsOf, isLocalizedSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
 
 /**
  * What an admin may do with a document, decided by the Content Manager's own permission checker
@@ -38,7 +38,7 @@ export interface DocumentRef {
 export function createDocumentPermissions(strapi: Core.Strapi) {
   const contentManager = () => strapi.plugin('content-manager');
   const model = (uid: string) => contentTypeSchema(strapi, uid);
-  const hasDraftAndPublish = (uid: string) => Boolean(model(uid)?.options?.draftAndPublish);
+  const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(model(uid));
   const isLocalized = (uid: string) => isLocalizedSchema(model(uid));
 
   function checker(userAbility: unknown, uid: string): PermissionChecker {

@@ -38,9 +38,19 @@ export function parsesTo<Contract>() {
 
 export const contentTypeUid = z.string().regex(/^[a-z0-9-]+::[a-z0-9-]+\.[a-z0-9-]+$/i);
 
+/** A locale code, or null (and left out) for every locale or a type without locales. */
+export const optionalLocale = z.string().min(1).max(20).nullable().optional();
+
 /** One document (in one locale) that an admin route acts on. */
 export const documentTarget = z.object({
   contentType: contentTypeUid,
   documentId: z.string().min(1).max(64),
-  locale: z.string().min(1).max(20).nullable().optional(),
+  locale: optionalLocale,
+});
+
+/** Documents of one type (a list page's selection) that a bulk admin route acts on. */
+export const manyTarget = z.object({
+  contentType: contentTypeUid,
+  documentIds: z.array(z.string().min(1).max(64)).min(1).max(200),
+  locale: optionalLocale,
 });

@@ -12,7 +12,7 @@ import { getService } from '../utils';
 import { resolveVoiceId } from '../voices/resolve';
 import { sendSpeech } from '../voices/send-speech';
 import { permittedDocuments } from '../access/document-guard';
-import { accepts, contentTypeUid, validate } from '../http/validate';
+import { accepts, contentTypeUid, optionalLocale, validate } from '../http/validate';
 
 /**
  * The pronunciation lexicon in Settings -> Speech and the bulk dialog: hear a rule, see what it
@@ -29,7 +29,7 @@ const hearBody = accepts<HearLexiconRuleRequest['body']>()(
 const affectedBody = accepts<LexiconAffectedRequest['body']>()(
   z.object({
     contentType: contentTypeUid,
-    locale: z.string().min(1).max(20).nullable().optional(),
+    locale: optionalLocale,
     page: z.number().int().min(1).max(10_000).default(1),
     pageSize: z.number().int().min(1).max(LEXICON_AFFECTED_PAGE_SIZE.max).default(LEXICON_AFFECTED_PAGE_SIZE.default),
   })

@@ -1,3 +1,4 @@
+import type { LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
 import { getService } from '../utils';
 
 /**
@@ -23,7 +24,7 @@ export function createLexiconService() {
       locale: string | null,
       { page, pageSize }: { page: number; pageSize: number },
       readable: (documentIds: string[]) => Promise<Set<string>>
-    ) {
+    ): Promise<LexiconAffectedResponse | null> {
       const current = await settings.get();
       const narration = current.contentTypes[uid];
       if (!narration || !content.exists(uid)) return null;

@@ -1,6 +1,6 @@
 import { documentKey } from '../access/document-permissions';
 import { writeStamp } from '../utils/write-stamp';
-import { contentTypeSchema, documentsOf, isLocalizedSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../settings/config-schema';
@@ -33,7 +33,7 @@ export function createContentReader(strapi: Core.Strapi) {
   };
 
   const isLocalized = (uid: string) => isLocalizedSchema(schema(uid));
-  const hasDraftAndPublish = (uid: string) => Boolean(schema(uid)?.options?.draftAndPublish);
+  const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(schema(uid));
 
   /**
    * Document Service parameters for one version of a type's documents: the locale where the type

@@ -1,5 +1,6 @@
 import { countCharacters } from './domain/cost';
 import { narrationParagraphs } from './domain/text';
+import type * as Contract from '../../../shared/contracts/narrations';
 import { getService } from '../utils';
 
 /**
@@ -18,19 +19,19 @@ export function createNarrationEditorService() {
 
   const service = {
     /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
-    async narrateNow(uid: string, documentId: string, locale: string | null) {
+    async narrateNow(uid: string, documentId: string, locale: string | null): Promise<Contract.NarrateResponse> {
       const result = await narrations.recordFromDocument(uid, documentId, locale);
       return { articleId: content.articleIdFor(uid, documentId, locale), ...result };
     },
 
-    async narrateMany(uid: string, documentIds: string[], locale: string | null) {
+    async narrateMany(uid: string, documentIds: string[], locale: string | null): Promise<Omit<Contract.NarrateManyResponse, 'refused'>> {
       const results = [];
       for (const documentId of documentIds) results.push(await service.narrateNow(uid, documentId, locale));
       return { results, queued: results.filter((result) => result.queued).length };
     },
 
     /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
-    async regenerate(uid: string, documentId: string, locale: string | null) {
+    async regenerate(uid: string, documentId: string, locale: string | null): Promise<Contract.RegenerateResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
       const row = await repository.findByArticleId(articleId);
       if (!row) return { articleId, ...(await narrations.recordFromDocument(uid, documentId, locale)) };
@@ -39,7 +40,7 @@ export function createNarrationEditorService() {
       return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
     },
 
-    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null) {
+    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
       await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
       return { articleId, voiceId };
@@ -64,7 +65,7 @@ export function createNarrationEditorService() {
      * "listen to this paragraph" in the edit view. Null when the type is not narrated or the
      * document does not exist.
      */
-    async paragraphs(uid: string, documentId: string, locale: string | null) {
+    async paragraphs(uid: string, documentId: string, locale: string | null): Promise<Contract.ParagraphsResponse | null> {
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
       const { version } = draft;
@@ -79,7 +80,7 @@ export function createNarrationEditorService() {
      * What narrating a document's current text would cost, before anything is submitted. The
      * editor is looking at the draft, so that is the version estimated.
      */
-    async estimate(uid: string, documentId: string, locale: string | null) {
+    async estimate(uid: string, documentId: string, locale: string | null): Promise<Contract.EstimateResponse | null> {
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
       const { version, override } = draft;
@@ -98,7 +99,7 @@ export function createNarrationEditorService() {
     },
 
     /** Estimates many documents at once (bulk action): what would be submitted, and its cost. */
-    async estimateMany(uid: string, documentIds: string[], locale: string | null) {
+    async estimateMany(uid: string, documentIds: string[], locale: string | null): Promise<Omit<Contract.EstimateManyResponse, 'refused'>> {
       const items = [];
       for (const documentId of documentIds) {
         const estimate = await service.estimate(uid, documentId, locale);
@@ -132,7 +133,7 @@ export function createNarrationEditorService() {
     },
 
     /** The queue at a glance, for the admin's status board. */
-    async overview() {
+    async overview(): Promise<Contract.OverviewResponse> {
       const connection = settings.connection();
       return {
         apiKeyConfigured: connection.apiKeyConfigured,

@@ -23,14 +23,17 @@ export function conditionalWhere(id: number, from: NarrationStatus[], guard: Tra
   return { $and: conditions };
 }
 
-/** A patch's media links (the files it links as the narration) apart from its other fields. */
-function splitLinks(patch: NarrationJobPatch): { links: Partial<MediaLinks>; scalar: Omit<NarrationJobPatch, keyof MediaLinks> } {
+/**
+ * A patch's media links apart from its other fields: the narration's three files are linked
+ * together or not at all (file-links.ts counts a narration field left out as a file unlinked).
+ */
+function splitLinks(patch: NarrationJobPatch): { links: MediaLinks | null; scalar: Omit<NarrationJobPatch, keyof MediaLinks> } {
   const { audio, subtitles, subtitlesVtt, ...scalar } = patch;
-  const links: Partial<MediaLinks> = {};
-  if (audio !== undefined) links.audio = audio;
-  if (subtitles !== undefined) links.subtitles = subtitles;
-  if (subtitlesVtt !== undefined) links.subtitlesVtt = subtitlesVtt;
-  return { links, scalar };
+  if (audio === undefined && subtitles === undefined && subtitlesVtt === undefined) return { links: null, scalar };
+  if (audio === undefined || subtitles === undefined || subtitlesVtt === undefined) {
+    throw new Error('A narration patch links its audio, subtitles and WebVTT files together.');
+  }
+  return { links: { audio, subtitles, subtitlesVtt }, scalar };
 }
 
 export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<JobsFileLinks, 'linkStored'>) {
@@ -51,7 +54,7 @@ export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<Job
   ): Promise<{ won: boolean; replaced: MediaFileRef[] }> {
     const { links, scalar } = splitLinks(patch);
     const where = conditionalWhere(id, from, guard);
-    if (Object.keys(links).length === 0) {
+    if (!links) {
       const { count } = await query().updateMany({ where, data: scalar });
       return { won: count === 1, replaced: [] };
     }
@@ -72,6 +75,6 @@ export function rowAfter(row: NarrationRow, patch: NarrationJobPatch): Narration
   const stored = Object.fromEntries(
     Object.entries(scalar).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
   );
-  const linked = Object.fromEntries(Object.entries(links).map(([field, id]) => [field, { id }]));
+  const linked = links ? Object.fromEntries(Object.entries(links).map(([field, id]) => [field, { id }])) : {};
   return { ...row, ...stored, ...linked };
 }

@@ -16,7 +16,7 @@ export function createJobsFileLinks(strapi: Core.Strapi, reads: Pick<JobsReads, 
    * won: the linked files leave `pendingUploads`, the unlinked ones join `replacedFiles`. Answers the
    * files waiting to be removed (the caller removes them once committed).
    */
-  async function linkStored(id: number, links: Partial<MediaLinks>): Promise<MediaFileRef[]> {
+  async function linkStored(id: number, links: MediaLinks): Promise<MediaFileRef[]> {
     const { pendingUploads, replacedFiles, toRemove } = linkStoredFiles((await reads.findById(id, ALL_FILES_POPULATE)) ?? {}, links);
     await query().update({ where: { id }, data: { ...links, pendingUploads, replacedFiles } });
     return toRemove;

@@ -15,7 +15,7 @@ export function narrationQuery(strapi: Core.Strapi): () => ReturnType<Core.Strap
 const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing'] as const;
 const ARCHIVE_COUNTS_MS = 60_000;
 
-export const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
+const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
 /** The narration's files and the others the row holds until they are removed. */
 export const ALL_FILES_POPULATE = { ...MEDIA_POPULATE, pendingUploads: true, replacedFiles: true } as const;
 

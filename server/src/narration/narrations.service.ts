@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { NarrationTrigger } from '../settings/config-schema';
+import type { NarrationTrigger } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature } from '../speech-client';
 import { getService } from '../utils';
 import { versionUnrecorded } from './domain/reconcile';
@@ -9,7 +9,7 @@ import { createReconciler } from './reconciler';
  * Publish and record, the narration's main line: a published version is recorded in the queue
  * (`jobs`), the `worker` submits it and stores its files, and the service's callback is verified
  * and recorded here. Also the lifecycle of the worker and the reconciliation. What editors do by
- * hand is narration-editor.service.ts; what front ends read is public-views.service.ts.
+ * hand is editor.service.ts; what front ends read is public-views.service.ts.
  */
 
 export interface CallbackInput {

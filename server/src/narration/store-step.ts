@@ -141,9 +141,23 @@ export function createStoreStep(deps: StoreStepDeps) {
         if (!claimed.applied) continue;
         // Uploads a store left unlinked (it was killed before its final write): the store that made
         // them lost the row's lease, so it can never link them. Removed before any upload of ours.
-        await media.remove(await repository.pendingUploadsOf(row.id));
+        const leftoversRemoved = await media.remove(await repository.pendingUploadsOf(row.id));
         // The attempts ran out (the claim then marked it failed).
         if (claimed.row.leaseOwner !== owner) continue;
+        if (!leftoversRemoved) {
+          // Not stored on top of them (the database or the storage is still coming back): our final
+          // write would complete the row with them still pending, where nothing would remove them.
+          // The claim counted an attempt, so this waits its backoff and gives up like a download.
+          await repository.apply(claimed.row, {
+            type: 'storeDeferred',
+            owner,
+            retryAt: new Date(now().getTime() + backoffDelay(claimed.row.storeAttempts ?? 1)),
+            reason: 'The files of an earlier attempt could not be removed yet.',
+            code: 'STORE_FAILED',
+            maxAttempts: config.maxAttempts,
+          });
+          continue;
+        }
         const controller = new AbortController();
         const task = storeOne(claimed.row, controller)
           .catch((error) => {
@@ -181,5 +195,3 @@ export function createStoreStep(deps: StoreStepDeps) {
     },
   };
 }
-
-export type StoreStep = ReturnType<typeof createStoreStep>;

@@ -126,5 +126,3 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     },
   };
 }
-
-export type SubmitStep = ReturnType<typeof createSubmitStep>;

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import type { ArticleFields } from '../narration/domain/article';
-import { ALL_LOCALES, MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templates';
-import { SKIPPABLE_BLOCKS } from '../narration/domain/text';
-import { NARRATION_TRIGGERS, type NarrationTrigger } from '../narration/domain/triggers';
+import { ALL_LOCALES, NARRATION_TRIGGERS, SKIPPABLE_BLOCKS, type NarrationTrigger } from '../../../shared/contracts/settings';
+import { MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templates';
 
 /**
  * The plugin's configuration (`config/plugins.ts` -> `speech.config`).
  * Parsed once at start: a bad value stops Strapi with a message that names the key,
  * rather than failing later on the first publish.
  */
-
-export type { NarrationTrigger };
 
 export const contentTypeNarrationSchema = z
   .object({

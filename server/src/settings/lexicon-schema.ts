@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LexiconRule } from '../narration/domain/lexicon';
+import type { LexiconRule } from '../../../shared/contracts/lexicon';
 import { oneLine } from '../narration/domain/text';
 import { localeCode } from './config-schema';
 

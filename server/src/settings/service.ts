@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
 import { z } from 'zod';
 import {
   contentTypeNarrationSchema,
@@ -45,8 +45,6 @@ export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 /** The settings in effect (the configuration file, overridden by what was saved from the admin): what the admin is shown. */
 export type EffectiveSettings = SpeechSettings;
 
-export type { QueueState };
-
 const EMPTY_QUEUE_STATE: QueueState = {
   paused: false,
   pausedUntil: null,
@@ -87,7 +85,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
 
   /** Every narrated type with the trigger that applies to it: off, or its type's own. */
   function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
-    const hasDraftAndPublish = (uid: string) => Boolean(contentTypeSchema(strapi, uid)?.options?.draftAndPublish);
+    const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid));
     return Object.fromEntries(
       Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }])
     );

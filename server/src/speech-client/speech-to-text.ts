@@ -4,6 +4,7 @@
  */
 import { createReadStream, promises as fs } from 'fs';
 import { Readable } from 'stream';
+import { DEFAULT_TRANSCRIPTION_LANGUAGE } from '../../../shared/contracts/transcriptions';
 
 import {
   InvalidRequestError,
@@ -18,8 +19,6 @@ import { requireText } from './requests';
 import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Exchange, type Transport } from './transport';
 import type { SttJob, TranscriptionOutputFormat } from './types';
 import { idText, isRecord } from './values';
-
-const DEFAULT_TRANSCRIPTION_LANGUAGE = 'ar-JO';
 
 export interface TranscriptionUpload {
   /** A readable stream or a file path. Never read whole into memory. */

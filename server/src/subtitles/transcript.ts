@@ -5,15 +5,11 @@
  *
  * Pure: no Strapi, no I/O.
  */
-import type { TranscriptDownloadFormat } from '../../../shared/contracts/transcriptions';
+import type { TranscriptDownloadFormat, TranscriptResult, TranscriptSegment } from '../../../shared/contracts/transcriptions';
 import { containsSrtCues, formatSrt, parseSrt, srtToVtt, type Cue } from './srt';
 
-export interface Segment {
-  /** Seconds from the start of the audio, millisecond precision. */
-  start: number;
-  end: number;
-  text: string;
-}
+/** A timed piece of a transcript (shared/contracts/transcriptions.ts): seconds, millisecond precision. */
+export type Segment = TranscriptSegment;
 
 export type DownloadFormat = TranscriptDownloadFormat;
 
@@ -24,15 +20,7 @@ export const DOWNLOAD_TYPES: Record<DownloadFormat, { mime: string; contentType:
 };
 
 /** The result as the admin shows it. */
-export interface TranscriptView {
-  /** What the service returned: timed segments (json) or an SRT file (srt). */
-  format: 'json' | 'srt';
-  segments: Segment[];
-  /** The plain transcript, segments joined by spaces. */
-  text: string;
-  /** The SRT as the service sent it, when it sent SRT. */
-  srt: string | null;
-}
+export type TranscriptView = TranscriptResult;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,5 @@
 import type { Core, Schema, UID } from '@strapi/strapi';
+import { contentTypes } from '@strapi/utils';
 
 /**
  * Strapi's content-type APIs for a type whose uid is known only at run time.
@@ -18,14 +19,14 @@ export function contentTypeSchema(strapi: Core.Strapi, uid: string): Schema.Cont
   return strapi.contentType(contentTypeUid(uid));
 }
 
-/** The same schema through `strapi.getModel`, the lookup Strapi's own sanitizers use. */
-export function modelOf(strapi: Core.Strapi, uid: string): Schema.ContentType | undefined {
-  return strapi.getModel(contentTypeUid(uid));
-}
-
 /** The Document Service of the type. */
 export function documentsOf(strapi: Core.Strapi, uid: string) {
   return strapi.documents(contentTypeUid(uid));
+}
+
+/** Whether the type has draft & publish, by Strapi's own rule; false when there is no such type. */
+export function hasDraftAndPublishSchema(schema: Schema.ContentType | undefined): boolean {
+  return schema !== undefined && contentTypes.hasDraftAndPublish(schema);
 }
 
 /** Whether the type has locales: i18n marks it in the schema's `pluginOptions`, which Strapi types as unknown per plugin. */

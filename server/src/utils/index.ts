@@ -48,34 +48,12 @@ type Services = {
   feeds: FeedsService;
 };
 
-/** Fails to compile when a service is registered without a type here, or one of a type that differs. */
+/** Fails to compile when a service is registered without a type here, or one of a type that differs (types only: nothing runs). */
 type Registered = { [Name in keyof typeof services]: ReturnType<(typeof services)[Name]> };
 type SameNames<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
-const servicesAllTyped: SameNames<typeof services, Services> = true;
-void servicesAllTyped;
-const servicesTypedAsBuilt: { [Name in keyof Services]: Services[Name] extends Registered[Name] ? true : false } = {
-  settings: true,
-  'speech-client': true,
-  content: true,
-  jobs: true,
-  'pending-recordings': true,
-  'voice-overrides': true,
-  media: true,
-  worker: true,
-  narrations: true,
-  'narration-editor': true,
-  'narration-views': true,
-  webhooks: true,
-  lexicon: true,
-  voices: true,
-  'voice-preview': true,
-  transcriptions: true,
-  'speech-to-text': true,
-  'document-permissions': true,
-  'content-api-access': true,
-  feeds: true,
-};
-void servicesTypedAsBuilt;
+type TypedOtherwise = { [Name in keyof Services]: Services[Name] extends Registered[Name] ? never : Name }[keyof Services];
+type Holds<Condition extends true> = Condition;
+type _RegistryChecks = [Holds<SameNames<typeof services, Services>>, Holds<[TypedOtherwise] extends [never] ? true : false>];
 
 /** One of the plugin's services, typed (as Strapi's own plugins do it: i18n's `getService`). */
 export function getService<Name extends keyof Services>(name: Name): Services[Name] {

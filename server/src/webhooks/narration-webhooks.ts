@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { modelOf } from '../utils/content-type-lookup';
+import { contentTypeSchema } from '../utils/content-type-lookup';
 import type { CommittedChange, NarrationRow } from '../narration/jobs.repository';
 import { NARRATION_WEBHOOK_EVENTS, narrationWebhookInfo, webhookEventOf } from './narration-events';
 
@@ -32,7 +32,7 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
     const row: NarrationRow = stored
       ? { ...stored, status: change.row.status, lastError: change.row.lastError, lastErrorCode: change.row.lastErrorCode }
       : change.row;
-    const modelName = modelOf(strapi, row.contentType)?.modelName ?? null;
+    const modelName = contentTypeSchema(strapi, row.contentType)?.modelName ?? null;
     await strapi.eventHub.emit(webhookEvent, narrationWebhookInfo(webhookEvent, row, { base: deps.publicUrl(), modelName }));
   }
 

@@ -6,20 +6,16 @@
  * Pure: no Strapi, no I/O.
  */
 
+import type { CostBreakdown } from '../../../../shared/contracts/narrations';
 import type { PreprocessType } from '../../../../shared/contracts/settings';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
 export type { PreprocessType };
 
-export const DEFAULT_PREPROCESS_TYPE: PreprocessType = '0';
-
 const MULTIPLIER_BY_PREPROCESS_TYPE: Readonly<Record<PreprocessType, 1 | 2>> = { '0': 1, '2': 2 };
 
-export interface NarrationCost {
-  characters: number;
-  multiplier: 1 | 2;
-  credits: number;
-}
+/** Characters, multiplier and credits of one text: what the settings page's cost preview shows. */
+export type NarrationCost = CostBreakdown;
 
 /**
  * Only the strings "0" and "2". The bare numbers 0 and 2 are rejected on purpose: the service

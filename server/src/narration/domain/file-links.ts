@@ -38,8 +38,8 @@ export interface StoreLinks<File extends LinkedFile> {
 const NARRATION_FIELDS = ['audio', 'subtitles', 'subtitlesVtt'] as const;
 
 /** What linking a store's files as the narration makes of the row's other files. */
-export function linkStoredFiles<File extends LinkedFile>(before: RowFiles<File>, links: Partial<MediaLinks>): StoreLinks<File> {
-  const linked = new Set(NARRATION_FIELDS.map((field) => links[field]).filter((id) => id !== undefined));
+export function linkStoredFiles<File extends LinkedFile>(before: RowFiles<File>, links: MediaLinks): StoreLinks<File> {
+  const linked = new Set(NARRATION_FIELDS.map((field) => links[field]));
   const unlinked = NARRATION_FIELDS.map((field) => before[field]).filter(
     (file): file is File => Boolean(file?.id) && !linked.has(file!.id)
   );

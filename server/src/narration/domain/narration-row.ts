@@ -48,7 +48,7 @@ export interface NarrationRow extends NarrationJobState {
   audio?: MediaFileRef | null;
   subtitles?: MediaFileRef | null;
   subtitlesVtt?: MediaFileRef | null;
-  /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/file-links.ts). */
+  /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/domain/file-links.ts). */
   pendingUploads?: MediaFileRef[] | null;
   replacedFiles?: MediaFileRef[] | null;
 }

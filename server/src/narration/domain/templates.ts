@@ -13,7 +13,6 @@ export const TEMPLATE_PLACEHOLDERS = ['title', 'author', 'site'] as const;
 export type TemplateValues = Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>;
 
 /** Every locale, for the templates map: used where an article's locale has no template of its own. */
-export { ALL_LOCALES };
 export const MAX_TEMPLATE_LENGTH = 500;
 
 const PLACEHOLDER = /\{([^{}\s]*)\}/gu;

@@ -4,10 +4,9 @@
  * entry is saved (it is never "published" in the Content Manager's sense). The only choice left
  * to an editor is on or off. Pure.
  */
-import { NARRATION_TRIGGERS, type NarrationTrigger } from '../../../../shared/contracts/settings';
+import type { NarrationTrigger } from '../../../../shared/contracts/settings';
 
 /** When a type is narrated: on publish, on save (types without draft & publish), or never ('off'). */
-export { NARRATION_TRIGGERS, type NarrationTrigger };
 
 export function typeTrigger(hasDraftAndPublish: boolean): Exclude<NarrationTrigger, 'off'> {
   return hasDraftAndPublish ? 'publish' : 'save';

@@ -21,7 +21,6 @@ import { onClaimed, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmit
 import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
 
 export * from './types';
-export { hasSeenResult } from './decision';
 
 /** The decision of every event, by its type. */
 const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {

@@ -35,7 +35,7 @@ export interface NarrationJobState {
   leaseOwner?: string | null;
   /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
   stores?: number | null;
-  /** Files a store replaced may still be in the Media Library (narration/file-links.ts). */
+  /** Files a store replaced may still be in the Media Library (narration/domain/file-links.ts). */
   replacedFilesWaiting?: boolean | null;
   lastError?: string | null;
   lastErrorCode?: string | null;

@@ -5,7 +5,7 @@
  * an article's fields in order, its paragraphs). Pure: no Strapi, no I/O.
  */
 export { ensureSentenceEnd, normaliseNarrationText, oneLine } from './speakable';
-export { blocksToText, htmlToText, looksLikeBlocks, markdownToText, SKIPPABLE_BLOCKS, type SkippableBlock } from './rich-text';
+export { blocksToText, htmlToText, looksLikeBlocks, markdownToText } from './rich-text';
 export {
   extractNarration,
   fieldToText,

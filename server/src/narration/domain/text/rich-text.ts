@@ -31,7 +31,7 @@
  */
 import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Marked } from 'marked';
-import { SKIPPABLE_BLOCKS, type SkippableBlock } from '../../../../../shared/contracts/settings';
+import type { SkippableBlock } from '../../../../../shared/contracts/settings';
 import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } from './speakable';
 
 // ---------------------------------------------------------------------------------------------
@@ -152,12 +152,10 @@ const SKIPPED_ELEMENTS = [
   'textarea',
 ];
 
-/**
- * Block kinds a narrated type may choose not to read, on top of its chosen fields (Strapi's blocks
- * editor node types; markdown and HTML alike): code blocks (never read anyway), quotes, images'
- * captions (`<figcaption>`; images and their alt text are never read), tables.
- */
-export { SKIPPABLE_BLOCKS, type SkippableBlock };
+// SKIPPABLE_BLOCKS (shared/contracts/settings.ts): block kinds a narrated type may choose not to
+// read, on top of its chosen fields (Strapi's blocks editor node types; markdown and HTML alike):
+// code blocks (never read anyway), quotes, images' captions (`<figcaption>`; images and their alt
+// text are never read), tables.
 
 /** The HTML elements of each skippable kind, as blocks (rendered to HTML here) and markdown (by `marked`) produce them. */
 const ELEMENTS_OF_BLOCK: Readonly<Record<SkippableBlock, readonly string[]>> = {
