@@ -215,6 +215,7 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect(saved.status).toBe(200);
     try {
       const query = { contentType: ARTICLE, locale: 'en' };
+      const requestsBefore = (await stack.control<any>('GET', '/requests')).requests.length;
       const everyone = await editor.call('POST', '/speech/lexicon/affected', query);
       expect(everyone.status).toBe(200);
       expect(everyone.body.items.map((item: any) => item.documentId).sort()).toEqual([ownArticle, othersArticle].sort());
@@ -226,6 +227,8 @@ describe('admin routes follow the Content Manager permissions', () => {
       expect(own.body.totalCredits).toBe(ownItem.credits);
       expect(JSON.stringify(own.body)).not.toContain(othersArticle);
       expect(JSON.stringify(own.body)).not.toContain('Someone else');
+      // Nothing is submitted to find out.
+      expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(requestsBefore);
     } finally {
       expect((await stack.admin('PUT', '/speech/settings', { lexicon: [] })).status).toBe(200);
     }
@@ -270,12 +273,17 @@ describe('public routes answer like the content API of the narrated type', () =>
   });
 
   it('hides every narration of a type the Public role may not read: 404, as for one that does not exist', async () => {
+    const requestsBefore = (await stack.control<any>('GET', '/requests')).requests.length;
+    const row = await narrationRow(stack, PAGE, pageId);
     for (const suffix of PUBLIC_SUFFIXES) {
       const answer = await anonymous(`/api/speech/narrations/${pageId}${suffix}`);
       expect(answer.status).toBe(404);
       expect(answer.text).not.toContain('Members only');
     }
     expect((await anonymous(`/api/speech/narrations/nosuchdocument000000000${''}`)).status).toBe(404);
+    // Refused, and nothing read from the service or changed on the narration.
+    expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(requestsBefore);
+    expect(await narrationRow(stack, PAGE, pageId)).toEqual(row);
     // The content API itself refuses pages to the Public role.
     expect((await anonymous('/api/pages')).status).toBe(403);
   });

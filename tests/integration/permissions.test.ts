@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, createAdmin, startStack, type Stack } from './harness';
-import { emulatorRequests } from './narration-helpers';
+import { emulatorRequests, waitForStatus } from './narration-helpers';
 
 /**
  * The plugin's RBAC actions on a real Strapi: an admin user whose role lacks an action gets 403
@@ -132,6 +132,7 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   expect((await as('POST', '/speech/narrations/regenerate', target)).status).toBe(403);
   expect((await as('POST', '/speech/narrations/listen', { ...target, index: 0 })).status).toBe(403);
   expect((await as('PUT', '/speech/narrations/voice', { ...target, voiceId: 'en-female-1' })).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/cancel', target)).status).toBe(403);
   expect((await as('POST', '/speech/tts/preview', { voiceId: 'en-female-1' })).status).toBe(403);
   expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
   expect(await upload()).toBe(403);
@@ -149,6 +150,39 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   expect((await stack.admin('GET', '/speech/settings')).body.settings).toEqual(settingsBefore);
   // The queue is still paused: only who may narrate lifts a pause.
   expect((await stack.admin('GET', '/speech/overview')).body.queue).toEqual(queueBefore);
+});
+
+it('lets any admin list the voices, price a text and ask what the lexicon would change, without a document they cannot read or a credit spent', async () => {
+  // A published, narrated article this role may not read (Content Manager permissions: none); the
+  // queue the test above left paused is resumed by who may.
+  expect((await stack.admin('POST', '/speech/queue/resume', {})).status).toBe(200);
+  await contentManager(stack, ARTICLE).publish(documentId, 'en');
+  await waitForStatus(stack, ARTICLE, documentId, 'completed');
+  expect((await stack.admin('PUT', '/speech/settings', { lexicon: [{ term: 'Guarded', spoken: 'Kept safe' }] })).status).toBe(200);
+  const before = (await stack.control<any>('GET', '/requests')).requests.filter((entry: any) => entry.method === 'POST').length;
+
+  // The lexicon would change that article, but only documents the caller may read are looked at:
+  // it is counted as refused, and nothing of it is told.
+  const affected = await as('POST', '/speech/lexicon/affected', { contentType: ARTICLE, locale: 'en' });
+  expect(affected.status).toBe(200);
+  expect(affected.body).toMatchObject({ items: [], totalCredits: 0, refused: 1 });
+  expect(JSON.stringify(affected.body)).not.toContain('Guarded');
+  expect((await stack.admin('POST', '/speech/lexicon/affected', { contentType: ARTICLE, locale: 'en' })).body.items).toHaveLength(1);
+  expect((await stack.admin('PUT', '/speech/settings', { lexicon: [] })).status).toBe(200);
+
+  const cost = await as('POST', '/speech/cost', { text: 'Hello مرحبا' });
+  expect(cost.status).toBe(200);
+  expect(cost.body).toEqual({
+    verbatim: { characters: 11, multiplier: 1, credits: 11 },
+    preprocessed: { characters: 11, multiplier: 2, credits: 22 },
+  });
+  expect((await as('POST', '/speech/cost', { text: 'x'.repeat(1_000_001) })).status).toBe(400);
+  const voices = await as('GET', '/speech/voices');
+  expect(voices.status).toBe(200);
+  expect(voices.body.voices.map((voice: any) => voice.id)).toEqual(expect.arrayContaining(['en-female-1']));
+  expect(JSON.stringify(voices.body)).not.toMatch(/apiKey|Bearer/i);
+  // Reading the voice list is free (a GET); nothing was submitted or generated.
+  expect((await stack.control<any>('GET', '/requests')).requests.filter((entry: any) => entry.method === 'POST')).toHaveLength(before);
 });
 
 it('opens exactly the routes of the actions granted', async () => {
