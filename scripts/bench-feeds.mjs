@@ -26,9 +26,9 @@ import {
   numberOption,
   playgroundEnv,
   playgroundWorkDir,
-  quantile,
   runBench,
 } from './bench-support.mjs';
+import { quantile } from './bench/figures.mjs';
 import { encodeMp3 } from '../emulator/src/speech/mp3.mjs';
 
 const argv = process.argv.slice(2);

@@ -15,16 +15,8 @@
  *   node scripts/bench-reconcile.mjs [--rows 1000000] [--lost 100] [--build]
  */
 import { performance } from 'node:perf_hooks';
-import {
-  ensureBuilt,
-  freePort,
-  loadStrapiHere,
-  numberOption,
-  playgroundEnv,
-  playgroundWorkDir,
-  quantile,
-  runBench,
-} from './bench-support.mjs';
+import { ensureBuilt, freePort, loadStrapiHere, numberOption, playgroundEnv, playgroundWorkDir, runBench } from './bench-support.mjs';
+import { quantile } from './bench/figures.mjs';
 
 const argv = process.argv.slice(2);
 const ROWS = numberOption(argv, 'rows', 1_000_000);

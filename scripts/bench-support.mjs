@@ -13,9 +13,6 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-// Older benches take quantile from here.
-export { quantile } from './bench/figures.mjs';
-
 /** Ends the process at once with this code (after a signal, a usage error, or at the very end). */
 export const leave = process.exit.bind(process);
 

@@ -14,6 +14,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLUGIN_BUILD_STEPS } from './build-plugin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -71,8 +72,8 @@ const sdkPlugin = path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-pl
 const steps = onlyUnit
   ? []
   : [
-      ['plugin build', [sdkPlugin, 'build']],
-      ['player build', [path.join(root, 'scripts/build-player.cjs')]],
+      // The package as `npm run build` makes it, then checked as the sdk checks it.
+      ...PLUGIN_BUILD_STEPS,
       ['plugin verify', [sdkPlugin, 'verify']],
       withBrowser
         ? // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.

@@ -187,6 +187,18 @@ it('packs what Strapi loads (the exports, strapi-server.js, strapi-admin.js), th
         );
     }
   }
+  // Every relative import of a shipped declaration file resolves to a shipped one (the server's and
+  // the admin's .d.ts import the contracts, which only the build's declaration step emits).
+  const unresolved = tarball.files
+    .filter((file) => file.endsWith('.d.ts'))
+    .flatMap((file) =>
+      [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)]
+        .map((match) => path.posix.join(path.posix.dirname(file), match[1]))
+        .filter((target) => !['.d.ts', '/index.d.ts'].some((suffix) => files.has(`${target}${suffix}`)))
+        .map((target) => `${file} -> ${target}`)
+    );
+  expect(unresolved).toEqual([]);
+  expect([...files].filter((file) => file.startsWith('dist/shared/contracts/')).length).toBeGreaterThanOrEqual(6);
   const strays = tarball.files.filter((file) => /^(tests|playground|emulator|scripts|docs|\.ci|admin|server)\//.test(file));
   expect(strays).toEqual([]);
   // The README's commands name the tarball npm pack writes.

@@ -8,10 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ROOT_FOLDERS = ['server/', 'admin/', 'player/', 'shared/', 'tests/', 'docs/'];
+const ROOT_FOLDERS = ['server/', 'admin/', 'player/', 'shared/', 'tests/', 'docs/', 'scripts/', 'emulator/', 'playground/'];
 
 /** Every file or folder path the note names: words with a slash ending in a source extension or a slash. */
-export function pathsNamed(markdown: string): string[] {
+function pathsNamed(markdown: string): string[] {
   const found = markdown.match(/(?<![\w/.:-])[a-z][\w.-]*(?:\/[\w.-]+)*\/(?:[\w.-]+\.(?:ts|tsx|mjs|cjs|md)|)(?![\w/])/g) ?? [];
   return [...new Set(found)];
 }
@@ -48,6 +48,8 @@ describe('docs/architecture.md', () => {
       'narration/domain/',
     ]);
     expect(existsSync(resolved('narration/no-such-step.ts'))).toBe(false);
-    expect(existsSync(resolved('shared/contracts/'))).toBe(existsSync(path.join(ROOT, 'shared/contracts')));
+    expect(resolved('shared/contracts/')).toBe(path.join(ROOT, 'shared/contracts/'));
+    expect(resolved('scripts/bench-scale.mjs')).toBe(path.join(ROOT, 'scripts/bench-scale.mjs'));
+    expect(resolved('narration/worker.ts')).toBe(path.join(ROOT, 'server/src/narration/worker.ts'));
   });
 });

@@ -4,21 +4,9 @@
  * with zero problems and zero warnings. They run as child processes, as `npm run lint` runs them:
  * ESLint loads its ESM config itself, outside jest's module system.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { runNode as run } from './support/run-node';
 
 jest.setTimeout(180_000);
-
-const ROOT = path.resolve(__dirname, '../..');
-
-function run(script: string, args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
 
 describe('code style', () => {
   it('ESLint finds no problem and no warning', () => {

@@ -6,32 +6,32 @@
  * that the checks refuse a mismatch. The compiler runs as a child process, as ESLint does in
  * lint.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ROOT, runNode } from './support/run-node';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, '../..');
-const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-
-function typecheck(project: string) {
-  const result = spawnSync(process.execPath, [TSC, '-p', project, '--noEmit', '--pretty', 'false'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
+/** The projects `npm run typecheck` compiles, read from package.json: one list for both. */
+const PROJECTS = [...JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.typecheck.matchAll(/tsc -p (\S+)/g)].map(
+  (match: RegExpMatchArray) => match[1]
+);
 
 describe('types', () => {
-  it.each([
-    ['the contracts on their own (no Node, no DOM, no Strapi)', 'shared/tsconfig.json'],
-    ['the server', 'server/tsconfig.json'],
-    ['the admin', 'admin/tsconfig.json'],
-    ['the player', 'player/tsconfig.json'],
-    ['the contract checks (each mismatch refused)', 'tests/lint/contract-checks/tsconfig.json'],
-  ])('%s compiles (%s)', (_part, project) => {
-    const { status, output } = typecheck(project);
+  it('compiles the contracts, the server, the admin, the player and the contract checks', () => {
+    expect(PROJECTS).toEqual(
+      expect.arrayContaining([
+        'shared/tsconfig.json',
+        'server/tsconfig.json',
+        'admin/tsconfig.json',
+        'player/tsconfig.json',
+        'tests/lint/contract-checks/tsconfig.json',
+      ])
+    );
+  });
+
+  it.each(PROJECTS)('%s compiles', (project) => {
+    const { status, output } = runNode('node_modules/typescript/bin/tsc', ['-p', project, '--noEmit', '--pretty', 'false']);
     if (status !== 0) throw new Error(`tsc -p ${project}:\n${output}`);
     expect(status).toBe(0);
   });

@@ -5,15 +5,10 @@ import type { AddressInfo } from 'net';
 import os from 'os';
 import path from 'path';
 
-import {
-  DownloadRefusedError,
-  downloadToTempFile,
-  looksLikeMp3,
-  startsWithSrtCue,
-  pinnedLookup,
-  type DownloadOptions,
-  type ResolvedAddress,
-} from '../../server/src/download/download';
+import { looksLikeMp3 } from '../../server/src/audio/mp3-sniff';
+import { pinnedLookup, type ResolvedAddress } from '../../server/src/download/admission';
+import { startsWithSrtCue } from '../../server/src/download/body-inspector';
+import { DownloadRefusedError, downloadToTempFile, type DownloadOptions } from '../../server/src/download/download';
 import { nonPublicAddressReason } from '../../server/src/download/address-policy';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 

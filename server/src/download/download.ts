@@ -26,12 +26,8 @@ import { displayOrigin } from './origin';
 import { DownloadRefusedError } from './refusal';
 import { discard, get, saveBody, type DownloadedFile } from './transfer';
 
-// The module's API, whatever file each part lives in.
-export { looksLikeMp3 } from '../audio/mp3-sniff';
-export { pinnedLookup, type HostResolver, type ResolvedAddress } from './admission';
-export { startsWithSrtCue, type DownloadKind } from './body-inspector';
-export { DownloadRefusedError, type DownloadRefusalCode } from './refusal';
-export type { DownloadedFile } from './transfer';
+// What callers of a download catch; the parts' own helpers are imported from their files.
+export { DownloadRefusedError };
 
 export interface DownloadOptions {
   /**

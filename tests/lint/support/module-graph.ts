@@ -1,9 +1,9 @@
 /** Runs scripts/checks/module-graph.mjs (dependency-cruiser, ESM only) in a child process and reads its JSON. */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import type { ModuleImport } from './folder-graph';
+import { runNode } from './run-node';
 
-const SCRIPT = path.resolve(__dirname, '../../../scripts/checks/module-graph.mjs');
+/** The plugin's own code: the server, the admin panel, the player, and what they share. */
+export const SOURCE_ROOTS = ['server/src', 'admin/src', 'player/src', 'shared'];
 
 export interface ModuleGraph {
   files: string[];
@@ -11,8 +11,8 @@ export interface ModuleGraph {
 }
 
 /** The graph of the files under `roots` (default: the plugin's own code), paths relative to `cwd`. */
-export function readModuleGraph(cwd: string, roots: string[] = []): ModuleGraph {
-  const result = spawnSync(process.execPath, [SCRIPT, ...roots], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`scripts/checks/module-graph.mjs failed:\n${result.stdout}${result.stderr}`);
+export function readModuleGraph(cwd: string, roots: string[] = SOURCE_ROOTS): ModuleGraph {
+  const result = runNode('scripts/checks/module-graph.mjs', roots, cwd);
+  if (result.status !== 0) throw new Error(`scripts/checks/module-graph.mjs failed:\n${result.output}`);
   return JSON.parse(result.stdout);
 }
