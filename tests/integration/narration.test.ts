@@ -510,3 +510,21 @@ describe('one row per article', () => {
     expect((await submissionsFor(stack, articleId)).filter((s) => s.status === 202)).toHaveLength(1);
   });
 });
+
+describe('the worker woken by a publish', () => {
+  it('submits a Content Manager publish at once, outside the publish transaction, with no tick to wait for', async () => {
+    // The Content Manager publishes in a transaction of its own, and the plugin records the
+    // narration in it. The worker's pass must run after that commit and on its own queries: with
+    // the worker's own tick an hour away, only the wake-up can submit it.
+    await stack.restartStrapi({ SPEECH_POLL_INTERVAL_MS: '3600000' });
+    const documentId = await publishArticle('Woken by its publish', 'Submitted before any tick.');
+    const articleId = `${documentId}-en`;
+    await waitFor(async () => (await submissionsFor(stack, articleId)).length === 1, {
+      timeoutMs: 20_000,
+      what: 'the submission of the published article',
+    });
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect((await submissionsFor(stack, articleId)).filter((s) => s.status === 202)).toHaveLength(1);
+    expect(stack.logs()).not.toMatch(/the narration queue failed/);
+  });
+});
