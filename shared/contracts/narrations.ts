@@ -7,8 +7,20 @@ import type { DocumentTarget, ManyTarget, MediaRef, QueueState } from './common'
 import type { PreprocessType, SpeechSettings } from './settings';
 import type { VoiceCheck } from './voices';
 
-/** Every state a narration can be in (narration/domain/states/ holds the rules between them). */
-export const NARRATION_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * Every state a narration can be in (narration/domain/states/ holds the rules between them).
+ * `awaiting_parts`: a segmented narration whose parts are being generated (docs/segmented-narration.md).
+ */
+export const NARRATION_STATUSES = [
+  'queued',
+  'submitting',
+  'awaiting_callback',
+  'awaiting_parts',
+  'storing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
 
 /** What the admin shows of a narration; never the API key, never internal lease data. */

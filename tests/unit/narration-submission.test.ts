@@ -11,6 +11,7 @@ import {
   RefundFailedError,
   SpeechServiceUnavailableError,
   ValidationFailedError,
+  InvalidRequestError,
 } from '../../server/src/speech-client';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -83,5 +84,44 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
   it('422 REFUND_FAILED fails the job and flags that credits may be lost', () => {
     const plan = planSubmissionFailure(new RefundFailedError({ status: 422 }), ctx);
     expect(plan.job).toMatchObject({ type: 'submitRejected', code: 'REFUND_FAILED', creditsMayBeLost: true });
+  });
+  describe('a text longer than the service takes (spec 8: a maximum exists, its value is not published)', () => {
+    const tooLong = () =>
+      new ValidationFailedError({
+        serviceMessage: 'The request is invalid.',
+        details: { text: ['text exceeds the maximum length of 1000 characters (got 3000).'] },
+      });
+
+    it('fails a whole article at once, says nothing was charged and points to the segmented mode', () => {
+      const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 3000 } });
+      expect(plan.pauseQueue).toBeUndefined();
+      expect(plan.job).toEqual({
+        type: 'submitRejected',
+        code: 'TEXT_TOO_LONG',
+        reason:
+          'This article (3,000 characters) is more than the speech service takes in one request (the speech service answered: ' +
+          '"text exceeds the maximum length of 1000 characters (got 3000)."). Nothing was charged. ' +
+          "Narrate this content type in segmented mode (narrationMode 'segmented' in the speech settings): long articles are then narrated in parts.",
+      });
+    });
+
+    it('names the part of a segmented narration and points to segmentCharacters', () => {
+      const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 1200, part: { index: 3, total: 18 } } });
+      expect(plan.job).toMatchObject({ type: 'submitRejected', code: 'TEXT_TOO_LONG' });
+      expect((plan.job as { reason: string }).reason).toMatch(/^Part 3 of 18 \(1,200 characters\) is more than .* Lower segmentCharacters/);
+    });
+
+    it('reads the general model too (400 INVALID_REQUEST naming the text field)', () => {
+      const error = new InvalidRequestError({ details: { text: ['Ensure this field has no more than 5000 characters.'] } });
+      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 6000 } }).job).toMatchObject({ code: 'TEXT_TOO_LONG' });
+    });
+
+    it('keeps other validation errors as the service worded them', () => {
+      const error = new ValidationFailedError({ details: { 'postData.voiceId': ['voiceId is required.'] } });
+      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 10 } }).job).toMatchObject({
+        type: 'submitRejected',
+        code: 'VALIDATION_ERROR',
+      });
+    });
   });
 });

@@ -1,16 +1,19 @@
 import leaseSchema from './lease/schema.json';
 import narrationSchema from './narration/schema.json';
+import narrationPartSchema from './narration-part/schema.json';
 import pendingRecordingSchema from './pending-recording/schema.json';
 import transcriptionSchema from './transcription/schema.json';
 import voiceOverrideSchema from './voice-override/schema.json';
 
 export const NARRATION_UID = 'plugin::speech.narration' as const;
+export const NARRATION_PART_UID = 'plugin::speech.narration-part' as const;
 export const LEASE_UID = 'plugin::speech.lease' as const;
 export const VOICE_OVERRIDE_UID = 'plugin::speech.voice-override' as const;
 export const PENDING_RECORDING_UID = 'plugin::speech.pending-recording' as const;
 
 export default {
   narration: { schema: narrationSchema },
+  'narration-part': { schema: narrationPartSchema },
   lease: { schema: leaseSchema },
   transcription: { schema: transcriptionSchema },
   'voice-override': { schema: voiceOverrideSchema },

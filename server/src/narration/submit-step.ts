@@ -82,6 +82,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         maxAttempts: config.maxAttempts,
         callbackTimeoutMs: config.callbackTimeoutMs,
         now: now(),
+        text: { characters: version.characters },
       });
       await repository.apply(job, plan.job);
       if (plan.pauseQueue) {

@@ -3,10 +3,12 @@ import {
   AuthFailedError,
   ForbiddenError,
   InsufficientCreditsError,
+  InvalidRequestError,
   RateLimitExceededError,
   RefundFailedError,
   SpeechServiceError,
   UnauthorizedError,
+  ValidationFailedError,
   nextRetryDelay,
 } from '../../speech-client';
 import type { NarrationEvent } from './states';
@@ -19,9 +21,54 @@ export type SubmissionFailurePlan =
   | { job: NarrationEvent; pauseQueue?: undefined }
   | { job: NarrationEvent; pauseQueue: { code: string; reason: string; creditsRemaining?: number; creditsRequired?: number } };
 
+/** The text a request carried: a whole article, or one part of a segmented one. */
+export interface SubmittedText {
+  characters: number;
+  /** 1-based, for a part of a segmented narration. */
+  part?: { index: number; total: number };
+}
+
+/**
+ * The service's complaints about the `text` field of a validation error (422 VALIDATION_ERROR, or
+ * the general 400 INVALID_REQUEST; spec 7.3, 7.4: `details` maps a field to its messages). The
+ * plugin never sends an empty or non-string text, so such a complaint is about its length (spec 8:
+ * a maximum exists, its value is not published). Null when the error is not one.
+ */
+export function textComplaints(error: unknown): string[] | null {
+  if (!(error instanceof ValidationFailedError || error instanceof InvalidRequestError)) return null;
+  const messages = error.details?.text;
+  if (messages === undefined) return null;
+  const list = (Array.isArray(messages) ? messages : [messages]).filter((message): message is string => typeof message === 'string');
+  return list.length ? list : null;
+}
+
+/** Why a text the service will not take in one request failed, and what the editor can do about it. */
+export function textTooLongReason(text: SubmittedText, complaints: readonly string[]): string {
+  const said = `the speech service answered: "${complaints.join(' ')}"`;
+  const size = `${text.characters.toLocaleString('en')} characters`;
+  if (text.part) {
+    return (
+      `Part ${text.part.index} of ${text.part.total} (${size}) is more than the speech service takes in one request (${said}). ` +
+      'Nothing was charged. Lower segmentCharacters for this content type in the speech settings.'
+    );
+  }
+  return (
+    `This article (${size}) is more than the speech service takes in one request (${said}). Nothing was charged. ` +
+    "Narrate this content type in segmented mode (narrationMode 'segmented' in the speech settings): long articles are then narrated in parts."
+  );
+}
+
 export function planSubmissionFailure(
   error: unknown,
-  ctx: { attempt: number; maxAttempts: number; callbackTimeoutMs: number; now: Date; random?: () => number }
+  ctx: {
+    attempt: number;
+    maxAttempts: number;
+    callbackTimeoutMs: number;
+    now: Date;
+    random?: () => number;
+    /** What was sent: a refusal of its length is explained with it. */
+    text?: SubmittedText;
+  }
 ): SubmissionFailurePlan {
   const { now } = ctx;
   if (!(error instanceof SpeechServiceError)) {
@@ -72,6 +119,11 @@ export function planSubmissionFailure(
         outcomeUnknown: error.outcomeUnknown,
       },
     };
+  }
+  const complaints = ctx.text && textComplaints(error);
+  if (ctx.text && complaints) {
+    // Refused before any generation ran: nothing was charged, and asking again would be refused again.
+    return { job: { type: 'submitRejected', reason: textTooLongReason(ctx.text, complaints), code: 'TEXT_TOO_LONG' } };
   }
   return {
     job: { type: 'submitRejected', reason: error.message, code: error.code, creditsMayBeLost: error instanceof RefundFailedError },

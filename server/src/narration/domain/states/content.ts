@@ -35,7 +35,8 @@ export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
 };
 
 export const onRegenerateRequested: Decide<'regenerateRequested'> = (state, event) => {
-  if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
+  const underWay = ['submitting', 'awaiting_callback', 'awaiting_parts', 'storing'] as const;
+  if ((underWay as readonly string[]).includes(state.status)) {
     return { kind: 'ignore', reason: 'a narration is already under way for this article' };
   }
   const generatedBefore = state.submissions > 0 || state.narratedFingerprint !== null;

@@ -9,13 +9,14 @@
  * row cannot both win.
  *
  * Each event has its decision (below, by family: content.ts, submission.ts, callback.ts,
- * storing.ts, lease.ts); guard.ts adds the compare-and-set conditions every decision shares.
+ * storing.ts, lease.ts, parts.ts); guard.ts adds the compare-and-set conditions every decision shares.
  */
 import { onCallbackTimedOut, onCallbackWithFiles, onCallbackWithoutFiles } from './callback';
 import { onCancelled, onContentChanged, onRegenerateRequested } from './content';
 import type { Decide, Decision, EventMap } from './decision';
 import { guardFor } from './guard';
 import { onLeaseExpired, onLeaseRenewed } from './lease';
+import { onPartFailed, onPartsLost, onPartsPlanned, onPartsReady } from './parts';
 import { onReplacedFilesRemoved, onStoreAbandoned, onStoreClaimed, onStored, onStoreDeferred, onStoreFailed } from './storing';
 import { onClaimed, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
 import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
@@ -44,6 +45,10 @@ const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   replacedFilesRemoved: onReplacedFilesRemoved,
   storeAbandoned: onStoreAbandoned,
   leaseExpired: onLeaseExpired,
+  partsPlanned: onPartsPlanned,
+  partsReady: onPartsReady,
+  partFailed: onPartFailed,
+  partsLost: onPartsLost,
 };
 
 function decide<T extends keyof EventMap>(state: NarrationJobState, event: EventMap[T] & { type: T }): Decision {

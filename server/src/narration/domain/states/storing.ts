@@ -49,6 +49,8 @@ export const onStored: Decide<'stored'> = (state, event) => {
       durationSeconds: event.durationSeconds ?? null,
       audioBytes: event.audioBytes ?? null,
       chapters: event.chapters?.length ? event.chapters : null,
+      // Where each part is in the joined audio (segmented), or nothing: a whole article's audio has no parts.
+      segments: event.segments ?? null,
       // The files this write unlinks wait in `replacedFiles` until removed (file-links.ts).
       stores: (state.stores ?? 0) + 1,
       replacedFilesWaiting: true,

@@ -1,12 +1,19 @@
 /** The narration job's states, the row fields the machine reads and writes, and its events (index.ts). */
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { Chapter } from '../../../subtitles/chapters';
+import type { PlannedPart, StoredPart } from '../segment-map';
 
 // The statuses the admin is told of are the queue's own: one list, in the contracts.
 export { NARRATION_STATUSES, type NarrationStatus };
 
-/** States in which the service may be spending our credits on this article right now. */
+/**
+ * States in which the service may be spending our credits on this article (or part) right now. A
+ * segmented article awaiting its parts is not: its parts are counted, each in its own row.
+ */
 export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
+
+/** How a version is narrated: in one request, or in parts joined afterwards (docs/segmented-narration.md). */
+export type NarrationMode = 'whole' | 'segmented';
 
 export interface ResultUrls {
   audioFile: string;
@@ -86,6 +93,9 @@ export interface NarrationJobPatch {
   durationSeconds?: number | null;
   audioBytes?: number | null;
   chapters?: Chapter[] | null;
+  narrationMode?: NarrationMode;
+  segmentPlan?: PlannedPart[] | null;
+  segments?: StoredPart[] | null;
 }
 
 export type NarrationEvent =
@@ -131,8 +141,22 @@ export type NarrationEvent =
       /** The stored MP3's exact length. */
       audioBytes?: number | null;
       chapters?: Chapter[] | null;
+      /** A segmented narration's map of the joined audio; absent (cleared) for a whole article. */
+      segments?: StoredPart[] | null;
       now: Date;
     }
+  /**
+   * A segmented version was cut into parts (the worker holds the row, as for a submission): it now
+   * waits for the parts not yet at hand, or is joined at once when every one is. `credits`: what
+   * the new parts cost, the only ones paid.
+   */
+  | { type: 'partsPlanned'; owner: string; plan: PlannedPart[]; allReady: boolean; characters: number; credits: number; now: Date }
+  /** Every planned part's audio is at hand: join them. */
+  | { type: 'partsReady'; now: Date }
+  /** A part failed for good: so does the article, naming the part. */
+  | { type: 'partFailed'; reason: string; code: string }
+  /** A part's result could not be fetched any more while joining: it is asked for again (free), and the article waits. */
+  | { type: 'partsLost'; owner: string; reason: string }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
