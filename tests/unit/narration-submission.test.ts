@@ -105,10 +105,10 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
       });
     });
 
-    it('names the part of a segmented narration and points to segmentCharacters', () => {
-      const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 1200, part: { index: 3, total: 18 } } });
+    it('says of a part of a segmented narration to lower segmentCharacters', () => {
+      const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 1200, isPart: true } });
       expect(plan.job).toMatchObject({ type: 'submitRejected', code: 'TEXT_TOO_LONG' });
-      expect((plan.job as { reason: string }).reason).toMatch(/^Part 3 of 18 \(1,200 characters\) is more than .* Lower segmentCharacters/);
+      expect((plan.job as { reason: string }).reason).toMatch(/^This part \(1,200 characters\) is more than .* Lower segmentCharacters/);
     });
 
     it('reads the general model too (400 INVALID_REQUEST naming the text field)', () => {

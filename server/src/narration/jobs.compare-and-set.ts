@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { MediaFileRef, NarrationRow } from './domain/narration-row';
-import type { MediaLinks, NarrationJobPatch, NarrationStatus, TransitionGuard } from './domain/states';
+import type { MediaLinks, NarrationJobPatch, NarrationJobState, NarrationStatus, TransitionGuard } from './domain/states';
 import type { JobsFileLinks } from './jobs.file-links';
 import { narrationQuery } from './jobs.reads';
 
@@ -36,8 +36,15 @@ function splitLinks(patch: NarrationJobPatch): { links: MediaLinks | null; scala
   return { links: { audio, subtitles, subtitlesVtt }, scalar };
 }
 
-export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<JobsFileLinks, 'linkStored'>) {
-  const query = narrationQuery(strapi);
+/**
+ * `query`: the table the jobs are in (articles by default; the parts of segmented narrations,
+ * which never link files, are jobs of the same machine in a table of their own).
+ */
+export function createConditionalUpdate(
+  strapi: Core.Strapi,
+  fileLinks: Pick<JobsFileLinks, 'linkStored'> | null,
+  query: () => ReturnType<Core.Strapi['db']['query']> = narrationQuery(strapi)
+) {
 
   /**
    * Writes a patch if the row is still in an expected state. Media links in the patch are written
@@ -58,6 +65,7 @@ export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<Job
       const { count } = await query().updateMany({ where, data: scalar });
       return { won: count === 1, replaced: [] };
     }
+    if (!fileLinks) throw new Error('These jobs link no files.');
     return strapi.db.transaction(async () => {
       const { count } = await query().updateMany({ where, data: scalar });
       if (count !== 1) return { won: false, replaced: [] };
@@ -70,11 +78,11 @@ export function createConditionalUpdate(strapi: Core.Strapi, fileLinks: Pick<Job
  * The row as a won write left it, without reading it back: dates in the patch as the database
  * gives them back (ISO strings), and the files it linked by their ids.
  */
-export function rowAfter(row: NarrationRow, patch: NarrationJobPatch): NarrationRow {
+export function rowAfter<Row extends NarrationJobState>(row: Row, patch: NarrationJobPatch): Row {
   const { links, scalar } = splitLinks(patch);
   const stored = Object.fromEntries(
     Object.entries(scalar).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
   );
   const linked = links ? Object.fromEntries(Object.entries(links).map(([field, id]) => [field, { id }])) : {};
-  return { ...row, ...stored, ...linked };
+  return { ...row, ...stored, ...linked } as Row;
 }

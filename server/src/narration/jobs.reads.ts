@@ -12,7 +12,7 @@ export function narrationQuery(strapi: Core.Strapi): () => ReturnType<Core.Strap
 }
 
 /** Statuses of a narration on its way: the worker only ever looks for these. */
-const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'storing'] as const;
+const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'awaiting_parts', 'storing'] as const;
 const ARCHIVE_COUNTS_MS = 60_000;
 
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
@@ -69,6 +69,11 @@ export function createJobsReads(strapi: Core.Strapi) {
       where: { status: 'awaiting_callback', callbackDeadline: { $lt: now } },
       limit: 50,
     })) as NarrationRow[];
+  }
+
+  /** Segmented articles waiting for their parts (docs/segmented-narration.md). */
+  async function awaitingParts(): Promise<NarrationRow[]> {
+    return (await query().findMany({ where: { status: 'awaiting_parts' }, limit: 50 })) as NarrationRow[];
   }
 
   /**
@@ -178,6 +183,7 @@ export function createJobsReads(strapi: Core.Strapi) {
     countInFlight,
     withExpiredLease,
     withCallbackOverdue,
+    awaitingParts,
     readyToStore,
     withAudioNewestFirst,
     changeStamp,

@@ -130,7 +130,7 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
 
   async function setFigures(
     id: number,
-    figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint'>>
+    figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint' | 'narrationMode'>>
   ) {
     await query().update({ where: { id }, data: figures });
   }

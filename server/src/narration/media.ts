@@ -69,7 +69,6 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
       const pending = row.pendingResult;
       if (!pending) throw new Error(`narration ${row.articleId} has no pending result to store`);
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
-      const uploaded: MediaFileRef[] = [];
       try {
         const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
         const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
@@ -81,24 +80,40 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         const durationSeconds = (await mp3FileDuration(audio.path)) ?? narrationDuration(srtText);
         const { size: audioBytes } = await fs.stat(audio.path);
 
-        const stem = safeFileStem(row);
-        const caption = `Narration of "${row.title ?? row.articleId}"`;
-        // An upload to the provider cannot be interrupted, so the signal is checked between them.
-        signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, audio.path, `${stem}.mp3`, 'audio/mpeg', caption));
-        signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, srt.path, `${stem}.srt`, 'application/x-subrip', caption));
-        signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, vttPath, `${stem}.vtt`, 'text/vtt', caption));
-        signal?.throwIfAborted();
-        const [audioFile, srtFile, vttFile] = uploaded;
-        return { audio: audioFile, subtitles: srtFile, subtitlesVtt: vttFile, durationSeconds, audioBytes, cues: parseSrt(srtText) };
-      } catch (error) {
-        await this.remove(uploaded);
-        throw error;
+        const files = await this.upload(row, { audio: audio.path, subtitles: srt.path, subtitlesVtt: vttPath }, signal);
+        return { ...files, durationSeconds, audioBytes, cues: parseSrt(srtText) };
       } finally {
         await fs.rm(workDir, { recursive: true, force: true });
       }
+    },
+
+    /**
+     * Uploads a narration's three files (an MP3, its SRT and its WebVTT, on disk), each linked to the
+     * row's `pendingUploads` by the insert that creates it. An abort between uploads (an upload to
+     * the provider cannot be interrupted) or a failed upload removes what was uploaded.
+     */
+    async upload(
+      row: NarrationRow,
+      paths: { audio: string; subtitles: string; subtitlesVtt: string },
+      signal?: AbortSignal
+    ): Promise<Pick<StoredMedia, 'audio' | 'subtitles' | 'subtitlesVtt'>> {
+      const stem = safeFileStem(row);
+      const caption = `Narration of "${row.title ?? row.articleId}"`;
+      const uploaded: MediaFileRef[] = [];
+      try {
+        signal?.throwIfAborted();
+        uploaded.push(await uploadFile(row, paths.audio, `${stem}.mp3`, 'audio/mpeg', caption));
+        signal?.throwIfAborted();
+        uploaded.push(await uploadFile(row, paths.subtitles, `${stem}.srt`, 'application/x-subrip', caption));
+        signal?.throwIfAborted();
+        uploaded.push(await uploadFile(row, paths.subtitlesVtt, `${stem}.vtt`, 'text/vtt', caption));
+        signal?.throwIfAborted();
+      } catch (error) {
+        await this.remove(uploaded);
+        throw error;
+      }
+      const [audio, subtitles, subtitlesVtt] = uploaded;
+      return { audio, subtitles, subtitlesVtt };
     },
 
     /**

@@ -3,6 +3,7 @@ import type { NarrationTrigger } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature } from '../speech-client';
 import { getService } from '../utils';
 import { versionUnrecorded } from './domain/reconcile';
+import type { NarrationEvent, NarrationJobState, NarrationStatus, ResultUrls } from './domain/states';
 import { createReconciler } from './reconciler';
 
 /**
@@ -23,10 +24,46 @@ export type CallbackOutcome =
   | { status: 'unauthorized' }
   | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
 
+type CallbackJob = Pick<NarrationJobState, 'seenResults'> & { articleId: string; pendingResult?: ResultUrls | null };
+
+/**
+ * A verified callback on an article's or a part's row: a result to store (or join), a failure to
+ * retry, or a duplicate or replay that changes nothing. `moved` hears of a change that was written.
+ */
+async function recordCallback(
+  input: CallbackInput,
+  job: CallbackJob,
+  on: {
+    apply: (event: NarrationEvent) => Promise<{ applied: true; row: { status: NarrationStatus } } | { applied: false; reason: string }>;
+    latest: () => Promise<CallbackJob | null>;
+    moved: (status: NarrationStatus) => void;
+  }
+): Promise<CallbackOutcome> {
+  const now = new Date();
+  const { maxAttempts } = getService('settings').config;
+  if (input.audioFile && input.srtFile) {
+    const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
+    const outcome = await on.apply({ type: 'callbackWithFiles', urls, now });
+    if (outcome.applied) {
+      on.moved(outcome.row.status);
+      return { status: 'accepted' };
+    }
+    const latest = await on.latest();
+    const known =
+      latest?.pendingResult?.audioFile === urls.audioFile ||
+      (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
+    return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
+  }
+  const outcome = await on.apply({ type: 'callbackWithoutFiles', maxAttempts, now });
+  if (outcome.applied) on.moved(outcome.row.status);
+  return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
+}
+
 export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
   const settings = getService('settings');
   const { config } = settings;
   const repository = getService('jobs');
+  const parts = getService('parts');
   const content = getService('content');
   const media = getService('media');
   const voiceOverrides = getService('voice-overrides');
@@ -93,6 +130,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       for (const row of await repository.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
         await repository.apply(row, { type: 'cancelled' });
+        await parts.removeForNarration(row.id);
       }
     },
 
@@ -100,6 +138,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
     async forgetDocument(uid: string, documentId: string, locale: string | null) {
       for (const row of await repository.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
+        await parts.removeForNarration(row.id);
         // The files linked when the row is deleted, not when it was read: a download may finish in between.
         await media.remove(await repository.removeWithMedia(row.id));
       }
@@ -110,24 +149,24 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
     async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
       if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
       const row = await repository.findByArticleId(input.articleId);
-      if (!row) return { status: 'ignored', reason: 'no narration awaits this article' };
-      const now = new Date();
-      if (input.audioFile && input.srtFile) {
-        const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
-        const outcome = await repository.apply(row, { type: 'callbackWithFiles', urls, now });
-        if (outcome.applied) {
-          worker.wake();
-          return { status: 'accepted' };
-        }
-        const latest = await repository.findByArticleId(input.articleId);
-        const known =
-          latest?.pendingResult?.audioFile === urls.audioFile ||
-          (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
-        return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
+      if (row) {
+        return recordCallback(input, row, {
+          apply: (event) => repository.apply(row, event),
+          latest: () => repository.findByArticleId(input.articleId),
+          moved: () => worker.wake(),
+        });
       }
-      const outcome = await repository.apply(row, { type: 'callbackWithoutFiles', maxAttempts: config.maxAttempts, now });
-      if (outcome.applied) worker.wake();
-      return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
+      // A part of a segmented narration: its article moves on once every part is in (or one failed).
+      const part = await parts.findByArticleId(input.articleId);
+      if (!part) return { status: 'ignored', reason: 'no narration awaits this article' };
+      return recordCallback(input, part, {
+        apply: (event) => parts.apply(part, event),
+        latest: () => parts.findByArticleId(input.articleId),
+        moved: (status) => {
+          if (status === 'storing' || status === 'failed') void service.track(worker.settle(part.narrationId).then(() => worker.wake()));
+          else worker.wake();
+        },
+      });
     },
 
     async start() {

@@ -1,23 +1,33 @@
 import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../settings/config-schema';
 import type { SettingsService } from '../settings/service';
-import type { SpeechClient } from '../speech-client';
+import type { ProcessTextPostData, SpeechClient } from '../speech-client';
 import type { DispatcherLease } from './dispatcher-lease';
-import { planSubmissionFailure } from './domain/submission';
+import type { NarrationPartRow } from './domain/narration-row';
+import { isPreprocessType } from './domain/cost';
+import { fairOrder } from './domain/part-plan';
+import type { NarrationEvent } from './domain/states';
+import { planSubmissionFailure, type SubmittedText } from './domain/submission';
 import type { JobsRepository, NarrationRow } from './jobs.repository';
 import { describeLive, type LiveVersionDeps } from './live-version';
+import type { PartsRepository } from './parts.repository';
+import type { PlanStep } from './plan-step';
 
 /**
  * The worker's submission step: under the dispatcher lease (one instance counts and submits at a
- * time), claims queued rows while fewer than `maxInFlight` await a callback, submits each one's
- * live version to the service, and records the outcome: accepted, rejected, retried later, or the
- * whole queue paused (credits, key).
+ * time), takes queued work in the fair order (domain/part-plan.ts) while fewer than `maxInFlight`
+ * requests await a callback: an article in whole mode is submitted; a segmented one is cut into
+ * parts (plan-step.ts), which costs no request; a part is submitted like an article, under its own
+ * articleId. Each outcome is recorded: accepted, rejected, retried later, or the whole queue paused
+ * (credits, key).
  */
 
 export interface SubmitStepDeps extends LiveVersionDeps {
   strapi: Core.Strapi;
   config: PluginConfig;
   repository: JobsRepository;
+  parts: PartsRepository;
+  planStep: PlanStep;
   settings: SettingsService;
   client: () => SpeechClient;
   callbackUrl: () => string;
@@ -27,22 +37,76 @@ export interface SubmitStepDeps extends LiveVersionDeps {
   now: () => Date;
 }
 
+/** A job of either table, as sending it needs: its key, its counters, and how to record an event on it. */
+interface Sendable {
+  articleId: string;
+  attempts: number;
+  regenerate: boolean;
+  record: (event: NarrationEvent) => Promise<unknown>;
+}
+
 export function createSubmitStep(deps: SubmitStepDeps) {
-  const { strapi, config, repository, settings, owner, now } = deps;
+  const { strapi, config, repository, parts, settings, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
-  async function submitOne(row: NarrationRow, at: Date) {
+  /** POST /process-text and its outcome on the job; false when the queue paused on it. */
+  async function send(
+    job: Sendable,
+    request: Pick<ProcessTextPostData, 'name' | 'voiceId' | 'preprocessType'> & { text: string },
+    text: SubmittedText & { credits: number }
+  ) {
+    const { text: body, ...postData } = request;
+    try {
+      const response = await deps.client().processText({
+        text: body,
+        postData: { ...postData, articleId: job.articleId, callbackURL: deps.callbackUrl(), regenerate: job.regenerate },
+      });
+      await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: now() });
+      if (response.creditsRemaining !== undefined) {
+        await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: now().toISOString() });
+      }
+      log(`submitted ${job.articleId} (${text.characters} characters, ${text.credits} credits, regenerate ${job.regenerate})`);
+      return true;
+    } catch (error) {
+      const plan = planSubmissionFailure(error, {
+        attempt: job.attempts + 1,
+        maxAttempts: config.maxAttempts,
+        callbackTimeoutMs: config.callbackTimeoutMs,
+        now: now(),
+        text: { characters: text.characters, isPart: text.isPart },
+      });
+      await job.record(plan.job);
+      if (!plan.pauseQueue) {
+        strapi.log.warn(`[speech] ${job.articleId}: ${(error as Error).message}`);
+        return true;
+      }
+      await settings.updateQueueState({
+        paused: true,
+        pausedUntil: new Date(now().getTime() + config.creditsPauseMs).toISOString(),
+        pauseCode: plan.pauseQueue.code,
+        pauseReason: plan.pauseQueue.reason,
+        ...(plan.pauseQueue.creditsRemaining !== undefined
+          ? {
+              creditsRemaining: plan.pauseQueue.creditsRemaining,
+              creditsRequired: plan.pauseQueue.creditsRequired ?? null,
+              creditsSeenAt: now().toISOString(),
+            }
+          : {}),
+      });
+      strapi.log.warn(`[speech] narration queue paused: ${plan.pauseQueue.reason}`);
+      return false;
+    }
+  }
+
+  /** Claims a queued article and submits it, or plans it into parts. True when a request went out. */
+  async function submitArticle(row: NarrationRow, at: Date): Promise<boolean> {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
-    if (!claimed.applied) return;
+    if (!claimed.applied) return false;
     let job = claimed.row;
     const version = await describeLive(deps, job);
     if (!version) {
-      await repository.apply(job, {
-        type: 'submitRejected',
-        reason: 'The content is no longer published or no longer narrated.',
-        code: 'NOT_PUBLISHED',
-      });
-      return;
+      await repository.apply(job, { type: 'submitRejected', reason: 'The content is no longer published or no longer narrated.', code: 'NOT_PUBLISHED' });
+      return false;
     }
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
       await repository.setFigures(job.id, {
@@ -57,61 +121,47 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     }
     if (version.text.trim() === '') {
       await repository.apply(job, { type: 'submitRejected', reason: 'There is no text to narrate.', code: 'EMPTY_TEXT' });
-      return;
+      return false;
     }
-    try {
-      const response = await deps.client().processText({
-        text: version.text,
-        postData: {
-          name: version.title,
-          articleId: job.articleId,
-          voiceId: version.voiceId,
-          callbackURL: deps.callbackUrl(),
-          preprocessType: version.preprocessType,
-          regenerate: job.regenerate,
-        },
-      });
-      await repository.apply(job, { type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: now() });
-      if (response.creditsRemaining !== undefined) {
-        await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: now().toISOString() });
-      }
-      log(`submitted ${job.articleId} (${version.characters} characters, ${version.credits} credits, regenerate ${job.regenerate})`);
-    } catch (error) {
-      const plan = planSubmissionFailure(error, {
-        attempt: job.attempts + 1,
-        maxAttempts: config.maxAttempts,
-        callbackTimeoutMs: config.callbackTimeoutMs,
-        now: now(),
-        text: { characters: version.characters },
-      });
-      await repository.apply(job, plan.job);
-      if (plan.pauseQueue) {
-        await settings.updateQueueState({
-          paused: true,
-          pausedUntil: new Date(now().getTime() + config.creditsPauseMs).toISOString(),
-          pauseCode: plan.pauseQueue.code,
-          pauseReason: plan.pauseQueue.reason,
-          ...(plan.pauseQueue.creditsRemaining !== undefined
-            ? {
-                creditsRemaining: plan.pauseQueue.creditsRemaining,
-                creditsRequired: plan.pauseQueue.creditsRequired ?? null,
-                creditsSeenAt: now().toISOString(),
-              }
-            : {}),
-        });
-        strapi.log.warn(`[speech] narration queue paused: ${plan.pauseQueue.reason}`);
-      } else {
-        strapi.log.warn(`[speech] ${job.articleId}: ${(error as Error).message}`);
-      }
+    if (version.mode === 'segmented') {
+      await deps.planStep.plan(job, { title: version.title, voiceId: version.voiceId, preprocessType: version.preprocessType, parts: version.parts });
+      return false;
     }
+    // Narrated whole from now on: parts a segmented version left on their way are of no use.
+    if (job.narrationMode === 'segmented') {
+      await parts.removeForNarration(job.id);
+      await repository.setFigures(job.id, { narrationMode: 'whole' });
+    }
+    const record = (event: NarrationEvent) => repository.apply(job, event);
+    const request = { text: version.text, name: version.title, voiceId: version.voiceId, preprocessType: version.preprocessType };
+    return send({ ...job, record }, request, { characters: version.characters, credits: version.credits });
+  }
+
+  /** Claims a queued part and submits it under its own articleId. True when a request went out. */
+  async function submitPart(row: NarrationPartRow, at: Date): Promise<boolean> {
+    const claimed = await parts.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
+    if (!claimed.applied) return false;
+    const part = claimed.row;
+    const record = async (event: NarrationEvent) => {
+      const outcome = await parts.apply(part, event);
+      // A part that failed for good fails its article.
+      if (outcome.applied && outcome.row.status === 'failed') await deps.planStep.settle(part.narrationId);
+    };
+    const request = {
+      text: part.text,
+      name: part.title ?? part.articleId,
+      voiceId: part.voiceId ?? '',
+      preprocessType: isPreprocessType(part.preprocessType) ? part.preprocessType : '0',
+    };
+    return send({ ...part, record }, request, { characters: part.characters, credits: part.credits, isPart: true });
   }
 
   return {
-    /** Submits the queued rows that are due, as many as `maxInFlight` leaves room for; stops when the queue pauses. */
+    /** Submits the queued work that is due, in the fair order, as many as `maxInFlight` leaves room for; stops when the queue pauses. */
     async submitQueued(at: Date) {
-      // An idle queue costs one read per tick: the lease (a write) is only taken when there is work.
-      const due = await repository.claimable(at, config.maxInFlight);
-      if (due.length === 0) return;
+      // An idle queue costs one read per table per tick: the lease (a write) is only taken when there is work.
+      const [articles, queuedParts] = [await repository.claimable(at, config.maxInFlight), await parts.claimable(at, config.maxInFlight)];
+      if (articles.length === 0 && queuedParts.length === 0) return;
       if (!(await deps.dispatcher.acquire(at))) return;
       const queue = await settings.queueState();
       if (queue.paused) {
@@ -119,9 +169,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         // The pause ran out: let one submission probe the balance (or the key) again.
         await settings.updateQueueState({ paused: false, pausedUntil: null });
       }
-      const free = config.maxInFlight - (await repository.countInFlight());
-      for (const row of due.slice(0, Math.max(0, free))) {
-        await submitOne(row, at);
+      let free = config.maxInFlight - (await repository.countInFlight()) - (await parts.countInFlight());
+      for (const job of fairOrder(articles, queuedParts)) {
+        if (free <= 0) return;
+        const sent = job.kind === 'article' ? await submitArticle(job.row, at) : await submitPart(job.row, at);
+        if (sent) free -= 1;
         if ((await settings.queueState()).paused) return;
       }
     },

@@ -6,6 +6,8 @@ import type { SpeechClient } from '../speech-client';
 import type { ContentReader } from './content';
 import type { JobsRepository } from './jobs.repository';
 import type { MediaStore } from './media';
+import type { PartsRepository } from './parts.repository';
+import { createPlanStep } from './plan-step';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
@@ -29,6 +31,7 @@ export interface WorkerDeps {
   strapi: Core.Strapi;
   config: PluginConfig;
   repository: JobsRepository;
+  parts: PartsRepository;
   settings: SettingsService;
   voiceOverrides: Pick<VoiceOverrides, 'get'>;
   content: ContentReader;
@@ -39,7 +42,7 @@ export interface WorkerDeps {
 }
 
 export function createWorker(deps: WorkerDeps) {
-  const { strapi, config, repository } = deps;
+  const { strapi, config, repository, parts } = deps;
   const now = deps.now ?? (() => new Date());
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   let timer: NodeJS.Timeout | null = null;
@@ -53,12 +56,25 @@ export function createWorker(deps: WorkerDeps) {
       const outcome = await repository.apply(row, { type: 'leaseExpired', now: at });
       if (outcome.applied) log(`recovered ${row.articleId} from an expired lease (${row.status})`);
     }
+    for (const part of await parts.withExpiredLease(at)) {
+      const outcome = await parts.apply(part, { type: 'leaseExpired', now: at });
+      if (outcome.applied) log(`recovered part ${part.articleId} from an expired lease`);
+    }
   }
 
   async function timeOutCallbacks(at: Date) {
     for (const row of await repository.withCallbackOverdue(at)) {
       await repository.apply(row, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
     }
+    for (const part of await parts.withCallbackOverdue(at)) {
+      const outcome = await parts.apply(part, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
+      if (outcome.applied && outcome.row.status === 'failed') await planStep.settle(part.narrationId);
+    }
+  }
+
+  /** Segmented articles whose parts are all in (or one failed): normally moved on by the part's own write, this catches a crash in between. */
+  async function settleArticlesAwaitingParts() {
+    for (const row of await repository.awaitingParts()) await planStep.settle(row.id);
   }
 
   /** Called after an enqueue, a callback or a finished store, so work starts without waiting for the next tick. */
@@ -67,7 +83,8 @@ export function createWorker(deps: WorkerDeps) {
   };
 
   const stores = createStoreStep({ ...deps, owner, now, isStopped: () => stopped, wake });
-  const submissions = createSubmitStep({ ...deps, owner, now, dispatcher });
+  const planStep = createPlanStep({ strapi, repository, parts, owner, now });
+  const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
   let startupSweep: Promise<void> = Promise.resolve();
 
   async function tick() {
@@ -76,6 +93,7 @@ export function createWorker(deps: WorkerDeps) {
     const at = now();
     await recoverLeases(at);
     await timeOutCallbacks(at);
+    await settleArticlesAwaitingParts();
     await stores.storeResults(at);
     await submissions.submitQueued(at);
   }
@@ -107,6 +125,8 @@ export function createWorker(deps: WorkerDeps) {
       loop();
     },
     wake,
+    /** Moves a segmented article on after one of its parts changed (a callback). */
+    settle: (narrationId: number) => planStep.settle(narrationId),
     /** Runs one full tick (tests and the admin's "narrate now"). */
     runOnce: runSoon,
     async stop() {

@@ -8,6 +8,7 @@ import { createNarrationEditorService } from '../narration/editor.service';
 import { createJobsRepository } from '../narration/jobs.repository';
 import { createMediaStore } from '../narration/media';
 import { createNarrationsService } from '../narration/narrations.service';
+import { createPartsRepository } from '../narration/parts.repository';
 import { createPendingRecordings } from '../narration/pending-recordings';
 import { createPublicViewsService } from '../narration/public-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
@@ -46,6 +47,8 @@ export default {
   content: ({ strapi }) => createContentReader(strapi),
   /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
   jobs: ({ strapi }) => createJobsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
+  /** The parts of segmented narrations on their way (docs/segmented-narration.md). */
+  parts: ({ strapi }) => createPartsRepository(strapi),
   /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
   'pending-recordings': ({ strapi }) => createPendingRecordings(strapi),
   /** The voice an editor chose for one article. */
@@ -60,6 +63,7 @@ export default {
       strapi,
       config: settings.config,
       repository: getService('jobs'),
+      parts: getService('parts'),
       settings,
       voiceOverrides: getService('voice-overrides'),
       content: getService('content'),

@@ -7,6 +7,7 @@ import type { NarrationEditorService } from '../narration/editor.service';
 import type { JobsRepository } from '../narration/jobs.repository';
 import type { MediaStore } from '../narration/media';
 import type { NarrationsService } from '../narration/narrations.service';
+import type { PartsRepository } from '../narration/parts.repository';
 import type { PendingRecordings } from '../narration/pending-recordings';
 import type { PublicViewsService } from '../narration/public-views.service';
 import type { VoiceOverrides } from '../narration/voice-overrides';
@@ -30,6 +31,7 @@ type Services = {
   'speech-client': SpeechClient;
   content: ContentReader;
   jobs: JobsRepository;
+  parts: PartsRepository;
   'pending-recordings': PendingRecordings;
   'voice-overrides': VoiceOverrides;
   media: MediaStore;

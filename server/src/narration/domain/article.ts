@@ -5,6 +5,8 @@ import { fillTemplate, templateFor } from './templates';
 import type { TextHeading } from '../../subtitles/chapters';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
 import type { ContentVersion } from './narration-row';
+import type { PartToNarrate } from './part-plan';
+import type { NarrationMode } from './states';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -70,7 +72,9 @@ const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replac
  * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
  * heading starts (for chapters). Pure: no Strapi, no I/O.
  */
-export function describeArticle(source: ArticleSource): ContentVersion & { text: string; headings: TextHeading[] } {
+export function describeArticle(
+  source: ArticleSource
+): ContentVersion & { text: string; headings: TextHeading[]; mode: NarrationMode; parts: PartToNarrate[] } {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
   const extracted = extractNarration(source.entry, source.narration, source.attributes);
   const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);
@@ -102,5 +106,7 @@ export function describeArticle(source: ArticleSource): ContentVersion & { text:
     preprocessType: source.preprocessType,
     characters,
     credits,
+    mode: 'whole',
+    parts: [],
   };
 }

@@ -1,6 +1,7 @@
 import type { Chapter } from '../../subtitles/chapters';
 import type { PreprocessType } from './cost';
-import type { NarrationJobState } from './states';
+import type { PlannedPart, StoredPart } from './segment-map';
+import type { NarrationJobState, NarrationMode } from './states';
 
 /** A narration row as the database holds it (the repository reads and writes it; the domain reads it). */
 
@@ -51,6 +52,41 @@ export interface NarrationRow extends NarrationJobState {
   /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/domain/file-links.ts). */
   pendingUploads?: MediaFileRef[] | null;
   replacedFiles?: MediaFileRef[] | null;
+  /** How the version last submitted is narrated; null for rows from before segmented narration (whole). */
+  narrationMode?: NarrationMode | null;
+  /** A segmented version's parts, in reading order (docs/segmented-narration.md). */
+  segmentPlan?: PlannedPart[] | null;
+  /** Where each part is in the stored joined audio; null for a whole article's audio. */
+  segments?: StoredPart[] | null;
+}
+
+/**
+ * A part of a segmented narration on its way (docs/segmented-narration.md): a job of the same
+ * machine as an article's row, under its own articleId, in a table of its own.
+ */
+export interface NarrationPartRow extends NarrationJobState {
+  id: number;
+  /** Its key at the service. */
+  articleId: string;
+  /** The article's row. */
+  narrationId: number;
+  /** How many parts of the same article were queued before it in its plan: the fair order (fewest first). */
+  turn: number;
+  text: string;
+  title: string | null;
+  voiceId: string | null;
+  preprocessType: string | null;
+  characters: number;
+  credits: number;
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
+  submittedAt: string | null;
+  callbackDeadline: string | null;
+  pendingResult: { audioFile: string; srtFile: string; receivedAt: string } | null;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  creditsMayBeLost: boolean;
 }
 
 export interface ContentVersion {

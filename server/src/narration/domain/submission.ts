@@ -21,11 +21,10 @@ export type SubmissionFailurePlan =
   | { job: NarrationEvent; pauseQueue?: undefined }
   | { job: NarrationEvent; pauseQueue: { code: string; reason: string; creditsRemaining?: number; creditsRequired?: number } };
 
-/** The text a request carried: a whole article, or one part of a segmented one. */
+/** The text a request carried: a whole article, or one part of a segmented one (whose article names it: "Part 3 of 18: ..."). */
 export interface SubmittedText {
   characters: number;
-  /** 1-based, for a part of a segmented narration. */
-  part?: { index: number; total: number };
+  isPart?: boolean;
 }
 
 /**
@@ -46,9 +45,9 @@ export function textComplaints(error: unknown): string[] | null {
 export function textTooLongReason(text: SubmittedText, complaints: readonly string[]): string {
   const said = `the speech service answered: "${complaints.join(' ')}"`;
   const size = `${text.characters.toLocaleString('en')} characters`;
-  if (text.part) {
+  if (text.isPart) {
     return (
-      `Part ${text.part.index} of ${text.part.total} (${size}) is more than the speech service takes in one request (${said}). ` +
+      `This part (${size}) is more than the speech service takes in one request (${said}). ` +
       'Nothing was charged. Lower segmentCharacters for this content type in the speech settings.'
     );
   }

@@ -41,11 +41,12 @@ export const onPartFailed: Decide<'partFailed'> = (state, event) => {
   };
 };
 
+/** Planned again: the parts at hand are kept, the lost ones asked for again (a key the service has is re-delivered free). */
 export const onPartsLost: Decide<'partsLost'> = (state, event) => {
   if (state.status !== 'storing') return { kind: 'ignore', reason: `not joining (${state.status})` };
   return {
     kind: 'apply',
     from: ['storing'],
-    patch: { ...CLEAR_LEASE, status: 'awaiting_parts', nextAttemptAt: null, lastError: event.reason, lastErrorCode: 'PART_LOST' },
+    patch: { ...CLEAR_LEASE, status: 'queued', nextAttemptAt: event.now, lastError: event.reason, lastErrorCode: 'PART_LOST' },
   };
 };

@@ -155,8 +155,8 @@ export type NarrationEvent =
   | { type: 'partsReady'; now: Date }
   /** A part failed for good: so does the article, naming the part. */
   | { type: 'partFailed'; reason: string; code: string }
-  /** A part's result could not be fetched any more while joining: it is asked for again (free), and the article waits. */
-  | { type: 'partsLost'; owner: string; reason: string }
+  /** A part's result could not be fetched any more while joining: the article is planned again (its lost parts asked for again). */
+  | { type: 'partsLost'; owner: string; reason: string; now: Date }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */

@@ -1,0 +1,115 @@
+/**
+ * A segmented version against the parts at hand (docs/segmented-narration.md): which parts are to
+ * be asked for, which are ready, what the version pays, and in which order queued work is taken.
+ * Pure: no Strapi, no I/O.
+ */
+import type { NarrationPartRow } from './narration-row';
+import { storedKeys, type PlannedPart, type StoredPart } from './segment-map';
+
+/** A part of the plan with the text it is asked for with. */
+export interface PartToNarrate extends PlannedPart {
+  text: string;
+}
+
+export interface PartsPlan {
+  /** Parts no row holds and no stored audio has: new rows, in reading order. */
+  create: PartToNarrate[];
+  /** Rows of parts that failed or were cancelled: asked for again. */
+  retry: NarrationPartRow[];
+  /** Rows of parts the version no longer has. */
+  remove: NarrationPartRow[];
+  /** Every part is stored or its result is at the service: join at once. */
+  allReady: boolean;
+  /** What the version pays: the parts asked for now (each key once). */
+  characters: number;
+  credits: number;
+}
+
+/** A part row whose result is at the service, ready to be joined. */
+export const isReadyPart = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'storing';
+const needsAsking = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'failed' || row.status === 'cancelled';
+
+export function planParts(
+  parts: readonly PartToNarrate[],
+  stored: readonly StoredPart[] | null | undefined,
+  rows: readonly NarrationPartRow[]
+): PartsPlan {
+  const inStore = storedKeys(stored);
+  const rowByKey = new Map(rows.map((row) => [row.articleId, row]));
+  const wanted = new Set(parts.map((part) => part.key));
+  const plan: PartsPlan = {
+    create: [],
+    retry: [],
+    remove: rows.filter((row) => !wanted.has(row.articleId)),
+    allReady: true,
+    characters: 0,
+    credits: 0,
+  };
+  const seen = new Set<string>();
+  for (const part of parts) {
+    // Two identical paragraphs make one part, generated once and heard twice.
+    if (seen.has(part.key)) continue;
+    seen.add(part.key);
+    if (inStore.has(part.key)) continue;
+    const row = rowByKey.get(part.key);
+    if (row && isReadyPart(row)) continue;
+    plan.allReady = false;
+    if (row && !needsAsking(row)) continue; // on its way, paid for by the version that asked for it
+    if (row) plan.retry.push(row);
+    else plan.create.push(part);
+    plan.characters += part.characters;
+    plan.credits += part.credits;
+  }
+  return plan;
+}
+
+export type PartsProgress =
+  | { kind: 'ready'; total: number }
+  | { kind: 'waiting'; ready: number; total: number }
+  /** `index` is 1-based, for "Part 3 of 18". */
+  | { kind: 'failed'; index: number; total: number; row: NarrationPartRow };
+
+/** Where a segmented article awaiting its parts stands: all ready, one failed for good, or waiting. */
+export function partsProgress(
+  plan: readonly PlannedPart[],
+  stored: readonly StoredPart[] | null | undefined,
+  rows: readonly NarrationPartRow[]
+): PartsProgress {
+  const inStore = storedKeys(stored);
+  const rowByKey = new Map(rows.map((row) => [row.articleId, row]));
+  let ready = 0;
+  for (const [position, part] of plan.entries()) {
+    const row = rowByKey.get(part.key);
+    if (inStore.has(part.key) || (row && isReadyPart(row))) ready += 1;
+    else if (row && needsAsking(row)) return { kind: 'failed', index: position + 1, total: plan.length, row };
+  }
+  return ready === plan.length ? { kind: 'ready', total: plan.length } : { kind: 'waiting', ready, total: plan.length };
+}
+
+/** Why an article failed with one of its parts. */
+export function partFailureReason(progress: Extract<PartsProgress, { kind: 'failed' }>): string {
+  const reason = progress.row.lastError ?? 'The speech service could not narrate it.';
+  return `Part ${progress.index} of ${progress.total}: ${reason}`;
+}
+
+/** Queued work as the worker takes it: an article, or a part of a segmented one. */
+export type QueuedJob<Article, Part> = { kind: 'article'; row: Article } | { kind: 'part'; row: Part };
+
+/**
+ * The fair order of queued work (issue 23): fewest parts already taken from the same article first
+ * (an article asks in one request: its turn is 0; a part's turn is its place among its article's
+ * new parts), then the longest waiting. A short article published after a long one goes before the
+ * long one's next part; two long ones alternate.
+ */
+export function fairOrder<
+  Article extends { id: number; nextAttemptAt: string | null },
+  Part extends { id: number; turn: number; nextAttemptAt: string | null },
+>(articles: readonly Article[], parts: readonly Part[]): Array<QueuedJob<Article, Part>> {
+  const due = (value: string | null) => (value === null ? 0 : Date.parse(value));
+  const keyed = [
+    ...articles.map((row) => ({ job: { kind: 'article' as const, row }, turn: 0, at: due(row.nextAttemptAt), id: row.id })),
+    ...parts.map((row) => ({ job: { kind: 'part' as const, row }, turn: row.turn ?? 0, at: due(row.nextAttemptAt), id: row.id })),
+  ];
+  keyed.sort((a, b) => a.turn - b.turn || a.at - b.at || (a.job.kind === b.job.kind ? a.id - b.id : a.job.kind === 'article' ? -1 : 1));
+  return keyed.map((entry) => entry.job);
+}

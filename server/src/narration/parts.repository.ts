@@ -1,0 +1,125 @@
+import type { Core } from '@strapi/strapi';
+import { NARRATION_PART_UID } from '../content-types';
+import type { NarrationPartRow } from './domain/narration-row';
+import { IN_FLIGHT_STATUSES, transition, type NarrationEvent } from './domain/states';
+import { createConditionalUpdate, rowAfter } from './jobs.compare-and-set';
+
+/**
+ * The parts of segmented narrations on their way (docs/segmented-narration.md). A part is a job of
+ * the same state machine as an article, applied by the same compare-and-set; only its table differs,
+ * and it never links files (its result is joined into the article's).
+ */
+
+export type PartApplyOutcome = { applied: true; row: NarrationPartRow } | { applied: false; reason: string };
+
+/** A part the plan asks for that no row holds yet. */
+export interface NewPart {
+  narrationId: number;
+  key: string;
+  turn: number;
+  text: string;
+  title: string;
+  voiceId: string;
+  preprocessType: string;
+  characters: number;
+  credits: number;
+}
+
+const MOST_READ = 50;
+
+export function createPartsRepository(strapi: Core.Strapi) {
+  const query = () => strapi.db.query(NARRATION_PART_UID);
+  const conditionalUpdate = createConditionalUpdate(strapi, null, query);
+
+  async function apply(row: NarrationPartRow, event: NarrationEvent): Promise<PartApplyOutcome> {
+    const result = transition(row, event);
+    if (result.kind === 'ignore') return { applied: false, reason: result.reason };
+    const { won } = await conditionalUpdate(row.id, result.from, result.patch, result.guard);
+    if (!won) return { applied: false, reason: 'the part changed under us (another worker or callback won)' };
+    return { applied: true, row: rowAfter(row, result.patch) };
+  }
+
+  async function findByArticleId(articleId: string): Promise<NarrationPartRow | null> {
+    const row = (await query().findOne({ where: { articleId } })) as NarrationPartRow | null;
+    // Case-insensitive collations (MySQL, MariaDB): another key there too.
+    return row && row.articleId === articleId ? row : null;
+  }
+
+  return {
+    apply,
+    findByArticleId,
+
+    /** Every part row of an article (its plan has at most a few hundred parts). */
+    async forNarration(narrationId: number): Promise<NarrationPartRow[]> {
+      return (await query().findMany({ where: { narrationId }, orderBy: [{ id: 'asc' }] })) as NarrationPartRow[];
+    },
+
+    /**
+     * Queued parts that are due, in the fair order: fewest parts already taken from the same article
+     * first, then the longest waiting (docs/segmented-narration.md).
+     */
+    async claimable(now: Date, limit: number): Promise<NarrationPartRow[]> {
+      if (limit <= 0) return [];
+      return (await query().findMany({
+        where: { status: 'queued', $or: [{ nextAttemptAt: null }, { nextAttemptAt: { $lte: now } }] },
+        orderBy: [{ turn: 'asc' }, { nextAttemptAt: 'asc' }, { id: 'asc' }],
+        limit,
+      })) as NarrationPartRow[];
+    },
+
+    async countInFlight(): Promise<number> {
+      return query().count({ where: { status: { $in: [...IN_FLIGHT_STATUSES] } } });
+    },
+
+    async withExpiredLease(now: Date): Promise<NarrationPartRow[]> {
+      return (await query().findMany({
+        where: { status: 'submitting', leaseExpiresAt: { $lt: now } },
+        limit: MOST_READ,
+      })) as NarrationPartRow[];
+    },
+
+    async withCallbackOverdue(now: Date): Promise<NarrationPartRow[]> {
+      return (await query().findMany({
+        where: { status: 'awaiting_callback', callbackDeadline: { $lt: now } },
+        limit: MOST_READ,
+      })) as NarrationPartRow[];
+    },
+
+    /** New parts, queued: first asked with regenerate false (a key the service generated before is re-delivered free). */
+    async create(parts: readonly NewPart[], now: Date): Promise<void> {
+      for (const part of parts) {
+        const { key, ...fields } = part;
+        try {
+          await query().create({
+            data: {
+              ...fields,
+              articleId: key,
+              status: 'queued',
+              fingerprint: key,
+              regenerate: false,
+              attempts: 0,
+              submissions: 0,
+              seenResults: [],
+              nextAttemptAt: now,
+              publishedAt: now,
+            },
+          });
+        } catch (error) {
+          // Two plans of one article at once: the unique index on article_id lets one row win.
+          if (!(await findByArticleId(key))) throw error;
+        }
+      }
+    },
+
+    async remove(ids: readonly number[]): Promise<void> {
+      if (ids.length) await query().deleteMany({ where: { id: { $in: [...ids] } } });
+    },
+
+    /** The article is gone, cancelled or narrated whole: its parts on their way are of no use any more. */
+    async removeForNarration(narrationId: number): Promise<void> {
+      await query().deleteMany({ where: { narrationId } });
+    },
+  };
+}
+
+export type PartsRepository = ReturnType<typeof createPartsRepository>;

@@ -1,0 +1,92 @@
+import type { Core } from '@strapi/strapi';
+import type { NarrationRow } from './domain/narration-row';
+import { partFailureReason, partsProgress, planParts, type PartToNarrate } from './domain/part-plan';
+import type { JobsRepository } from './jobs.repository';
+import type { PartsRepository } from './parts.repository';
+
+/**
+ * A segmented article's parts (docs/segmented-narration.md): cutting a claimed version into parts
+ * and asking for the ones not at hand (plan), and moving the article on when its parts are all
+ * ready or one failed for good (settle).
+ */
+
+export interface PlanStepDeps {
+  strapi: Core.Strapi;
+  repository: Pick<JobsRepository, 'apply' | 'findById'>;
+  parts: PartsRepository;
+  owner: string;
+  now: () => Date;
+}
+
+/** A claimed version cut into parts: the article's title for the parts' names, its voice and mode. */
+export interface SegmentedVersion {
+  title: string;
+  voiceId: string;
+  preprocessType: string;
+  parts: PartToNarrate[];
+}
+
+export function createPlanStep(deps: PlanStepDeps) {
+  const { strapi, repository, parts, owner, now } = deps;
+  const log = (message: string) => strapi.log.info(`[speech] ${message}`);
+
+  /** Moves an article awaiting its parts on: joined when all are ready, failed when one failed for good. */
+  async function settle(narrationId: number): Promise<void> {
+    const article = await repository.findById(narrationId);
+    if (!article || article.status !== 'awaiting_parts') return;
+    const progress = partsProgress(article.segmentPlan ?? [], article.segments, await parts.forNarration(narrationId));
+    if (progress.kind === 'ready') {
+      const outcome = await repository.apply(article, { type: 'partsReady', now: now() });
+      if (outcome.applied) log(`all ${progress.total} parts of ${article.articleId} are ready: joining them`);
+    } else if (progress.kind === 'failed') {
+      await repository.apply(article, { type: 'partFailed', reason: partFailureReason(progress), code: progress.row.lastErrorCode ?? 'PART_FAILED' });
+    }
+  }
+
+  return {
+    settle,
+
+    /**
+     * Plans a claimed article (status `submitting`, our lease): part rows for the parts neither
+     * stored nor at the service, failed ones asked for again, the ones the version dropped removed;
+     * then the article waits for its parts, or is joined at once.
+     */
+    async plan(job: NarrationRow, version: SegmentedVersion): Promise<void> {
+      const rows = await parts.forNarration(job.id);
+      const plan = planParts(version.parts, job.segments, rows);
+      await parts.remove(plan.remove.map((row) => row.id));
+      const at = now();
+      const total = version.parts.length;
+      const positions = new Map(version.parts.map((part, index) => [part.key, index + 1]));
+      await parts.create(
+        plan.create.map((part, turn) => ({
+          narrationId: job.id,
+          key: part.key,
+          turn,
+          text: part.text,
+          title: `${version.title} (${positions.get(part.key)}/${total})`.slice(0, 255),
+          voiceId: version.voiceId,
+          preprocessType: version.preprocessType,
+          characters: part.characters,
+          credits: part.credits,
+        })),
+        at
+      );
+      for (const row of plan.retry) await parts.apply(row, { type: 'contentChanged', fingerprint: row.fingerprint ?? row.articleId, now: at });
+      const outcome = await repository.apply(job, {
+        type: 'partsPlanned',
+        owner,
+        plan: version.parts.map(({ key, characters, credits }) => ({ key, characters, credits })),
+        allReady: plan.allReady,
+        characters: plan.characters,
+        credits: plan.credits,
+        now: at,
+      });
+      if (!outcome.applied) return;
+      const asked = plan.create.length + plan.retry.length;
+      log(`planned ${job.articleId} in ${total} parts: ${asked} to narrate (${plan.credits} credits), ${plan.allReady ? 'all at hand' : 'the others at hand'}`);
+    },
+  };
+}
+
+export type PlanStep = ReturnType<typeof createPlanStep>;
