@@ -206,6 +206,32 @@ describe('joining MP3 parts', () => {
     expect(probe(out('second.mp3')).frames).toBe(second.frames);
   });
 
+  it('reads files with one reused buffer a part, and two joins at once do not share one', async () => {
+    const first = [cbr.tagged, cbr.withId3v1, cbr.bare];
+    const second = [vbr[0]!, vbr[1]!];
+    await joinMp3(
+      first.map((file) => mp3FileSource(file)),
+      out('alone-1.mp3')
+    );
+    await joinMp3(
+      second.map((file) => mp3FileSource(file)),
+      out('alone-2.mp3')
+    );
+    await Promise.all([
+      joinMp3(
+        first.map((file) => mp3FileSource(file)),
+        out('together-1.mp3')
+      ),
+      joinMp3(
+        second.map((file) => mp3FileSource(file)),
+        out('together-2.mp3')
+      ),
+      joinMp3([mp3FileSource(cbr.short), mp3FileSource(cbr.bare)], out('together-3.mp3')),
+    ]);
+    expect(readFileSync(out('together-1.mp3')).equals(readFileSync(out('alone-1.mp3')))).toBe(true);
+    expect(readFileSync(out('together-2.mp3')).equals(readFileSync(out('alone-2.mp3')))).toBe(true);
+  });
+
   it("joins the emulator's lamejs parts (MPEG 2, 22.05 kHz mono) behind ID3v2 tags, zero padding, and before APEv2, Lyrics3 and ID3v1 tags", async () => {
     const [one, two] = [emulatorMp3(1), emulatorMp3(0.5)];
     const id3v1 = Buffer.concat([Buffer.from('TAG', 'latin1'), Buffer.alloc(125, 0x20)]);
@@ -330,6 +356,13 @@ describe('parts refused', () => {
     const layer2 = path.join(dir, 'layer2.mp2');
     encodeMp2(layer2);
     expect((await refusal([mp3FileSource(layer2)])).error.message).toBe('part 1 of 1: it is MPEG layer 2 audio, not MP3 (layer III)');
+  });
+
+  it('refuses a byte range that runs past the end of its file', async () => {
+    const size = readFileSync(cbr.bare).length;
+    const { error, left } = await refusal([mp3FileSource(cbr.bare, { audioOffset: 0, audioLength: size + 10 })]);
+    expect(error.message).toBe(`${cbr.bare} ends at byte ${size}, inside the range 0 + ${size + 10}`);
+    expect(left).toBe(false);
   });
 
   it("throws a source's own error as it came, and leaves no file", async () => {

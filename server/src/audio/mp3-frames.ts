@@ -15,7 +15,8 @@ import { id3v2TagLength, parseMpegFrameHeader, type MpegFrameHeader } from './mp
  * since a joined file made of them would not play through. Only a last frame cut short is dropped
  * silently, as decoders do.
  *
- * Pure: no I/O. Holds at most one frame's bytes between chunks.
+ * Pure: no I/O. Holds at most one frame's bytes between chunks, in buffers of its own (5 KB) that
+ * it reuses: nothing is allocated per chunk, so a long narration leaves no garbage of buffers behind.
  */
 
 /** The parameters every frame of a joined file must share: decoders set up once, from the first frame. */
@@ -38,11 +39,13 @@ export class Mp3StreamError extends Error {
 const TRAILING_TAGS = ['TAG', 'APETAGEX', 'LYRICSBEGIN', 'ID3'];
 const LONGEST_TRAILING_TAG = Math.max(...TRAILING_TAGS.map((tag) => tag.length));
 /**
- * How much of a new chunk is joined to the bytes kept from the previous one: more than the longest
- * layer III frame (1,441 bytes: 320 kbps at 32 kHz), so that the kept frame always completes in it.
+ * The longest unit the walker waits to have whole: a layer III frame (1,441 bytes: 320 kbps at 32 kHz,
+ * or 160 kbps at 8 kHz, padded). Headers and tag signatures are shorter; other layers are refused at
+ * their first header, before their frames are waited for.
  */
-const HEAD_BYTES = 4096;
-const EMPTY = new Uint8Array(0);
+const LONGEST_UNIT = 1441;
+/** How much of a new chunk is joined to the kept bytes: enough to complete any unit. */
+const HEAD_BYTES = 2048;
 
 const startsWith = (bytes: Uint8Array, offset: number, text: string) =>
   offset + text.length <= bytes.length && [...text].every((char, i) => bytes[offset + i] === char.charCodeAt(0));
@@ -71,51 +74,66 @@ export class Mp3FrameWalker {
   private phase: 'leading-tags' | 'before-audio' | 'frames' | 'after-audio' = 'leading-tags';
   /** Bytes of an ID3v2 tag still to pass over. */
   private skip = 0;
-  /** The start of a unit (frame, header, tag) that the last chunk held only part of. */
-  private kept: Uint8Array = EMPTY;
+  /** The start of a unit (frame, header, tag) that the last chunk held only part of: `keptLength` bytes. */
+  private readonly kept = new Uint8Array(LONGEST_UNIT);
+  private keptLength = 0;
+  /** The kept bytes followed by the start of the next chunk, where the straddling unit is completed. */
+  private readonly head = new Uint8Array(LONGEST_UNIT + HEAD_BYTES);
   /** Bytes pushed before the current chunk: where the chunk starts in the file, for error messages. */
   private seen = 0;
   private firstFrameChecked = false;
 
   constructor(private readonly options: Mp3FrameWalkerOptions = {}) {}
 
-  /** Takes the next chunk of the file; answers the audio frames it completes, to be written in order before the next push. */
+  /**
+   * Takes the next chunk of the file; answers the audio frames it completes, to be written in order
+   * before the next push (they may be views of the chunk or of the walker's own buffers). What the
+   * walker keeps of the chunk it copies: the caller may reuse the chunk's memory.
+   */
   push(chunk: Uint8Array): Uint8Array[] {
     const frames: Uint8Array[] = [];
     const chunkStart = this.seen;
     this.seen += chunk.length;
     if (this.afterAudio()) return frames;
     let from = 0;
-    if (this.kept.length > 0) {
+    if (this.keptLength > 0) {
       // Only the unit that straddles the two chunks is copied, with enough of the new chunk to complete it.
-      const keptLength = this.kept.length;
-      const head = concat(this.kept, chunk.subarray(0, HEAD_BYTES));
+      const keptLength = this.keptLength;
+      const taken = Math.min(chunk.length, HEAD_BYTES);
+      this.head.set(this.kept.subarray(0, keptLength), 0);
+      this.head.set(chunk.subarray(0, taken), keptLength);
+      const head = this.head.subarray(0, keptLength + taken);
       const used = this.scan(head, chunkStart - keptLength, frames, false);
       if (this.afterAudio()) return frames;
       if (chunk.length <= HEAD_BYTES) {
-        this.kept = head.subarray(used);
+        this.keep(head.subarray(used));
         return frames;
       }
-      // Not expected (every unit is shorter than HEAD_BYTES), but then the unit still needs the rest of the chunk.
-      if (used < keptLength) {
-        this.kept = concat(head.subarray(used), chunk.subarray(HEAD_BYTES));
-        return frames;
-      }
+      if (used < keptLength)
+        throw new Error(`a unit of the MP3 at byte ${chunkStart - keptLength + used} is longer than ${LONGEST_UNIT} bytes`);
       from = used - keptLength;
     }
     const used = this.scan(chunk.subarray(from), chunkStart + from, frames, false);
-    // What is left is less than a frame: copied, since the caller may reuse the chunk's memory.
-    this.kept = this.afterAudio() ? EMPTY : Uint8Array.from(chunk.subarray(from + used));
+    if (!this.afterAudio()) this.keep(chunk.subarray(from + used));
     return frames;
   }
 
   /** The file ended: its last audio frames. Throws Mp3StreamError when it held no audio frame. */
   end(): Uint8Array[] {
     const frames: Uint8Array[] = [];
-    if (!this.afterAudio()) this.scan(this.kept, this.seen - this.kept.length, frames, true);
-    this.kept = EMPTY;
+    if (!this.afterAudio()) this.scan(this.kept.subarray(0, this.keptLength), this.seen - this.keptLength, frames, true);
+    this.keptLength = 0;
     if (this.frames === 0) throw new Mp3StreamError('it holds no MPEG audio frame');
     return frames;
+  }
+
+  /** Copies the start of an unfinished unit into `kept`, whose memory is the walker's own (nothing is allocated per chunk). */
+  private keep(rest: Uint8Array): void {
+    // A scan stops only before a unit it cannot complete, always shorter than the longest frame.
+    if (rest.length > LONGEST_UNIT)
+      throw new Error(`a unit of the MP3 at byte ${this.seen - rest.length} is longer than ${LONGEST_UNIT} bytes`);
+    this.kept.set(rest, 0);
+    this.keptLength = rest.length;
   }
 
   /** A tag followed the last frame: the rest of the file is the tags', not read. */
@@ -212,11 +230,4 @@ export class Mp3FrameWalker {
       throw new Mp3StreamError(`its frame at byte ${at} is ${describeStream(frameStream)}, after frames of ${describeStream(this.stream)}`);
     }
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a, 0);
-  joined.set(b, a.length);
-  return joined;
 }

@@ -1,4 +1,3 @@
-import { createReadStream } from 'fs';
 import { open, rm, type FileHandle } from 'fs/promises';
 import { Mp3FrameWalker, Mp3StreamError, type Mp3Stream } from './mp3-frames';
 import { buildXingFrame, xingFrameLayout, XingTocBuilder, type XingFrameLayout } from './xing';
@@ -75,13 +74,41 @@ export async function joinMp3(parts: readonly Mp3PartSource[], outputPath: strin
   }
 }
 
-/** A file, or the byte range of one (an earlier joined file's part: `audioOffset`, `audioLength`), as a part source. */
+/** How much of a part file is read at a time. */
+const READ_CHUNK_BYTES = 64 * 1024;
+/**
+ * Read buffers of parts read before, for the next ones: a narration of 90 parts would otherwise leave
+ * 90 buffers (6 MB) for the garbage collector, which frees them only when it runs. Two are kept, for
+ * two joins at a time; more joins at once allocate their own.
+ */
+const spareReadBuffers: Buffer[] = [];
+const SPARE_READ_BUFFERS = 2;
+
+/**
+ * A file, or the byte range of one (an earlier joined file's part: `audioOffset`, `audioLength`), as a
+ * part source. Its chunks are views of one buffer, each valid until the next is asked for (joinMp3
+ * writes or copies what it takes before asking): reading a long narration allocates nothing.
+ */
 export function mp3FileSource(path: string, range?: Pick<JoinedMp3Part, 'audioOffset' | 'audioLength'>): Mp3PartSource {
-  if (!range) return () => createReadStream(path);
-  const { audioOffset, audioLength } = range;
-  // createReadStream takes an inclusive end, and refuses one before the start: an empty range reads nothing.
-  if (audioLength <= 0) return () => (async function* () {})();
-  return () => createReadStream(path, { start: audioOffset, end: audioOffset + audioLength - 1 });
+  return async function* () {
+    const file = await open(path, 'r');
+    const buffer = spareReadBuffers.pop() ?? Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
+    try {
+      const end = range ? range.audioOffset + range.audioLength : Infinity;
+      for (let position = range?.audioOffset ?? 0; position < end; ) {
+        const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, end - position), position);
+        if (bytesRead === 0) {
+          if (range) throw new Error(`${path} ends at byte ${position}, inside the range ${range.audioOffset} + ${range.audioLength}`);
+          break;
+        }
+        position += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      if (spareReadBuffers.length < SPARE_READ_BUFFERS) spareReadBuffers.push(buffer);
+      await file.close();
+    }
+  };
 }
 
 /**
