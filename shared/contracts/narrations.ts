@@ -48,6 +48,20 @@ export interface NarrationView {
   audio: MediaRef | null;
   subtitles: MediaRef | null;
   subtitlesVtt: MediaRef | null;
+  /** A segmented narration on its way: how many of its parts are ready ("7 of 18 parts ready"). Null otherwise, and in lists. */
+  parts: PartsProgress | null;
+}
+
+/** Parts of a segmented narration (docs/segmented-narration.md). */
+export interface PartsProgress {
+  total: number;
+  ready: number;
+}
+
+/** What a segmented version would pay: the parts that changed ("2 of 18 parts changed: 640 credits"). */
+export interface PartsChanged {
+  total: number;
+  changed: number;
 }
 
 /** Narrations of some documents, and the queue they wait in. */
@@ -102,6 +116,11 @@ export interface EstimateResponse {
   voice: VoiceCheck;
   /** The text is the one last narrated: narrating it again would change nothing. */
   unchanged: boolean;
+  /**
+   * A type narrated in parts: how many would be asked for. `characters` and `credits` are then those
+   * of the changed parts only, what narrating it would pay. Null in whole-article mode.
+   */
+  parts: PartsChanged | null;
 }
 
 /** POST /speech/narrations/estimate-many: the bulk dialog's preview, of what the caller may read and narrate. */

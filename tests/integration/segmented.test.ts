@@ -1,5 +1,9 @@
-import { blocks, contentManager, startStack, type Stack } from './harness';
-import { emulatorRequests, waitForStatus } from './narration-helpers';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { emulatorDuration, emulatorRequests, waitForStatus } from './narration-helpers';
 
 /**
  * Long articles (issue 23). The emulator enforces a maximum text length (spec 8: a limit exists,
@@ -22,6 +26,51 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+const ARTICLE_FIELDS = { titleField: 'title', textFields: ['summary', 'body'] };
+
+async function narrateArticlesIn(mode: 'whole' | 'segmented', segmentCharacters = LIMIT) {
+  const response = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...ARTICLE_FIELDS, trigger: 'publish', narrationMode: mode, segmentCharacters } },
+  });
+  expect(response.status).toBe(200);
+}
+
+/** The requests the emulator answered for an article's parts (their articleIds start with the article's). */
+async function partRequests(articleId: string) {
+  return (await emulatorRequests(stack)).filter(
+    (r) => typeof r.body?.postData?.articleId === 'string' && r.body.postData.articleId.startsWith(articleId) && r.body.postData.articleId !== articleId
+  );
+}
+
+/** The code points of a text, as the service counts and charges them. */
+const codePoints = (text: string) => [...text].length;
+
+/** Frames and the Xing/Info header's frame count of an MP3, read by ffprobe (Debian's ffmpeg), and ffmpeg's decoding errors. */
+function decodeWithFfmpeg(mp3: Buffer) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-joined-'));
+  try {
+    const file = path.join(dir, 'joined.mp3');
+    writeFileSync(file, mp3);
+    const errors = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'a:0', '-show_entries', 'stream=nb_read_frames,duration', '-of', 'json', file], {
+        encoding: 'utf8',
+      })
+    );
+    return { errors, frames: Number(probe.streams[0].nb_read_frames), duration: Number(probe.streams[0].duration) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The frame count a Xing or Info header in the first frame declares (flags bit 0), or null. */
+function xingFrames(mp3: Buffer): number | null {
+  const at = Math.max(mp3.indexOf('Xing'), mp3.indexOf('Info'));
+  if (at < 0 || at > 64) return null;
+  const flags = mp3.readUInt32BE(at + 4);
+  return flags & 1 ? mp3.readUInt32BE(at + 8) : null;
+}
 
 /** Paragraphs of about 180 characters each, `count` of them: three times the limit for 10. */
 function longBody(count: number, word = 'paragraph') {
@@ -49,5 +98,86 @@ describe('whole-article mode', () => {
     expect((await stack.control<any>('GET', '/credits')).credits).toBe(creditsBefore);
     const { events } = await stack.control<any>('GET', `/events?articleId=${documentId}-en&type=CREDITS_CHARGED`);
     expect(events).toEqual([]);
+  });
+});
+
+describe('segmented mode', () => {
+  it('narrates an article of three times the limit in parts joined into one MP3, SRT and VTT that play and seek', async () => {
+    await narrateArticlesIn('segmented');
+    const { documentId } = await articles.create({ title: 'A long read in parts', summary: 'Long.', body: blocks(...longBody(10)) }, 'en');
+    await articles.publish(documentId, 'en');
+    const articleId = `${documentId}-en`;
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    expect(row.characters).toBeGreaterThan(3 * LIMIT);
+    expect(row.parts.total).toBeGreaterThanOrEqual(4);
+
+    // Each part once, none over the limit, all with the article's voice; the article's own id never asked for.
+    const requests = await partRequests(articleId);
+    expect(requests.every((r) => r.status === 202)).toBe(true);
+    expect(new Set(requests.map((r) => r.body.postData.articleId)).size).toBe(requests.length);
+    expect(requests.every((r) => codePoints(r.body.text) <= LIMIT)).toBe(true);
+    expect((await emulatorRequests(stack)).filter((r) => r.body?.postData?.articleId === articleId)).toEqual([]);
+
+    const audio = Buffer.from(await (await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`)).arrayBuffer());
+    const srt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
+    const vtt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.vtt`)).text();
+
+    // The joined duration is the sum of the parts' (within one frame: 1152 samples at 22.05 kHz).
+    const { callbacks } = await stack.control<any>('GET', '/callbacks');
+    const partAudio = await Promise.all(
+      requests.map(async (r) => {
+        const callback = callbacks.find((c: any) => c.articleId === r.body.postData.articleId && c.payload?.response?.audioFile);
+        return Buffer.from(await (await fetch(callback.payload.response.audioFile)).arrayBuffer());
+      })
+    );
+    const sumOfParts = partAudio.reduce((sum, part) => sum + emulatorDuration(part), 0);
+    const decoded = decodeWithFfmpeg(audio);
+    expect(decoded.errors).toBe('');
+    expect(Math.abs(decoded.duration - sumOfParts)).toBeLessThanOrEqual(1152 / 22050);
+    expect(xingFrames(audio)).toBe(decoded.frames);
+    expect(Number(row.durationSeconds ?? decoded.duration)).toBeCloseTo(decoded.duration, 1);
+
+    // Cues in order, the last ending within 100 ms of the audio's end; every paragraph spoken once.
+    const ends = [...srt.matchAll(/(\d\d):(\d\d):(\d\d),(\d{3}) --> (\d\d):(\d\d):(\d\d),(\d{3})/g)].map((m) => ({
+      start: ((+m[1] * 60 + +m[2]) * 60 + +m[3]) * 1000 + +m[4],
+      end: ((+m[5] * 60 + +m[6]) * 60 + +m[7]) * 1000 + +m[8],
+    }));
+    expect(ends.length).toBeGreaterThan(10);
+    for (let i = 1; i < ends.length; i += 1) expect(ends[i].start).toBeGreaterThanOrEqual(ends[i - 1].start);
+    expect(Math.abs(ends[ends.length - 1].end - decoded.duration * 1000)).toBeLessThanOrEqual(100);
+    expect(vtt.startsWith('WEBVTT')).toBe(true);
+    for (let n = 1; n <= 10; n += 1) expect(srt.replace(/\s+/g, ' ')).toContain(`paragraph ${n} of a long read`);
+  });
+
+  it('an edit of one paragraph submits that part alone, charged its characters only; an unchanged republish submits nothing', async () => {
+    await narrateArticlesIn('segmented', 200);
+    const body = longBody(10);
+    const { documentId } = await articles.create({ title: 'Ten parts', summary: 'Parts.', body: blocks(...body) }, 'en');
+    await articles.publish(documentId, 'en');
+    const articleId = `${documentId}-en`;
+    const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    expect(first.parts.total).toBeGreaterThanOrEqual(10);
+    const before = await partRequests(articleId);
+
+    const edited = [...body];
+    edited[4] = edited[4].replace('long read', 'longer read');
+    const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+    await articles.update(documentId, { body: blocks(...edited) }, 'en');
+    await articles.publish(documentId, 'en');
+    await waitFor(async () => (await partRequests(articleId)).length > before.length, { timeoutMs: 30_000, what: 'the edited part' });
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+    const asked = (await partRequests(articleId)).slice(before.length);
+    expect(asked).toHaveLength(1);
+    expect(asked[0].body.text).toContain('paragraph 5 of a longer read');
+    expect(asked[0].body.postData.regenerate).toBe(false);
+    expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(codePoints(asked[0].body.text));
+    const srt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
+    expect(srt.replace(/\s+/g, ' ')).toContain('paragraph 5 of a longer read');
+    expect(srt.replace(/\s+/g, ' ')).toContain('paragraph 6 of a long read');
+
+    const requestsBefore = (await emulatorRequests(stack)).length;
+    await articles.publish(documentId, 'en');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await emulatorRequests(stack)).length).toBe(requestsBefore);
   });
 });

@@ -1,4 +1,5 @@
 import { countCharacters } from './domain/cost';
+import { partsProgress, planParts } from './domain/part-plan';
 import { narrationParagraphs } from './domain/text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import { getService } from '../utils';
@@ -11,6 +12,7 @@ import { getService } from '../utils';
 export function createNarrationEditorService() {
   const settings = getService('settings');
   const repository = getService('jobs');
+  const parts = getService('parts');
   const content = getService('content');
   const voiceOverrides = getService('voice-overrides');
   const worker = getService('worker');
@@ -85,16 +87,20 @@ export function createNarrationEditorService() {
       if (!draft) return null;
       const { version, override } = draft;
       const row = await repository.findByArticleId(version.articleId);
+      // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
+      const partsPlan =
+        version.mode === 'segmented' ? planParts(version.parts, row?.segments, row ? await parts.forNarration(row.id) : []) : null;
       return {
         articleId: version.articleId,
-        characters: version.characters,
-        credits: version.credits,
+        characters: partsPlan ? partsPlan.characters : version.characters,
+        credits: partsPlan ? partsPlan.credits : version.credits,
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
         voiceOverride: override,
         /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
         voice: await voices.check(version.voiceId, version.locale),
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
+        parts: partsPlan && { total: version.parts.length, changed: partsPlan.create.length + partsPlan.retry.length },
       };
     },
 
@@ -122,8 +128,17 @@ export function createNarrationEditorService() {
     /** The narrations of some documents of one type (a list page), every locale. */
     findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
 
-    /** The narrations of one document, every locale. */
-    findForDocument: (uid: string, documentId: string) => repository.findForDocument(uid, documentId),
+    /** The narrations of one document, every locale; a segmented one on its way with its parts' progress. */
+    async findForDocument(uid: string, documentId: string) {
+      const rows = await repository.findForDocument(uid, documentId);
+      return Promise.all(
+        rows.map(async (row) => {
+          if (row.status !== 'awaiting_parts' && !(row.status === 'storing' && row.narrationMode === 'segmented')) return row;
+          const progress = partsProgress(row.segmentPlan ?? [], row.segments, await parts.forNarration(row.id));
+          return { ...row, parts: { total: progress.total, ready: progress.ready } };
+        })
+      );
+    },
 
     /** Lifts a pause (credits, API key) and lets the worker submit again at once. */
     async resumeQueue() {

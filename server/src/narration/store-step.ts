@@ -5,7 +5,9 @@ import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
 import type { Cue } from '../subtitles/srt';
 import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
 import { describeLive, type LiveVersionDeps } from './live-version';
+import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from './joined-media';
 import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
+import type { PartsRepository } from './parts.repository';
 import { holdLease, StoreStopped } from './row-lease';
 
 /**
@@ -20,6 +22,9 @@ export interface StoreStepDeps extends LiveVersionDeps {
   config: PluginConfig;
   repository: JobsRepository;
   media: MediaStore;
+  /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */
+  joined: JoinedMediaStore;
+  parts: Pick<PartsRepository, 'remove'>;
   /** This worker, as the rows' `leaseOwner` names it. */
   owner: string;
   now: () => Date;
@@ -39,11 +44,19 @@ export function createStoreStep(deps: StoreStepDeps) {
   async function storeOne(job: NarrationRow, controller: AbortController) {
     const lease = holdLease(deps, job, controller);
     let stored: StoredMedia;
+    // A segmented narration's parts, joined: where each is in the audio, and the part rows it used.
+    let joined: JoinedMedia | null = null;
     try {
-      stored = await media.store(job, controller.signal);
+      if (job.narrationMode === 'segmented') stored = joined = await deps.joined.join(job, controller.signal);
+      else stored = await media.store(job, controller.signal);
     } catch (error) {
       await lease.release();
       if (controller.signal.aborted) return handOff(job, controller);
+      if (error instanceof PartsLostError) {
+        strapi.log.warn(`[speech] ${job.articleId}: ${error.message}`);
+        await repository.apply(job, { type: 'partsLost', owner, reason: error.message, now: now() });
+        return;
+      }
       const refused = error instanceof DownloadRefusedError;
       const reason = refused
         ? `The narration could not be downloaded: ${(error as Error).message}`
@@ -78,6 +91,7 @@ export function createStoreStep(deps: StoreStepDeps) {
       durationSeconds: stored.durationSeconds,
       audioBytes: stored.audioBytes,
       chapters,
+      ...(joined ? { segments: joined.segments } : {}),
       now: now(),
     });
     if (!outcome.applied) {
@@ -86,6 +100,8 @@ export function createStoreStep(deps: StoreStepDeps) {
       log(`did not store ${job.articleId}: ${outcome.reason}`);
       return;
     }
+    // The joined parts' results are in the linked audio now; a part row left by a failure here is planned again harmlessly.
+    if (joined) await deps.parts.remove(joined.consumed);
     // Replace, then delete: the old files are removed only once the new ones are linked.
     await removeReplacedFiles(outcome.row, outcome.replaced);
     log(`stored narration of ${job.articleId}`);

@@ -8,6 +8,7 @@ import type { JobsRepository } from './jobs.repository';
 import type { MediaStore } from './media';
 import type { PartsRepository } from './parts.repository';
 import { createPlanStep } from './plan-step';
+import { createJoinedMedia } from './joined-media';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
@@ -82,7 +83,8 @@ export function createWorker(deps: WorkerDeps) {
     if (!stopped) void runner.runSoon();
   };
 
-  const stores = createStoreStep({ ...deps, owner, now, isStopped: () => stopped, wake });
+  const joined = createJoinedMedia({ strapi, config, media: deps.media, parts });
+  const stores = createStoreStep({ ...deps, joined, owner, now, isStopped: () => stopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
   let startupSweep: Promise<void> = Promise.resolve();

@@ -1,11 +1,15 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
-import type { NarrationView } from '../../../../shared/contracts/narrations';
+import type { NarrationView, PartsProgress } from '../../../../shared/contracts/narrations';
 import type { MediaFileRef, NarrationListRow, NarrationRow } from './narration-row';
 import { isPreprocessType } from './cost';
 
 /** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */
 
-type ListedRow = NarrationListRow & Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>>;
+type ListedRow = NarrationListRow &
+  Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>> & {
+    /** Read for one document's rows only (the panel). */
+    parts?: PartsProgress | null;
+  };
 
 const mediaRef = (file: MediaFileRef | null | undefined): MediaRef | null => (file ? { id: file.id, url: file.url } : null);
 
@@ -35,6 +39,7 @@ export function adminNarrationView(row: ListedRow): NarrationView {
     audio: mediaRef(row.audio),
     subtitles: mediaRef(row.subtitles),
     subtitlesVtt: mediaRef(row.subtitlesVtt),
+    parts: row.parts ?? null,
   };
 }
 
@@ -43,7 +48,7 @@ export function adminNarrationView(row: ListedRow): NarrationView {
  * private bucket's files are signed for the admin; narration/media.ts).
  */
 export async function adminNarrationViewWithFiles(
-  row: NarrationRow,
+  row: NarrationRow & { parts?: PartsProgress | null },
   readableUrl: (file: MediaFileRef) => Promise<{ url: string }>
 ): Promise<NarrationView> {
   const view = adminNarrationView(row);

@@ -64,10 +64,10 @@ export function planParts(
 }
 
 export type PartsProgress =
-  | { kind: 'ready'; total: number }
+  | { kind: 'ready'; ready: number; total: number }
   | { kind: 'waiting'; ready: number; total: number }
   /** `index` is 1-based, for "Part 3 of 18". */
-  | { kind: 'failed'; index: number; total: number; row: NarrationPartRow };
+  | { kind: 'failed'; ready: number; total: number; index: number; row: NarrationPartRow };
 
 /** Where a segmented article awaiting its parts stands: all ready, one failed for good, or waiting. */
 export function partsProgress(
@@ -78,12 +78,15 @@ export function partsProgress(
   const inStore = storedKeys(stored);
   const rowByKey = new Map(rows.map((row) => [row.articleId, row]));
   let ready = 0;
+  let failed: { index: number; row: NarrationPartRow } | null = null;
   for (const [position, part] of plan.entries()) {
     const row = rowByKey.get(part.key);
     if (inStore.has(part.key) || (row && isReadyPart(row))) ready += 1;
-    else if (row && needsAsking(row)) return { kind: 'failed', index: position + 1, total: plan.length, row };
+    else if (row && needsAsking(row)) failed ??= { index: position + 1, row };
   }
-  return ready === plan.length ? { kind: 'ready', total: plan.length } : { kind: 'waiting', ready, total: plan.length };
+  const total = plan.length;
+  if (failed) return { kind: 'failed', ready, total, ...failed };
+  return { kind: ready === total ? 'ready' : 'waiting', ready, total };
 }
 
 /** Why an article failed with one of its parts. */

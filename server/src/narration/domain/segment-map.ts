@@ -22,6 +22,8 @@ export interface StoredPart {
   audioOffset: number;
   audioLength: number;
   durationSeconds: number;
+  /** Where it starts in the joined timeline, as its cues were shifted (ms). */
+  offsetMs: number;
   /** Its cues in the joined SRT: `cueCount` of them from the 0-based `cueFirst`. */
   cueFirst: number;
   cueCount: number;

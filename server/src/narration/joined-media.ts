@@ -1,0 +1,146 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { joinMp3, mp3FileSource, type Mp3PartSource } from '../audio/mp3-join';
+import { DownloadRefusedError, downloadToTempFile } from '../download/download';
+import type { PluginConfig } from '../settings/config-schema';
+import { joinCues, partCues } from '../subtitles/join';
+import { formatSrt, formatVtt, parseSrt, type Cue } from '../subtitles/srt';
+import type { NarrationRow } from './domain/narration-row';
+import { isReadyPart } from './domain/part-plan';
+import type { StoredPart } from './domain/segment-map';
+import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
+import type { PartsRepository } from './parts.repository';
+import { localPathOf, StoredFileUnreadable } from './stored-files';
+
+/**
+ * Joins a segmented narration's parts into its three Media Library files (docs/segmented-narration.md):
+ * each part in reading order, from the joined audio stored before (an unchanged part, read back by
+ * its byte range) or downloaded from the service (a new part, through the guarded downloader), then
+ * one MP3 with a header for the whole (audio/mp3-join.ts), one SRT and one WebVTT with the cues
+ * shifted by the parts before (subtitles/join.ts). Streams: a long narration is never held in memory.
+ */
+
+/** Parts whose audio is neither in the stored narration nor fetchable from the service any more. */
+export class PartsLostError extends Error {
+  constructor(readonly keys: string[]) {
+    super(`${keys.length} part(s) could not be fetched any more: asking the speech service for them again`);
+  }
+}
+
+export interface JoinedMedia extends StoredMedia {
+  segments: StoredPart[];
+  /** The part rows whose results are now in the joined audio (removed once it is linked). */
+  consumed: number[];
+}
+
+interface PartSource {
+  audio: Mp3PartSource;
+  cues: Cue[];
+}
+
+export function createJoinedMedia(deps: { strapi: Core.Strapi; config: PluginConfig; media: MediaStore; parts: Pick<PartsRepository, 'forNarration'> }) {
+  const { strapi, config, media } = deps;
+
+  /** The parts of the audio stored before, by key: read back from its MP3 and SRT, each once. */
+  async function storedSources(row: NarrationRow, workDir: string, signal?: AbortSignal): Promise<Map<string, PartSource>> {
+    const stored = row.segments ?? [];
+    const sources = new Map<string, PartSource>();
+    if (!stored.length || !row.audio || !row.subtitles) return sources;
+    const options = { workDir, timeoutMs: config.downloadTimeoutMs, signal };
+    let audioPath: string;
+    let cues: Cue[];
+    try {
+      audioPath = await localPathOf(strapi, media, row.audio, { ...options, maxBytes: config.maxAudioBytes });
+      cues = parseSrt(await fs.readFile(await localPathOf(strapi, media, row.subtitles, { ...options, maxBytes: config.maxSubtitleBytes }), 'utf8'));
+    } catch (error) {
+      // Removed from the Media Library by hand, or the storage is gone: those parts are asked for again (free when the service still has them).
+      if (!(error instanceof StoredFileUnreadable)) throw error;
+      strapi.log.warn(`[speech] the stored narration of ${row.articleId} could not be read back: ${error.message}`);
+      return sources;
+    }
+    for (const part of stored) {
+      if (sources.has(part.key)) continue;
+      sources.set(part.key, {
+        audio: mp3FileSource(audioPath, part),
+        cues: partCues(cues, { first: part.cueFirst, count: part.cueCount, offsetMs: part.offsetMs }),
+      });
+    }
+    return sources;
+  }
+
+  return {
+    /**
+     * The joined narration of a row in `storing` whose plan is complete. Throws PartsLostError when
+     * a part's result can be fetched neither from storage nor from the service, a retryable
+     * DownloadRefusedError for a passing failure, and the signal's reason once it aborts (then
+     * nothing it uploaded is left behind); temporary files are removed on every path.
+     */
+    async join(row: NarrationRow, signal?: AbortSignal): Promise<JoinedMedia> {
+      const plan = row.segmentPlan ?? [];
+      if (!plan.length) throw new Error(`narration ${row.articleId} has no parts to join`);
+      const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-join-'));
+      try {
+        const sources = await storedSources(row, workDir, signal);
+        const ready = new Map((await deps.parts.forNarration(row.id)).filter(isReadyPart).map((part) => [part.articleId, part]));
+        // Every ready part of the plan is in the joined audio once it is linked, downloaded now or read back.
+        const consumed = [...new Set(plan.map(({ key }) => key))].flatMap((key) => (ready.has(key) ? [ready.get(key)!.id] : []));
+        const lost: string[] = [];
+        const download = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
+        for (const { key } of plan) {
+          if (sources.has(key) || lost.includes(key)) continue;
+          const part = ready.get(key);
+          if (!part?.pendingResult) {
+            lost.push(key);
+            continue;
+          }
+          try {
+            const audio = await downloadToTempFile(part.pendingResult.audioFile, { ...download, maxBytes: config.maxAudioBytes, kind: 'mp3' });
+            const srt = await downloadToTempFile(part.pendingResult.srtFile, { ...download, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
+            sources.set(key, { audio: mp3FileSource(audio.path), cues: parseSrt(await fs.readFile(srt.path, 'utf8')) });
+          } catch (error) {
+            // Gone from the service's host for good: asked for again. A passing failure is retried as a download.
+            if (!(error instanceof DownloadRefusedError) || error.retryable) throw error;
+            lost.push(key);
+          }
+        }
+        if (lost.length) throw new PartsLostError(lost);
+
+        const sourceOf = (key: string) => sources.get(key)!;
+        const audioPath = path.join(workDir, 'joined.mp3');
+        const joined = await joinMp3(
+          plan.map(({ key }) => sourceOf(key).audio),
+          audioPath
+        );
+        const cues = joinCues(plan.map(({ key }, index) => ({ cues: sourceOf(key).cues, durationSeconds: joined.parts[index].durationSeconds })));
+        const srtPath = path.join(workDir, 'joined.srt');
+        const vttPath = path.join(workDir, 'joined.vtt');
+        await fs.writeFile(srtPath, formatSrt(cues.cues), 'utf8');
+        await fs.writeFile(vttPath, formatVtt(cues.cues), 'utf8');
+        const files = await media.upload(row, { audio: audioPath, subtitles: srtPath, subtitlesVtt: vttPath }, signal);
+        return {
+          ...files,
+          durationSeconds: joined.durationSeconds,
+          audioBytes: joined.bytes,
+          cues: cues.cues,
+          segments: plan.map((part, index) => ({
+            key: part.key,
+            characters: part.characters,
+            audioOffset: joined.parts[index].audioOffset,
+            audioLength: joined.parts[index].audioLength,
+            durationSeconds: joined.parts[index].durationSeconds,
+            offsetMs: cues.parts[index].offsetMs,
+            cueFirst: cues.parts[index].first,
+            cueCount: cues.parts[index].count,
+          })),
+          consumed,
+        };
+      } finally {
+        await fs.rm(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export type JoinedMediaStore = ReturnType<typeof createJoinedMedia>;
