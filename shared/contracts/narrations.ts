@@ -48,7 +48,7 @@ export interface NarrationView {
   audio: MediaRef | null;
   subtitles: MediaRef | null;
   subtitlesVtt: MediaRef | null;
-  /** A segmented narration on its way: how many of its parts are ready ("7 of 18 parts ready"). Null otherwise, and in lists. */
+  /** A segmented narration: how many of its parts are ready ("7 of 18 parts ready"). Null in whole-article mode, and in lists. */
   parts: PartsProgress | null;
 }
 

@@ -128,12 +128,12 @@ export function createNarrationEditorService() {
     /** The narrations of some documents of one type (a list page), every locale. */
     findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
 
-    /** The narrations of one document, every locale; a segmented one on its way with its parts' progress. */
+    /** The narrations of one document, every locale; a segmented one with how many of its parts are ready. */
     async findForDocument(uid: string, documentId: string) {
       const rows = await repository.findForDocument(uid, documentId);
       return Promise.all(
         rows.map(async (row) => {
-          if (row.status !== 'awaiting_parts' && !(row.status === 'storing' && row.narrationMode === 'segmented')) return row;
+          if (row.narrationMode !== 'segmented' || !row.segmentPlan) return row;
           const progress = partsProgress(row.segmentPlan ?? [], row.segments, await parts.forNarration(row.id));
           return { ...row, parts: { total: progress.total, ready: progress.ready } };
         })
