@@ -5,14 +5,16 @@
  * narration queue at 1,000 to 1,000,000 rows on SQLite and PostgreSQL; scripts/bench-flow.mjs: the
  * editor's flow: publish with narration on/off, a backlog drain, callback acknowledgement, statuses;
  * scripts/bench-feeds.mjs: a podcast feed of 1,000 items, cold and warm; scripts/bench-reconcile.mjs:
- * the reconciliation at a million live articles, idle and catching up).
+ * the reconciliation at a million live articles, idle and catching up; scripts/bench-stitch.mjs: an
+ * hour of narration joined from 30 MP3 and SRT parts, time and memory).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
  *                    [--items 1000]  (feeds)
  *                    [--rows 1000000] [--lost 100]  (reconcile)
+ *                    [--parts 30] [--part-seconds 120]  (stitch)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -26,8 +28,8 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile'].includes(only)) {
-  console.error('--only: upload, scale, flow, feeds or reconcile');
+if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch'].includes(only)) {
+  console.error('--only: upload, scale, flow, feeds, reconcile or stitch');
   leave(2);
 }
 const benches = [
@@ -43,6 +45,7 @@ const benches = [
   },
   { name: 'feeds', script: 'bench-feeds.mjs', args: forward(['items']) },
   { name: 'reconcile', script: 'bench-reconcile.mjs', args: forward(['rows', 'lost']) },
+  { name: 'stitch', script: 'bench-stitch.mjs', args: forward(['parts', 'part-seconds']) },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');

@@ -23,11 +23,22 @@ export interface EncodeOptions {
   id3v1?: boolean;
 }
 
+/** Runs ffmpeg or ffprobe; a machine without them is told what to install rather than `ENOENT`. */
+function run(tool: 'ffmpeg' | 'ffprobe', args: string[]): string {
+  try {
+    return execFileSync(tool, args, { encoding: 'utf8' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${tool} is needed: apt-get install ffmpeg (bash .ci/run does)`, { cause: error });
+    throw error;
+  }
+}
+
 /** Encodes `options.source` to `dir/name` with ffmpeg's LAME encoder; answers the file's path. */
 export function encodeMp3(dir: string, name: string, options: EncodeOptions): string {
   const file = path.join(dir, name);
   const rate = options.bitrate === undefined ? ['-q:a', String(options.vbrQuality ?? 4)] : ['-b:a', options.bitrate];
-  execFileSync('ffmpeg', [
+  run('ffmpeg', [
     ...['-v', 'error', '-y', '-f', 'lavfi', '-i', options.source],
     ...['-ar', String(options.sampleRate ?? 44100), '-ac', String(options.channels ?? 1), '-c:a', 'libmp3lame', ...rate],
     ...['-id3v2_version', options.id3v2 === false ? '0' : '4', '-write_xing', options.xing === false ? '0' : '1'],
@@ -38,11 +49,10 @@ export function encodeMp3(dir: string, name: string, options: EncodeOptions): st
 
 /** What ffprobe reads: the audio frames it demuxes (the header frame is not one) and the duration it reports. */
 export function probe(file: string): { frames: number; durationSeconds: number } {
-  const output = execFileSync(
-    'ffprobe',
-    ['-v', 'error', '-count_packets', '-select_streams', 'a:0', '-show_entries', 'stream=nb_read_packets,duration', '-of', 'json', file],
-    { encoding: 'utf8' }
-  );
+  const output = run('ffprobe', [
+    ...['-v', 'error', '-count_packets', '-select_streams', 'a:0'],
+    ...['-show_entries', 'stream=nb_read_packets,duration', '-of', 'json', file],
+  ]);
   const stream = JSON.parse(output).streams[0];
   return { frames: Number(stream.nb_read_packets), durationSeconds: Number(stream.duration) };
 }
@@ -50,9 +60,10 @@ export function probe(file: string): { frames: number; durationSeconds: number }
 /** What ffmpeg says decoding the whole file (from `seekSeconds` when given): empty when it found nothing wrong. */
 export function decodeErrors(file: string, seekSeconds?: number): string {
   const seek = seekSeconds === undefined ? [] : ['-ss', String(seekSeconds)];
-  const run = spawnSync('ffmpeg', ['-v', 'error', ...seek, '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
-  if (run.status !== 0) return `ffmpeg exited with ${run.status}: ${run.stderr}`;
-  return run.stderr;
+  const decoding = spawnSync('ffmpeg', ['-v', 'error', ...seek, '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
+  if (decoding.error) throw decoding.error;
+  if (decoding.status !== 0) return `ffmpeg exited with ${decoding.status}: ${decoding.stderr}`;
+  return decoding.stderr;
 }
 
 export interface WalkedFrame {
