@@ -51,6 +51,10 @@ export interface ContentTypeNarration {
   skipBlocks?: SkippableBlock[];
   /** The text field `{author}` reads in intro and outro templates. */
   authorField?: string;
+  /** Left out: 'whole'. The settings in effect always say. */
+  narrationMode?: NarrationMode;
+  /** The longest part when segmented; left out: the global `segmentCharacters`. */
+  segmentCharacters?: number;
 }
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */
@@ -67,6 +71,8 @@ export interface SpeechSettings {
   /** Read before / after every article, by locale code or ALL_LOCALES for every locale without its own. */
   introTemplates: Record<string, string>;
   outroTemplates: Record<string, string>;
+  /** The longest part of a segmented narration, for every type without its own. */
+  segmentCharacters: number;
 }
 
 /** What the admin may change: any subset; each map given replaces the saved one whole. */
