@@ -87,6 +87,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         defaultVoiceId: env('SPEECH_DEFAULT_VOICE', 'en-female-1'),
         localeVoices: parseLocaleVoices(env('SPEECH_LOCALE_VOICES', '')),
         preprocessType: env('SPEECH_PREPROCESS_TYPE', '0'),
+        segmentCharacters: env.int('SPEECH_SEGMENT_CHARACTERS', 2_000),
         mediaHosts: env.array('SPEECH_MEDIA_HOSTS', []),
         maxInFlight: env.int('SPEECH_MAX_IN_FLIGHT', 3),
         maxAudioBytes: env.int('SPEECH_MAX_AUDIO_BYTES', 200 * 1024 * 1024),

@@ -14,6 +14,25 @@ export type PreprocessType = '0' | '2';
 export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
 export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];
 
+/**
+ * How a type is narrated: in one request per article ('whole', the default), or cut into parts
+ * narrated one by one and joined, so that an edit pays only for the parts it changed.
+ */
+export const NARRATION_MODES = ['whole', 'segmented'] as const;
+export type NarrationMode = (typeof NARRATION_MODES)[number];
+
+/**
+ * The longest part of a segmented narration, in characters (code points, as the service counts).
+ * The default keeps an edit's cost to about one part of some 900 characters on average (parts
+ * average about half the maximum: narration/domain/text/segments.ts) and a part well under the
+ * service's unpublished limit. The minimum still holds an ordinary sentence, so parts are cut at
+ * sentence ends, not inside sentences; the maximum is the longest text the emulator takes in one
+ * request, beyond which segmenting would leave ordinary articles whole.
+ */
+export const DEFAULT_SEGMENT_CHARACTERS = 2_000;
+export const MIN_SEGMENT_CHARACTERS = 200;
+export const MAX_SEGMENT_CHARACTERS = 100_000;
+
 /** Blocks a narration can leave out (narration/domain/text.ts). */
 export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
 export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
@@ -32,6 +51,10 @@ export interface ContentTypeNarration {
   skipBlocks?: SkippableBlock[];
   /** The text field `{author}` reads in intro and outro templates. */
   authorField?: string;
+  /** Left out: 'whole'. The settings in effect always say. */
+  narrationMode?: NarrationMode;
+  /** The longest part when segmented; left out: the global `segmentCharacters`. */
+  segmentCharacters?: number;
 }
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */
@@ -48,6 +71,8 @@ export interface SpeechSettings {
   /** Read before / after every article, by locale code or ALL_LOCALES for every locale without its own. */
   introTemplates: Record<string, string>;
   outroTemplates: Record<string, string>;
+  /** The longest part of a segmented narration, for every type without its own. */
+  segmentCharacters: number;
 }
 
 /** What the admin may change: any subset; each map given replaces the saved one whole. */

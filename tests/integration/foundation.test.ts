@@ -78,6 +78,47 @@ it('refuses runtime settings naming a field or a type that does not exist with a
   expect((await stack.admin('GET', '/speech/settings')).body.settings.contentTypes).toEqual(before);
 });
 
+it('takes a type’s narration mode and the part sizes from PUT /speech/settings, refuses bad ones with a 400 naming the key, and answers them in effect', async () => {
+  const ARTICLE = 'api::article.article';
+  const before = (await stack.admin('GET', '/speech/settings')).body.settings;
+  expect(before.segmentCharacters).toBe(2_000);
+  expect(before.contentTypes[ARTICLE].narrationMode).toBe('whole');
+  const article = { titleField: 'title', textFields: ['summary', 'body'] };
+
+  const zero = await stack.admin('PUT', '/speech/settings', { segmentCharacters: 0 });
+  expect(zero.status).toBe(400);
+  expect(zero.body.error.message).toBe('segmentCharacters: must be a whole number of characters from 200 to 100000');
+  expect(zero.body.error.details.errors).toEqual([
+    { path: ['segmentCharacters'], message: 'must be a whole number of characters from 200 to 100000' },
+  ]);
+  const parts = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...article, narrationMode: 'parts', segmentCharacters: 50 } },
+  });
+  expect(parts.status).toBe(400);
+  expect(parts.body.error.message.split('\n')).toEqual([
+    `contentTypes.${ARTICLE}.narrationMode: Invalid enum value. Expected 'whole' | 'segmented', received 'parts'`,
+    `contentTypes.${ARTICLE}.segmentCharacters: must be a whole number of characters from 200 to 100000`,
+  ]);
+  expect((await stack.admin('GET', '/speech/settings')).body.settings).toEqual(before);
+
+  const saved = await stack.admin('PUT', '/speech/settings', {
+    segmentCharacters: 1_500,
+    contentTypes: { [ARTICLE]: { ...article, narrationMode: 'segmented', segmentCharacters: 600 } },
+  });
+  expect(saved.status).toBe(200);
+  const inEffect = (await stack.admin('GET', '/speech/settings')).body.settings;
+  for (const settings of [saved.body.settings, inEffect]) {
+    expect(settings.segmentCharacters).toBe(1_500);
+    expect(settings.contentTypes[ARTICLE]).toMatchObject({ narrationMode: 'segmented', segmentCharacters: 600 });
+    expect(settings.contentTypes['api::page.page'].narrationMode).toBe('whole');
+  }
+  const restored = await stack.admin('PUT', '/speech/settings', {
+    segmentCharacters: before.segmentCharacters,
+    contentTypes: { [ARTICLE]: before.contentTypes[ARTICLE] },
+  });
+  expect(restored.body.settings).toEqual(before);
+});
+
 it('never shows the API key in admin responses, public responses or logs', async () => {
   const articles = contentManager(stack, 'api::article.article');
   const { documentId } = await articles.create({ title: 'Secret check', summary: 'Summary.', body: blocks('Body.') }, 'en');

@@ -1,5 +1,6 @@
 import type { ZodError } from 'zod';
 import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/settings/config-schema';
+import { runtimeSettingsSchema } from '../../server/src/settings/service';
 
 const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.speech.example' };
 
@@ -81,5 +82,62 @@ describe('podcast feeds configuration', () => {
     [{ contentTypes: { 'api::a.a': { link: 'javascript:alert(1)' } } }, /speech\.config\.feeds\.contentTypes\.api::a\.a\.link/],
   ])('refuses %j, naming the key', (feeds, message) => {
     expect(() => parsePluginConfig({ ...minimal, feeds })).toThrow(message);
+  });
+});
+
+describe('segmented narration settings (issue 23)', () => {
+  const article = { textFields: ['body'] };
+
+  it('has a global part size of 2,000 characters by default, and adds no mode to a type that names none', () => {
+    const config = parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': article } });
+    expect(config.segmentCharacters).toBe(2_000);
+    expect(config.contentTypes['api::a.a']).toEqual(article);
+  });
+
+  it('takes a mode and a part size per type, and a global part size from 200 to 100,000', () => {
+    const config = parsePluginConfig({
+      ...minimal,
+      segmentCharacters: 100_000,
+      contentTypes: {
+        'api::a.a': { ...article, narrationMode: 'segmented', segmentCharacters: 200 },
+        'api::b.b': { ...article, narrationMode: 'whole' },
+      },
+    });
+    expect(config.segmentCharacters).toBe(100_000);
+    expect(config.contentTypes['api::a.a']).toMatchObject({ narrationMode: 'segmented', segmentCharacters: 200 });
+    expect(config.contentTypes['api::b.b'].narrationMode).toBe('whole');
+  });
+
+  it.each([
+    [{ segmentCharacters: 0 }, 'speech.config.segmentCharacters: must be a whole number of characters from 200 to 100000'],
+    [{ segmentCharacters: 199 }, 'speech.config.segmentCharacters: must be a whole number of characters from 200 to 100000'],
+    [{ segmentCharacters: 100_001 }, 'speech.config.segmentCharacters: must be a whole number of characters from 200 to 100000'],
+    [{ segmentCharacters: 1_500.5 }, 'speech.config.segmentCharacters: must be a whole number of characters from 200 to 100000'],
+    [{ segmentCharacters: '2000' }, 'speech.config.segmentCharacters: Expected number, received string'],
+    [
+      { contentTypes: { 'api::a.a': { ...article, narrationMode: 'parts' } } },
+      "speech.config.contentTypes.api::a.a.narrationMode: Invalid enum value. Expected 'whole' | 'segmented', received 'parts'",
+    ],
+    [
+      { contentTypes: { 'api::a.a': { ...article, segmentCharacters: 0 } } },
+      'speech.config.contentTypes.api::a.a.segmentCharacters: must be a whole number of characters from 200 to 100000',
+    ],
+  ])('refuses %j, naming the key', (values, message) => {
+    expect(() => parsePluginConfig({ ...minimal, ...values })).toThrow(`Invalid configuration of the speech plugin:\n${message}`);
+  });
+
+  it('validates PUT /speech/settings alike: the same keys, the same messages without the prefix', () => {
+    expect(runtimeSettingsSchema.parse({ segmentCharacters: 500 })).toEqual({ segmentCharacters: 500 });
+    const type = { 'api::a.a': { ...article, narrationMode: 'segmented', segmentCharacters: 800 } };
+    expect(runtimeSettingsSchema.parse({ contentTypes: type })).toEqual({ contentTypes: type });
+    const refused = runtimeSettingsSchema.safeParse({
+      segmentCharacters: 0,
+      contentTypes: { 'api::a.a': { ...article, narrationMode: 'parts' } },
+    });
+    expect(refused.success).toBe(false);
+    expect(describeConfigIssues((refused as { error: ZodError }).error, '').split('\n')).toEqual([
+      "contentTypes.api::a.a.narrationMode: Invalid enum value. Expected 'whole' | 'segmented', received 'parts'",
+      'segmentCharacters: must be a whole number of characters from 200 to 100000',
+    ]);
   });
 });

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import type { ArticleFields } from '../narration/domain/article';
-import { ALL_LOCALES, NARRATION_TRIGGERS, SKIPPABLE_BLOCKS, type NarrationTrigger } from '../../../shared/contracts/settings';
+import type { NarrationModeChoice } from '../narration/domain/segments';
+import {
+  ALL_LOCALES,
+  DEFAULT_SEGMENT_CHARACTERS,
+  MAX_SEGMENT_CHARACTERS,
+  MIN_SEGMENT_CHARACTERS,
+  NARRATION_MODES,
+  NARRATION_TRIGGERS,
+  SKIPPABLE_BLOCKS,
+  type NarrationTrigger,
+} from '../../../shared/contracts/settings';
 import { MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templates';
 
 /**
@@ -8,6 +18,15 @@ import { MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templa
  * Parsed once at start: a bad value stops Strapi with a message that names the key,
  * rather than failing later on the first publish.
  */
+
+const segmentCharactersRange = `must be a whole number of characters from ${MIN_SEGMENT_CHARACTERS} to ${MAX_SEGMENT_CHARACTERS}`;
+
+/** The longest part of a segmented narration (shared/contracts/settings.ts says why these bounds). */
+export const segmentCharacters = z
+  .number()
+  .int(segmentCharactersRange)
+  .min(MIN_SEGMENT_CHARACTERS, segmentCharactersRange)
+  .max(MAX_SEGMENT_CHARACTERS, segmentCharactersRange);
 
 export const contentTypeNarrationSchema = z
   .object({
@@ -27,8 +46,12 @@ export const contentTypeNarrationSchema = z
     skipBlocks: z.array(z.enum(SKIPPABLE_BLOCKS)).max(SKIPPABLE_BLOCKS.length).optional(),
     /** The text field `{author}` reads in intro and outro templates. */
     authorField: z.string().min(1).optional(),
+    /** Left out: 'whole' (one request per article). 'segmented': in parts, an edit paying only for the parts it changed. */
+    narrationMode: z.enum(NARRATION_MODES).optional(),
+    /** The longest part of this type when segmented; left out: the global segmentCharacters. */
+    segmentCharacters: segmentCharacters.optional(),
   })
-  .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger }, z.ZodTypeDef, unknown>;
+  .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
 
 /** A locale code as Strapi's i18n writes them: `en`, `ar`, `fr-FR`, `zh-Hans`, `es-419`. */
@@ -138,6 +161,8 @@ export const pluginConfigSchema = z
     outroTemplates: templatesSchema.default({}),
     /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
     preprocessType: z.enum(['0', '2']).default('0'),
+    /** The longest part of a segmented narration, for every type without its own. */
+    segmentCharacters: segmentCharacters.default(DEFAULT_SEGMENT_CHARACTERS),
     /** Articles awaiting a callback at once, account-wide (spec section 8 recommends about three). */
     maxInFlight: z.number().int().min(1).max(50).default(3),
     /** Hosts the MP3 and SRT may be downloaded from. Empty: the origins of baseUrl and webUrl. */

@@ -5,6 +5,7 @@ import {
   contentTypeNarrationSchema,
   localeVoicesSchema,
   parsePluginConfig,
+  segmentCharacters,
   siteName,
   templatesSchema,
   type ContentTypeNarrationConfig,
@@ -14,11 +15,12 @@ import type { QueueState } from '../../../shared/contracts/common';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
 import { lexiconSchema } from './lexicon-schema';
 import { effectiveTrigger } from '../narration/domain/triggers';
+import { narrationModeOf } from '../narration/domain/segments';
 
 /**
  * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
- * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration,
- * the pronunciation lexicon), which lives in
+ * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration
+ * and its mode, the part size of segmented narrations, the pronunciation lexicon), which lives in
  * the plugin store and overrides the file. The publish path reads them on every document action,
  * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
  * in the same store.
@@ -37,6 +39,8 @@ export const runtimeSettingsSchema = z
     /** Each replaces the file's whole map. */
     introTemplates: templatesSchema,
     outroTemplates: templatesSchema,
+    /** The longest part of a segmented narration, for every type without its own. */
+    segmentCharacters,
   })
   .partial()
   .strict();
@@ -75,32 +79,47 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
       localeVoices: runtime.localeVoices ?? config.localeVoices,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
-      contentTypes: withTypeTriggers({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
+      contentTypes: inEffect({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
       lexicon: runtime.lexicon ?? [],
       siteName: runtime.siteName ?? config.siteName,
       introTemplates: runtime.introTemplates ?? config.introTemplates,
       outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
+      segmentCharacters: runtime.segmentCharacters ?? config.segmentCharacters,
     };
   }
 
-  /** Every narrated type with the trigger that applies to it: off, or its type's own. */
-  function withTypeTriggers(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+  /**
+   * Every narrated type with what applies to it: the trigger (off, or its type's own) and the
+   * narration mode (whole unless segmented). A type's segmentCharacters stays left out when it
+   * has none: the global one applies, and the admin sending the type back does not pin it.
+   */
+  function inEffect(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
     const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid));
     return Object.fromEntries(
-      Object.entries(types).map(([uid, type]) => [uid, { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)) }])
+      Object.entries(types).map(([uid, type]) => [
+        uid,
+        { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)), narrationMode: narrationModeOf(type) },
+      ])
     );
   }
 
   /**
    * What the config file says of a type and a runtime entry leaves out (`publicNarration`, which
-   * the settings page does not offer; what is read and the author field, when a saved entry
-   * predates them) is kept.
+   * the settings page does not offer; what is read, the author field, the narration mode and the
+   * part size, when a saved entry predates them) is kept.
    */
   function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
     return Object.fromEntries(
       Object.entries(types).map(([uid, type]) => {
         const file = config.contentTypes[uid];
-        return [uid, { publicNarration: file?.publicNarration, skipBlocks: file?.skipBlocks, authorField: file?.authorField, ...type }];
+        const kept = {
+          publicNarration: file?.publicNarration,
+          skipBlocks: file?.skipBlocks,
+          authorField: file?.authorField,
+          narrationMode: file?.narrationMode,
+          segmentCharacters: file?.segmentCharacters,
+        };
+        return [uid, { ...kept, ...type }];
       })
     );
   }
