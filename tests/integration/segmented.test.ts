@@ -39,7 +39,10 @@ async function narrateArticlesIn(mode: 'whole' | 'segmented', segmentCharacters 
 /** The requests the emulator answered for an article's parts (their articleIds start with the article's). */
 async function partRequests(articleId: string) {
   return (await emulatorRequests(stack)).filter(
-    (r) => typeof r.body?.postData?.articleId === 'string' && r.body.postData.articleId.startsWith(articleId) && r.body.postData.articleId !== articleId
+    (r) =>
+      typeof r.body?.postData?.articleId === 'string' &&
+      r.body.postData.articleId.startsWith(articleId) &&
+      r.body.postData.articleId !== articleId
   );
 }
 
@@ -52,11 +55,18 @@ function decodeWithFfmpeg(mp3: Buffer) {
   try {
     const file = path.join(dir, 'joined.mp3');
     writeFileSync(file, mp3);
-    const errors = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const errors = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const probe = JSON.parse(
-      execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'a:0', '-show_entries', 'stream=nb_read_frames,duration', '-of', 'json', file], {
-        encoding: 'utf8',
-      })
+      execFileSync(
+        'ffprobe',
+        ['-v', 'error', '-count_frames', '-select_streams', 'a:0', '-show_entries', 'stream=nb_read_frames,duration', '-of', 'json', file],
+        {
+          encoding: 'utf8',
+        }
+      )
     );
     return { errors, frames: Number(probe.streams[0].nb_read_frames), duration: Number(probe.streams[0].duration) };
   } finally {
@@ -76,7 +86,8 @@ function xingFrames(mp3: Buffer): number | null {
 function longBody(count: number, word = 'paragraph') {
   return Array.from(
     { length: count },
-    (_, i) => `This is ${word} ${i + 1} of a long read. It goes on for a while, so that the whole article is well over what the service takes.`
+    (_, i) =>
+      `This is ${word} ${i + 1} of a long read. It goes on for a while, so that the whole article is well over what the service takes.`
   );
 }
 

@@ -46,6 +46,14 @@ describe('narration view', () => {
       audio: { id: 3, url: '/uploads/a.mp3' },
       subtitles: { id: 4, url: '/uploads/a.srt' },
       subtitlesVtt: null,
+      parts: null,
+    });
+  });
+
+  it("says how many of a segmented narration's parts are ready, when the panel's read gave it", () => {
+    expect(adminNarrationView({ ...narrationRow({ status: 'awaiting_parts' }), parts: { total: 18, ready: 7 } }).parts).toEqual({
+      total: 18,
+      ready: 7,
     });
   });
 

@@ -6,6 +6,7 @@ import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { ContentTypeNarrationConfig } from '../settings/config-schema';
 import type { EffectiveSettings } from '../settings/service';
 import { articleKey, describeArticle } from './domain/article';
+import { narrationModeOf, segmentCharactersOf } from './domain/segments';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
 import { triggerProblem } from './domain/triggers';
 import { resolveVoiceId } from '../voices/resolve';
@@ -155,6 +156,7 @@ export function createContentReader(strapi: Core.Strapi) {
           defaultVoiceId: settings.defaultVoiceId,
         }),
         preprocessType: settings.preprocessType,
+        segmentCharacters: narrationModeOf(narration) === 'segmented' ? segmentCharactersOf(narration, settings.segmentCharacters) : null,
         lexicon: settings.lexicon,
         siteName: settings.siteName,
         introTemplates: settings.introTemplates,

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { MediaFileRef, NarrationRow } from './domain/narration-row';
+import type { MediaFileRef } from './domain/narration-row';
 import type { MediaLinks, NarrationJobPatch, NarrationJobState, NarrationStatus, TransitionGuard } from './domain/states';
 import type { JobsFileLinks } from './jobs.file-links';
 import { narrationQuery } from './jobs.reads';
@@ -45,7 +45,6 @@ export function createConditionalUpdate(
   fileLinks: Pick<JobsFileLinks, 'linkStored'> | null,
   query: () => ReturnType<Core.Strapi['db']['query']> = narrationQuery(strapi)
 ) {
-
   /**
    * Writes a patch if the row is still in an expected state. Media links in the patch are written
    * in the same transaction, after the conditional update has won: the row's scalar fields and its

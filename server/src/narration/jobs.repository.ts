@@ -130,7 +130,9 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
 
   async function setFigures(
     id: number,
-    figures: Partial<Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint' | 'narrationMode'>>
+    figures: Partial<
+      Pick<NarrationRow, 'characters' | 'credits' | 'voiceId' | 'preprocessType' | 'title' | 'fingerprint' | 'narrationMode'>
+    >
   ) {
     await query().update({ where: { id }, data: figures });
   }

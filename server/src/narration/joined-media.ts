@@ -9,7 +9,7 @@ import { joinCues, partCues } from '../subtitles/join';
 import { formatSrt, formatVtt, parseSrt, type Cue } from '../subtitles/srt';
 import type { NarrationRow } from './domain/narration-row';
 import { isReadyPart } from './domain/part-plan';
-import type { StoredPart } from './domain/segment-map';
+import type { StoredPart } from './domain/states/segment-map';
 import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
 import type { PartsRepository } from './parts.repository';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
@@ -40,7 +40,12 @@ interface PartSource {
   cues: Cue[];
 }
 
-export function createJoinedMedia(deps: { strapi: Core.Strapi; config: PluginConfig; media: MediaStore; parts: Pick<PartsRepository, 'forNarration'> }) {
+export function createJoinedMedia(deps: {
+  strapi: Core.Strapi;
+  config: PluginConfig;
+  media: MediaStore;
+  parts: Pick<PartsRepository, 'forNarration'>;
+}) {
   const { strapi, config, media } = deps;
 
   /** The parts of the audio stored before, by key: read back from its MP3 and SRT, each once. */
@@ -53,7 +58,9 @@ export function createJoinedMedia(deps: { strapi: Core.Strapi; config: PluginCon
     let cues: Cue[];
     try {
       audioPath = await localPathOf(strapi, media, row.audio, { ...options, maxBytes: config.maxAudioBytes });
-      cues = parseSrt(await fs.readFile(await localPathOf(strapi, media, row.subtitles, { ...options, maxBytes: config.maxSubtitleBytes }), 'utf8'));
+      cues = parseSrt(
+        await fs.readFile(await localPathOf(strapi, media, row.subtitles, { ...options, maxBytes: config.maxSubtitleBytes }), 'utf8')
+      );
     } catch (error) {
       // Removed from the Media Library by hand, or the storage is gone: those parts are asked for again (free when the service still has them).
       if (!(error instanceof StoredFileUnreadable)) throw error;
@@ -96,8 +103,16 @@ export function createJoinedMedia(deps: { strapi: Core.Strapi; config: PluginCon
             continue;
           }
           try {
-            const audio = await downloadToTempFile(part.pendingResult.audioFile, { ...download, maxBytes: config.maxAudioBytes, kind: 'mp3' });
-            const srt = await downloadToTempFile(part.pendingResult.srtFile, { ...download, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
+            const audio = await downloadToTempFile(part.pendingResult.audioFile, {
+              ...download,
+              maxBytes: config.maxAudioBytes,
+              kind: 'mp3',
+            });
+            const srt = await downloadToTempFile(part.pendingResult.srtFile, {
+              ...download,
+              maxBytes: config.maxSubtitleBytes,
+              kind: 'srt',
+            });
             sources.set(key, { audio: mp3FileSource(audio.path), cues: parseSrt(await fs.readFile(srt.path, 'utf8')) });
           } catch (error) {
             // Gone from the service's host for good: asked for again. A passing failure is retried as a download.
@@ -113,7 +128,9 @@ export function createJoinedMedia(deps: { strapi: Core.Strapi; config: PluginCon
           plan.map(({ key }) => sourceOf(key).audio),
           audioPath
         );
-        const cues = joinCues(plan.map(({ key }, index) => ({ cues: sourceOf(key).cues, durationSeconds: joined.parts[index].durationSeconds })));
+        const cues = joinCues(
+          plan.map(({ key }, index) => ({ cues: sourceOf(key).cues, durationSeconds: joined.parts[index].durationSeconds }))
+        );
         const srtPath = path.join(workDir, 'joined.srt');
         const vttPath = path.join(workDir, 'joined.vtt');
         await fs.writeFile(srtPath, formatSrt(cues.cues), 'utf8');

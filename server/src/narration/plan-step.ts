@@ -39,7 +39,11 @@ export function createPlanStep(deps: PlanStepDeps) {
       const outcome = await repository.apply(article, { type: 'partsReady', now: now() });
       if (outcome.applied) log(`all ${progress.total} parts of ${article.articleId} are ready: joining them`);
     } else if (progress.kind === 'failed') {
-      await repository.apply(article, { type: 'partFailed', reason: partFailureReason(progress), code: progress.row.lastErrorCode ?? 'PART_FAILED' });
+      await repository.apply(article, {
+        type: 'partFailed',
+        reason: partFailureReason(progress),
+        code: progress.row.lastErrorCode ?? 'PART_FAILED',
+      });
     }
   }
 
@@ -72,7 +76,8 @@ export function createPlanStep(deps: PlanStepDeps) {
         })),
         at
       );
-      for (const row of plan.retry) await parts.apply(row, { type: 'contentChanged', fingerprint: row.fingerprint ?? row.articleId, now: at });
+      for (const row of plan.retry)
+        await parts.apply(row, { type: 'contentChanged', fingerprint: row.fingerprint ?? row.articleId, now: at });
       const outcome = await repository.apply(job, {
         type: 'partsPlanned',
         owner,
@@ -84,7 +89,9 @@ export function createPlanStep(deps: PlanStepDeps) {
       });
       if (!outcome.applied) return;
       const asked = plan.create.length + plan.retry.length;
-      log(`planned ${job.articleId} in ${total} parts: ${asked} to narrate (${plan.credits} credits), ${plan.allReady ? 'all at hand' : 'the others at hand'}`);
+      log(
+        `planned ${job.articleId} in ${total} parts: ${asked} to narrate (${plan.credits} credits), ${plan.allReady ? 'all at hand' : 'the others at hand'}`
+      );
     },
   };
 }

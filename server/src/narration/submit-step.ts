@@ -105,7 +105,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     let job = claimed.row;
     const version = await describeLive(deps, job);
     if (!version) {
-      await repository.apply(job, { type: 'submitRejected', reason: 'The content is no longer published or no longer narrated.', code: 'NOT_PUBLISHED' });
+      await repository.apply(job, {
+        type: 'submitRejected',
+        reason: 'The content is no longer published or no longer narrated.',
+        code: 'NOT_PUBLISHED',
+      });
       return false;
     }
     if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
@@ -124,7 +128,12 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       return false;
     }
     if (version.mode === 'segmented') {
-      await deps.planStep.plan(job, { title: version.title, voiceId: version.voiceId, preprocessType: version.preprocessType, parts: version.parts });
+      await deps.planStep.plan(job, {
+        title: version.title,
+        voiceId: version.voiceId,
+        preprocessType: version.preprocessType,
+        parts: version.parts,
+      });
       return false;
     }
     // Narrated whole from now on: parts a segmented version left on their way are of no use.

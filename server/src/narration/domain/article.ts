@@ -6,7 +6,7 @@ import type { TextHeading } from '../../subtitles/chapters';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
 import type { ContentVersion } from './narration-row';
 import type { PartToNarrate } from './part-plan';
-import type { NarrationMode } from './states';
+import { planSegments, type NarrationMode } from './segments';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -35,6 +35,8 @@ export interface ArticleSource {
   preprocessType: PreprocessType;
   /** Pronunciation rules, applied before the cost and the fingerprint (so the estimate is what is paid). */
   lexicon?: readonly LexiconRule[];
+  /** Narrated in parts of at most this many characters (docs/segmented-narration.md); absent: whole. */
+  segmentCharacters?: number | null;
   /** `{site}` in the templates. */
   siteName?: string;
   /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
@@ -92,21 +94,27 @@ export function describeArticle(
     title: headingTitle(written.paragraphs[index + written.introParagraphs]),
   }));
   const { characters, credits } = narrationCost(text, source.preprocessType);
+  const articleId = articleKey(source.entry.documentId, source.entry.locale, source.localized);
+  const segmentCharacters = source.segmentCharacters ?? undefined;
+  const parts =
+    segmentCharacters === undefined
+      ? []
+      : planSegments({ articleId, text, voiceId: source.voiceId, preprocessType: source.preprocessType, maxCharacters: segmentCharacters });
   const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
   return {
-    articleId: articleKey(source.entry.documentId, source.entry.locale, source.localized),
+    articleId,
     contentType: source.contentType,
     documentId: source.entry.documentId,
     locale,
     title: typeof titleValue === 'string' && titleValue.trim() ? titleValue.trim() : source.entry.documentId,
     text,
     headings,
-    fingerprint: narrationFingerprint({ text, voiceId: source.voiceId, preprocessType: source.preprocessType }),
+    fingerprint: narrationFingerprint({ text, voiceId: source.voiceId, preprocessType: source.preprocessType, segmentCharacters }),
     voiceId: source.voiceId,
     preprocessType: source.preprocessType,
     characters,
     credits,
-    mode: 'whole',
-    parts: [],
+    mode: segmentCharacters === undefined ? 'whole' : 'segmented',
+    parts,
   };
 }

@@ -17,6 +17,12 @@ export interface NarrationFingerprintInput {
   text: string;
   voiceId: string;
   preprocessType: PreprocessType;
+  /**
+   * A segmented version: the longest part. Narrated in parts, the same text is another narration
+   * (switching a type's mode, or its part size, is a change); left out for a whole article, whose
+   * fingerprint is then what it always was (no article is narrated again after an upgrade).
+   */
+  segmentCharacters?: number;
 }
 
 /**
@@ -31,13 +37,20 @@ const FINGERPRINT_SCHEME = 'narration-fingerprint/v1';
  * plain join with a separator would not guarantee. The text is hashed as given (no trimming or
  * normalisation here) so that the fingerprint describes precisely what is paid for.
  */
-export function narrationFingerprint({ text, voiceId, preprocessType }: NarrationFingerprintInput): string {
+export function narrationFingerprint({ text, voiceId, preprocessType, segmentCharacters }: NarrationFingerprintInput): string {
   if (typeof text !== 'string' || typeof voiceId !== 'string') {
     throw new TypeError('narrationFingerprint: text and voiceId must be strings');
   }
   if (!isPreprocessType(preprocessType)) {
     throw new TypeError(`narrationFingerprint: preprocessType must be "0" or "2", got ${JSON.stringify(preprocessType)}`);
   }
-  const encoded = JSON.stringify([FINGERPRINT_SCHEME, text, voiceId, preprocessType]);
+  const parts = [
+    FINGERPRINT_SCHEME,
+    text,
+    voiceId,
+    preprocessType,
+    ...(segmentCharacters === undefined ? [] : ['segmented', segmentCharacters]),
+  ];
+  const encoded = JSON.stringify(parts);
   return createHash('sha256').update(encoded, 'utf8').digest('hex');
 }

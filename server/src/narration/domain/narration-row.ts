@@ -1,6 +1,6 @@
 import type { Chapter } from '../../subtitles/chapters';
 import type { PreprocessType } from './cost';
-import type { PlannedPart, StoredPart } from './segment-map';
+import type { PlannedPart, StoredPart } from './states/segment-map';
 import type { NarrationJobState, NarrationMode } from './states';
 
 /** A narration row as the database holds it (the repository reads and writes it; the domain reads it). */

@@ -4,7 +4,7 @@
  * Pure: no Strapi, no I/O.
  */
 import type { NarrationPartRow } from './narration-row';
-import { storedKeys, type PlannedPart, type StoredPart } from './segment-map';
+import { storedKeys, type PlannedPart, type StoredPart } from './states/segment-map';
 
 /** A part of the plan with the text it is asked for with. */
 export interface PartToNarrate extends PlannedPart {

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 
 import type { NarrationMode } from '../../../../shared/contracts/settings';
 import { isPreprocessType, narrationCost, type PreprocessType } from './cost';
-import type { PlannedPart } from './segment-map';
+import type { PlannedPart } from './states/segment-map';
 import { cutSegments } from './text';
 
 export type { NarrationMode };
@@ -125,7 +125,7 @@ export interface SegmentChanges {
 
 /**
  * The parts of a plan to be paid for: those whose key is not among `availableKeys` (the keys of the
- * stored audio, segment-map.ts's storedKeys, and any generated at the service and not yet joined).
+ * stored audio, states/segment-map.ts's storedKeys, and any generated at the service and not yet joined).
  * A key repeated in the plan is counted, and paid, once.
  */
 export function changedSegments(plan: readonly PlannedPart[], availableKeys: ReadonlySet<string>): SegmentChanges {

@@ -1,7 +1,15 @@
 import { COUNTER_FIELDS, type NarrationEvent, type NarrationJobPatch, type NarrationJobState, type TransitionGuard } from './types';
 
 /** Events only the holder of the row's lease may apply. */
-const LEASE_HOLDER_EVENTS = ['leaseRenewed', 'stored', 'storeDeferred', 'storeFailed', 'storeAbandoned', 'partsPlanned', 'partsLost'] as const;
+const LEASE_HOLDER_EVENTS = [
+  'leaseRenewed',
+  'stored',
+  'storeDeferred',
+  'storeFailed',
+  'storeAbandoned',
+  'partsPlanned',
+  'partsLost',
+] as const;
 type LeaseHolderEvent = Extract<NarrationEvent, { type: (typeof LEASE_HOLDER_EVENTS)[number] }>;
 const LEASE_HOLDER_EVENT_TYPES: ReadonlySet<NarrationEvent['type']> = new Set(LEASE_HOLDER_EVENTS);
 

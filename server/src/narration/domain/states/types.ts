@@ -1,7 +1,8 @@
 /** The narration job's states, the row fields the machine reads and writes, and its events (index.ts). */
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
+import type { NarrationMode } from '../../../../../shared/contracts/settings';
 import type { Chapter } from '../../../subtitles/chapters';
-import type { PlannedPart, StoredPart } from '../segment-map';
+import type { PlannedPart, StoredPart } from './segment-map';
 
 // The statuses the admin is told of are the queue's own: one list, in the contracts.
 export { NARRATION_STATUSES, type NarrationStatus };
@@ -13,7 +14,7 @@ export { NARRATION_STATUSES, type NarrationStatus };
 export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
 
 /** How a version is narrated: in one request, or in parts joined afterwards (docs/segmented-narration.md). */
-export type NarrationMode = 'whole' | 'segmented';
+export type { NarrationMode };
 
 export interface ResultUrls {
   audioFile: string;

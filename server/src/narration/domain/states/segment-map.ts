@@ -1,5 +1,5 @@
 /**
- * What a segmented narration's row keeps of its parts (docs/segmented-narration.md). Pure types.
+ * What a segmented narration's row keeps of its parts (docs/segmented-narration.md): the state machine writes them. Pure.
  *
  * - The plan: the parts of the version being narrated, in reading order (a part may repeat: two
  *   identical paragraphs share one key, and one generation).
