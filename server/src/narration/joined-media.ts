@@ -24,7 +24,11 @@ import { localPathOf, StoredFileUnreadable } from './stored-files';
 
 /** Parts whose audio is neither in the stored narration nor fetchable from the service any more. */
 export class PartsLostError extends Error {
-  constructor(readonly keys: string[]) {
+  constructor(
+    readonly keys: string[],
+    /** The map of the stored audio without the parts that could not be read back from it (planned again as new). */
+    readonly segments: StoredPart[] | null
+  ) {
     super(`${keys.length} part(s) could not be fetched any more: asking the speech service for them again`);
   }
 }
@@ -45,14 +49,18 @@ export function createJoinedMedia(deps: {
   config: PluginConfig;
   media: MediaStore;
   parts: Pick<PartsRepository, 'forNarration'>;
+  /** The row with its files (a row claimed for storing is read without them). */
+  withFiles: (id: number) => Promise<NarrationRow | null>;
 }) {
   const { strapi, config, media } = deps;
 
   /** The parts of the audio stored before, by key: read back from its MP3 and SRT, each once. */
-  async function storedSources(row: NarrationRow, workDir: string, signal?: AbortSignal): Promise<Map<string, PartSource>> {
-    const stored = row.segments ?? [];
+  async function storedSources(claimed: NarrationRow, workDir: string, signal?: AbortSignal): Promise<Map<string, PartSource>> {
+    const stored = claimed.segments ?? [];
     const sources = new Map<string, PartSource>();
-    if (!stored.length || !row.audio || !row.subtitles) return sources;
+    if (!stored.length) return sources;
+    const row = await deps.withFiles(claimed.id);
+    if (!row?.audio || !row.subtitles) return sources;
     const options = { workDir, timeoutMs: config.downloadTimeoutMs, signal };
     let audioPath: string;
     let cues: Cue[];
@@ -120,7 +128,10 @@ export function createJoinedMedia(deps: {
             lost.push(key);
           }
         }
-        if (lost.length) throw new PartsLostError(lost);
+        if (lost.length) {
+          const unreadable = new Set(lost);
+          throw new PartsLostError(lost, row.segments?.filter((part) => !unreadable.has(part.key)) ?? null);
+        }
 
         const sourceOf = (key: string) => sources.get(key)!;
         const audioPath = path.join(workDir, 'joined.mp3');

@@ -54,7 +54,7 @@ export function createStoreStep(deps: StoreStepDeps) {
       if (controller.signal.aborted) return handOff(job, controller);
       if (error instanceof PartsLostError) {
         strapi.log.warn(`[speech] ${job.articleId}: ${error.message}`);
-        await repository.apply(job, { type: 'partsLost', owner, reason: error.message, now: now() });
+        await repository.apply(job, { type: 'partsLost', owner, reason: error.message, segments: error.segments, now: now() });
         return;
       }
       const refused = error instanceof DownloadRefusedError;

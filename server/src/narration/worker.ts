@@ -83,7 +83,7 @@ export function createWorker(deps: WorkerDeps) {
     if (!stopped) void runner.runSoon();
   };
 
-  const joined = createJoinedMedia({ strapi, config, media: deps.media, parts });
+  const joined = createJoinedMedia({ strapi, config, media: deps.media, parts, withFiles: (id) => repository.findById(id, true) });
   const stores = createStoreStep({ ...deps, joined, owner, now, isStopped: () => stopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });

@@ -47,6 +47,13 @@ export const onPartsLost: Decide<'partsLost'> = (state, event) => {
   return {
     kind: 'apply',
     from: ['storing'],
-    patch: { ...CLEAR_LEASE, status: 'queued', nextAttemptAt: event.now, lastError: event.reason, lastErrorCode: 'PART_LOST' },
+    patch: {
+      ...CLEAR_LEASE,
+      status: 'queued',
+      segments: event.segments,
+      nextAttemptAt: event.now,
+      lastError: event.reason,
+      lastErrorCode: 'PART_LOST',
+    },
   };
 };

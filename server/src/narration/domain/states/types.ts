@@ -157,7 +157,14 @@ export type NarrationEvent =
   /** A part failed for good: so does the article, naming the part. */
   | { type: 'partFailed'; reason: string; code: string }
   /** A part's result could not be fetched any more while joining: the article is planned again (its lost parts asked for again). */
-  | { type: 'partsLost'; owner: string; reason: string; now: Date }
+  | {
+      type: 'partsLost';
+      owner: string;
+      reason: string;
+      /** The stored audio's map without the parts that could not be read back from it: planned as new, not as at hand. */
+      segments: StoredPart[] | null;
+      now: Date;
+    }
   /** Storing failed for a passing reason (timeout, 5xx from the media host): try again later. */
   | { type: 'storeDeferred'; owner: string; retryAt: Date; reason: string; code: string; maxAttempts: number }
   /** Storing failed for good (download refused, bad content). */
