@@ -23,6 +23,7 @@
  * @property {number} maxTextLength       Max characters (code points) of /process-text `text`.
  * @property {number} ttsMaxTextLength    Max characters (code points) of TTS `text`.
  * @property {number} ttsDelayMs          Artificial latency of TTS (widens the 409 CONCURRENT_REQUEST window).
+ * @property {number} mediaDelayMs        Wait before a media file (a narration's MP3 or SRT) is served: a slow media host.
  * @property {number} sttQueuedMs         Time an STT job stays `queued`.
  * @property {number} sttProcessingMs     Minimum time an STT job stays `processing`.
  * @property {number} sttMaxUploadBytes   STT upload limit (spec: 50 MB).
@@ -65,6 +66,7 @@ export const KNOB_SCHEMA = {
   maxTextLength: { type: 'int', min: 1, default: 100000 },
   ttsMaxTextLength: { type: 'int', min: 1, default: 5000 },
   ttsDelayMs: { type: 'int', min: 0, default: 0 },
+  mediaDelayMs: { type: 'int', min: 0, default: 0 },
   sttQueuedMs: { type: 'int', min: 0, default: 1000 },
   sttProcessingMs: { type: 'int', min: 0, default: 1000 },
   sttMaxUploadBytes: { type: 'int', min: 1, default: 50 * 1024 * 1024 },

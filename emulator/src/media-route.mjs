@@ -7,6 +7,9 @@ export async function serveMedia(ctx) {
   const file = ctx.runtime.state.media.get(ctx.params.file);
   if (!file) throw errors.notFound(`Media file "${ctx.params.file}" does not exist.`);
   const headOnly = ctx.req.method === 'HEAD';
+  // A slow media host (a knob): clients that download results must not hold anything on it.
+  const { mediaDelayMs } = ctx.runtime.knobs;
+  if (mediaDelayMs > 0) await ctx.runtime.state.sleep(mediaDelayMs);
   const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-store' };
 
   // Single byte ranges, so browsers can seek in the audio.

@@ -106,6 +106,20 @@ describe('control API', () => {
     expect(JSON.stringify(articles)).not.toContain(API_KEY);
   });
 
+  it('serves media files after mediaDelayMs (a slow media host), and at once again when it is 0', async () => {
+    await requestJson(`${emulator.url}/process-text`, { body: narrationBody('slow-media', callbacks.url) });
+    const [callback] = await callbacks.waitFor(1);
+    const audioFile = (callback.body as any).response.audioFile as string;
+    await emulator.control('config', { method: 'PUT', body: { mediaDelayMs: 700 } });
+    const slowStart = Date.now();
+    const slow = await fetch(audioFile);
+    await slow.arrayBuffer();
+    expect(Date.now() - slowStart).toBeGreaterThanOrEqual(650);
+    await emulator.control('config', { method: 'PUT', body: { mediaDelayMs: 0 } });
+    const fast = await fetch(audioFile);
+    expect(Buffer.from(await fast.arrayBuffer())).toEqual(Buffer.from(await (await fetch(audioFile)).arrayBuffer()));
+  });
+
   it('answers unknown paths with 404 NOT_FOUND in the general error format', async () => {
     const res = await requestJson(`${emulator.url}/api/v2/nothing`);
     expect(res.status).toBe(404);

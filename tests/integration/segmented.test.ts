@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { emulatorDuration, emulatorRequests, waitForStatus } from './narration-helpers';
+import { emulatorDuration, emulatorRequests, mediaFiles, narrationRow, waitForStatus } from './narration-helpers';
 
 /**
  * Long articles (issue 23). The emulator enforces a maximum text length (spec 8: a limit exists,
@@ -18,7 +18,8 @@ let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // A short lease, so that a join cut short by a killed Strapi is taken up again soon after the restart.
+  stack = await startStack({ env: { SPEECH_LEASE_MS: '4000' } });
   articles = contentManager(stack, ARTICLE);
   await stack.control('PUT', '/config', { maxTextLength: LIMIT });
 });
@@ -190,5 +191,54 @@ describe('segmented mode', () => {
     await articles.publish(documentId, 'en');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await emulatorRequests(stack)).length).toBe(requestsBefore);
+  });
+});
+
+describe('a join cut short', () => {
+  it('Strapi killed (-9) while joining: after the restart the article ends ready, no part paid twice, no file left over', async () => {
+    await narrateArticlesIn('segmented');
+    const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+    const { documentId } = await articles.create(
+      { title: 'Killed while joining', summary: 'Long.', body: blocks(...longBody(10, 'part')) },
+      'en'
+    );
+    const articleId = `${documentId}-en`;
+    const mediaRequests = async () => ((await stack.control<any>('GET', '/requests?route=media')).requests as unknown[]).length;
+    const mediaBefore = await mediaRequests();
+    // A slow media host: each of the parts' files takes a while to download, so the join lasts seconds.
+    await stack.control('PUT', '/config', { mediaDelayMs: 1_500 });
+    try {
+      await articles.publish(documentId, 'en');
+      await waitFor(
+        async () => {
+          const row = await narrationRow(stack, ARTICLE, documentId, 'en');
+          return row?.status === 'storing' && row.parts && row.parts.ready === row.parts.total;
+        },
+        { timeoutMs: 90_000, intervalMs: 50, what: 'the parts to be joined' }
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const asked = (await mediaRequests()) - mediaBefore;
+      const parts = (await partRequests(articleId)).length;
+      // In the middle of the join: some of the parts' files asked for, not all.
+      expect(asked).toBeGreaterThan(0);
+      expect(asked).toBeLessThan(2 * parts);
+      await stack.stopStrapi('SIGKILL');
+    } finally {
+      await stack.control('PUT', '/config', { mediaDelayMs: 0 });
+    }
+    await stack.restartStrapi();
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 90_000);
+
+    const asked = await partRequests(articleId);
+    expect(asked.every((r) => r.status === 202)).toBe(true);
+    expect(new Set(asked.map((r) => r.body.postData.articleId)).size).toBe(asked.length);
+    expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(
+      asked.reduce((sum, r) => sum + codePoints(r.body.text), 0)
+    );
+    // The narration's three files, and nothing the killed join had uploaded.
+    const files = await mediaFiles(stack, documentId);
+    expect(files.map((file) => file.id).sort()).toEqual([row.audio.id, row.subtitles.id, row.subtitlesVtt.id].sort());
+    const audio = Buffer.from(await (await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`)).arrayBuffer());
+    expect(decodeWithFfmpeg(audio).errors).toBe('');
   });
 });
