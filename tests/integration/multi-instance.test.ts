@@ -96,6 +96,71 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     expect((await stack.request(`/api/speech/narrations/${articleId.toUpperCase()}`)).status).toBe(404);
   });
 
+  it('two long articles in parts, published together on two instances: both progress, each part once, never more than maxInFlight', async () => {
+    const articleSettings = { titleField: 'title', textFields: ['summary', 'body'] };
+    await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish', narrationMode: 'segmented', segmentCharacters: 200 } },
+    });
+    await stack.control('PUT', '/config', { generationDelayMs: 800 });
+    const articles = contentManager(stack, ARTICLE);
+    let maxGenerating = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { articles: records } = await stack.control<any>('GET', '/articles');
+        maxGenerating = Math.max(maxGenerating, records.filter((record: any) => record.state === 'generating').length);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const paragraphs = (name: string) =>
+      Array.from(
+        { length: 8 },
+        (_, i) => `${name}, paragraph ${i + 1}: a paragraph long enough to be a part of its own when parts hold two hundred characters.`
+      );
+    const documentIds: string[] = [];
+    try {
+      for (const name of ['First long read', 'Second long read']) {
+        documentIds.push((await articles.create({ title: name, summary: 'Long.', body: blocks(...paragraphs(name)) }, 'en')).documentId);
+      }
+      // One publish on each instance.
+      const publishOn = (url: string, documentId: string) =>
+        fetch(`${url}/content-manager/collection-types/${ARTICLE}/${documentId}/actions/publish?locale=en`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+          body: '{}',
+        }).then((response) => expect(response.status).toBe(200));
+      await Promise.all([publishOn(stack.url, documentIds[0]), publishOn(second.url, documentIds[1])]);
+      for (const documentId of documentIds) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    } finally {
+      sampling = false;
+      await sampler;
+      await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'publish' } } });
+      // The other instance reads the settings again after its cache (settings/service.ts, 5 s): the next test narrates whole.
+      await sleep(5_500);
+    }
+    expect(maxGenerating).toBeGreaterThanOrEqual(1);
+    expect(maxGenerating).toBeLessThanOrEqual(2);
+    const { requests } = await stack.control<any>('GET', '/requests?path=/process-text&method=POST');
+    const partsOf = (documentId: string) =>
+      (requests as any[]).filter((r) => String(r.body?.postData?.articleId ?? '').startsWith(`${documentId}-en~p`));
+    for (const documentId of documentIds) {
+      const asked = partsOf(documentId);
+      expect(asked.length).toBeGreaterThanOrEqual(8);
+      expect(asked.every((r) => r.status === 202)).toBe(true);
+      expect(new Set(asked.map((r) => r.body.postData.articleId)).size).toBe(asked.length);
+    }
+    // Both progress: the first four parts asked for are of both articles, not all of the first one.
+    const firstFour = (requests as any[])
+      .filter((r) => documentIds.some((id) => String(r.body?.postData?.articleId ?? '').startsWith(`${id}-en~p`)))
+      .slice(0, 4)
+      .map((r) => documentIds.findIndex((id) => r.body.postData.articleId.startsWith(id)));
+    expect(new Set(firstFour)).toEqual(new Set([0, 1]));
+    const generations = (await stack.control<any>('GET', '/articles')).articles.filter((record: any) =>
+      documentIds.some((id) => record.articleId.startsWith(`${id}-en~p`))
+    );
+    expect(generations.every((record: any) => record.generation === 1)).toBe(true);
+  });
+
   it('submits each article once across instances, with at most maxInFlight generating', async () => {
     // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
     // attribute is not a database constraint): two rows. Dispatching must still work.
