@@ -8,7 +8,13 @@ import type { NarrationStatus, NarrationView } from '../../../shared/contracts/n
 export type BadgeKind = 'none' | 'queued' | 'paused' | 'generating' | 'ready' | 'failed' | 'cancelled';
 export type BadgeVariant = 'neutral' | 'secondary' | 'warning' | 'primary' | 'success' | 'danger';
 
-export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus>(['queued', 'submitting', 'awaiting_callback', 'awaiting_parts', 'storing']);
+export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus>([
+  'queued',
+  'submitting',
+  'awaiting_callback',
+  'awaiting_parts',
+  'storing',
+]);
 
 export const BADGE_VARIANT: Record<BadgeKind, BadgeVariant> = {
   none: 'neutral',
