@@ -71,6 +71,36 @@ async function fillNarrations(knex: any, chunk: number) {
 }
 
 /**
+ * 20,000 parts of segmented narrations on their way (a busy queue: 2,000 long articles of 10 parts):
+ * most queued, or generating with their callback due later; a few whose lease or callback ran out.
+ */
+async function fillParts(knex: any, chunk: number) {
+  const now = new Date();
+  const later = new Date(Date.now() + 3_600_000);
+  const statuses = ['queued', 'queued', 'awaiting_callback', 'storing', 'failed'];
+  const rows = [];
+  for (let i = 0; i < 20_000; i += 1) {
+    const overdue = i < 6;
+    rows.push({
+      document_id: `p${i.toString(36).padStart(23, '0')}`,
+      article_id: `doc${Math.floor(i / 10)}-en~p${i.toString(16).padStart(16, '0')}`,
+      narration_id: Math.floor(i / 10) + 1,
+      turn: i % 10,
+      status: overdue ? (i % 2 ? 'submitting' : 'awaiting_callback') : statuses[i % statuses.length],
+      next_attempt_at: now,
+      lease_expires_at: overdue && i % 2 ? now : null,
+      callback_deadline: overdue ? (i % 2 ? null : now) : later,
+      characters: 900,
+      credits: 900,
+      created_at: now,
+      updated_at: now,
+      published_at: now,
+    });
+  }
+  await knex.batchInsert('speech_narration_parts', rows, chunk);
+}
+
+/**
  * 100,000 published articles (the site's own table, which the reconciliation reads): the last ten
  * published an hour ago, after the reconciliation's cursor, the others long before.
  */
@@ -126,6 +156,15 @@ async function runPluginQueries(app: any) {
     Array.from({ length: 100 }, (_, i) => `doc${i * 997}`)
   );
   await repository.findForDocument(UID, 'doc777');
+  // Segmented narrations: the articles awaiting their parts, and the parts' own queue.
+  const parts = app.plugin('speech').service('parts');
+  await repository.awaitingParts();
+  await parts.claimable(now, 3);
+  await parts.countInFlight();
+  await parts.withExpiredLease(now);
+  await parts.withCallbackOverdue(now);
+  await parts.findByArticleId('doc4242-en~p0123456789abcdef');
+  await parts.forNarration(4242);
   await transcriptions.duePolls(now, 5);
   await transcriptions.nextDueAt(now);
   await transcriptions.interruptedUploads(now);
@@ -135,9 +174,9 @@ async function runPluginQueries(app: any) {
 }
 
 /** The plugin's tables, and the site's article table as the reconciliation reads it. */
-const PLUGIN_TABLES = /speech_(narrations|transcriptions)\b|\barticles\b/;
-/** The tables that grow with the site: none may be read whole. */
-const LARGE_TABLES = new Set(['speech_narrations', 'articles']);
+const PLUGIN_TABLES = /speech_(narrations|narration_parts|transcriptions)\b|\barticles\b/;
+/** The tables that grow with the site: none may be read whole (the parts' table holds only parts on their way, filled here all the same). */
+const LARGE_TABLES = new Set(['speech_narrations', 'speech_narration_parts', 'articles']);
 
 async function explainAll(statements: Captured[], explain: (statement: Captured) => Promise<string[]>) {
   const scans: string[] = [];
@@ -164,6 +203,7 @@ async function expectIndexLookups(
   try {
     const knex = app.db.connection;
     await fillNarrations(knex, chunk);
+    await fillParts(knex, chunk);
     await fillArticles(knex, chunk);
     for (const statement of analyze) await knex.raw(statement);
     // The reconciliation's cursor ten articles before the end, its last pass a minute before they
@@ -229,7 +269,7 @@ const SERVER_PLANS: Array<{ database: ServerDatabase; title: string; analyze: st
   {
     database: mariadb,
     title: 'plans every plugin query on a 100,000-row narration table without a full table or index scan',
-    analyze: ['ANALYZE TABLE speech_narrations', 'ANALYZE TABLE articles'],
+    analyze: ['ANALYZE TABLE speech_narrations', 'ANALYZE TABLE speech_narration_parts', 'ANALYZE TABLE articles'],
     async explain(knex, { sql, bindings }) {
       const [steps] = (await knex.raw(`EXPLAIN ${sql}`, bindings)) as [
         Array<{ table: string | null; type: string | null; key: string | null }>,
