@@ -242,3 +242,49 @@ describe('a join cut short', () => {
     expect(decodeWithFfmpeg(audio).errors).toBe('');
   });
 });
+
+describe('switching a type between modes', () => {
+  it('listeners hear the previous audio until the new one is joined (whole -> segmented), and back; chapters describe the joined file', async () => {
+    await narrateArticlesIn('whole');
+    const heading = (text: string) => ({ type: 'heading', level: 2, children: [{ type: 'text', text }] });
+    // Under the service's limit, so that it can be narrated whole too.
+    const body = [...blocks(...longBody(1, 'switch')), heading('The second half'), ...blocks(...longBody(1, 'second half'))];
+    const { documentId } = await articles.create({ title: 'Switched', summary: 'Short.', body }, 'en');
+    const articleId = `${documentId}-en`;
+    await articles.publish(documentId, 'en');
+    const whole = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    expect(whole.parts).toBeNull();
+
+    const served = async () => (await (await stack.request(`/api/speech/narrations/${articleId}`)).json()) as any;
+    await stack.control('PUT', '/config', { generationDelayMs: 4_000 });
+    try {
+      await narrateArticlesIn('segmented', 200);
+      // The same text in another mode is another narration: narrated again on the next publish.
+      await articles.publish(documentId, 'en');
+      await waitForStatus(stack, ARTICLE, documentId, 'awaiting_parts', 'en', 30_000);
+      const meanwhile = await served();
+      expect(meanwhile.status).toBe('ready');
+      expect((await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`, { redirect: 'manual' })).status).toBe(302);
+      const inParts = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 90_000);
+      expect(inParts.parts.total).toBeGreaterThanOrEqual(2);
+      expect(inParts.audio.id).not.toBe(whole.audio.id);
+      // The whole article's files are gone from the Media Library once the joined ones are linked.
+      await waitFor(async () => (await mediaFiles(stack, documentId)).length === 3, { what: 'the replaced files removed' });
+      // Chapters of the joined file: the heading, where its cue starts in the joined timeline.
+      const chapters = await (await stack.request(`/api/speech/narrations/${articleId}/chapters.vtt`)).text();
+      expect(chapters).toContain('The second half');
+
+      await narrateArticlesIn('whole');
+      await articles.publish(documentId, 'en');
+      await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en'))?.status === 'awaiting_callback', {
+        what: 'the whole article to be generated',
+      });
+      expect((await served()).status).toBe('ready');
+      const back = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+      expect(back.parts).toBeNull();
+      expect(back.audio.id).not.toBe(inParts.audio.id);
+    } finally {
+      await stack.control('PUT', '/config', { generationDelayMs: 300 });
+    }
+  });
+});
