@@ -110,7 +110,7 @@ export default function BulkNarrateBody({ model, documentIds, labels, locale, on
                 </WarningNotice>
               ) : null}
               {toPay.length > 0 ? (
-                <Box tag="ul" maxHeight="12rem" overflow="auto" data-testid="speech-bulk-items">
+                <Box tag="ul" paddingLeft={4} paddingRight={4} maxHeight="12rem" overflow="auto" data-testid="speech-bulk-items">
                   {toPay.map((item) => {
                     const parts = partsChangedMessage(item, formatNumber, { withCredits: false });
                     return (
