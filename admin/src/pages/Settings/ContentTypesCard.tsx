@@ -23,7 +23,10 @@ interface Props {
   /** The global part size; undefined when the server does not offer it (older servers). */
   segmentCharacters: number | null | undefined;
   disabled: boolean;
-  errorFor: (uid: string, field: 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'segmentCharacters') => string | undefined;
+  errorFor: (
+    uid: string,
+    field: 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'narrationMode' | 'segmentCharacters'
+  ) => string | undefined;
   segmentCharactersError?: string;
   onChange: (uid: string, next: TypeForm) => void;
   onSegmentCharactersChange: (value: number | null) => void;
@@ -213,7 +216,10 @@ export const ContentTypesCard = ({
                           form={form}
                           globalSize={segmentCharacters}
                           disabled={disabled}
-                          error={errorFor(type.uid, 'segmentCharacters')}
+                          errors={{
+                            narrationMode: errorFor(type.uid, 'narrationMode'),
+                            segmentCharacters: errorFor(type.uid, 'segmentCharacters'),
+                          }}
                           onChange={update}
                         />
                       ) : null}

@@ -16,7 +16,7 @@ export function NarrationModeFields({
   form,
   globalSize,
   disabled,
-  error,
+  errors,
   onChange,
 }: {
   uid: string;
@@ -24,7 +24,7 @@ export function NarrationModeFields({
   /** The size in effect for every type without its own (the global field as edited). */
   globalSize: number | null | undefined;
   disabled: boolean;
-  error?: string;
+  errors: { narrationMode?: string; segmentCharacters?: string };
   onChange: (patch: Pick<Partial<TypeForm>, 'narrationMode' | 'segmentCharacters'>) => void;
 }) {
   const { formatNumber } = useIntl();
@@ -34,6 +34,7 @@ export function NarrationModeFields({
       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
         <Field.Root
           name={`${uid}.narrationMode`}
+          error={errors.narrationMode}
           hint={
             form.narrationMode === 'segmented'
               ? t('types.segmentedHint', 'Narrated part by part and joined into one file: an edit pays only for the parts it changes.')
@@ -51,13 +52,14 @@ export function NarrationModeFields({
             <SingleSelectOption value="segmented">{t('types.modeSegmented', 'In parts')}</SingleSelectOption>
           </SingleSelect>
           <Field.Hint />
+          <Field.Error />
         </Field.Root>
       </Grid.Item>
       {form.narrationMode === 'segmented' ? (
         <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
           <Field.Root
             name={`${uid}.segmentCharacters`}
-            error={error}
+            error={errors.segmentCharacters}
             hint={t('types.segmentHint', 'Empty: the size for every type ({size} characters).', {
               size: formatNumber(globalSize ?? DEFAULT_SEGMENT_CHARACTERS),
             })}

@@ -90,7 +90,10 @@ const SettingsPage = () => {
       setErrors(problem.fieldErrors);
       toggleNotification({
         type: 'danger',
-        message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message,
+        // The server's own words name every refused key, also one the page has no field for.
+        message: problem.fieldErrors.length
+          ? t('save.refused', 'The server refused these settings: {message}', { message: problem.message })
+          : problem.message,
       });
     }
   };
