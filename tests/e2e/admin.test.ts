@@ -303,6 +303,8 @@ it('the bulk action shows what will be submitted, skipped and paid, then narrate
   const failingId = await documentIdOf(FAILING_TITLE);
   const estimate = await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId: failingId, locale: 'en' });
   await expectText(summary.getByTestId('speech-bulk-credits'), `Total: ${estimate.body.credits} credits.`);
+  // Each entry that would be submitted, with what it pays (the unchanged one is only counted).
+  expect(await summary.getByTestId('speech-bulk-item').allInnerTexts()).toEqual([`${FAILING_TITLE} · ${estimate.body.credits} credits`]);
   await shot('bulk-dialog');
   await page.getByTestId('speech-bulk-confirm').click();
   await page.getByText('1 narration queued.').first().waitFor();

@@ -9,6 +9,8 @@ describe('admin badge mapping', () => {
     ['queued', 'queued'],
     ['submitting', 'queued'],
     ['awaiting_callback', 'generating'],
+    // A segmented narration whose parts are being generated (issue 23).
+    ['awaiting_parts', 'generating'],
     ['storing', 'generating'],
     ['completed', 'ready'],
     ['failed', 'failed'],
@@ -30,6 +32,7 @@ describe('admin badge mapping', () => {
   it('knows which statuses are in progress', () => {
     expect(isInProgress({ status: 'queued' })).toBe(true);
     expect(isInProgress({ status: 'storing' })).toBe(true);
+    expect(isInProgress({ status: 'awaiting_parts' })).toBe(true);
     expect(isInProgress({ status: 'completed' })).toBe(false);
     expect(isInProgress(null)).toBe(false);
   });
@@ -48,6 +51,8 @@ describe('admin badge mapping', () => {
 
   it('only explains error codes it knows', () => {
     expect(knownErrorCode('NO_AUDIO')).toBe('NO_AUDIO');
+    expect(knownErrorCode('TEXT_TOO_LONG')).toBe('TEXT_TOO_LONG');
+    expect(knownErrorCode('PART_LOST')).toBe('PART_LOST');
     expect(knownErrorCode('SOMETHING_NEW')).toBeNull();
     expect(knownErrorCode(null)).toBeNull();
   });

@@ -4,6 +4,8 @@ import en from '../../admin/src/translations/en.json';
 import ar from '../../admin/src/translations/ar.json';
 import { BADGE_LABEL, KNOWN_ERROR_CODES } from '../../admin/src/utils/status';
 import { VALIDATION_MESSAGES } from '../../admin/src/pages/Settings/form';
+import { FAILURE_REASON_DEFAULTS } from '../../admin/src/components/FailureReason';
+import { PARTS_MESSAGES } from '../../admin/src/utils/parts';
 
 const SRC = path.resolve(__dirname, '../../admin/src');
 
@@ -26,6 +28,7 @@ function usedIds(): Set<string> {
   Object.keys(BADGE_LABEL).forEach((kind) => ids.add(`badge.${kind}`));
   KNOWN_ERROR_CODES.forEach((code) => ids.add(`error.${code}`));
   Object.keys(VALIDATION_MESSAGES).forEach((id) => ids.add(id));
+  Object.values(PARTS_MESSAGES).forEach((message) => ids.add(message.id));
   return ids;
 }
 
@@ -39,6 +42,15 @@ describe('admin translations', () => {
   it('has an English text for every id the code uses', () => {
     const missing = [...usedIds()].filter((id) => !(id in english));
     expect(missing).toEqual([]);
+  });
+
+  it('has the English defaults of the code in en.json (messages the code keeps in tables)', () => {
+    const defaults = {
+      ...Object.fromEntries(KNOWN_ERROR_CODES.map((code) => [`error.${code}`, FAILURE_REASON_DEFAULTS[code]])),
+      ...VALIDATION_MESSAGES,
+      ...Object.fromEntries(Object.values(PARTS_MESSAGES).map((message) => [message.id, message.defaultMessage])),
+    };
+    for (const [id, text] of Object.entries(defaults)) expect({ id, text: english[id] }).toEqual({ id, text });
   });
 
   it('has the same ids in Arabic as in English, with the same placeholders', () => {

@@ -1,9 +1,10 @@
 import * as React from 'react';
-import { Button, Flex, Loader, Modal, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, Modal, Typography } from '@strapi/design-system';
 import { useNotification, useTable } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../api/errors';
 import { useGetSpeechEstimateManyQuery, useSpeechNarrateManyMutation } from '../api/speechApi';
+import { partsChangedMessage } from '../utils/parts';
 import { useTranslator } from '../utils/useTranslator';
 import { LexiconAffected } from './LexiconAffected';
 import { WarningNotice } from './WarningNotice';
@@ -12,11 +13,13 @@ import { textDirection } from '../utils/textDirection';
 interface Props {
   model: string;
   documentIds: string[];
+  /** What each entry is called in the list of what would be paid (its document id when unknown). */
+  labels: Record<string, string>;
   locale: string | null;
   onClose: () => void;
 }
 
-export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
+export default function BulkNarrateBody({ model, documentIds, labels, locale, onClose }: Props) {
   const { formatNumber, locale: adminLocale } = useIntl();
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
@@ -28,6 +31,8 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
   const t = useTranslator();
 
   const refused = estimate.data?.refused?.length ?? 0;
+  // What would be paid entry by entry: the submitted ones (the unchanged are skipped, and counted above).
+  const toPay = estimate.data?.items.filter((item) => !item.unchanged) ?? [];
   const notEstimated = estimate.data ? documentIds.length - estimate.data.items.length - refused : 0;
 
   const narrate = async () => {
@@ -103,6 +108,33 @@ export default function BulkNarrateBody({ model, documentIds, locale, onClose }:
                     { count: estimate.data.voiceMismatches }
                   )}
                 </WarningNotice>
+              ) : null}
+              {toPay.length > 0 ? (
+                <Box tag="ul" paddingLeft={4} paddingRight={4} maxHeight="12rem" overflow="auto" data-testid="speech-bulk-items">
+                  {toPay.map((item) => {
+                    const parts = partsChangedMessage(item, formatNumber, { withCredits: false });
+                    return (
+                      <li key={item.articleId} data-testid="speech-bulk-item" data-document-id={item.documentId}>
+                        <Typography variant="omega">
+                          <bdi>{labels[item.documentId] ?? item.documentId}</bdi>
+                          {' · '}
+                          {parts ? (
+                            <>
+                              {t(parts.id, parts.defaultMessage, parts.values)}
+                              {' · '}
+                            </>
+                          ) : null}
+                          {t('bulk.itemCredits', '{credits} credits', { credits: formatNumber(item.credits) })}
+                        </Typography>
+                      </li>
+                    );
+                  })}
+                </Box>
+              ) : null}
+              {toPay.some((item) => item.parts) ? (
+                <Typography variant="pi" textColor="neutral600" data-testid="speech-bulk-parts-note">
+                  {t('bulk.partsNote', 'An entry narrated in parts pays for its changed parts only.')}
+                </Typography>
               ) : null}
               <Typography fontWeight="bold" data-testid="speech-bulk-credits">
                 {t('bulk.credits', 'Total: {credits} credits.', { credits: formatNumber(estimate.data.totalCredits) })}

@@ -1,7 +1,8 @@
 import * as React from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
 import type { NarrationView } from '../api/types';
 import { getTranslation } from '../utils/getTranslation';
+import { failedPart } from '../utils/parts';
 import { knownErrorCode } from '../utils/status';
 
 /** English defaults; the Arabic text lives in translations/ar.json under the same ids. */
@@ -26,19 +27,44 @@ const DEFAULT_REASONS: Record<string, string> = {
   PAYLOAD_TOO_LARGE: 'The article is too long for the speech service.',
   INTERNAL_ERROR: 'The speech service had an internal error.',
   SERVICE_UNAVAILABLE: 'The speech service could not be reached.',
+  TEXT_TOO_LONG:
+    'The article is longer than the speech service takes in one request; nothing was charged. Choose “In parts” as the narration mode of this content type in the Speech settings.',
+  PART_LOST: 'The audio of a part could no longer be fetched from the speech service; it is asked for again, without paying twice.',
 };
 
-/** The reason of a failure in plain words, in the editor's language when the code is known. */
-export function useFailureReason() {
-  const { formatMessage } = useIntl();
-  return React.useCallback(
-    (row: Pick<NarrationView, 'lastError' | 'lastErrorCode'>): string | null => {
-      const code = knownErrorCode(row.lastErrorCode);
-      if (code) return formatMessage({ id: getTranslation(`error.${code}`), defaultMessage: DEFAULT_REASONS[code] });
-      return row.lastError || null;
-    },
-    [formatMessage]
+/** TEXT_TOO_LONG said of one part of a segmented article: smaller parts help, not the mode. */
+const PART_TOO_LONG =
+  'This part is longer than the speech service takes in one request; nothing was charged. Lower the longest part of this content type in the Speech settings.';
+
+type Row = Pick<NarrationView, 'lastError' | 'lastErrorCode'>;
+
+/**
+ * The reason of a failure in plain words: in the editor's language when the code is known, else
+ * the server's text. A failure of one part of a segmented article says which part ("Part 3 of 18:"
+ * from the server's text), in the editor's language as well.
+ */
+export function explainFailure(row: Row, intl: Pick<IntlShape, 'formatMessage' | 'formatNumber'>): string | null {
+  const part = failedPart(row.lastError);
+  const code = knownErrorCode(row.lastErrorCode);
+  const reason =
+    code === 'TEXT_TOO_LONG' && part
+      ? intl.formatMessage({ id: getTranslation('error.partTextTooLong'), defaultMessage: PART_TOO_LONG })
+      : code
+        ? intl.formatMessage({ id: getTranslation(`error.${code}`), defaultMessage: DEFAULT_REASONS[code] })
+        : part
+          ? part.reason
+          : row.lastError || null;
+  if (!part || !reason) return reason;
+  return intl.formatMessage(
+    { id: getTranslation('error.inPart'), defaultMessage: 'Part {part} of {total}: {reason}' },
+    { part: intl.formatNumber(part.part), total: intl.formatNumber(part.total), reason }
   );
+}
+
+/** The reason of a failure in plain words, in the editor's language (explainFailure). */
+export function useFailureReason() {
+  const intl = useIntl();
+  return React.useCallback((row: Row): string | null => explainFailure(row, intl), [intl]);
 }
 
 export const FAILURE_REASON_DEFAULTS = DEFAULT_REASONS;

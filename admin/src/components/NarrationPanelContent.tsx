@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Box, Button, Dialog, Field, Flex, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Button, Dialog, Field, Flex, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import { ArrowClockwise, Cross, Play, WarningCircle } from '@strapi/icons';
 import { useNotification, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
@@ -17,10 +17,12 @@ import {
 import type { DocumentTarget, EstimateResponse, NarrateResponse, NarrationView, QueueState, Voice } from '../api/types';
 import { PERMISSIONS } from '../utils/permissions';
 import { useTranslator } from '../utils/useTranslator';
+import { partsProgressMessage } from '../utils/parts';
 import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
 import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
+import { PanelEstimate } from './PanelEstimate';
 import { ParagraphListener } from './ParagraphListener';
 import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
@@ -155,6 +157,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   // A waiting narration's last problem is shown, unless it is the queue-wide pause explained below.
   const pausedByQueue = Boolean(queue?.paused && row?.lastErrorCode && row.lastErrorCode === queue.pauseCode);
   const failure = row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue)) ? describeFailure(row) : null;
+  const partsProgress = partsProgressMessage(row, formatNumber);
   const current: EstimateResponse | undefined = estimate.data;
   const multiplier = current?.preprocessType === '2' ? 2 : 1;
   const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));
@@ -177,6 +180,11 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
           </Typography>
         ) : null}
       </Flex>
+      {partsProgress ? (
+        <Typography variant="pi" textColor="neutral600" data-testid="speech-parts">
+          {t(partsProgress.id, partsProgress.defaultMessage, partsProgress.values)}
+        </Typography>
+      ) : null}
 
       {failure ? (
         <WarningNotice
@@ -216,51 +224,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
 
       {row?.audio ? <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} /> : null}
 
-      <Box data-testid="speech-estimate">
-        {current ? (
-          <Flex direction="column" alignItems="stretch" gap={1}>
-            <Typography variant="sigma" textColor="neutral600">
-              {t('panel.currentText', 'Current text')}
-            </Typography>
-            <Typography variant="omega">
-              {t('panel.estimate', '{characters} characters × {multiplier} = {credits} credits', {
-                characters: formatNumber(current.characters),
-                multiplier,
-                credits: <strong key="credits">{formatNumber(current.credits)}</strong>,
-              })}
-            </Typography>
-            <Typography variant="pi" textColor="neutral600">
-              {multiplier === 2 ? t('mode.preprocessed', 'AI preprocessing') : t('mode.verbatim', 'Verbatim')}
-              {' · '}
-              {voiceName(current.voiceId)}
-            </Typography>
-            {current.voice?.mismatch ? (
-              <WarningNotice testId="speech-voice-mismatch">
-                {t(
-                  'panel.voiceMismatch',
-                  '{voice} speaks {language}, but this entry is in {locale}: it would be read in that voice anyway.',
-                  {
-                    voice: <bdi key="voice">{voiceName(current.voice.id)}</bdi>,
-                    language: <bdi key="language">{current.voice.language}</bdi>,
-                    locale: <bdi key="locale">{locale ?? ''}</bdi>,
-                  }
-                )}
-              </WarningNotice>
-            ) : null}
-            {current.unchanged && row?.status === 'completed' ? (
-              <Typography variant="pi" textColor="neutral600">
-                {t('panel.unchanged', 'Unchanged since the last narration.')}
-              </Typography>
-            ) : null}
-          </Flex>
-        ) : estimate.error ? (
-          <Typography variant="pi" textColor="neutral600">
-            {t('panel.estimateError', 'No estimate: {message}', { message: estimate.error.message })}
-          </Typography>
-        ) : (
-          <Loader small>{t('panel.estimating', 'Estimating the cost')}</Loader>
-        )}
-      </Box>
+      <PanelEstimate estimate={current} error={estimate.error} status={row?.status ?? null} locale={locale} voiceName={voiceName} />
 
       {canNarrate && voices.data && current ? (
         <Field.Root name="speech-voice" hint={t('panel.voiceHint', 'Used for this entry only.')}>

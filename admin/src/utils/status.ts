@@ -97,6 +97,9 @@ export const KNOWN_ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  // Segmented narration (issue 23): a text over the service's limit, a part's audio lost before joining.
+  'TEXT_TOO_LONG',
+  'PART_LOST',
 ] as const;
 
 export function knownErrorCode(code: string | null | undefined): (typeof KNOWN_ERROR_CODES)[number] | null {

@@ -15,13 +15,21 @@ import { SKIPPABLE_BLOCKS, type ContentTypeDescription, type SkippableBlock } fr
 import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../../components/Card';
 import { TITLE_FIELD_TYPES, type TypeForm } from './form';
+import { GlobalSegmentField, NarrationModeFields } from './NarrationModeFields';
 
 interface Props {
   types: ContentTypeDescription[];
   value: Record<string, TypeForm>;
+  /** The global part size; undefined when the server does not offer it (older servers). */
+  segmentCharacters: number | null | undefined;
   disabled: boolean;
-  errorFor: (uid: string, field: 'trigger' | 'titleField' | 'textFields' | 'authorField') => string | undefined;
+  errorFor: (
+    uid: string,
+    field: 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'narrationMode' | 'segmentCharacters'
+  ) => string | undefined;
+  segmentCharactersError?: string;
   onChange: (uid: string, next: TypeForm) => void;
+  onSegmentCharactersChange: (value: number | null) => void;
 }
 
 const NO_TITLE = '__none__';
@@ -34,7 +42,16 @@ const BLOCK_LABELS: Record<SkippableBlock, [id: string, defaultMessage: string]>
   table: ['types.skip.table', 'Tables'],
 };
 
-export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }: Props) => {
+export const ContentTypesCard = ({
+  types,
+  value,
+  segmentCharacters,
+  disabled,
+  errorFor,
+  segmentCharactersError,
+  onChange,
+  onSegmentCharactersChange,
+}: Props) => {
   const t = useTranslator();
 
   return (
@@ -47,6 +64,18 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
         <Typography textColor="neutral600">{t('types.empty', 'This application has no content types yet.')}</Typography>
       ) : (
         <Flex direction="column" alignItems="stretch" gap={4}>
+          {segmentCharacters !== undefined ? (
+            <Grid.Root gap={4}>
+              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                <GlobalSegmentField
+                  value={segmentCharacters}
+                  disabled={disabled}
+                  error={segmentCharactersError}
+                  onChange={onSegmentCharactersChange}
+                />
+              </Grid.Item>
+            </Grid.Root>
+          ) : null}
           {types.map((type) => {
             const form = value[type.uid];
             if (!form) return null;
@@ -181,6 +210,19 @@ export const ContentTypesCard = ({ types, value, disabled, errorFor, onChange }:
                           testId={`speech-type-author-${type.uid}`}
                         />
                       </Grid.Item>
+                      {segmentCharacters !== undefined ? (
+                        <NarrationModeFields
+                          uid={type.uid}
+                          form={form}
+                          globalSize={segmentCharacters}
+                          disabled={disabled}
+                          errors={{
+                            narrationMode: errorFor(type.uid, 'narrationMode'),
+                            segmentCharacters: errorFor(type.uid, 'segmentCharacters'),
+                          }}
+                          onChange={update}
+                        />
+                      ) : null}
                     </Grid.Root>
                   ) : null}
                 </Flex>

@@ -1,12 +1,15 @@
-import type {
-  ContentTypeDescription,
-  ContentTypeNarration,
-  FieldError,
-  LexiconRule,
-  PreprocessType,
-  SettingsChanges,
-  SkippableBlock,
-  SpeechSettings,
+import {
+  MAX_SEGMENT_CHARACTERS,
+  MIN_SEGMENT_CHARACTERS,
+  type ContentTypeDescription,
+  type ContentTypeNarration,
+  type FieldError,
+  type LexiconRule,
+  type NarrationMode,
+  type PreprocessType,
+  type SettingsChanges,
+  type SkippableBlock,
+  type SpeechSettings,
 } from '../../api/types';
 
 /**
@@ -21,6 +24,10 @@ export interface TypeForm {
   textFields: string[];
   skipBlocks: SkippableBlock[];
   authorField: string | null;
+  /** Whole (one request per article) or in parts; what the server had, else whole. */
+  narrationMode: NarrationMode;
+  /** The type's own longest part; null: the global one (the field left empty). */
+  segmentCharacters: number | null;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
 }
@@ -35,6 +42,12 @@ export interface SettingsForm {
   lexicon?: LexiconRule[];
   /** Site name and templates; undefined when the server does not offer them (older servers). */
   spoken?: SpokenFrame;
+  /**
+   * The longest part of every type narrated in parts without its own size; null while the field
+   * is empty (refused: the server keeps a saved size when none is sent). Undefined when the server
+   * does not offer the setting (older servers).
+   */
+  segmentCharacters?: number | null;
 }
 
 /** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
@@ -57,6 +70,8 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
       textFields: config?.textFields ? [...config.textFields] : [],
       skipBlocks: config?.skipBlocks ? [...config.skipBlocks] : [],
       authorField: config?.authorField ?? null,
+      narrationMode: config?.narrationMode === 'segmented' ? 'segmented' : 'whole',
+      segmentCharacters: config?.segmentCharacters ?? null,
       original: config,
     };
   }
@@ -76,6 +91,7 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
           },
         }
       : {}),
+    ...(settings.segmentCharacters !== undefined ? { segmentCharacters: settings.segmentCharacters } : {}),
   };
 }
 
@@ -84,11 +100,16 @@ export function fromForm(form: SettingsForm): SettingsChanges {
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
       // No trigger: the server narrates the type when it is published, or saved if it has no draft & publish.
-      contentTypes[uid] = { textFields: type.textFields, ...(type.titleField ? { titleField: type.titleField } : {}), ...readingOf(type) };
+      contentTypes[uid] = {
+        textFields: type.textFields,
+        ...(type.titleField ? { titleField: type.titleField } : {}),
+        ...readingOf(type),
+        ...modeOf(type),
+      };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
       const titleField = type.titleField ?? undefined;
-      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type) };
+      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type), ...modeOf(type) };
     }
   }
   const body: SettingsChanges = { preprocessType: form.preprocessType, contentTypes };
@@ -100,6 +121,7 @@ export function fromForm(form: SettingsForm): SettingsChanges {
     body.introTemplates = withoutEmpty(form.spoken.introTemplates);
     body.outroTemplates = withoutEmpty(form.spoken.outroTemplates);
   }
+  if (form.segmentCharacters !== undefined && form.segmentCharacters !== null) body.segmentCharacters = form.segmentCharacters;
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
@@ -116,6 +138,29 @@ function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'a
   };
 }
 
+/**
+ * The narration mode and the type's own part size. Both are sent back as the server had them, so
+ * saving the page never resets a mode or size set in the configuration file or saved before (the
+ * server replaces a saved type whole). The mode is left out only where the server said nothing of
+ * it (older servers, which refuse the key) and it stays whole. The size field is shown for a
+ * narrated type in parts, and checked there before saving; an unchecked edit left in a hidden
+ * field is not sent, the server's size stays. No size: the global one.
+ */
+function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 'segmentCharacters'> {
+  const mode = type.original?.narrationMode !== undefined || type.narrationMode !== 'whole' ? { narrationMode: type.narrationMode } : {};
+  const shown = type.enabled && type.narrationMode === 'segmented';
+  const size =
+    shown || type.segmentCharacters === null || segmentCharactersValid(type.segmentCharacters)
+      ? type.segmentCharacters
+      : (type.original?.segmentCharacters ?? null);
+  return { ...mode, ...(size !== null ? { segmentCharacters: size } : {}) };
+}
+
+/** A part size the server takes: a whole number of characters within the contract's bounds. */
+export function segmentCharactersValid(size: number): boolean {
+  return Number.isInteger(size) && size >= MIN_SEGMENT_CHARACTERS && size <= MAX_SEGMENT_CHARACTERS;
+}
+
 /** Templates without the locales left blank (the server replaces the whole map). */
 function withoutEmpty(templates: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(templates).filter(([, template]) => template.trim()));
@@ -127,6 +172,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   'validation.textFieldsRequired': 'Choose at least one text field.',
   'validation.termRequired': 'Write the term to replace.',
   'validation.spokenRequired': 'Write how the term is spoken.',
+  'validation.segmentCharacters': 'Write a whole number of characters from {min} to {max}.',
 };
 
 /** A new, empty pronunciation rule (every locale, whole words, any case). */
@@ -156,7 +202,17 @@ export function validateForm(form: SettingsForm): FieldError[] {
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled && type.textFields.length === 0)
       errors.push({ path: ['contentTypes', uid, 'textFields'], message: 'validation.textFieldsRequired' });
+    // Checked where the field is shown: a narrated type in parts with a size of its own.
+    if (
+      type.enabled &&
+      type.narrationMode === 'segmented' &&
+      type.segmentCharacters !== null &&
+      !segmentCharactersValid(type.segmentCharacters)
+    )
+      errors.push({ path: ['contentTypes', uid, 'segmentCharacters'], message: 'validation.segmentCharacters' });
   }
+  if (form.segmentCharacters === null || (form.segmentCharacters !== undefined && !segmentCharactersValid(form.segmentCharacters)))
+    errors.push({ path: ['segmentCharacters'], message: 'validation.segmentCharacters' });
   form.lexicon?.forEach((rule, index) => {
     if (!rule.term.trim()) errors.push({ path: ['lexicon', String(index), 'term'], message: 'validation.termRequired' });
     if (!rule.spoken.trim()) errors.push({ path: ['lexicon', String(index), 'spoken'], message: 'validation.spokenRequired' });

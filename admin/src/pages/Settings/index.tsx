@@ -2,9 +2,10 @@ import * as React from 'react';
 import { Button, Flex, Grid } from '@strapi/design-system';
 import { Check } from '@strapi/icons';
 import { Layouts, Page, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { useIntl } from 'react-intl';
 import { fieldError, problemOf, toProblem } from '../../api/errors';
 import { useGetSpeechSettingsQuery, useGetSpeechVoicesQuery, useUpdateSpeechSettingsMutation } from '../../api/speechApi';
-import type { FieldError, GetSettingsResponse } from '../../api/types';
+import { MAX_SEGMENT_CHARACTERS, MIN_SEGMENT_CHARACTERS, type FieldError, type GetSettingsResponse } from '../../api/types';
 import { PERMISSIONS } from '../../utils/permissions';
 import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../../components/Card';
@@ -23,6 +24,7 @@ const SETTINGS_PERMISSIONS = [...PERMISSIONS.updateSettings, ...PERMISSIONS.narr
 const SettingsPage = () => {
   const { toggleNotification } = useNotification();
   const t = useTranslator();
+  const { formatNumber } = useIntl();
   const {
     isLoading: loadingPermissions,
     allowedActions: { canUpdate, canNarrate, canTranscribe },
@@ -67,7 +69,9 @@ const SettingsPage = () => {
   const data: GetSettingsResponse = settings.data;
   const setForm = (next: SettingsForm) => setEdited({ baseline, form: next });
   const dirty = isDirty(form, baseline);
-  const message = (text: string | undefined) => (text && VALIDATION_MESSAGES[text] ? t(text, VALIDATION_MESSAGES[text]) : text);
+  // The page's own checks in the editor's language (the bounds are the contract's); the server's messages as sent.
+  const bounds = { min: formatNumber(MIN_SEGMENT_CHARACTERS), max: formatNumber(MAX_SEGMENT_CHARACTERS) };
+  const message = (text: string | undefined) => (text && VALIDATION_MESSAGES[text] ? t(text, VALIDATION_MESSAGES[text], bounds) : text);
   const enabledTypes = data.contentTypes.filter((type) => form.contentTypes[type.uid]?.enabled);
 
   const save = async () => {
@@ -86,7 +90,10 @@ const SettingsPage = () => {
       setErrors(problem.fieldErrors);
       toggleNotification({
         type: 'danger',
-        message: problem.fieldErrors.length ? t('save.invalid', 'Some settings need your attention.') : problem.message,
+        // The server's own words name every refused key, also one the page has no field for.
+        message: problem.fieldErrors.length
+          ? t('save.refused', 'The server refused these settings: {message}', { message: problem.message })
+          : problem.message,
       });
     }
   };
@@ -187,11 +194,17 @@ const SettingsPage = () => {
           <ContentTypesCard
             types={data.contentTypes}
             value={form.contentTypes}
+            segmentCharacters={form.segmentCharacters}
             disabled={!canUpdate}
             errorFor={(uid, field) => message(fieldError(errors, 'contentTypes', uid, field))}
+            segmentCharactersError={message(fieldError(errors, 'segmentCharacters'))}
             onChange={(uid, next) => {
               setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } });
               setErrors((current) => current.filter((error) => !(error.path[0] === 'contentTypes' && error.path[1] === uid)));
+            }}
+            onSegmentCharactersChange={(segmentCharacters) => {
+              setForm({ ...form, segmentCharacters });
+              setErrors((current) => current.filter((error) => error.path[0] !== 'segmentCharacters'));
             }}
           />
           <WebhooksCard />
