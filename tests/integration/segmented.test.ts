@@ -191,6 +191,19 @@ describe('segmented mode', () => {
     await articles.publish(documentId, 'en');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await emulatorRequests(stack)).length).toBe(requestsBefore);
+
+    // "Regenerate": a fresh take of every part (each asked with regenerate true, each paid), none reused.
+    const partsBefore = (await partRequests(articleId)).length;
+    const audioBefore = (await narrationRow(stack, ARTICLE, documentId, 'en')).audio.id;
+    const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, locale: 'en' });
+    expect(regenerated.body.queued).toBe(true);
+    await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en'))?.audio?.id !== audioBefore, {
+      timeoutMs: 60_000,
+      what: 'the fresh take stored',
+    });
+    const fresh = (await partRequests(articleId)).slice(partsBefore);
+    expect(fresh).toHaveLength(first.parts.total);
+    expect(fresh.every((r) => r.body.postData.regenerate === true && r.status === 202)).toBe(true);
   });
 });
 

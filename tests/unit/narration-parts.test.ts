@@ -65,10 +65,18 @@ describe("a segmented article's own events", () => {
       narrationMode: 'segmented',
       submittedFingerprint: 'v2',
       segmentPlan: plan,
+      freshWanted: false,
       credits: 100,
       leaseOwner: null,
       nextAttemptAt: null,
     });
+  });
+
+  it('a fresh take (the editor asked to regenerate) no longer counts the stored parts as at hand', () => {
+    const claimed = job({ status: 'submitting', leaseOwner: 'w1', freshWanted: true });
+    const event = { type: 'partsPlanned', owner: 'w1', plan, allReady: false, characters: 200, credits: 200, now } as const;
+    expect(applied(transition(claimed, { ...event, fresh: true })).patch).toMatchObject({ segments: null, freshWanted: false });
+    expect(applied(transition(claimed, event)).patch).not.toHaveProperty('segments');
   });
 
   it('joined at once when every part is at hand', () => {

@@ -103,13 +103,16 @@ export function createJoinedMedia(deps: {
         const consumed = [...new Set(plan.map(({ key }) => key))].flatMap((key) => (ready.has(key) ? [ready.get(key)!.id] : []));
         const lost: string[] = [];
         const download = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
+        // A result at the service wins over the stored copy of the same key: it is a fresh take (the editor asked to regenerate).
+        const downloaded = new Set<string>();
         for (const { key } of plan) {
-          if (sources.has(key) || lost.includes(key)) continue;
+          if (downloaded.has(key) || lost.includes(key)) continue;
           const part = ready.get(key);
           if (!part?.pendingResult) {
-            lost.push(key);
+            if (!sources.has(key)) lost.push(key);
             continue;
           }
+          downloaded.add(key);
           try {
             const audio = await downloadToTempFile(part.pendingResult.audioFile, {
               ...download,

@@ -23,6 +23,8 @@ export interface NewPart {
   preprocessType: string;
   characters: number;
   credits: number;
+  /** A fresh generation of a key the service has (the editor asked to regenerate): paid. */
+  regenerate?: boolean;
 }
 
 const MOST_READ = 50;
@@ -85,10 +87,10 @@ export function createPartsRepository(strapi: Core.Strapi) {
       })) as NarrationPartRow[];
     },
 
-    /** New parts, queued: first asked with regenerate false (a key the service generated before is re-delivered free). */
+    /** New parts, queued: asked with regenerate false unless said otherwise (a key the service generated before is then re-delivered free). */
     async create(parts: readonly NewPart[], now: Date): Promise<void> {
       for (const part of parts) {
-        const { key, ...fields } = part;
+        const { key, regenerate = false, ...fields } = part;
         try {
           await query().create({
             data: {
@@ -96,7 +98,7 @@ export function createPartsRepository(strapi: Core.Strapi) {
               articleId: key,
               status: 'queued',
               fingerprint: key,
-              regenerate: false,
+              regenerate,
               attempts: 0,
               submissions: 0,
               seenResults: [],

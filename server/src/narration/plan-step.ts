@@ -56,8 +56,11 @@ export function createPlanStep(deps: PlanStepDeps) {
      * then the article waits for its parts, or is joined at once.
      */
     async plan(job: NarrationRow, version: SegmentedVersion): Promise<void> {
-      const rows = await parts.forNarration(job.id);
-      const plan = planParts(version.parts, job.segments, rows);
+      // The editor asked for a fresh take: every part generated again (paid), nothing reused.
+      const fresh = Boolean(job.freshWanted);
+      if (fresh) await parts.removeForNarration(job.id);
+      const rows = fresh ? [] : await parts.forNarration(job.id);
+      const plan = planParts(version.parts, fresh ? null : job.segments, rows);
       await parts.remove(plan.remove.map((row) => row.id));
       const at = now();
       const total = version.parts.length;
@@ -73,6 +76,7 @@ export function createPlanStep(deps: PlanStepDeps) {
           preprocessType: version.preprocessType,
           characters: part.characters,
           credits: part.credits,
+          regenerate: fresh,
         })),
         at
       );
@@ -85,6 +89,7 @@ export function createPlanStep(deps: PlanStepDeps) {
         allReady: plan.allReady,
         characters: plan.characters,
         credits: plan.credits,
+        fresh,
         now: at,
       });
       if (!outcome.applied) return;

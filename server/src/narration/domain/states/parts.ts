@@ -15,6 +15,8 @@ export const onPartsPlanned: Decide<'partsPlanned'> = (state, event) => {
       narrationMode: 'segmented',
       submittedFingerprint: state.fingerprint,
       segmentPlan: event.plan,
+      freshWanted: false,
+      ...(event.fresh ? { segments: null } : {}),
       characters: event.characters,
       credits: event.credits,
       submittedAt: event.now,

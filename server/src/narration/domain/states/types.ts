@@ -151,7 +151,17 @@ export type NarrationEvent =
    * waits for the parts not yet at hand, or is joined at once when every one is. `credits`: what
    * the new parts cost, the only ones paid.
    */
-  | { type: 'partsPlanned'; owner: string; plan: PlannedPart[]; allReady: boolean; characters: number; credits: number; now: Date }
+  | {
+      type: 'partsPlanned';
+      owner: string;
+      plan: PlannedPart[];
+      allReady: boolean;
+      characters: number;
+      credits: number;
+      /** A fresh take of every part (the editor asked to regenerate): the stored parts are not reused, so not counted as at hand. */
+      fresh?: boolean;
+      now: Date;
+    }
   /** Every planned part's audio is at hand: join them. */
   | { type: 'partsReady'; now: Date }
   /** A part failed for good: so does the article, naming the part. */
