@@ -61,6 +61,23 @@ async function openEditView(id: string) {
   await page.getByTestId('speech-panel').waitFor();
 }
 
+/**
+ * Selects the article in the list and opens the bulk action `label`. The list may render its rows
+ * again as its statuses arrive, dropping a selection made before: select until the action shows.
+ */
+async function openBulkDialog(label: string) {
+  const checkbox = page.locator('tr', { hasText: TITLE }).getByRole('checkbox');
+  const action = page.getByRole('button', { name: label, exact: true });
+  await waitFor(
+    async () => {
+      if (!(await checkbox.isChecked())) await checkbox.check();
+      return action.isVisible();
+    },
+    { timeoutMs: 20_000, what: `the bulk action ${label}` }
+  );
+  await action.click();
+}
+
 beforeAll(async () => {
   ({ stack, browser, page } = await openAdminSession('tests/e2e/admin-segmented.test.ts', problems, {
     // One part at a time, so the panel sees the parts arrive one by one.
@@ -192,8 +209,7 @@ it('after an edit of one paragraph, the panel prices only the part that changed'
 it('the bulk dialog lists what each entry would pay: its changed parts only', async () => {
   const estimate = await estimateOf(documentId);
   await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}`);
-  await page.locator('tr', { hasText: TITLE }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  await openBulkDialog('Narrate');
   const summary = page.getByTestId('speech-bulk-summary');
   await expectText(
     summary.getByTestId('speech-bulk-item'),
@@ -223,13 +239,18 @@ it('speaks Arabic, right to left: the mode and part size in Settings, the parts 
   await expectText(panel.getByTestId('speech-estimate-parts'), 'الأجزاء المتغيّرة:');
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-segmented-ar-rtl');
+  // The dialogs as Strapi shows them in Arabic, on an unflipped page (see the bulk dialog below).
+  await page.evaluate(() => document.documentElement.setAttribute('dir', 'ltr'));
+  await panel.getByTestId('speech-regenerate').click();
+  await expectText(page.getByTestId('speech-regenerate-cost'), 'تُولَّد الأجزاء كلها');
+  await shot('regenerate-segmented-ar');
+  await page.getByRole('button', { name: 'إلغاء', exact: true }).click();
 
   // The list as Strapi shows it in Arabic, unflipped: flipped, Strapi's list view is twice as wide
   // as the window and its modal is drawn outside the screenshot. The dialog's text is the plugin's,
   // right to left either way.
   await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}`);
-  await page.locator('tr', { hasText: TITLE }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'اسرد', exact: true }).click();
+  await openBulkDialog('اسرد');
   await expectText(page.getByTestId('speech-bulk-item'), 'الأجزاء المتغيّرة:');
   await shot('bulk-segmented-ar-rtl');
   await page.evaluate(() => localStorage.setItem('strapi-admin-language', 'en'));

@@ -306,7 +306,8 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
         <Dialog.Content>
           <Dialog.Header>{t('regenerate.title', 'Regenerate the narration?')}</Dialog.Header>
           <Dialog.Body icon={<WarningCircle fill="warning600" />}>
-            <Flex direction="column" alignItems="stretch" gap={2} data-testid="speech-regenerate-dialog">
+            {/* The dialog is drawn outside the panel (a portal): its text takes the admin's direction here. */}
+            <Flex direction="column" alignItems="stretch" gap={2} data-testid="speech-regenerate-dialog" dir={dir}>
               <Typography textAlign="center">
                 {t('regenerate.body', 'A fresh narration is generated and charged again, even if the text did not change.')}
               </Typography>
