@@ -16,13 +16,15 @@
  *
  *   node scripts/bench-segmented.mjs [--steps credits,join,drain] [--edits 10] [--edit-characters 20000]
  *        [--join-characters 54000] [--join-seconds 3600] [--join-runs 2]
- *        [--long 3] [--short 30] [--long-characters 12000] [--long-segment 1000] [--drain-generation-ms 1000] [--build]
+ *        [--long 3] [--short 30] [--long-characters 12000] [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2]
+ *        [--poll-ms 10] [--cpu-prof-dir <dir>] [--build]
  *
  * Needs a built plugin and playground (`--build` builds both first), ffmpeg for step 2, Linux
  * (/proc). Exit code 1 when a figure misses its target or a step fails. Steps run in the order
  * credits, drain, join: the join step holds the emulator's generations.
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { adminToken, ensureBuilt, playgroundAround, playgroundWorkDir, root, runBench } from './bench-support.mjs';
 import { creditsOverEdits } from './bench/segmented/credits.mjs';
@@ -87,9 +89,23 @@ async function main() {
   say(`strapi pid ${child.pid}, emulator pid ${playground.emulator.pid}, media host ${media.origin}; steps ${STEPS.join(', ')}`);
 
   const figures = {};
-  if (STEPS.includes('credits')) figures.credits = await creditsOverEdits({ server, emulatorUrl, fixtures });
-  if (STEPS.includes('drain')) figures.drain = await drainWithLongArticles({ server, emulatorUrl, fixtures });
-  if (STEPS.includes('join')) figures.join = await joinAnHour({ server, emulatorUrl, fixtures, media, strapi });
+  const steps = [
+    ['credits', () => creditsOverEdits({ server, emulatorUrl, fixtures })],
+    ['drain', () => drainWithLongArticles({ server, emulatorUrl, fixtures })],
+    ['join', () => joinAnHour({ server, emulatorUrl, fixtures, media, strapi })],
+  ];
+  for (const [name, step] of steps.filter(([name]) => STEPS.includes(name))) {
+    const started = Date.now();
+    figures[name] = await step();
+    // Others' work on the machine shows in every figure: the load average says how busy it was.
+    figures[name].loadAverage = os.loadavg();
+    say(
+      `${name}: ${((Date.now() - started) / 1000).toFixed(0)} s, load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(' ')} (1, 5, 15 min)`
+    );
+  }
   await child.stop();
 
   console.log('');

@@ -23,6 +23,8 @@ export const SHORT = number('short', 30);
 export const LONG_CHARACTERS = number('long-characters', 12_000);
 export const LONG_SEGMENT = number('long-segment', 1_000);
 export const DRAIN_GENERATION_MS = number('drain-generation-ms', 1_000);
+/** Step 3: drains of each kind, alternated (alone, mixed, mixed, alone). */
+export const DRAIN_ROUNDS = number('drain-rounds', 2);
 /** Strapi run with --cpu-prof, its profile written to this folder when it stops. */
 export const CPU_PROFILE_DIR = optionOf(argv, 'cpu-prof-dir');
 /** Which steps run: credits, join, drain (all by default). */
@@ -61,6 +63,7 @@ const wholeNumbers = {
 if (
   !Object.values(wholeNumbers).every((n) => Number.isInteger(n) && n >= 0) ||
   EDITS < 1 ||
+  DRAIN_ROUNDS < 1 ||
   JOIN_RUNS < 1 ||
   JOIN_SECONDS < 60 ||
   SHORT < 2 ||
