@@ -1,12 +1,12 @@
 /**
  * The segmented bench's own media host (step 2): it stands in for the speech service's file host,
  * serving a part's MP3 (made by ffmpeg's LAME at 128 kbps, 44.1 kHz stereo, a tone, with the ID3v2
- * tag and LAME Info frame ffmpeg writes) and an SRT of a cue every 3 s, under any name:
+ * tag and LAME Info frame ffmpeg writes), or the whole hour, and an SRT of a cue every 3 s, under any name:
  * `/parts/<articleId>.mp3` and `.srt`. Every download is recorded (path, start, end, bytes), so the
  * bench can tell when the plugin downloaded what.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,14 +59,22 @@ export async function startMediaHost() {
   return {
     origin,
     downloads,
-    /** From now on, every part is `seconds` long (made once per length). Answers its bytes. */
-    servePartsOf(seconds) {
-      const mp3 = path.join(dir, `part-${seconds}s.mp3`);
-      execFileSync('ffmpeg', [
-        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}:sample_rate=44100`],
-        ...['-ac', '2', '-c:a', 'libmp3lame', '-b:a', `${JOIN_KBPS}k`, mp3],
-      ]);
-      part = { mp3, bytes: statSync(mp3).size, srt: partSrt(seconds) };
+    /**
+     * From now on, every file served is `copies` parts of `seconds` each: one part made by ffmpeg
+     * (once per length), or that part looped `copies` times into one MP3 (ffmpeg -stream_loop, no
+     * re-encoding: the whole article of the whole-mode control). Answers the file's bytes.
+     */
+    serve(seconds, copies = 1) {
+      const one = path.join(dir, `part-${seconds}s.mp3`);
+      if (!existsSync(one)) {
+        execFileSync('ffmpeg', [
+          ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}:sample_rate=44100`],
+          ...['-ac', '2', '-c:a', 'libmp3lame', '-b:a', `${JOIN_KBPS}k`, one],
+        ]);
+      }
+      const mp3 = copies === 1 ? one : path.join(dir, `whole-${copies}x${seconds}s.mp3`);
+      if (!existsSync(mp3)) execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', String(copies - 1), '-i', one, '-c', 'copy', mp3]);
+      part = { mp3, bytes: statSync(mp3).size, srt: partSrt(seconds * copies) };
       return part.bytes;
     },
     urlsOf: (articleId) => ({

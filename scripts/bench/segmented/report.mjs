@@ -28,18 +28,18 @@ function creditsTable({ whole, segmented }) {
   console.log(`| **${EDITS} edits** | | | **${thousands(whole.balance)}** | **${thousands(segmented.balance)}** | ${segmented.accepted} |`);
 }
 
-function joinTable({ runs }) {
+function joinTable({ runs, added }) {
   console.log(
-    "\nLast part's callback -> joined narration on the public route, times from sending the callback (run 1 is the Strapi process's first join):\n"
+    "\nAn hour's last callback -> narration on the public route, times from sending the callback; whole: the same hour as one file (the control):\n"
   );
   const span = (from, to) => (from === null || to === null ? '-' : `${from}-${to} ms`);
   printTable(
     [
       'run',
-      'parts',
-      'joined',
+      'mode',
+      'audio',
       'callback answered',
-      'part downloads (MP3 + SRT)',
+      'downloads (MP3 + SRT)',
       'Media Library files written',
       'stored (log)',
       'public',
@@ -48,7 +48,7 @@ function joinTable({ runs }) {
     ],
     runs.map((run) => [
       `${run.run}`,
-      `${run.parts} x ${run.partSeconds} s`,
+      run.mode === 'whole' ? 'whole' : `segmented, ${run.parts} x ${run.partSeconds} s`,
       `${(run.durationSeconds / 60).toFixed(1)} min, ${(run.audioBytes / MB).toFixed(1)} MB`,
       `${run.acknowledgedMs} ms`,
       `${run.downloads.mp3} + ${run.downloads.srt}, ${(run.downloads.bytes / MB).toFixed(1)} MB: ${span(run.downloads.firstStartMs, run.downloads.lastEndMs)}`,
@@ -59,6 +59,7 @@ function joinTable({ runs }) {
       `${(run.memory.rssBefore / MB).toFixed(0)} MB`,
     ])
   );
+  console.log(`\nSegmented minus whole (medians): ${added.ms} ms, ${(added.bytes / MB).toFixed(1)} MB.`);
 }
 
 function drainTable({ drains, alone, mixed }) {
@@ -103,9 +104,9 @@ export function report({ credits, join, drain }) {
   }
   if (join) {
     joinTable(join);
-    for (const run of join.runs) {
+    for (const run of join.runs.filter((r) => r.mode === 'segmented')) {
       rows.push([
-        `an hour joined (run ${run.run}): last callback -> public; Strapi's extra memory`,
+        `an hour in ${run.parts} parts (run ${run.run}): last callback -> public; Strapi's extra memory`,
         `${run.totalMs} ms; ${(run.memory.peakExtra / MB).toFixed(1)} MB`,
         `< ${TARGETS.joinMs} ms; < ${TARGETS.joinMB} MB`,
         verdict(run.ok),
