@@ -71,6 +71,14 @@ async function drain(label, { server, emulator, fixtures, long, seed }) {
     return Date.parse(request.at);
   };
   const waits = shortDrafts.map((draft) => submittedAt(draft.documentId) - started);
+  // What the machine's load does not move: how many generations the emulator accepted before each
+  // short article's first part (its place in the queue), and the pace, the median time between two acceptances.
+  const acceptedAt = accepted.map((request) => Date.parse(request.at)).sort((a, b) => a - b);
+  const places = shortDrafts.map((draft) => acceptedAt.filter((at) => at < submittedAt(draft.documentId)).length);
+  const paceMs = quantile(
+    acceptedAt.slice(1).map((at, i) => at - acceptedAt[i]),
+    0.5
+  );
   // The order the emulator accepted parts in, run-length encoded: "3L 0.4-0.5 s, 30S 1.9-16.8 s" is three of the long articles'
   // parts accepted from 0.4 to 0.5 s after the bulk publish was sent, then 30 of the short ones'.
   const longIds = new Set(longDrafts.map((draft) => `${draft.documentId}-en`));
@@ -115,12 +123,15 @@ async function drain(label, { server, emulator, fixtures, long, seed }) {
     waitMs: { p50: quantile(waits, 0.5), p95: quantile(waits, 0.95), max: Math.max(...waits) },
     inFlight: { sure: mostAtOnce(sure), upper: mostAtOnce(upper) },
     waits,
+    places,
+    placeP50: quantile(places, 0.5),
+    paceMs,
     shortParts,
     order: order.map(({ kind, count, first, last }) => `${count}${kind} ${first}-${last} s`).join(', '),
   };
   say(
     `drain, ${label}: ${accepted.length} generations in ${(drainedMs / 1000).toFixed(1)} s (bulk publish answered in ${result.bulkPublishMs} ms)` +
-      `${long ? `, long articles of ${longParts.join(', ')} parts` : ''}; short articles' wait (publish -> submission) p50 ${result.waitMs.p50} ms, ` +
+      `${long ? `, long articles of ${longParts.join(', ')} parts` : ''}; short articles' wait (publish -> submission) p50 ${result.waitMs.p50} ms (after ${result.placeP50} generations, one accepted every ${paceMs} ms), ` +
       `p95 ${result.waitMs.p95} ms, max ${result.waitMs.max} ms; at most ${result.inFlight.sure} generations in flight (${result.inFlight.upper} counting to the callbacks' answers); ` +
       `short articles by parts ${JSON.stringify(shortParts)}; order accepted: ${result.order}`
   );
@@ -142,7 +153,16 @@ export async function drainWithLongArticles({ server, emulatorUrl, fixtures }) {
   }
   const pooled = (kind) => {
     const waits = drains[kind].flatMap((d) => d.waits);
-    return { p50: quantile(waits, 0.5), p95: quantile(waits, 0.95), max: Math.max(...waits), n: waits.length };
+    const places = drains[kind].flatMap((d) => d.places);
+    const paces = drains[kind].map((d) => d.paceMs);
+    return {
+      p50: quantile(waits, 0.5),
+      p95: quantile(waits, 0.95),
+      max: Math.max(...waits),
+      n: waits.length,
+      placeP50: quantile(places, 0.5),
+      paceMs: quantile(paces, 0.5),
+    };
   };
   const alone = pooled('alone');
   const mixed = pooled('mixed');
@@ -158,7 +178,8 @@ export async function drainWithLongArticles({ server, emulatorUrl, fixtures }) {
   };
   say(
     `drain: short articles' p50 wait ${mixed.p50} ms with ${LONG} long articles against ${alone.p50} ms alone (${DRAIN_ROUNDS} drains of each, ${alone.n} waits pooled): ` +
-      `x${ratio.toFixed(2)} (target <= ${TARGETS.drainRatio}); at most ${mostInFlight} generations in flight (maxInFlight ${SLOTS})`
+      `x${ratio.toFixed(2)} (target <= ${TARGETS.drainRatio}); generations accepted before a short article's first part, p50 ${mixed.placeP50} against ${alone.placeP50} ` +
+      `(x${(mixed.placeP50 / alone.placeP50).toFixed(2)}); at most ${mostInFlight} generations in flight (maxInFlight ${SLOTS})`
   );
   return result;
 }

@@ -64,21 +64,31 @@ function joinTable({ runs, added }) {
 
 function drainTable({ drains, alone, mixed }) {
   console.log("\nShort articles published alone and with long ones (publish -> the emulator receiving the short article's first part):\n");
-  const row = (label, figures, extra) => [label, `${figures.p50} ms`, `${figures.p95} ms`, `${figures.max} ms`, ...extra];
+  const row = (label, figures, extra) => [
+    label,
+    `${figures.p50} ms`,
+    `${figures.p95} ms`,
+    `${figures.max} ms`,
+    `${figures.placeP50}`,
+    `${figures.paceMs} ms`,
+    ...extra,
+  ];
   printTable(
     [
       'drain',
       'short wait p50',
       'p95',
       'max',
+      'generations before it, p50',
+      'one accepted every (median)',
       'generations',
       'drained in',
       'most in flight (to callback answered)',
-      'order accepted (L long, S short)',
+      'order accepted (L long, S short), s after the publish',
     ],
     [
       ...drains.map((drain) =>
-        row(drain.long ? `${drain.label} (${drain.longParts.join(', ')} parts)` : drain.label, drain.waitMs, [
+        row(drain.long ? `${drain.label} (${drain.longParts.join(', ')} parts)` : drain.label, { ...drain, ...drain.waitMs }, [
           `${drain.generations}`,
           seconds(drain.drainedMs),
           `${drain.inFlight.sure} (${drain.inFlight.upper})`,
@@ -117,7 +127,7 @@ export function report({ credits, join, drain }) {
     drainTable(drain);
     rows.push([
       `short articles' p50 wait beside long ones vs alone; most generations in flight`,
-      `${drain.mixed.p50} vs ${drain.alone.p50} ms = x${drain.ratio.toFixed(2)}; ${drain.mostInFlight}`,
+      `${drain.mixed.p50} vs ${drain.alone.p50} ms = x${drain.ratio.toFixed(2)} (generations before it p50 ${drain.mixed.placeP50} vs ${drain.alone.placeP50}); ${drain.mostInFlight}`,
       `<= x${TARGETS.drainRatio}; <= ${SLOTS}`,
       verdict(drain.ok),
     ]);
