@@ -178,6 +178,15 @@ it('after an edit of one paragraph, the panel prices only the part that changed'
   );
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-segmented-changed');
+
+  // Regenerating pays for every part, not the changed ones the estimate counts: no figure is shown.
+  await panel.getByTestId('speech-regenerate').click();
+  await expectText(
+    page.getByTestId('speech-regenerate-cost'),
+    `All ${estimate.parts!.total} parts are generated again and paid, unchanged ones included.`
+  );
+  await shot('regenerate-segmented');
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
 });
 
 it('the bulk dialog lists what each entry would pay: its changed parts only', async () => {

@@ -311,13 +311,21 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
                 {t('regenerate.body', 'A fresh narration is generated and charged again, even if the text did not change.')}
               </Typography>
               <Typography textAlign="center" fontWeight="bold" data-testid="speech-regenerate-cost">
-                {current
-                  ? t('regenerate.cost', 'Cost: {credits} credits ({characters} characters × {multiplier}).', {
-                      credits: formatNumber(current.credits),
-                      characters: formatNumber(current.characters),
-                      multiplier,
-                    })
-                  : t('regenerate.costUnknown', 'The cost could not be estimated.')}
+                {current?.parts
+                  ? // Regenerating pays for every part, and the estimate counts only the changed ones: no
+                    // figure rather than a wrong one ("cost shown is cost paid").
+                    t(
+                      'regenerate.partsCost',
+                      '{total, plural, one {Its # part is} other {All # parts are}} generated again and paid, unchanged ones included.',
+                      { total: current.parts.total }
+                    )
+                  : current
+                    ? t('regenerate.cost', 'Cost: {credits} credits ({characters} characters × {multiplier}).', {
+                        credits: formatNumber(current.credits),
+                        characters: formatNumber(current.characters),
+                        multiplier,
+                      })
+                    : t('regenerate.costUnknown', 'The cost could not be estimated.')}
               </Typography>
             </Flex>
           </Dialog.Body>
