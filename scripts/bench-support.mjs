@@ -275,6 +275,7 @@ export function contentManager(url, token, uid) {
   };
   return {
     create: async (data) => (await call('create', 'POST', base, data)).data,
+    update: async (documentId, data) => (await call('update', 'PUT', `${base}/${documentId}`, data)).data,
     publish: async (documentId) => (await call('publish', 'POST', `${base}/${documentId}/actions/publish`, {})).data,
     bulkPublish: (documentIds) => call('bulk publish', 'POST', `${base}/actions/bulkPublish`, { documentIds }),
   };

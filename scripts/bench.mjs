@@ -6,15 +6,20 @@
  * editor's flow: publish with narration on/off, a backlog drain, callback acknowledgement, statuses;
  * scripts/bench-feeds.mjs: a podcast feed of 1,000 items, cold and warm; scripts/bench-reconcile.mjs:
  * the reconciliation at a million live articles, idle and catching up; scripts/bench-stitch.mjs: an
- * hour of narration joined from 30 MP3 and SRT parts, time and memory).
+ * hour of narration joined from 30 MP3 and SRT parts, time and memory; scripts/bench-segmented.mjs:
+ * segmented narration through the plugin and the emulator: the credits of ten edits, an hour joined
+ * after its last callback, short articles drained beside long ones).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
  *                    [--items 1000]  (feeds)
  *                    [--rows 1000000] [--lost 100]  (reconcile)
  *                    [--parts 30] [--part-seconds 120]  (stitch)
+ *                    [--steps credits,join,drain] [--edits 10] [--edit-characters 20000] [--join-characters 54000]
+ *                    [--join-seconds 3600] [--join-runs 2] [--long 3] [--short 30] [--long-characters 12000]
+ *                    [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2] [--poll-ms 10]  (segmented)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -28,8 +33,8 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch'].includes(only)) {
-  console.error('--only: upload, scale, flow, feeds, reconcile or stitch');
+if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented'].includes(only)) {
+  console.error('--only: upload, scale, flow, feeds, reconcile, stitch or segmented');
   leave(2);
 }
 const benches = [
@@ -46,6 +51,25 @@ const benches = [
   { name: 'feeds', script: 'bench-feeds.mjs', args: forward(['items']) },
   { name: 'reconcile', script: 'bench-reconcile.mjs', args: forward(['rows', 'lost']) },
   { name: 'stitch', script: 'bench-stitch.mjs', args: forward(['parts', 'part-seconds']) },
+  {
+    name: 'segmented',
+    script: 'bench-segmented.mjs',
+    args: forward([
+      'steps',
+      'edits',
+      'edit-characters',
+      'join-characters',
+      'join-seconds',
+      'join-runs',
+      'long',
+      'short',
+      'long-characters',
+      'long-segment',
+      'drain-generation-ms',
+      'drain-rounds',
+      'poll-ms',
+    ]),
+  },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');

@@ -375,7 +375,7 @@ describe('the player on a page of another origin', () => {
       contentTypes: { [ARTICLE]: { ...fields, trigger: 'publish', narrationMode: 'segmented', segmentCharacters: 200 } },
     });
     expect(inParts.status).toBe(200);
-    let joined: Array<{ articleId: string; documentId: string; locale: 'en' | 'ar' }> = [];
+    let joined: Array<{ articleId: string; documentId: string; locale: 'en' | 'ar' }>;
     try {
       const englishParts = Array.from({ length: 5 }, (_, i) =>
         paragraph(`Part ${i + 1} of a long read, narrated on its own. It is joined to the others into one file that plays and seeks.`)
