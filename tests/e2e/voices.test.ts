@@ -53,8 +53,12 @@ async function openBulkDialog() {
       const checkbox = row.getByRole('checkbox');
       if (await checkbox.isChecked()) await checkbox.uncheck();
       await checkbox.check();
-      await page.waitForTimeout(500);
-      return narrate.isVisible();
+      // Strapi works the actions out again after a selection; on a loaded machine that takes a while:
+      // give it time before selecting again, or every new selection undoes the one under way.
+      return narrate
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
     },
     { timeoutMs: 30_000, intervalMs: 250, what: 'the bulk Narrate button' }
   ).catch(async (error) => {
