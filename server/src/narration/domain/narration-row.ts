@@ -17,7 +17,20 @@ export interface MediaFileRef {
   name?: string;
 }
 
-export interface NarrationRow extends NarrationJobState {
+/** The queue's columns of a job, an article's row and a part's alike (the state machine's own fields aside). */
+export interface QueuedJobColumns extends NarrationJobState {
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
+  submittedAt: string | null;
+  callbackDeadline: string | null;
+  pendingResult: { audioFile: string; srtFile: string; receivedAt: string } | null;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  creditsMayBeLost: boolean;
+}
+
+export interface NarrationRow extends QueuedJobColumns {
   id: number;
   documentId: string;
   articleId: string;
@@ -35,15 +48,6 @@ export interface NarrationRow extends NarrationJobState {
   audioBytes?: number | null;
   /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
-  nextAttemptAt: string | null;
-  leaseOwner: string | null;
-  leaseExpiresAt: string | null;
-  submittedAt: string | null;
-  callbackDeadline: string | null;
-  pendingResult: { audioFile: string; srtFile: string; receivedAt: string } | null;
-  lastError: string | null;
-  lastErrorCode: string | null;
-  creditsMayBeLost: boolean;
   completedAt: string | null;
   updatedAt: string;
   audio?: MediaFileRef | null;
@@ -64,7 +68,7 @@ export interface NarrationRow extends NarrationJobState {
  * A part of a segmented narration on its way (docs/segmented-narration.md): a job of the same
  * machine as an article's row, under its own articleId, in a table of its own.
  */
-export interface NarrationPartRow extends NarrationJobState {
+export interface NarrationPartRow extends QueuedJobColumns {
   id: number;
   /** Its key at the service. */
   articleId: string;
@@ -78,15 +82,6 @@ export interface NarrationPartRow extends NarrationJobState {
   preprocessType: string | null;
   characters: number;
   credits: number;
-  nextAttemptAt: string | null;
-  leaseOwner: string | null;
-  leaseExpiresAt: string | null;
-  submittedAt: string | null;
-  callbackDeadline: string | null;
-  pendingResult: { audioFile: string; srtFile: string; receivedAt: string } | null;
-  lastError: string | null;
-  lastErrorCode: string | null;
-  creditsMayBeLost: boolean;
 }
 
 export interface ContentVersion {
