@@ -1,3 +1,4 @@
+import type { NarrationPartRow } from '../../server/src/narration/domain/narration-row';
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
 import type { NarrationJobState } from '../../server/src/narration/domain/states';
 
@@ -44,6 +45,33 @@ export function narrationRow(overrides: Partial<NarrationRow> = {}): NarrationRo
     creditsMayBeLost: false,
     completedAt: null,
     updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A part of a segmented narration of row 7, keyed `key`, in `status`; `overrides` set what a test is about. */
+export function partRow(key: string, status: NarrationPartRow['status'], overrides: Partial<NarrationPartRow> = {}): NarrationPartRow {
+  return {
+    ...job({ status, fingerprint: key }),
+    id: Number.parseInt(key.replace(/\D/g, '') || '0', 10),
+    articleId: key,
+    narrationId: 7,
+    turn: 0,
+    text: `text of ${key}`,
+    title: null,
+    voiceId: 'en-female-1',
+    preprocessType: '0',
+    characters: 100,
+    credits: 100,
+    nextAttemptAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    submittedAt: null,
+    callbackDeadline: null,
+    pendingResult: null,
+    lastError: null,
+    lastErrorCode: null,
+    creditsMayBeLost: false,
     ...overrides,
   };
 }

@@ -1,8 +1,7 @@
-import type { NarrationPartRow } from '../../server/src/narration/domain/narration-row';
 import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/narration/domain/part-plan';
 import { transition, type TransitionResult } from '../../server/src/narration/domain/states';
 import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
-import { job } from './narration-fixtures';
+import { job, partRow } from './narration-fixtures';
 
 /** A segmented narration (docs/segmented-narration.md): the article's part events, and its plan against the parts at hand. */
 
@@ -24,31 +23,6 @@ const stored = (key: string): StoredPart => ({
   cueFirst: 0,
   cueCount: 1,
 });
-function partRow(key: string, status: NarrationPartRow['status'], overrides: Partial<NarrationPartRow> = {}): NarrationPartRow {
-  return {
-    ...job({ status, fingerprint: key }),
-    id: Number.parseInt(key.replace(/\D/g, '') || '0', 10),
-    articleId: key,
-    narrationId: 7,
-    turn: 0,
-    text: `text of ${key}`,
-    title: null,
-    voiceId: 'en-female-1',
-    preprocessType: '0',
-    characters: 100,
-    credits: 100,
-    nextAttemptAt: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    submittedAt: null,
-    callbackDeadline: null,
-    pendingResult: null,
-    lastError: null,
-    lastErrorCode: null,
-    creditsMayBeLost: false,
-    ...overrides,
-  };
-}
 
 describe("a segmented article's own events", () => {
   const plan = [part('a'), part('b')].map(({ key, characters, credits }) => ({ key, characters, credits }));
