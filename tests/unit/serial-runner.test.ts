@@ -71,4 +71,30 @@ describe('serial runner', () => {
     expect(errors).toEqual(['database went away']);
     expect(passes).toBe(2);
   });
+
+  it("a wake-up from someone's request runs the pass after that request's own work of this turn, and not once stopped", async () => {
+    const order: string[] = [];
+    let stopped = false;
+    const runner = createSerialRunner(
+      async () => {
+        order.push('pass');
+      },
+      { onError: (error) => order.push(error.message), isStopped: () => stopped }
+    );
+    // A publish's answer is written in promise callbacks after the recording woke the worker.
+    await Promise.resolve().then(() => {
+      runner.runAfterThisTurn();
+      return Promise.resolve().then(() => order.push('answer written'));
+    });
+    expect(order).toEqual(['answer written']);
+    await new Promise((resolve) => setImmediate(resolve));
+    await runner.current();
+    expect(order).toEqual(['answer written', 'pass']);
+
+    runner.runAfterThisTurn();
+    stopped = true;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runner.current()).toBeNull();
+    expect(order).toEqual(['answer written', 'pass']);
+  });
 });

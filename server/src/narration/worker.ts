@@ -80,7 +80,7 @@ export function createWorker(deps: WorkerDeps) {
 
   /** Called after an enqueue, a callback or a finished store, so work starts without waiting for the next tick. */
   const wake = () => {
-    if (!stopped) void runner.runSoon();
+    if (!stopped) runner.runAfterThisTurn();
   };
 
   const joined = createJoinedMedia({ strapi, config, media: deps.media, parts, withFiles: (id) => repository.findById(id, true) });

@@ -43,6 +43,17 @@ export function createSerialRunner(
 
   return {
     runSoon,
+    /**
+     * A wake-up from someone else's request (a publish, a callback): the pass starts in the next
+     * turn of the event loop, once the caller's request has written its answer. The pass's first
+     * queries are synchronous on SQLite; started at once they ran before the publish's answer left
+     * (about 1 ms on every narrated publish in the flow bench).
+     */
+    runAfterThisTurn(): void {
+      setImmediate(() => {
+        if (!options.isStopped()) void runSoon();
+      });
+    },
     /** Asks for another pass right after the current one (a pass that left work behind). */
     requestRerun() {
       rerun = true;
