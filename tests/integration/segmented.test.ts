@@ -229,7 +229,12 @@ describe('a join cut short', () => {
         },
         { timeoutMs: 90_000, intervalMs: 50, what: 'the parts to be joined' }
       );
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // The first parts' files are asked for together; the next ones only once those have come (1.5 s later).
+      await waitFor(async () => (await mediaRequests()) > mediaBefore, {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the join to ask for parts',
+      });
       const asked = (await mediaRequests()) - mediaBefore;
       const parts = (await partRequests(articleId)).length;
       // In the middle of the join: some of the parts' files asked for, not all.

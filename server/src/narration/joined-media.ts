@@ -13,6 +13,10 @@ import type { StoredPart } from './domain/states/segment-map';
 import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
 import type { PartsRepository } from './parts.repository';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
+import { boundedMap } from '../utils/bounded-map';
+
+/** Parts fetched from the service at once while joining: a few, as a browser fetches from one host. */
+const PARALLEL_PART_DOWNLOADS = 4;
 
 /**
  * Joins a segmented narration's parts into its three Media Library files (docs/segmented-narration.md):
@@ -42,6 +46,17 @@ export interface JoinedMedia extends StoredMedia {
 interface PartSource {
   audio: Mp3PartSource;
   cues: Cue[];
+}
+
+/**
+ * Promise.all that waits for every promise before throwing the first failure: nothing it started is
+ * still writing into the work folder when the caller removes it.
+ */
+async function allSettledOrThrow<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 export function createJoinedMedia(deps: {
@@ -97,40 +112,36 @@ export function createJoinedMedia(deps: {
       if (!plan.length) throw new Error(`narration ${row.articleId} has no parts to join`);
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-join-'));
       try {
-        const sources = await storedSources(row, workDir, signal);
         const ready = new Map((await deps.parts.forNarration(row.id)).filter(isReadyPart).map((part) => [part.articleId, part]));
         // Every ready part of the plan is in the joined audio once it is linked, downloaded now or read back.
-        const consumed = [...new Set(plan.map(({ key }) => key))].flatMap((key) => (ready.has(key) ? [ready.get(key)!.id] : []));
-        const lost: string[] = [];
+        const keys = [...new Set(plan.map(({ key }) => key))];
+        const consumed = keys.flatMap((key) => (ready.has(key) ? [ready.get(key)!.id] : []));
         const download = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
         // A result at the service wins over the stored copy of the same key: it is a fresh take (the editor asked to regenerate).
-        const downloaded = new Set<string>();
-        for (const { key } of plan) {
-          if (downloaded.has(key) || lost.includes(key)) continue;
-          const part = ready.get(key);
-          if (!part?.pendingResult) {
-            if (!sources.has(key)) lost.push(key);
-            continue;
-          }
-          downloaded.add(key);
-          try {
-            const audio = await downloadToTempFile(part.pendingResult.audioFile, {
-              ...download,
-              maxBytes: config.maxAudioBytes,
-              kind: 'mp3',
-            });
-            const srt = await downloadToTempFile(part.pendingResult.srtFile, {
-              ...download,
-              maxBytes: config.maxSubtitleBytes,
-              kind: 'srt',
-            });
-            sources.set(key, { audio: mp3FileSource(audio.path), cues: parseSrt(await fs.readFile(srt.path, 'utf8')) });
-          } catch (error) {
-            // Gone from the service's host for good: asked for again. A passing failure is retried as a download.
-            if (!(error instanceof DownloadRefusedError) || error.retryable) throw error;
-            lost.push(key);
-          }
-        }
+        const atService = keys.filter((key) => ready.get(key)?.pendingResult);
+        const lost: string[] = [];
+        // The parts at the service are fetched a few at a time while the stored audio is read back: one
+        // after another, the 30 parts of an hour's narration took seconds between its last callback and listeners.
+        const [sources, fetched] = await allSettledOrThrow([
+          storedSources(row, workDir, signal),
+          boundedMap(atService, PARALLEL_PART_DOWNLOADS, async (key) => {
+            const result = ready.get(key)!.pendingResult!;
+            try {
+              const [audio, srt] = await allSettledOrThrow([
+                downloadToTempFile(result.audioFile, { ...download, maxBytes: config.maxAudioBytes, kind: 'mp3' }),
+                downloadToTempFile(result.srtFile, { ...download, maxBytes: config.maxSubtitleBytes, kind: 'srt' }),
+              ]);
+              return { key, source: { audio: mp3FileSource(audio.path), cues: parseSrt(await fs.readFile(srt.path, 'utf8')) } };
+            } catch (error) {
+              // Gone from the service's host for good: asked for again. A passing failure is retried as a download.
+              if (!(error instanceof DownloadRefusedError) || error.retryable) throw error;
+              lost.push(key);
+              return null;
+            }
+          }),
+        ]);
+        for (const entry of fetched) if (entry) sources.set(entry.key, entry.source);
+        for (const key of keys) if (!sources.has(key) && !lost.includes(key)) lost.push(key);
         if (lost.length) {
           const unreadable = new Set(lost);
           throw new PartsLostError(lost, row.segments?.filter((part) => !unreadable.has(part.key)) ?? null);
