@@ -129,6 +129,20 @@ describe('cutSegments: paragraphs and limits', () => {
     for (const part of parts) for (const paragraph of part.split('\n\n')) expect(paragraphSet.has(paragraph)).toBe(true);
   });
 
+  it('keeps a text that fits in one part as one part, however many paragraphs would start one', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      for (const language of ['en', 'ar'] as const) {
+        const text = article(seed, language, 1_500).join('\n\n');
+        const fits = countCharacters(text);
+        expect(cutSegments(text, fits)).toEqual([text]);
+        // One character less and the paragraphs cut it, each part within the maximum.
+        const parts = cutSegments(text, fits - 1);
+        expect(parts.length).toBeGreaterThan(1);
+        expectWellCut(text, parts, fits - 1);
+      }
+    }
+  });
+
   it('gives no part for an empty or blank text, and skips blank paragraphs', () => {
     expect(cutSegments('', 200)).toEqual([]);
     expect(cutSegments(' \n\n \n', 200)).toEqual([]);
