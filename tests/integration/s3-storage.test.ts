@@ -415,16 +415,14 @@ describe('a segmented narration on S3', () => {
     const fetched = (await stack.control<any>('GET', '/requests?route=media')).requests.slice(mediaBefore);
     expect(fetched.map((request: any) => request.path).sort()).toEqual([new URL(audioFile).pathname, new URL(srtFile).pathname].sort());
     // ...the other parts were read back from the joined MP3 and SRT in the bucket, which were then removed.
+    const state = await expectNoOrphans('the replaced joined objects to leave the bucket');
+    expect(await keysOf(documentId, 'en')).toHaveLength(3);
+    expect(state.bucket.filter((key) => joined.includes(key))).toEqual([]);
     const s3Requests = s3.requests().slice(s3Before);
     const read = s3Requests.filter((request) => request.method === 'GET').map((request) => request.key);
     expect(read).toEqual(expect.arrayContaining([audioKey, srtKey]));
     const deleted = s3Requests.filter((request) => request.method === 'DELETE').map((request) => request.key);
     expect(deleted.sort()).toEqual(joined);
-
-    const state = await expectNoOrphans('the replaced joined objects to leave the bucket');
-    const after = await keysOf(documentId, 'en');
-    expect(after).toHaveLength(3);
-    expect(state.bucket.filter((key) => joined.includes(key))).toEqual([]);
     const srt = spokenText(await (await fetch(`${stack.url}/api/speech/narrations/${articleId}/subtitles.srt`)).text());
     expect(srt).toContain('paragraph 4 of a longer read');
     for (const n of [1, 2, 3, 5, 6]) expect(srt).toContain(`paragraph ${n} of a long read`);
