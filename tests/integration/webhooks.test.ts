@@ -263,14 +263,43 @@ describe('a segmented narration', () => {
     await expectNoPartEvents(articleId);
     expect(receiver.of('narration.failed', articleId)).toHaveLength(0);
   });
+
+  it('a part that fails for good: one narration.failed, for the article, naming the part; none for the part', async () => {
+    // Every generation produces no audio: each part fails its two attempts (SPEECH_MAX_ATTEMPTS).
+    await stack.control('POST', '/inject', { kind: 'noAudio', count: 100 });
+    let articleId = '';
+    try {
+      const failing = await publishArticleIn(stack, ARTICLE, 'en', {
+        title: 'Never heard in parts',
+        body: blocks(...longBody(4, 'silent')),
+      });
+      articleId = `${failing}-en`;
+      const row = await waitForStatus(stack, ARTICLE, failing, 'failed', 'en', 60_000);
+      expect(row.lastError).toMatch(/^Part \d+ of \d+: /);
+      const deliveries = await settledDeliveries('narration.failed', articleId, 1);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0].body.narration).toMatchObject({
+        articleId,
+        documentId: failing,
+        status: 'failed',
+        audioUrl: null,
+        error: { code: row.lastErrorCode, message: row.lastError },
+      });
+    } finally {
+      await stack.control('DELETE', '/inject');
+    }
+    await expectNoPartEvents(articleId);
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(0);
+  });
 });
 
 it('delivered nothing else: every delivery is one of the events above, its header naming it', async () => {
   await sleep(QUIET_MS);
   const summary = receiver.deliveries.map((delivery) => `${delivery.body?.event}:${delivery.body?.narration?.articleId}`);
-  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry + 2 of the segmented article = 7 ready, 1 failed.
+  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry + 2 of the segmented article = 7 ready;
+  // 1 failed whole, 1 failed in parts.
   expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(7);
-  expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(1);
-  expect(receiver.deliveries).toHaveLength(8);
+  expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(2);
+  expect(receiver.deliveries).toHaveLength(9);
   expect(receiver.deliveries.every((delivery) => delivery.header === delivery.body?.event)).toBe(true);
 });
