@@ -267,7 +267,7 @@ describe('a segmented narration', () => {
   it('a part that fails for good: one narration.failed, for the article, naming the part; none for the part', async () => {
     // Every generation produces no audio: each part fails its two attempts (SPEECH_MAX_ATTEMPTS).
     await stack.control('POST', '/inject', { kind: 'noAudio', count: 100 });
-    let articleId = '';
+    let articleId: string;
     try {
       const failing = await publishArticleIn(stack, ARTICLE, 'en', {
         title: 'Never heard in parts',
