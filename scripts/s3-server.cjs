@@ -11,6 +11,8 @@
  *
  * `hold(matches)` keeps the requests `matches(req)` picks unanswered, never passing them on (a test
  * kills Strapi in the middle of an upload or a delete this way); `drop()` closes them.
+ * `requests()` lists every request it received, in order: `{ method, key }` (the object's key, no
+ * query string), so a test sees which objects were read, written or deleted.
  */
 const { mkdtempSync, rmSync } = require('node:fs');
 const http = require('node:http');
@@ -25,6 +27,8 @@ async function startS3Server({ bucket = 'speech-media', region = 'us-east-1' } =
   const s3rver = new S3rver({ silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
   /** @type {Array<{ matches: (req: import('node:http').IncomingMessage) => boolean, held: import('node:http').ServerResponse[] }>} */
   const holds = [];
+  /** @type {Array<{ method: string, key: string }>} */
+  const received = [];
   let server = null;
   try {
     await s3rver.configureBuckets();
@@ -32,6 +36,8 @@ async function startS3Server({ bucket = 'speech-media', region = 'us-east-1' } =
     // for Express), so a held request is kept before s3rver reads a byte of it.
     const handler = s3rver.callback();
     server = http.createServer((req, res) => {
+      const { pathname } = new URL(req.url ?? '/', 'http://s3');
+      received.push({ method: req.method ?? '', key: decodeURIComponent(pathname).replace(`/${bucket}/`, '') });
       const hold = holds.find((candidate) => candidate.matches(req));
       if (hold) hold.held.push(res);
       else handler(req, res);
@@ -56,6 +62,7 @@ async function startS3Server({ bucket = 'speech-media', region = 'us-east-1' } =
     dir,
     /** The path-style URL of an object, as the provider makes it. */
     objectUrl: (key) => `${endpoint}/${bucket}/${key}`,
+    requests: () => [...received],
     hold(matches) {
       const hold = { matches, held: [] };
       holds.push(hold);

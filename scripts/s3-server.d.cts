@@ -18,6 +18,8 @@ export interface S3ServerProcess {
   dir: string;
   /** The path-style URL of an object. */
   objectUrl: (key: string) => string;
+  /** Every request received so far, in order: its method and the object's key (no query string). */
+  requests: () => Array<{ method: string; key: string }>;
   /** Keeps the requests `matches` picks unanswered (never passed on to s3rver) until `drop()`. */
   hold: (matches: (req: IncomingMessage) => boolean) => HeldRequests;
   stop: () => Promise<void>;

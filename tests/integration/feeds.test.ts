@@ -2,7 +2,22 @@ import path from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, type Stack } from './harness';
-import { emulatorDuration, publicNarration, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+import {
+  emulatorDuration,
+  longBody,
+  narrationAudio,
+  partRequests,
+  partsSeconds,
+  publicNarration,
+  publishArticleIn,
+  publishOneParagraphEdited,
+  setNarrationMode,
+  sleep,
+  spokenText,
+  submissionsFor,
+  waitForNewNarration,
+  waitForStatus,
+} from './narration-helpers';
 
 /**
  * Podcast feeds and machine-readable audio, against the real playground and the emulator's MP3s:
@@ -317,5 +332,78 @@ describe('byte ranges of the audio', () => {
     const part = Buffer.from(await ranged.arrayBuffer());
     expect(part.length).toBe(1000);
     expect(part.equals(whole.subarray(1000, 2000))).toBe(true);
+  });
+});
+
+describe('a segmented narration', () => {
+  let segmented: string;
+  let body: string[];
+  const articleId = () => `${segmented}-en`;
+
+  beforeAll(async () => {
+    // Parts of at most 200 characters: each paragraph of `longBody` is a part of its own.
+    await setNarrationMode(stack, ARTICLE, 'segmented', 200);
+    body = longBody(6);
+    segmented = await publishArticleIn(stack, ARTICLE, 'en', { title: 'Heard in parts', body: blocks(...body) });
+    const row = await waitForStatus(stack, ARTICLE, segmented, 'completed', 'en', 120_000);
+    expect(row.parts.total).toBeGreaterThanOrEqual(6);
+  });
+
+  afterAll(async () => {
+    await setNarrationMode(stack, ARTICLE, 'whole');
+  });
+
+  /** The feed's item of the segmented article. */
+  async function itemOf() {
+    const listed = items((await feed('/api/speech/feeds/articles.xml')).doc!);
+    return listed.find((item) => articleIdOf(item.guid) === articleId())!;
+  }
+
+  it('the narration JSON, GraphQL and REST (?narration=true) give the joined MP3: its URL, its exact duration and byte length', async () => {
+    const { body: json } = await publicNarration(stack, articleId());
+    const audioUrl = `${stack.url}/api/speech/narrations/${articleId()}/audio.mp3`;
+    const { mp3, seconds } = await narrationAudio(stack, articleId());
+    // The joined file: every part's audio, one after the other (within one frame of 1152 samples).
+    const parts = await partsSeconds(stack, await partRequests(stack, articleId()));
+    expect(Math.abs(seconds - parts)).toBeLessThanOrEqual(1152 / 22050);
+    expect(json).toMatchObject({ status: 'ready', audioUrl, audioBytes: mp3.length });
+    expect(json.durationSeconds).toBeCloseTo(seconds, 6);
+    expect(json.jsonLd).toMatchObject({ contentUrl: audioUrl, duration: expect.stringMatching(/^PT(\d+M)?\d+S$/) });
+
+    const fields = 'status audioUrl srtUrl vttUrl chaptersUrl audioBytes durationSeconds jsonLd';
+    const response = await stack.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ article(documentId: "${segmented}", locale: "en") { narration { ${fields} } } }` }),
+    });
+    const { data, errors } = (await response.json()) as any;
+    expect(errors).toBeUndefined();
+    const expected = Object.fromEntries(fields.split(' ').map((field) => [field, json[field]]));
+    expect(data.article.narration).toEqual(expected);
+
+    const rest = (await (await stack.request(`/api/articles/${segmented}?locale=en&narration=true`)).json()) as any;
+    expect(rest.data.narration).toMatchObject(expected);
+    const list = (await (await stack.request('/api/articles?locale=en&narration=true')).json()) as any;
+    expect(list.data.find((entry: any) => entry.documentId === segmented).narration).toMatchObject(expected);
+  });
+
+  it("the feed's enclosure has the joined MP3's byte length and duration, and the new joined file's after an edit of one paragraph", async () => {
+    const checkItem = async () => {
+      const item = await itemOf();
+      const { mp3, seconds } = await narrationAudio(stack, articleId());
+      expect(item.url).toBe(`${stack.url}/api/speech/narrations/${articleId()}/audio.mp3`);
+      expect(item.length).toBe(mp3.length);
+      expect(Math.abs(item.duration - seconds)).toBeLessThanOrEqual(0.5 + FRAME_SECONDS);
+      expect(item.transcript).toEqual({ url: `${stack.url}/api/speech/narrations/${articleId()}/subtitles.vtt`, type: 'text/vtt' });
+      const vtt = spokenText((await download(item.transcript!.url!)).toString('utf8'));
+      for (const paragraph of body) expect(vtt).toContain(paragraph);
+      return { item, bytes: mp3.length };
+    };
+    const before = await checkItem();
+    ({ body } = await publishOneParagraphEdited(stack, ARTICLE, segmented, 'en', body, 3));
+    const after = await checkItem();
+    expect(after.bytes).not.toBe(before.bytes);
+    // New audio, a new episode.
+    expect(after.item.guid).not.toBe(before.item.guid);
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHash, createHmac } from 'node:crypto';
-import { EMULATOR_API_KEY, contentManager, waitFor, type Stack } from './harness';
+import { EMULATOR_API_KEY, blocks, contentManager, waitFor, type Stack } from './harness';
 
 /** Test-side helpers for narration scenarios. Signatures are computed here from the spec's recipe. */
 
@@ -168,4 +168,125 @@ export function emulatorDuration(mp3: Buffer): number {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Switches a type's narration mode at run time, as Settings -> Speech saves it, keeping the rest of
+ * its settings; `segmentCharacters` is its longest part (the global one when left out).
+ */
+export async function setNarrationMode(
+  stack: Stack,
+  contentType: string,
+  narrationMode: 'whole' | 'segmented',
+  segmentCharacters?: number
+) {
+  const current = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[contentType];
+  const response = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [contentType]: { ...current, narrationMode, ...(segmentCharacters ? { segmentCharacters } : {}) } },
+  });
+  if (response.status !== 200) throw new Error(`settings: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.settings;
+}
+
+/** Paragraphs of about 122 characters each, `count` of them (ten are three times a limit of 400): the segmenting tests' long article. */
+export function longBody(count: number, word = 'paragraph') {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `This is ${word} ${i + 1} of a long read. It goes on for a while, so that the whole article is well over what the service takes.`
+  );
+}
+
+/** The code points of a text, as the service counts and charges them. */
+export const codePoints = (text: string) => [...text].length;
+
+/** The requests the emulator answered for a segmented article's parts (their articleIds start with the article's). */
+export async function partRequests(stack: Stack, articleId: string) {
+  return (await emulatorRequests(stack)).filter(
+    (r) =>
+      typeof r.body?.postData?.articleId === 'string' &&
+      r.body.postData.articleId.startsWith(articleId) &&
+      r.body.postData.articleId !== articleId
+  );
+}
+
+/** The seconds of audio the service delivered for these part requests (each part's first callback with audio), summed. */
+export async function partsSeconds(stack: Stack, requests: LoggedRequest[]) {
+  const { callbacks } = await stack.control<any>('GET', '/callbacks');
+  const seconds = await Promise.all(
+    requests.map(async (request) => {
+      const callback = callbacks.find((c: any) => c.articleId === request.body.postData.articleId && c.payload?.response?.audioFile);
+      return emulatorDuration(Buffer.from(await (await fetch(callback.payload.response.audioFile)).arrayBuffer()));
+    })
+  );
+  return seconds.reduce((sum, part) => sum + part, 0);
+}
+
+/** A narration's MP3 as listeners get it (its public route, the redirect followed), with the exact duration a player plays. */
+export async function narrationAudio(stack: Stack, articleId: string) {
+  const response = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/audio.mp3`);
+  if (response.status !== 200) throw new Error(`audio.mp3 of ${articleId}: ${response.status}`);
+  const mp3 = Buffer.from(await response.arrayBuffer());
+  return { mp3, seconds: decodeWithFfmpeg(mp3).seconds };
+}
+
+/**
+ * An MP3 decoded by ffmpeg and counted by ffprobe (Debian's, independent of the plugin and the
+ * emulator): ffmpeg's decoding errors, the frames a player plays (a Xing/Info header's frame is not
+ * one, as decoders skip it), the seconds they last, and the duration ffprobe reports.
+ */
+export function decodeWithFfmpeg(mp3: Buffer) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-decoded-'));
+  try {
+    const file = path.join(dir, 'audio.mp3');
+    writeFileSync(file, mp3);
+    const errors = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const entries = 'stream=nb_read_frames,duration,sample_rate';
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'a:0', '-show_entries', entries, '-of', 'json', file], {
+        encoding: 'utf8',
+      })
+    );
+    const [stream] = probe.streams;
+    const frames = Number(stream.nb_read_frames);
+    const rate = Number(stream.sample_rate);
+    // Layer III: 1152 samples a frame in MPEG 1 (32 kHz and up), 576 in MPEG 2 and 2.5.
+    const seconds = (frames * (rate >= 32_000 ? 1152 : 576)) / rate;
+    return { errors, frames, seconds, duration: Number(stream.duration) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Edits paragraph `index` of an article of `longBody` paragraphs ("long read" becomes "longer
+ * read"), publishes it and waits for the narration stored for the edit; returns it and the new body.
+ */
+export async function publishOneParagraphEdited(
+  stack: Stack,
+  contentType: string,
+  documentId: string,
+  locale: string,
+  body: string[],
+  index: number
+) {
+  const before = await narrationRow(stack, contentType, documentId, locale);
+  const edited = body.map((text, i) => (i === index ? text.replace('long read', 'longer read') : text));
+  const entries = contentManager(stack, contentType);
+  await entries.update(documentId, { body: blocks(...edited) }, locale);
+  await entries.publish(documentId, locale);
+  const row = await waitForNewNarration(stack, contentType, documentId, locale, before.completedAt, 90_000);
+  return { row, body: edited };
+}
+
+/** The words of an SRT or WebVTT file, its cues' text joined by spaces (no header, numbers or times). */
+export function spokenText(subtitles: string) {
+  return subtitles
+    .split(/\r?\n/)
+    .filter((line) => line.trim() && line !== 'WEBVTT' && !/^\d+$/.test(line.trim()) && !line.includes('-->'))
+    .join(' ')
+    .replace(/\s+/g, ' ');
 }

@@ -8,10 +8,16 @@ import { parseSrt } from '../../server/src/subtitles/srt';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import {
   adminNarration,
+  codePoints,
   emulatorDuration,
+  longBody,
   narrationRow,
+  partRequests,
   publicNarration,
   publishArticleIn,
+  publishOneParagraphEdited,
+  setNarrationMode,
+  spokenText,
   waitForNewNarration,
   waitForStatus,
 } from './narration-helpers';
@@ -366,6 +372,60 @@ describe('a private bucket (ACL private)', () => {
     const { body: transcriptions } = await stack.admin('GET', '/speech/transcriptions');
     const saved = transcriptions.data.find((row: any) => row.savedFile?.id === transcriptFileId);
     expect(new URL(saved.savedFile.url).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('a segmented narration on S3', () => {
+  afterAll(async () => {
+    await setNarrationMode(stack, ARTICLE, 'whole');
+  });
+
+  it('is three objects in the bucket; an edit of one paragraph pays that part alone, reads the others back from the bucket, and removes the replaced objects', async () => {
+    // Parts of at most 200 characters: each paragraph of `longBody` is a part of its own.
+    await setNarrationMode(stack, ARTICLE, 'segmented', 200);
+    const keysBefore = await bucketKeys();
+    const body = longBody(6);
+    const documentId = await publishArticleIn(stack, ARTICLE, 'en', { title: 'Stored in parts', body: blocks(...body) });
+    const articleId = `${documentId}-en`;
+    const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    expect(first.parts.total).toBeGreaterThanOrEqual(6);
+    narrated.push({ documentId, locale: 'en' });
+    // The joined MP3, SRT and VTT, and nothing of the parts: no object per part.
+    const joined = await keysOf(documentId, 'en');
+    expect(joined).toHaveLength(3);
+    expect((await expectNoOrphans('the joined narration in the bucket')).bucket.filter((key) => !keysBefore.includes(key))).toEqual(joined);
+
+    const files = await libraryFiles();
+    const [audioKey, srtKey] = (await linkedFiles(documentId, 'en')).map(({ id }) => keyOf(files.find((file) => file.id === id)!));
+    const partsBefore = (await partRequests(stack, articleId)).length;
+    const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
+    const mediaBefore = (await stack.control<any>('GET', '/requests?route=media')).requests.length;
+    const s3Before = s3.requests().length;
+    await publishOneParagraphEdited(stack, ARTICLE, documentId, 'en', body, 3);
+
+    // The changed part alone was asked for, with `regenerate: false`, and paid its characters.
+    const asked = (await partRequests(stack, articleId)).slice(partsBefore);
+    expect(asked.map((request) => request.status)).toEqual([202]);
+    expect(asked[0].body.text).toContain('paragraph 4 of a longer read');
+    expect(asked[0].body.postData.regenerate).toBe(false);
+    expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(codePoints(asked[0].body.text));
+    // Only its MP3 and SRT were fetched from the service's media host...
+    const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${encodeURIComponent(asked[0].body.postData.articleId)}`);
+    const { audioFile, srtFile } = callbacks.find((callback: any) => callback.payload?.response?.audioFile).payload.response;
+    const fetched = (await stack.control<any>('GET', '/requests?route=media')).requests.slice(mediaBefore);
+    expect(fetched.map((request: any) => request.path).sort()).toEqual([new URL(audioFile).pathname, new URL(srtFile).pathname].sort());
+    // ...the other parts were read back from the joined MP3 and SRT in the bucket, which were then removed.
+    const state = await expectNoOrphans('the replaced joined objects to leave the bucket');
+    expect(await keysOf(documentId, 'en')).toHaveLength(3);
+    expect(state.bucket.filter((key) => joined.includes(key))).toEqual([]);
+    const s3Requests = s3.requests().slice(s3Before);
+    const read = s3Requests.filter((request) => request.method === 'GET').map((request) => request.key);
+    expect(read).toEqual(expect.arrayContaining([audioKey, srtKey]));
+    const deleted = s3Requests.filter((request) => request.method === 'DELETE').map((request) => request.key);
+    expect(deleted.sort()).toEqual(joined);
+    const srt = spokenText(await (await fetch(`${stack.url}/api/speech/narrations/${articleId}/subtitles.srt`)).text());
+    expect(srt).toContain('paragraph 4 of a longer read');
+    for (const n of [1, 2, 3, 5, 6]) expect(srt).toContain(`paragraph ${n} of a long read`);
   });
 });
 

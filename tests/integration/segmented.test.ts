@@ -1,9 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { emulatorDuration, emulatorRequests, mediaFiles, narrationRow, waitForStatus } from './narration-helpers';
+import {
+  codePoints,
+  decodeWithFfmpeg,
+  emulatorRequests,
+  longBody,
+  mediaFiles,
+  narrationRow,
+  partRequests as partRequestsOf,
+  partsSeconds,
+  setNarrationMode,
+  waitForStatus,
+} from './narration-helpers';
 
 /**
  * Long articles (issue 23). The emulator enforces a maximum text length (spec 8: a limit exists,
@@ -28,52 +35,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const ARTICLE_FIELDS = { titleField: 'title', textFields: ['summary', 'body'] };
-
 async function narrateArticlesIn(mode: 'whole' | 'segmented', segmentCharacters = LIMIT) {
-  const response = await stack.admin('PUT', '/speech/settings', {
-    contentTypes: { [ARTICLE]: { ...ARTICLE_FIELDS, trigger: 'publish', narrationMode: mode, segmentCharacters } },
-  });
-  expect(response.status).toBe(200);
+  await setNarrationMode(stack, ARTICLE, mode, segmentCharacters);
 }
 
-/** The requests the emulator answered for an article's parts (their articleIds start with the article's). */
-async function partRequests(articleId: string) {
-  return (await emulatorRequests(stack)).filter(
-    (r) =>
-      typeof r.body?.postData?.articleId === 'string' &&
-      r.body.postData.articleId.startsWith(articleId) &&
-      r.body.postData.articleId !== articleId
-  );
-}
-
-/** The code points of a text, as the service counts and charges them. */
-const codePoints = (text: string) => [...text].length;
-
-/** Frames and the Xing/Info header's frame count of an MP3, read by ffprobe (Debian's ffmpeg), and ffmpeg's decoding errors. */
-function decodeWithFfmpeg(mp3: Buffer) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-joined-'));
-  try {
-    const file = path.join(dir, 'joined.mp3');
-    writeFileSync(file, mp3);
-    const errors = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const probe = JSON.parse(
-      execFileSync(
-        'ffprobe',
-        ['-v', 'error', '-count_frames', '-select_streams', 'a:0', '-show_entries', 'stream=nb_read_frames,duration', '-of', 'json', file],
-        {
-          encoding: 'utf8',
-        }
-      )
-    );
-    return { errors, frames: Number(probe.streams[0].nb_read_frames), duration: Number(probe.streams[0].duration) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** The requests the emulator answered for an article's parts. */
+const partRequests = (articleId: string) => partRequestsOf(stack, articleId);
 
 /** The frame count a Xing or Info header in the first frame declares (flags bit 0), or null. */
 function xingFrames(mp3: Buffer): number | null {
@@ -81,15 +48,6 @@ function xingFrames(mp3: Buffer): number | null {
   if (at < 0 || at > 64) return null;
   const flags = mp3.readUInt32BE(at + 4);
   return flags & 1 ? mp3.readUInt32BE(at + 8) : null;
-}
-
-/** Paragraphs of about 180 characters each, `count` of them: three times the limit for 10. */
-function longBody(count: number, word = 'paragraph') {
-  return Array.from(
-    { length: count },
-    (_, i) =>
-      `This is ${word} ${i + 1} of a long read. It goes on for a while, so that the whole article is well over what the service takes.`
-  );
 }
 
 describe('whole-article mode', () => {
@@ -135,14 +93,7 @@ describe('segmented mode', () => {
     const vtt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.vtt`)).text();
 
     // The joined duration is the sum of the parts' (within one frame: 1152 samples at 22.05 kHz).
-    const { callbacks } = await stack.control<any>('GET', '/callbacks');
-    const partAudio = await Promise.all(
-      requests.map(async (r) => {
-        const callback = callbacks.find((c: any) => c.articleId === r.body.postData.articleId && c.payload?.response?.audioFile);
-        return Buffer.from(await (await fetch(callback.payload.response.audioFile)).arrayBuffer());
-      })
-    );
-    const sumOfParts = partAudio.reduce((sum, part) => sum + emulatorDuration(part), 0);
+    const sumOfParts = await partsSeconds(stack, requests);
     const decoded = decodeWithFfmpeg(audio);
     expect(decoded.errors).toBe('');
     expect(Math.abs(decoded.duration - sumOfParts)).toBeLessThanOrEqual(1152 / 22050);

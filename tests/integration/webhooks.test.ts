@@ -1,5 +1,19 @@
 import { EMULATOR_API_KEY, blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { narrationRow, sleep, submissionsFor, waitForNewNarration, waitForStatus } from './narration-helpers';
+import {
+  longBody,
+  narrationAudio,
+  narrationRow,
+  partRequests,
+  partsSeconds,
+  publishArticleIn,
+  publishOneParagraphEdited,
+  setNarrationMode,
+  sleep,
+  spokenText,
+  submissionsFor,
+  waitForNewNarration,
+  waitForStatus,
+} from './narration-helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -180,12 +194,112 @@ describe('narration.failed', () => {
   });
 });
 
+describe('a segmented narration', () => {
+  // Parts of at most 200 characters: each paragraph of `longBody` is a part of its own.
+  beforeAll(async () => {
+    await setNarrationMode(stack, ARTICLE, 'segmented', 200);
+  });
+  afterAll(async () => {
+    await setNarrationMode(stack, ARTICLE, 'whole');
+  });
+
+  let documentId: string;
+  let body: string[];
+
+  /** A delivery's narration is the joined one: its files' URLs, and the duration and length of the MP3 they serve, whose SRT reads every paragraph. */
+  async function expectJoined(narration: any, articleId: string) {
+    expect(narration).toMatchObject({
+      articleId,
+      documentId,
+      locale: 'en',
+      status: 'ready',
+      audioUrl: `${stack.url}/api/speech/narrations/${articleId}/audio.mp3`,
+      srtUrl: `${stack.url}/api/speech/narrations/${articleId}/subtitles.srt`,
+      vttUrl: `${stack.url}/api/speech/narrations/${articleId}/subtitles.vtt`,
+      error: null,
+    });
+    const { mp3, seconds } = await narrationAudio(stack, articleId);
+    expect(narration.audioBytes).toBe(mp3.length);
+    expect(narration.durationSeconds).toBeCloseTo(seconds, 6);
+    const srt = spokenText(await (await fetch(narration.srtUrl)).text());
+    for (const paragraph of body) expect(srt).toContain(paragraph);
+    return seconds;
+  }
+
+  /** No delivery names a part, nor carries a part's key. */
+  async function expectNoPartEvents(articleId: string) {
+    const keys = (await partRequests(stack, articleId)).map((request) => request.body.postData.articleId as string);
+    expect(keys.length).toBeGreaterThan(0);
+    const named = receiver.deliveries.map((delivery) => String(delivery.body?.narration?.articleId));
+    expect(named.filter((name) => name !== articleId && name.startsWith(articleId))).toEqual([]);
+    const text = JSON.stringify(receiver.deliveries);
+    expect(keys.filter((key) => text.includes(key))).toEqual([]);
+  }
+
+  it('comes once, for the article, with the joined files: their URLs, the whole duration and byte length; never for a part', async () => {
+    body = longBody(6);
+    documentId = await publishArticleIn(stack, ARTICLE, 'en', { title: 'Heard in parts', body: blocks(...body) });
+    const articleId = `${documentId}-en`;
+    const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    expect(row.parts.total).toBeGreaterThanOrEqual(6);
+    const deliveries = await settledDeliveries('narration.ready', articleId, 1);
+    expect(deliveries).toHaveLength(1);
+    const seconds = await expectJoined(deliveries[0].body.narration, articleId);
+    // Every part's audio, one after the other (within one frame: 1152 samples at 22.05 kHz).
+    const parts = await partsSeconds(stack, await partRequests(stack, articleId));
+    expect(Math.abs(seconds - parts)).toBeLessThanOrEqual(1152 / 22050);
+    await expectNoPartEvents(articleId);
+  });
+
+  it('an edit of one paragraph: one more event, with the new joined file; none for the part', async () => {
+    const articleId = `${documentId}-en`;
+    const partsBefore = (await partRequests(stack, articleId)).length;
+    ({ body } = await publishOneParagraphEdited(stack, ARTICLE, documentId, 'en', body, 2));
+    expect((await partRequests(stack, articleId)).length).toBe(partsBefore + 1);
+    const deliveries = await settledDeliveries('narration.ready', articleId, 2);
+    expect(deliveries).toHaveLength(2);
+    await expectJoined(deliveries[1].body.narration, articleId);
+    expect(deliveries[1].body.narration.audioBytes).not.toBe(deliveries[0].body.narration.audioBytes);
+    await expectNoPartEvents(articleId);
+    expect(receiver.of('narration.failed', articleId)).toHaveLength(0);
+  });
+
+  it('a part that fails for good: one narration.failed, for the article, naming the part; none for the part', async () => {
+    // Every generation produces no audio: each part fails its two attempts (SPEECH_MAX_ATTEMPTS).
+    await stack.control('POST', '/inject', { kind: 'noAudio', count: 100 });
+    let articleId: string;
+    try {
+      const failing = await publishArticleIn(stack, ARTICLE, 'en', {
+        title: 'Never heard in parts',
+        body: blocks(...longBody(4, 'silent')),
+      });
+      articleId = `${failing}-en`;
+      const row = await waitForStatus(stack, ARTICLE, failing, 'failed', 'en', 60_000);
+      expect(row.lastError).toMatch(/^Part \d+ of \d+: /);
+      const deliveries = await settledDeliveries('narration.failed', articleId, 1);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0].body.narration).toMatchObject({
+        articleId,
+        documentId: failing,
+        status: 'failed',
+        audioUrl: null,
+        error: { code: row.lastErrorCode, message: row.lastError },
+      });
+    } finally {
+      await stack.control('DELETE', '/inject');
+    }
+    await expectNoPartEvents(articleId);
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(0);
+  });
+});
+
 it('delivered nothing else: every delivery is one of the events above, its header naming it', async () => {
   await sleep(QUIET_MS);
   const summary = receiver.deliveries.map((delivery) => `${delivery.body?.event}:${delivery.body?.narration?.articleId}`);
-  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry = 5 ready, 1 failed.
-  expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(5);
-  expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(1);
-  expect(receiver.deliveries).toHaveLength(6);
+  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry + 2 of the segmented article = 7 ready;
+  // 1 failed whole, 1 failed in parts.
+  expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(7);
+  expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(2);
+  expect(receiver.deliveries).toHaveLength(9);
   expect(receiver.deliveries.every((delivery) => delivery.header === delivery.body?.event)).toBe(true);
 });
