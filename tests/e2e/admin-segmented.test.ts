@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { blocks, contentManager, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, closeAdminSession, expectText, logIn, openAdminSession } from './browser';
+import { ARTIFACTS, closeAdminSession, expectText, logIn, openAdminSession, selectForBulkAction } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -61,21 +61,9 @@ async function openEditView(id: string) {
   await page.getByTestId('speech-panel').waitFor();
 }
 
-/**
- * Selects the article in the list and opens the bulk action `label`. The list may render its rows
- * again as its statuses arrive, dropping a selection made before: select until the action shows.
- */
+/** Selects the article in the list and opens the bulk action `label`. */
 async function openBulkDialog(label: string) {
-  const checkbox = page.locator('tr', { hasText: TITLE }).getByRole('checkbox');
-  const action = page.getByRole('button', { name: label, exact: true });
-  await waitFor(
-    async () => {
-      if (!(await checkbox.isChecked())) await checkbox.check();
-      return action.isVisible();
-    },
-    { timeoutMs: 20_000, what: `the bulk action ${label}` }
-  );
-  await action.click();
+  await (await selectForBulkAction(page, page.locator('tr', { hasText: TITLE }), label)).click();
 }
 
 beforeAll(async () => {

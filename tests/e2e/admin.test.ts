@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { blocks, contentManager, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession } from './browser';
+import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession, selectForBulkAction } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -295,8 +295,7 @@ it('the bulk action shows what will be submitted, skipped and paid, then narrate
   await openList();
   await waitForBadge(listBadge(FAILING_TITLE), ['failed']);
   await page.locator('tr', { hasText: TITLE }).getByRole('checkbox').check();
-  await page.locator('tr', { hasText: FAILING_TITLE }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Narrate', exact: true }).click();
+  await (await selectForBulkAction(page, page.locator('tr', { hasText: FAILING_TITLE }), 'Narrate')).click();
   const summary = page.getByTestId('speech-bulk-summary');
   await expectText(summary.getByTestId('speech-bulk-submit'), '1 entry will be submitted.');
   await expectText(summary.getByTestId('speech-bulk-skipped'), '1 skipped: unchanged since its last narration.');

@@ -121,6 +121,43 @@ export async function logIn(page: Page, url: string) {
   if (await closeBanner.isVisible().catch(() => false)) await closeBanner.click();
 }
 
+/**
+ * Selects `row` in a Content Manager list and waits for the bulk action button `label`.
+ *
+ * Strapi works its bulk actions out in an idle callback after a selection changes. Headless
+ * Chromium on a loaded machine can hold idle callbacks until it renders its next frame, and a page
+ * nobody looks at renders none: the button then never comes, though the selection is made (seen
+ * in CI; taking a screenshot, which renders a frame, brought it at once). So while waiting, a
+ * frame is rendered now and then, as a screen would. The row is selected again only if a
+ * re-render of the list dropped the selection.
+ */
+export async function selectForBulkAction(page: Page, row: Locator, label: string, timeoutMs = 30_000): Promise<Locator> {
+  const action = page.getByRole('button', { name: label, exact: true });
+  const checkbox = row.getByRole('checkbox');
+  let lastFrame = Date.now();
+  await waitFor(
+    async () => {
+      if (await action.isVisible()) return true;
+      if (!(await checkbox.isChecked())) await checkbox.check();
+      if (Date.now() - lastFrame >= 1_000) {
+        await page.screenshot();
+        lastFrame = Date.now();
+      }
+      return false;
+    },
+    { timeoutMs, intervalMs: 200, what: `the bulk action ${label}` }
+  ).catch(async (error) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `bulk-${label.toLowerCase()}-failure.png`) }).catch(() => undefined);
+    const buttons = await page
+      .getByRole('button')
+      .allInnerTexts()
+      .catch(() => []);
+    const checked = await checkbox.isChecked().catch(() => 'unknown');
+    throw new Error(`${(error as Error).message}; row checked: ${checked}; buttons: ${JSON.stringify(buttons.filter(Boolean))}`);
+  });
+  return action;
+}
+
 export async function expectText(locator: Locator, text: string, timeoutMs = 20_000) {
   await waitFor(async () => (await locator.innerText({ timeout: 1_000 }).catch(() => '')).includes(text), {
     timeoutMs,

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { blocks, contentManager, waitFor, type Stack } from '../integration/harness';
-import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession } from './browser';
+import { ARTIFACTS, closeAdminSession, expectAttribute, expectText, logIn, openAdminSession, selectForBulkAction } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -45,27 +45,7 @@ async function openBulkDialog() {
   const row = page.locator('tr', { hasText: ARABIC_TITLE });
   // The row's narration status arrives after the list: selecting before it settles can be undone by a re-render.
   await row.getByTestId('speech-badge').waitFor();
-  const narrate = page.getByRole('button', { name: 'Narrate', exact: true });
-  await waitFor(
-    async () => {
-      if (await narrate.isVisible()) return true;
-      // Strapi's bulk actions are worked out when the selection changes: select again if it showed none.
-      const checkbox = row.getByRole('checkbox');
-      if (await checkbox.isChecked()) await checkbox.uncheck();
-      await checkbox.check();
-      // Strapi works the actions out again after a selection; on a loaded machine that takes a while:
-      // give it time before selecting again, or every new selection undoes the one under way.
-      return narrate
-        .waitFor({ state: 'visible', timeout: 5_000 })
-        .then(() => true)
-        .catch(() => false);
-    },
-    { timeoutMs: 30_000, intervalMs: 250, what: 'the bulk Narrate button' }
-  ).catch(async (error) => {
-    await shot('bulk-open-failure');
-    throw error;
-  });
-  await narrate.click();
+  await (await selectForBulkAction(page, row, 'Narrate')).click();
 }
 
 beforeAll(async () => {
