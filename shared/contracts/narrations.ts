@@ -106,6 +106,8 @@ export interface EstimateRequest {
 }
 export interface EstimateResponse {
   articleId: string;
+  /** The entry's title as it is narrated (its title field; its documentId when it has none), for lists of entries. */
+  title: string;
   characters: number;
   credits: number;
   preprocessType: PreprocessType;
@@ -121,6 +123,12 @@ export interface EstimateResponse {
    * of the changed parts only, what narrating it would pay. Null in whole-article mode.
    */
   parts: PartsChanged | null;
+  /**
+   * What "Regenerate" would pay: a fresh take of the whole text. In parts, every part (each distinct
+   * part once, unchanged ones included), where `characters` and `credits` above count the changed
+   * ones only; whole, the same as above.
+   */
+  regeneration: { characters: number; credits: number };
 }
 
 /** POST /speech/narrations/estimate-many: the bulk dialog's preview, of what the caller may read and narrate. */

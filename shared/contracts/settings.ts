@@ -53,8 +53,11 @@ export interface ContentTypeNarration {
   authorField?: string;
   /** Left out: 'whole'. The settings in effect always say. */
   narrationMode?: NarrationMode;
-  /** The longest part when segmented; left out: the global `segmentCharacters`. */
-  segmentCharacters?: number;
+  /**
+   * The longest part when segmented; left out: the global `segmentCharacters`. Null: cleared from
+   * the admin (over a size the configuration file gives the type), the global one applies too.
+   */
+  segmentCharacters?: number | null;
 }
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */

@@ -105,7 +105,10 @@ it('Settings: articles put in parts with a part size of their own, checked befor
   expect((await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE].narrationMode).toBe('whole');
 
   await size.fill(String(PART_SIZE));
+  // The global size the page shows is not sent back: a runtime copy would pin it against the config file.
+  const saving = page.waitForRequest((request) => request.method() === 'PUT' && request.url().endsWith('/speech/settings'));
   await page.getByTestId('speech-save').click();
+  expect((await saving).postDataJSON()).not.toHaveProperty('segmentCharacters');
   await page.getByText('Settings saved.').waitFor();
   const { body } = await stack.admin('GET', '/speech/settings');
   expect(body.settings.contentTypes[ARTICLE]).toMatchObject({ narrationMode: 'segmented', segmentCharacters: PART_SIZE });
@@ -184,11 +187,12 @@ it('after an edit of one paragraph, the panel prices only the part that changed'
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-segmented-changed');
 
-  // Regenerating pays for every part, not the changed ones the estimate counts: no figure is shown.
+  // Regenerating pays for every part, not the changed ones the estimate counts: the dialog says what all of them cost.
+  expect(estimate.regeneration.credits).toBeGreaterThan(estimate.credits);
   await panel.getByTestId('speech-regenerate').click();
   await expectText(
     page.getByTestId('speech-regenerate-cost'),
-    `All ${estimate.parts!.total} parts are generated again and paid, unchanged ones included.`
+    `All ${estimate.parts!.total} parts are generated again and paid, unchanged ones included: ${number(estimate.regeneration.credits)} credits`
   );
   await shot('regenerate-segmented');
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -119,6 +119,33 @@ it('takes a type’s narration mode and the part sizes from PUT /speech/settings
   expect(restored.body.settings).toEqual(before);
 });
 
+it('takes segmentCharacters: null for a type from PUT /speech/settings: its own size cleared, the global one applies', async () => {
+  const ARTICLE = 'api::article.article';
+  const before = (await stack.admin('GET', '/speech/settings')).body.settings;
+  const article = { titleField: 'title', textFields: ['summary', 'body'] };
+  const own = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...article, narrationMode: 'segmented', segmentCharacters: 600 } },
+  });
+  expect(own.body.settings.contentTypes[ARTICLE].segmentCharacters).toBe(600);
+  const cleared = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...article, narrationMode: 'segmented', segmentCharacters: null } },
+  });
+  expect(cleared.status).toBe(200);
+  const inEffect = (await stack.admin('GET', '/speech/settings')).body.settings;
+  for (const settings of [cleared.body.settings, inEffect]) {
+    expect(settings.contentTypes[ARTICLE]).toMatchObject({ narrationMode: 'segmented', segmentCharacters: null });
+    expect(settings.segmentCharacters).toBe(before.segmentCharacters);
+  }
+  // Only a size or null: anything else is still refused, naming the key.
+  const refused = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...article, narrationMode: 'segmented', segmentCharacters: 'none' } },
+  });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.message).toContain(`contentTypes.${ARTICLE}.segmentCharacters`);
+  const restored = await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: before.contentTypes[ARTICLE] } });
+  expect(restored.body.settings).toEqual(before);
+});
+
 it('never shows the API key in admin responses, public responses or logs', async () => {
   const articles = contentManager(stack, 'api::article.article');
   const { documentId } = await articles.create({ title: 'Secret check', summary: 'Summary.', body: blocks('Body.') }, 'en');

@@ -126,6 +126,16 @@ describe('segmented mode', () => {
     edited[4] = edited[4].replace('long read', 'longer read');
     const creditsBefore = (await stack.control<any>('GET', '/credits')).credits;
     await articles.update(documentId, { body: blocks(...edited) }, 'en');
+    // The draft's estimate: a publish pays the changed part only; "Regenerate" would pay every part.
+    const target = { contentType: ARTICLE, documentId, locale: 'en' };
+    const edit = (await stack.admin('POST', '/speech/narrations/estimate', target)).body;
+    expect(edit).toMatchObject({ title: 'Ten parts', parts: { total: first.parts.total, changed: 1 } });
+    expect(edit.regeneration.credits).toBeGreaterThan(edit.credits);
+    const many = (
+      await stack.admin('POST', '/speech/narrations/estimate-many', { contentType: ARTICLE, documentIds: [documentId], locale: 'en' })
+    ).body;
+    expect(many.items).toEqual([expect.objectContaining({ documentId, title: 'Ten parts', credits: edit.credits, parts: edit.parts })]);
+    expect(many.totalCredits).toBe(edit.credits);
     await articles.publish(documentId, 'en');
     await waitFor(async () => (await partRequests(articleId)).length > before.length, { timeoutMs: 30_000, what: 'the edited part' });
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
@@ -134,6 +144,7 @@ describe('segmented mode', () => {
     expect(asked[0].body.text).toContain('paragraph 5 of a longer read');
     expect(asked[0].body.postData.regenerate).toBe(false);
     expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(codePoints(asked[0].body.text));
+    expect(edit.credits).toBe(codePoints(asked[0].body.text));
     const srt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
     expect(srt.replace(/\s+/g, ' ')).toContain('paragraph 5 of a longer read');
     expect(srt.replace(/\s+/g, ' ')).toContain('paragraph 6 of a long read');
@@ -146,6 +157,10 @@ describe('segmented mode', () => {
     // "Regenerate": a fresh take of every part (each asked with regenerate true, each paid), none reused.
     const partsBefore = (await partRequests(articleId)).length;
     const audioBefore = (await narrationRow(stack, ARTICLE, documentId, 'en')).audio.id;
+    // Nothing changed: a publish would pay nothing, "Regenerate" pays for every part, and the estimate says so.
+    const unchanged = (await stack.admin('POST', '/speech/narrations/estimate', target)).body;
+    expect(unchanged).toMatchObject({ unchanged: true, credits: 0, parts: { total: first.parts.total, changed: 0 } });
+    const creditsBeforeRegenerate = (await stack.control<any>('GET', '/credits')).credits;
     const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, locale: 'en' });
     expect(regenerated.body.queued).toBe(true);
     await waitFor(async () => (await narrationRow(stack, ARTICLE, documentId, 'en'))?.audio?.id !== audioBefore, {
@@ -155,6 +170,10 @@ describe('segmented mode', () => {
     const fresh = (await partRequests(articleId)).slice(partsBefore);
     expect(fresh).toHaveLength(first.parts.total);
     expect(fresh.every((r) => r.body.postData.regenerate === true && r.status === 202)).toBe(true);
+    // The cost shown before is the cost paid: all the parts, not the changed ones.
+    const paid = fresh.reduce((sum, r) => sum + codePoints(r.body.text), 0);
+    expect(unchanged.regeneration).toEqual({ characters: paid, credits: paid });
+    expect(creditsBeforeRegenerate - (await stack.control<any>('GET', '/credits')).credits).toBe(paid);
   });
 });
 

@@ -8,9 +8,16 @@ import { createIntl, type IntlShape } from 'react-intl';
 import en from '../../admin/src/translations/en.json';
 import ar from '../../admin/src/translations/ar.json';
 import { explainFailure } from '../../admin/src/components/FailureReason';
-import { documentLabel } from '../../admin/src/utils/documentLabel';
 import { getTranslation } from '../../admin/src/utils/getTranslation';
-import { failedPart, partsChangedMessage, partsProgressMessage, PARTS_MESSAGES, type MessageDescriptor } from '../../admin/src/utils/parts';
+import {
+  failedPart,
+  partsChangedMessage,
+  partsProgressMessage,
+  regenerateCostMessage,
+  PARTS_MESSAGES,
+  REGENERATE_MESSAGES,
+  type MessageDescriptor,
+} from '../../admin/src/utils/parts';
 import type { NarrationStatus } from '../../admin/src/api/types';
 
 /** What react-intl reported (a missing message, a bad pattern): nothing is expected. */
@@ -91,6 +98,45 @@ describe('the cost of the changed parts', () => {
   });
 });
 
+describe('the cost of regenerating', () => {
+  // A publish of this version would pay its 2 changed parts; "Regenerate" asks for all 18 again.
+  const estimate = {
+    parts: { total: 18, changed: 2 },
+    characters: 640,
+    credits: 1_280,
+    preprocessType: '2' as const,
+    regeneration: { characters: 5_760, credits: 11_520 },
+  };
+
+  it('in parts is every part, unchanged ones included: not the changed parts the publish estimate counts', () => {
+    expect(say(english, regenerateCostMessage(estimate, english.formatNumber))).toBe(
+      'All 18 parts are generated again and paid, unchanged ones included: 11,520 credits (5,760 characters × 2).'
+    );
+    expect(say(arabic, regenerateCostMessage(estimate, arabic.formatNumber))).toBe(
+      `تُولَّد الأجزاء كلها (18) من جديد ويُدفع ثمنها، ومنها التي لم تتغيّر: ${arabic.formatNumber(11_520)} رصيد (${arabic.formatNumber(5_760)} حرفًا × 2).`
+    );
+  });
+
+  it('whole is the whole text; unknown without an estimate', () => {
+    const whole = {
+      parts: null,
+      characters: 900,
+      credits: 900,
+      preprocessType: '0' as const,
+      regeneration: { characters: 900, credits: 900 },
+    };
+    expect(say(english, regenerateCostMessage(whole, english.formatNumber))).toBe('Cost: 900 credits (900 characters × 1).');
+    expect(say(english, regenerateCostMessage(undefined, english.formatNumber))).toBe('The cost could not be estimated.');
+  });
+
+  it('has its messages in both languages', () => {
+    for (const message of Object.values(REGENERATE_MESSAGES)) {
+      expect({ id: message.id, en: (en as Record<string, string>)[message.id] }).toEqual({ id: message.id, en: message.defaultMessage });
+      expect((ar as Record<string, string>)[message.id]).toMatch(/[\u0600-\u06FF]/);
+    }
+  });
+});
+
 describe('a failure of one part', () => {
   it('reads the part out of the server text', () => {
     expect(failedPart('Part 3 of 18: The speech service failed.')).toEqual({ part: 3, total: 18, reason: 'The speech service failed.' });
@@ -127,14 +173,5 @@ describe('a failure of one part', () => {
   it('leaves an article without a failure text without a reason', () => {
     expect(explainFailure({ lastError: null, lastErrorCode: null }, english)).toBeNull();
     expect(explainFailure({ lastError: 'Plain words.', lastErrorCode: null }, english)).toBe('Plain words.');
-  });
-});
-
-describe('the bulk dialog names entries', () => {
-  it('by their usual main field, else their document id', () => {
-    expect(documentLabel({ documentId: 'd1', title: '  A title ', name: 'A name' })).toBe('A title');
-    expect(documentLabel({ documentId: 'd1', title: '', name: 'A name' })).toBe('A name');
-    expect(documentLabel({ documentId: 'd1', title: 42, slug: 'a-slug' })).toBe('a-slug');
-    expect(documentLabel({ documentId: 'd1' })).toBe('d1');
   });
 });

@@ -53,16 +53,51 @@ describe('settings form: narration mode and part size', () => {
       // A type switched off keeps its mode too.
       [NOTE]: { trigger: 'off', textFields: ['text'], narrationMode: 'whole' },
     });
-    expect(body.segmentCharacters).toBe(2_000);
+    // The global size as shown is not sent: a runtime copy of it would pin it against later changes of the file.
+    expect(body).not.toHaveProperty('segmentCharacters');
   });
 
-  it('sends a type put in parts with its size, and a size emptied as none (the global one)', () => {
+  it('sends the global size only when the editor changed it', () => {
+    const form = toForm(settings, described);
+    expect(fromForm({ ...form, segmentCharacters: 1_200 }).segmentCharacters).toBe(1_200);
+    expect(isDirty({ ...form, segmentCharacters: 1_200 }, form)).toBe(true);
+    // Changed and changed back: nothing to send, nothing to save.
+    expect(fromForm({ ...form, segmentCharacters: 2_000 })).not.toHaveProperty('segmentCharacters');
+    expect(isDirty({ ...form, segmentCharacters: 2_000 }, form)).toBe(false);
+  });
+
+  it('sends a size emptied where the server had one as null (cleared, over the file), and sends a cleared size back cleared', () => {
+    const form = toForm(settings, described);
+    form.contentTypes[ARTICLE] = { ...form.contentTypes[ARTICLE], segmentCharacters: null };
+    expect(fromForm(form).contentTypes?.[ARTICLE]).toEqual({
+      titleField: 'title',
+      textFields: ['body'],
+      narrationMode: 'segmented',
+      segmentCharacters: null,
+    });
+    // The server says a cleared size is null: saving the page again keeps it cleared (left out, the file's size would return).
+    const cleared: SpeechSettings = {
+      ...settings,
+      contentTypes: { ...settings.contentTypes, [ARTICLE]: { ...settings.contentTypes[ARTICLE], segmentCharacters: null } },
+    };
+    const again = toForm(cleared, described);
+    expect(again.contentTypes[ARTICLE].segmentCharacters).toBeNull();
+    expect(fromForm(again).contentTypes?.[ARTICLE]).toMatchObject({ segmentCharacters: null });
+    expect(validateForm(again)).toEqual([]);
+  });
+
+  it('sends a type put in parts with its size, and a size emptied as cleared (the global one)', () => {
     const form = toForm(settings, described);
     form.contentTypes[NOTE] = { ...form.contentTypes[NOTE], enabled: true, narrationMode: 'segmented', segmentCharacters: 800 };
     form.contentTypes[ARTICLE] = { ...form.contentTypes[ARTICLE], segmentCharacters: null };
     const body = fromForm(form);
     expect(body.contentTypes?.[NOTE]).toEqual({ textFields: ['text'], narrationMode: 'segmented', segmentCharacters: 800 });
-    expect(body.contentTypes?.[ARTICLE]).toEqual({ titleField: 'title', textFields: ['body'], narrationMode: 'segmented' });
+    expect(body.contentTypes?.[ARTICLE]).toEqual({
+      titleField: 'title',
+      textFields: ['body'],
+      narrationMode: 'segmented',
+      segmentCharacters: null,
+    });
     expect(isDirty(form, toForm(settings, described))).toBe(true);
     expect(validateForm(form)).toEqual([]);
   });

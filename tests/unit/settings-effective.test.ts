@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { createSettingsService } from '../../server/src/settings/service';
+import { createSettingsService, runtimeSettingsSchema } from '../../server/src/settings/service';
+import { segmentCharactersOf } from '../../server/src/narration/domain/segments';
 
 /** The settings in effect (GET /speech/settings): the config file, overridden by what was saved from the admin. */
 
@@ -50,6 +51,29 @@ describe('segmented narration in the settings in effect', () => {
     expect(saved.contentTypes[PAGE]).toMatchObject({ narrationMode: 'segmented' });
     const whole = await service.update({ contentTypes: { [ARTICLE]: { textFields: ['body'], narrationMode: 'whole' } } });
     expect(whole.contentTypes[ARTICLE].narrationMode).toBe('whole');
+  });
+
+  it('a saved segmentCharacters: null clears a type’s own size, the file’s included: the global size applies', async () => {
+    const service = createSettingsService({ strapi: fakeStrapi(file) });
+    const changes = { contentTypes: { [ARTICLE]: { textFields: ['body'], narrationMode: 'segmented' as const, segmentCharacters: null } } };
+    // As the settings route takes it (the controller parses the body with this schema).
+    expect(runtimeSettingsSchema.safeParse(changes).success).toBe(true);
+    const cleared = await service.update(changes);
+    // Said as cleared (null), so that the settings page sends the clear back when it saves the type again.
+    expect(cleared.contentTypes[ARTICLE]).toMatchObject({ narrationMode: 'segmented', textFields: ['body'], segmentCharacters: null });
+    // What the publish path reads: the global size, not the file's 1,200.
+    expect(segmentCharactersOf(cleared.contentTypes[ARTICLE], cleared.segmentCharacters)).toBe(3_000);
+    // Left out, the file's size applies again; a size of the type's own still wins.
+    const omitted = await service.update({ contentTypes: { [ARTICLE]: { textFields: ['body'] } } });
+    expect(omitted.contentTypes[ARTICLE].segmentCharacters).toBe(1_200);
+    const own = await service.update({ contentTypes: { [ARTICLE]: { textFields: ['body'], segmentCharacters: 900 } } });
+    expect(own.contentTypes[ARTICLE].segmentCharacters).toBe(900);
+    // Only null clears: other values are refused as before.
+    for (const size of [0, 199, '900', 1_000.5]) {
+      expect(
+        runtimeSettingsSchema.safeParse({ contentTypes: { [ARTICLE]: { textFields: ['body'], segmentCharacters: size } } }).success
+      ).toBe(false);
+    }
   });
 
   it('defaults to 2,000 characters when the file says nothing', async () => {

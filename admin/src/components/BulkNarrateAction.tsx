@@ -6,7 +6,6 @@ import { useIntl } from 'react-intl';
 import { useNarratedTypes } from '../api/hooks';
 import type { BulkActionComponent } from '../utils/contentManagerTypes';
 import { PERMISSIONS } from '../utils/permissions';
-import { documentLabel } from '../utils/documentLabel';
 import { getTranslation } from '../utils/getTranslation';
 
 const BulkNarrateBody = React.lazy(() => import('./BulkNarrateBody'));
@@ -24,20 +23,16 @@ export const BulkNarrateAction: BulkActionComponent = ({ documents, model }) => 
   const [{ query }] = useQueryParams<{ plugins?: { i18n?: { locale?: string } } }>();
   const locale = (documents[0]?.locale as string | undefined) ?? query.plugins?.i18n?.locale ?? null;
   const idsKey = documents.map((document) => document.documentId).join(',');
-  // What each selected entry is called in the dialog's list, kept as one string so the dialog's
-  // component changes only when the selection or its names do.
-  const labelsKey = JSON.stringify(Object.fromEntries(documents.map((document) => [document.documentId, documentLabel(document)])));
 
   const Content = React.useMemo(() => {
     const documentIds = idsKey ? idsKey.split(',') : [];
-    const labels = JSON.parse(labelsKey) as Record<string, string>;
     const Body = ({ onClose }: { onClose: () => void }) => (
       <React.Suspense fallback={<Modal.Body>…</Modal.Body>}>
-        <BulkNarrateBody model={model} documentIds={documentIds} labels={labels} locale={locale} onClose={onClose} />
+        <BulkNarrateBody model={model} documentIds={documentIds} locale={locale} onClose={onClose} />
       </React.Suspense>
     );
     return Body;
-  }, [model, idsKey, labelsKey, locale]);
+  }, [model, idsKey, locale]);
 
   if (status !== 'ready' || !isNarrated(model) || !canNarrate || documents.length === 0) return null;
   return {

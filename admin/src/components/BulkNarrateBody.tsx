@@ -13,13 +13,11 @@ import { textDirection } from '../utils/textDirection';
 interface Props {
   model: string;
   documentIds: string[];
-  /** What each entry is called in the list of what would be paid (its document id when unknown). */
-  labels: Record<string, string>;
   locale: string | null;
   onClose: () => void;
 }
 
-export default function BulkNarrateBody({ model, documentIds, labels, locale, onClose }: Props) {
+export default function BulkNarrateBody({ model, documentIds, locale, onClose }: Props) {
   const { formatNumber, locale: adminLocale } = useIntl();
   const { toggleNotification } = useNotification();
   const selectRow = useTable('BulkNarrate', (state) => state.selectRow);
@@ -116,7 +114,7 @@ export default function BulkNarrateBody({ model, documentIds, labels, locale, on
                     return (
                       <li key={item.articleId} data-testid="speech-bulk-item" data-document-id={item.documentId}>
                         <Typography variant="omega">
-                          <bdi>{labels[item.documentId] ?? item.documentId}</bdi>
+                          <bdi>{item.title}</bdi>
                           {' · '}
                           {parts ? (
                             <>

@@ -17,7 +17,7 @@ import {
 import type { DocumentTarget, EstimateResponse, NarrateResponse, NarrationView, QueueState, Voice } from '../api/types';
 import { PERMISSIONS } from '../utils/permissions';
 import { useTranslator } from '../utils/useTranslator';
-import { partsProgressMessage } from '../utils/parts';
+import { partsProgressMessage, regenerateCostMessage } from '../utils/parts';
 import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
 import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
@@ -159,7 +159,8 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const failure = row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue)) ? describeFailure(row) : null;
   const partsProgress = partsProgressMessage(row, formatNumber);
   const current: EstimateResponse | undefined = estimate.data;
-  const multiplier = current?.preprocessType === '2' ? 2 : 1;
+  // Regenerating pays for every part, not the changed ones the panel's estimate counts.
+  const regenerateCost = regenerateCostMessage(current, formatNumber);
   const canRegenerate = Boolean(row && (row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled'));
   const canNarrateNow = !inProgress && !(row?.status === 'completed' && current?.unchanged);
   const voiceList: Voice[] = voices.data ?? [];
@@ -312,21 +313,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
                 {t('regenerate.body', 'A fresh narration is generated and charged again, even if the text did not change.')}
               </Typography>
               <Typography textAlign="center" fontWeight="bold" data-testid="speech-regenerate-cost">
-                {current?.parts
-                  ? // Regenerating pays for every part, and the estimate counts only the changed ones: no
-                    // figure rather than a wrong one ("cost shown is cost paid").
-                    t(
-                      'regenerate.partsCost',
-                      '{total, plural, one {Its # part is} other {All # parts are}} generated again and paid, unchanged ones included.',
-                      { total: current.parts.total }
-                    )
-                  : current
-                    ? t('regenerate.cost', 'Cost: {credits} credits ({characters} characters × {multiplier}).', {
-                        credits: formatNumber(current.credits),
-                        characters: formatNumber(current.characters),
-                        multiplier,
-                      })
-                    : t('regenerate.costUnknown', 'The cost could not be estimated.')}
+                {t(regenerateCost.id, regenerateCost.defaultMessage, regenerateCost.values)}
               </Typography>
             </Flex>
           </Dialog.Body>

@@ -70,6 +70,37 @@ export function partsChangedMessage(
     : { ...PARTS_MESSAGES.changed, values };
 }
 
+/** The regenerate dialog's cost. Their ids are translation keys. */
+export const REGENERATE_MESSAGES = {
+  cost: { id: 'regenerate.cost', defaultMessage: 'Cost: {credits} credits ({characters} characters × {multiplier}).' },
+  partsCost: {
+    id: 'regenerate.partsCost',
+    defaultMessage:
+      '{total, plural, one {Its # part is} other {All # parts are}} generated again and paid, unchanged ones included: {credits} credits ({characters} characters × {multiplier}).',
+  },
+  costUnknown: { id: 'regenerate.costUnknown', defaultMessage: 'The cost could not be estimated.' },
+} as const;
+
+/**
+ * What "Regenerate" would pay, as its dialog says it: a fresh take of the whole text, so in parts
+ * every part (unchanged ones included), not the changed parts a publish pays ("cost shown is cost
+ * paid"). The server's `regeneration` figures; unknown without an estimate.
+ */
+export function regenerateCostMessage(
+  estimate: Pick<EstimateResponse, 'parts' | 'preprocessType' | 'regeneration'> | undefined,
+  formatNumber: FormatNumber
+): MessageDescriptor {
+  if (!estimate?.regeneration) return { ...REGENERATE_MESSAGES.costUnknown, values: {} };
+  const values = {
+    credits: formatNumber(estimate.regeneration.credits),
+    characters: formatNumber(estimate.regeneration.characters),
+    multiplier: estimate.preprocessType === '2' ? 2 : 1,
+  };
+  return estimate.parts
+    ? { ...REGENERATE_MESSAGES.partsCost, values: { ...values, total: estimate.parts.total } }
+    : { ...REGENERATE_MESSAGES.cost, values };
+}
+
 /** A failure the server put on one part of a segmented article: "Part 3 of 18: <reason>". */
 export interface PartFailure {
   part: number;

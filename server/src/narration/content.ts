@@ -137,7 +137,7 @@ export function createContentReader(strapi: Core.Strapi) {
     describe(
       uid: string,
       entry: ContentEntry,
-      narration: ContentTypeNarrationConfig,
+      narration: EffectiveSettings['contentTypes'][string],
       settings: EffectiveSettings,
       voiceOverride?: string | null
     ) {

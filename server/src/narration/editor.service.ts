@@ -1,5 +1,6 @@
 import { countCharacters } from './domain/cost';
-import { partsProgress, planParts } from './domain/part-plan';
+import { versionCosts } from './domain/estimate';
+import { partsProgress } from './domain/part-plan';
 import { narrationParagraphs } from './domain/text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import { getService } from '../utils';
@@ -87,20 +88,20 @@ export function createNarrationEditorService() {
       if (!draft) return null;
       const { version, override } = draft;
       const row = await repository.findByArticleId(version.articleId);
-      // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
-      const partsPlan =
-        version.mode === 'segmented' ? planParts(version.parts, row?.segments, row ? await parts.forNarration(row.id) : []) : null;
+      const costs = versionCosts(version, row, row && version.mode === 'segmented' ? await parts.forNarration(row.id) : []);
       return {
         articleId: version.articleId,
-        characters: partsPlan ? partsPlan.characters : version.characters,
-        credits: partsPlan ? partsPlan.credits : version.credits,
+        title: version.title,
+        characters: costs.characters,
+        credits: costs.credits,
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
         voiceOverride: override,
         /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
         voice: await voices.check(version.voiceId, version.locale),
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
-        parts: partsPlan && { total: version.parts.length, changed: partsPlan.create.length + partsPlan.retry.length },
+        parts: costs.parts,
+        regeneration: costs.regeneration,
       };
     },
 

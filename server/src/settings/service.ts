@@ -1,19 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
 import { z } from 'zod';
-import {
-  contentTypeNarrationSchema,
-  localeVoicesSchema,
-  parsePluginConfig,
-  segmentCharacters,
-  siteName,
-  templatesSchema,
-  type ContentTypeNarrationConfig,
-  type PluginConfig,
-} from './config-schema';
+import { localeVoicesSchema, parsePluginConfig, segmentCharacters, siteName, templatesSchema, type PluginConfig } from './config-schema';
 import type { QueueState } from '../../../shared/contracts/common';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
 import { lexiconSchema } from './lexicon-schema';
+import { runtimeContentTypeSchema, typesOverFile, type RuntimeContentTypeNarration } from './runtime-types';
 import { effectiveTrigger } from '../narration/domain/triggers';
 import { narrationModeOf } from '../narration/domain/segments';
 
@@ -32,7 +24,8 @@ export const runtimeSettingsSchema = z
     /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
     localeVoices: localeVoicesSchema,
     preprocessType: z.enum(['0', '2']),
-    contentTypes: z.record(z.string(), contentTypeNarrationSchema),
+    /** Replaces the saved map; a type's `segmentCharacters: null` clears its own size (runtime-types.ts). */
+    contentTypes: z.record(z.string(), runtimeContentTypeSchema),
     /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
     lexicon: lexiconSchema,
     siteName,
@@ -79,7 +72,7 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
       defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
       localeVoices: runtime.localeVoices ?? config.localeVoices,
       preprocessType: runtime.preprocessType ?? config.preprocessType,
-      contentTypes: inEffect({ ...config.contentTypes, ...withFileSwitches(runtime.contentTypes ?? {}) }),
+      contentTypes: inEffect(typesOverFile(config.contentTypes, runtime.contentTypes ?? {})),
       lexicon: runtime.lexicon ?? [],
       siteName: runtime.siteName ?? config.siteName,
       introTemplates: runtime.introTemplates ?? config.introTemplates,
@@ -91,36 +84,16 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
   /**
    * Every narrated type with what applies to it: the trigger (off, or its type's own) and the
    * narration mode (whole unless segmented). A type's segmentCharacters stays left out when it
-   * has none: the global one applies, and the admin sending the type back does not pin it.
+   * has none (null when it was cleared from the admin): the global one applies, and the admin
+   * sending the type back does not pin it.
    */
-  function inEffect(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
+  function inEffect(types: Record<string, RuntimeContentTypeNarration>): Record<string, RuntimeContentTypeNarration> {
     const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid));
     return Object.fromEntries(
       Object.entries(types).map(([uid, type]) => [
         uid,
         { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)), narrationMode: narrationModeOf(type) },
       ])
-    );
-  }
-
-  /**
-   * What the config file says of a type and a runtime entry leaves out (`publicNarration`, which
-   * the settings page does not offer; what is read, the author field, the narration mode and the
-   * part size, when a saved entry predates them) is kept.
-   */
-  function withFileSwitches(types: Record<string, ContentTypeNarrationConfig>): Record<string, ContentTypeNarrationConfig> {
-    return Object.fromEntries(
-      Object.entries(types).map(([uid, type]) => {
-        const file = config.contentTypes[uid];
-        const kept = {
-          publicNarration: file?.publicNarration,
-          skipBlocks: file?.skipBlocks,
-          authorField: file?.authorField,
-          narrationMode: file?.narrationMode,
-          segmentCharacters: file?.segmentCharacters,
-        };
-        return [uid, { ...kept, ...type }];
-      })
     );
   }
 

@@ -48,6 +48,11 @@ export interface SettingsForm {
    * does not offer the setting (older servers).
    */
   segmentCharacters?: number | null;
+  /**
+   * The global size the server gave: the field is sent only when it differs (a runtime copy of a
+   * size the editor did not touch would pin it against later changes of the configuration file).
+   */
+  serverSegmentCharacters?: number;
 }
 
 /** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
@@ -91,7 +96,9 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
           },
         }
       : {}),
-    ...(settings.segmentCharacters !== undefined ? { segmentCharacters: settings.segmentCharacters } : {}),
+    ...(settings.segmentCharacters !== undefined
+      ? { segmentCharacters: settings.segmentCharacters, serverSegmentCharacters: settings.segmentCharacters }
+      : {}),
   };
 }
 
@@ -121,7 +128,9 @@ export function fromForm(form: SettingsForm): SettingsChanges {
     body.introTemplates = withoutEmpty(form.spoken.introTemplates);
     body.outroTemplates = withoutEmpty(form.spoken.outroTemplates);
   }
-  if (form.segmentCharacters !== undefined && form.segmentCharacters !== null) body.segmentCharacters = form.segmentCharacters;
+  // Only when the editor changed it: the size as shown stays the file's (or the saved one) unpinned.
+  if (form.segmentCharacters !== undefined && form.segmentCharacters !== null && form.segmentCharacters !== form.serverSegmentCharacters)
+    body.segmentCharacters = form.segmentCharacters;
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
@@ -144,7 +153,9 @@ function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'a
  * server replaces a saved type whole). The mode is left out only where the server said nothing of
  * it (older servers, which refuse the key) and it stays whole. The size field is shown for a
  * narrated type in parts, and checked there before saving; an unchecked edit left in a hidden
- * field is not sent, the server's size stays. No size: the global one.
+ * field is not sent, the server's size stays. An empty field where the server had a size, or had
+ * it cleared (null), is sent as null: cleared, over a size the configuration file gives the type
+ * (left out, the file's size would apply again). No size anywhere: none is sent, the global applies.
  */
 function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 'segmentCharacters'> {
   const mode = type.original?.narrationMode !== undefined || type.narrationMode !== 'whole' ? { narrationMode: type.narrationMode } : {};
@@ -153,7 +164,8 @@ function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 's
     shown || type.segmentCharacters === null || segmentCharactersValid(type.segmentCharacters)
       ? type.segmentCharacters
       : (type.original?.segmentCharacters ?? null);
-  return { ...mode, ...(size !== null ? { segmentCharacters: size } : {}) };
+  if (size !== null) return { ...mode, segmentCharacters: size };
+  return type.original?.segmentCharacters !== undefined ? { ...mode, segmentCharacters: null } : mode;
 }
 
 /** A part size the server takes: a whole number of characters within the contract's bounds. */

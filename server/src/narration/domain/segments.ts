@@ -23,8 +23,8 @@ export type { NarrationMode };
 export interface NarrationModeChoice {
   /** Left out: 'whole', one request per article (today's mode). */
   narrationMode?: NarrationMode;
-  /** Left out: the global `segmentCharacters`. */
-  segmentCharacters?: number;
+  /** Left out (or null: cleared in the settings, over the file's): the global `segmentCharacters`. */
+  segmentCharacters?: number | null;
 }
 
 /** The mode a type is narrated in: whole unless it says segmented. */

@@ -1,9 +1,17 @@
 /** What publishing and editors ask of a row: narrate new content, regenerate, cancel. */
 import { CLEAR_LEASE, type Decide } from './decision';
+import type { NarrationJobState } from './types';
 
 /** Queued for a submission now, as an editor or a publish asks: a fresh count of attempts, no error left. */
 const queuedAfresh = (now: Date) =>
   ({ ...CLEAR_LEASE, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, lastErrorCode: null }) as const;
+
+/**
+ * The service has been asked for this article before (or its audio is stored): new text is then
+ * asked for with regenerate true, and "Regenerate" asks for a fresh take of everything.
+ */
+export const generatedBefore = (state: Pick<NarrationJobState, 'submissions' | 'narratedFingerprint'>): boolean =>
+  state.narratedFingerprint !== null || state.submissions > 0;
 
 export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
   if (event.fingerprint === state.fingerprint && state.status !== 'cancelled' && state.status !== 'failed') {
@@ -17,7 +25,6 @@ export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
   if (state.status === 'submitting' || state.status === 'awaiting_callback' || state.status === 'storing') {
     return { kind: 'apply', from: [state.status], patch: { fingerprint: event.fingerprint } };
   }
-  const generatedBefore = state.narratedFingerprint !== null || state.submissions > 0;
   return {
     kind: 'apply',
     from: [state.status],
@@ -26,7 +33,7 @@ export const onContentChanged: Decide<'contentChanged'> = (state, event) => {
       fingerprint: event.fingerprint,
       // First time: regenerate false. Changed content: regenerate true (the service would
       // otherwise re-deliver the old audio for this articleId).
-      regenerate: generatedBefore,
+      regenerate: generatedBefore(state),
       // New text: the fingerprints already tell an old result from the new one.
       freshWanted: false,
       creditsMayBeLost: false,
@@ -39,11 +46,11 @@ export const onRegenerateRequested: Decide<'regenerateRequested'> = (state, even
   if ((underWay as readonly string[]).includes(state.status)) {
     return { kind: 'ignore', reason: 'a narration is already under way for this article' };
   }
-  const generatedBefore = state.submissions > 0 || state.narratedFingerprint !== null;
+  const fresh = generatedBefore(state);
   return {
     kind: 'apply',
     from: [state.status],
-    patch: { ...queuedAfresh(event.now), regenerate: generatedBefore, freshWanted: generatedBefore },
+    patch: { ...queuedAfresh(event.now), regenerate: fresh, freshWanted: fresh },
   };
 };
 

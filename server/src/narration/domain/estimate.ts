@@ -1,0 +1,61 @@
+/**
+ * What a version would pay, as the estimate tells editors (POST /speech/narrations/estimate, the
+ * panel, the regenerate dialog, the bulk dialog). Pure: no Strapi, no I/O.
+ *
+ * - Publishing (or "narrate now") pays for what is not at hand: in parts, the changed parts only
+ *   ("2 of 18 parts changed: 640 credits"), planned exactly as the worker plans them (part-plan.ts).
+ * - "Regenerate" asks again, with regenerate: true, for the whole text: in parts, every part of the
+ *   version (each distinct part once), unchanged ones included. A narration never generated is
+ *   asked for as a publish would ask (states/content.ts): then regenerating pays what publishing pays.
+ */
+import type { PartsChanged } from '../../../../shared/contracts/narrations';
+import type { NarrationMode } from '../../../../shared/contracts/settings';
+import type { NarrationPartRow } from './narration-row';
+import { planParts, type PartToNarrate } from './part-plan';
+import { generatedBefore } from './states/content';
+import type { NarrationJobState } from './states/types';
+import type { StoredPart } from './states/segment-map';
+
+/** The version estimated (describeArticle's). */
+export interface EstimatedVersion {
+  mode: NarrationMode;
+  /** The whole text's. */
+  characters: number;
+  credits: number;
+  /** In parts: the version's parts in reading order; whole: none. */
+  parts: readonly PartToNarrate[];
+}
+
+/** The article's narration row, if it has one. */
+export type EstimatedRow = Pick<NarrationJobState, 'submissions' | 'narratedFingerprint'> & { segments?: readonly StoredPart[] | null };
+
+export interface VersionCosts {
+  /** What publishing would pay: the whole text, or in parts the changed parts. */
+  characters: number;
+  credits: number;
+  /** In parts: how many would be asked for on a publish; null whole. */
+  parts: PartsChanged | null;
+  /** What "Regenerate" would pay. */
+  regeneration: { characters: number; credits: number };
+}
+
+export function versionCosts(
+  version: EstimatedVersion,
+  row: EstimatedRow | null | undefined,
+  partRows: readonly NarrationPartRow[]
+): VersionCosts {
+  if (version.mode !== 'segmented') {
+    const whole = { characters: version.characters, credits: version.credits };
+    return { ...whole, parts: null, regeneration: whole };
+  }
+  // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
+  const changed = planParts(version.parts, row?.segments, row ? partRows : []);
+  // A fresh take: nothing stored or at the service is reused (plan-step.ts), each distinct part is paid once.
+  const fresh = row && generatedBefore(row) ? planParts(version.parts, null, []) : changed;
+  return {
+    characters: changed.characters,
+    credits: changed.credits,
+    parts: { total: version.parts.length, changed: changed.create.length + changed.retry.length },
+    regeneration: { characters: fresh.characters, credits: fresh.credits },
+  };
+}

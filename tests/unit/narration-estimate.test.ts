@@ -1,0 +1,67 @@
+import { versionCosts, type EstimatedVersion } from '../../server/src/narration/domain/estimate';
+import type { PartToNarrate } from '../../server/src/narration/domain/part-plan';
+import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
+import { partRow } from './narration-fixtures';
+
+/**
+ * What the estimate says a version would pay (POST /speech/narrations/estimate, the panel, the
+ * regenerate dialog): publishing pays for the changed parts only; "Regenerate" asks for every part
+ * again (regenerate: true) and pays for them all.
+ */
+
+const part = (key: string, characters: number): PartToNarrate => ({ key, characters, credits: characters * 2, text: `text of ${key}` });
+const stored = (key: string): StoredPart => ({
+  key,
+  characters: 100,
+  audioOffset: 0,
+  audioLength: 10,
+  durationSeconds: 1,
+  offsetMs: 0,
+  cueFirst: 0,
+  cueCount: 1,
+});
+
+const segmented: EstimatedVersion = {
+  mode: 'segmented',
+  characters: 1_050,
+  credits: 2_100,
+  parts: [part('k1', 300), part('k2', 200), part('k3', 250), part('k2', 200), part('k4', 100)],
+};
+const narratedRow = { segments: [stored('k1'), stored('k2'), stored('k3')], submissions: 4, narratedFingerprint: 'fp-old' };
+
+describe('the cost of a segmented version', () => {
+  it('publishing pays the changed parts only ("1 of 5 parts changed"); regenerating pays every part, each key once', () => {
+    const costs = versionCosts(segmented, narratedRow, []);
+    expect(costs).toMatchObject({ characters: 100, credits: 200, parts: { total: 5, changed: 1 } });
+    // k2 is read twice and generated once: 300 + 200 + 250 + 100 characters, x2 (AI preprocessing).
+    expect(costs.regeneration).toEqual({ characters: 850, credits: 1_700 });
+  });
+
+  it('regenerating pays every part even when nothing changed, and parts already at the service are paid again', () => {
+    const unchanged = { ...segmented, parts: segmented.parts.slice(0, 3) };
+    const costs = versionCosts(unchanged, { ...narratedRow, segments: [stored('k1'), stored('k2')] }, [partRow('k3', 'storing')]);
+    expect(costs).toMatchObject({ credits: 0, parts: { total: 3, changed: 0 } });
+    expect(costs.regeneration).toEqual({ characters: 750, credits: 1_500 });
+  });
+
+  it('a narration never generated is asked for as a publish would be (not afresh): regenerating pays what publishing pays', () => {
+    const never = versionCosts(segmented, { segments: null, submissions: 0, narratedFingerprint: null }, [partRow('k1', 'storing')]);
+    expect(never.regeneration).toEqual({ characters: never.characters, credits: never.credits });
+    expect(never.credits).toBe(1_100);
+    const noRow = versionCosts(segmented, null, []);
+    expect(noRow.regeneration).toEqual({ characters: 850, credits: 1_700 });
+    expect(noRow).toMatchObject({ characters: 850, credits: 1_700 });
+  });
+});
+
+describe('the cost of a whole version', () => {
+  it('is the whole text, for a publish and a regenerate alike', () => {
+    const whole: EstimatedVersion = { mode: 'whole', characters: 1_050, credits: 1_050, parts: [] };
+    expect(versionCosts(whole, narratedRow, [])).toEqual({
+      characters: 1_050,
+      credits: 1_050,
+      parts: null,
+      regeneration: { characters: 1_050, credits: 1_050 },
+    });
+  });
+});
