@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import { SERVER_DATABASES, type DatabaseServer } from './databases';
-import { mediaFiles, narrationRow, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { emulatorRequests, mediaFiles, narrationRow, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * Nothing Strapi committed is lost by the plugin. Recording a publish for narration happens after
@@ -139,6 +139,48 @@ describe('on SQLite', () => {
       });
     } finally {
       database.close();
+    }
+  });
+
+  it('leaves a recorded publish to its narration when the settings changed since: the segmented mode applies from the next publish, never by a reconciliation', async () => {
+    // One pass at start and none after, as when Strapi restarts within the 5 minutes between passes.
+    await stack.restartStrapi({ SPEECH_RECONCILE_INTERVAL_MS: '600000' });
+    const articles = contentManager(stack, ARTICLE);
+    const body = ['The first paragraph of a narrated article.', 'Its second paragraph.', 'And its third one.'];
+    const documentId = (
+      await articles.create({ title: 'Narrated whole, then its type in parts', summary: 'A summary.', body: blocks(...body) }, 'en')
+    ).documentId;
+    const articleId = `${documentId}-en`;
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
+    const ofThisArticle = async () =>
+      (await emulatorRequests(stack)).filter((entry) => String(entry.body?.postData?.articleId ?? '').startsWith(articleId));
+    expect(await ofThisArticle()).toHaveLength(1);
+
+    const narratedIn = (narrationMode: 'whole' | 'segmented') =>
+      stack.admin('PUT', '/speech/settings', {
+        contentTypes: {
+          [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish', narrationMode, segmentCharacters: 200 },
+        },
+      });
+    const segmented = await narratedIn('segmented');
+    expect(segmented.status).toBe(200);
+    try {
+      // The start pass reads the live row published since the last pass, under the new settings.
+      await stack.restartStrapi();
+      await sleep(3_000);
+      expect(await ofThisArticle()).toHaveLength(1);
+      expect((await stack.control<{ credits: number }>('GET', '/credits')).credits).toBe(creditsBefore);
+      expect((await narrationRow(stack, ARTICLE, documentId, 'en'))?.status).toBe('completed');
+
+      // The next publish, unchanged, is narrated in parts: the new mode applies from there.
+      await articles.publish(documentId, 'en');
+      await waitFor(async () => (await ofThisArticle()).length > 1, { timeoutMs: 30_000, what: 'the parts to be submitted' });
+      await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+      expect((await ofThisArticle()).slice(1).every((entry) => entry.body.postData.articleId !== articleId)).toBe(true);
+    } finally {
+      await narratedIn('whole');
     }
   });
 });

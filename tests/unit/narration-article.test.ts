@@ -81,3 +81,15 @@ describe('describeArticle', () => {
     expect(skipped.credits).toBe([...'T.\n\nRead this.'].length * 2);
   });
 });
+
+describe('when a version went live', () => {
+  it('is the publish time as ISO (a Date or a string from the drivers), outside the fingerprint; null for types changed in place', () => {
+    const fromDate = describeArticle(source({ publishedAt: new Date('2026-11-26T10:00:00.000Z') }));
+    expect(fromDate.livePublishedAt).toBe('2026-11-26T10:00:00.000Z');
+    expect(describeArticle(source({ publishedAt: '2026-11-26 10:00:00.000' })).livePublishedAt).toMatch(/^2026-11-26T\d\d:00:00\.000Z$/);
+    // Another publish of the same text is the same version.
+    expect(fromDate.fingerprint).toBe(describeArticle(source()).fingerprint);
+    expect(describeArticle(source()).livePublishedAt).toBeNull();
+    expect(describeArticle(source({ publishedAt: 'not a time' })).livePublishedAt).toBeNull();
+  });
+});

@@ -1,4 +1,10 @@
-import { firstCursor, planReconcile, versionUnrecorded, type LiveRowStamp } from '../../server/src/narration/domain/reconcile';
+import {
+  firstCursor,
+  planReconcile,
+  publishedLater,
+  versionUnrecorded,
+  type LiveRowStamp,
+} from '../../server/src/narration/domain/reconcile';
 
 const MINUTE = 60_000;
 const now = new Date('2026-11-25T12:00:00.000Z');
@@ -72,19 +78,61 @@ describe('reconciliation plan', () => {
 });
 
 describe('which live versions the reconciliation records', () => {
+  const published = (fingerprint: string, livePublishedAt: string | null = '2026-11-26T10:00:00.000Z') => ({
+    fingerprint,
+    livePublishedAt,
+  });
+
   it('records a version its document has no narration of, or a narration of another version', () => {
-    expect(versionUnrecorded(null, 'v2')).toBe(true);
-    expect(versionUnrecorded({ status: 'completed', fingerprint: 'v1' }, 'v2')).toBe(true);
-    expect(versionUnrecorded({ status: 'failed', fingerprint: 'v1' }, 'v2')).toBe(true);
+    expect(versionUnrecorded(null, published('v2'))).toBe(true);
+    expect(versionUnrecorded({ status: 'completed', fingerprint: 'v1' }, published('v2'))).toBe(true);
+    expect(versionUnrecorded({ status: 'failed', fingerprint: 'v1' }, published('v2'))).toBe(true);
+    // Recorded for an earlier publish: this one's recording was lost.
+    expect(
+      versionUnrecorded({ status: 'completed', fingerprint: 'v1', livePublishedAt: '2026-11-26T09:59:59.999Z' }, published('v2'))
+    ).toBe(true);
   });
 
   it('records a cancelled narration of the same version again (unpublished, then live again)', () => {
-    expect(versionUnrecorded({ status: 'cancelled', fingerprint: 'v1' }, 'v1')).toBe(true);
+    expect(versionUnrecorded({ status: 'cancelled', fingerprint: 'v1' }, published('v1'))).toBe(true);
+    expect(
+      versionUnrecorded({ status: 'cancelled', fingerprint: 'v1', livePublishedAt: '2026-11-26T09:00:00.000Z' }, published('v1'))
+    ).toBe(true);
   });
 
   it('never retries a narration of this version, failed or on its way: a retry may be paid, and is the editor’s to ask', () => {
     for (const status of ['failed', 'completed', 'queued', 'awaiting_callback', 'storing']) {
-      expect(versionUnrecorded({ status, fingerprint: 'v1' }, 'v1')).toBe(false);
+      expect(versionUnrecorded({ status, fingerprint: 'v1' }, published('v1'))).toBe(false);
     }
+  });
+
+  it('leaves a publish that was recorded alone, though the settings changed since (another mode, voice or lexicon): they apply from the next publish', () => {
+    // The same publish (as a Date from some drivers), and a later one: the fingerprint under today's settings differs.
+    expect(
+      versionUnrecorded(
+        { status: 'completed', fingerprint: 'whole', livePublishedAt: new Date('2026-11-26T10:00:00.000Z') },
+        published('parts')
+      )
+    ).toBe(false);
+    expect(
+      versionUnrecorded({ status: 'cancelled', fingerprint: 'whole', livePublishedAt: '2026-11-26T10:05:00.000Z' }, published('parts'))
+    ).toBe(false);
+    // Rows from before the column, and drafts, fall back to the fingerprint.
+    expect(versionUnrecorded({ status: 'completed', fingerprint: 'whole', livePublishedAt: null }, published('parts'))).toBe(true);
+    expect(
+      versionUnrecorded(
+        { status: 'completed', fingerprint: 'whole', livePublishedAt: '2026-11-26T10:00:00.000Z' },
+        published('parts', null)
+      )
+    ).toBe(true);
+  });
+
+  it('tells a later publish from one a row recorded already', () => {
+    expect(publishedLater('2026-11-26T10:00:00.000Z', null)).toBe(true);
+    expect(publishedLater('2026-11-26T10:00:00.000Z', '2026-11-26T09:00:00.000Z')).toBe(true);
+    expect(publishedLater('2026-11-26T10:00:00.000Z', new Date('2026-11-26T10:00:00.000Z'))).toBe(false);
+    expect(publishedLater('2026-11-26T09:00:00.000Z', '2026-11-26T10:00:00.000Z')).toBe(false);
+    // A draft is no publish.
+    expect(publishedLater(null, null)).toBe(false);
   });
 });

@@ -145,6 +145,8 @@ export function createContentReader(strapi: Core.Strapi) {
       return describeArticle({
         contentType: uid,
         entry,
+        // A type without draft & publish is changed in place: its publishedAt tells no save from the next.
+        publishedAt: this.hasDraftAndPublish(uid) ? entry.publishedAt : null,
         // Never a private field or a password, whatever the settings say.
         narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
         attributes: model?.attributes,

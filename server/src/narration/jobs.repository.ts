@@ -8,6 +8,7 @@ import {
   type NarrationJobState,
   type NarrationStatus,
 } from './domain/states';
+import { publishedLater } from './domain/reconcile';
 import { createConditionalUpdate, rowAfter } from './jobs.compare-and-set';
 import { createJobsFileLinks } from './jobs.file-links';
 import { createJobsReads, narrationQuery } from './jobs.reads';
@@ -79,8 +80,20 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
   }
 
   /**
+   * Notes that a publish of an unchanged version was recorded (reconcile.ts versionUnrecorded): a
+   * write of that one column, kept to the latest publish when two race, outside the state machine.
+   */
+  async function noteLivePublish(id: number, livePublishedAt: string): Promise<void> {
+    await query().updateMany({
+      where: { $and: [{ id }, { $or: [{ livePublishedAt: null }, { livePublishedAt: { $lt: livePublishedAt } }] }] },
+      data: { livePublishedAt },
+    });
+  }
+
+  /**
    * Records a new version of an article's content (publish or save). One write at most: none when
-   * the same text, voice and mode are already narrated or queued.
+   * the same text, voice and mode are already narrated or queued, unless it is a later publish of
+   * that version (its publish time is noted).
    */
   async function recordContentVersion(version: ContentVersion, now = new Date()): Promise<ApplyOutcome> {
     const details = {
@@ -104,7 +117,14 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
         // media populated in a promise nobody awaits (a database gone at that moment crashes the
         // process). The query engine gives it its documentId, and reads the inserted row back.
         const row = (await query().create({
-          data: { articleId: version.articleId, ...details, ...result.patch, seenResults: [], publishedAt: new Date() },
+          data: {
+            articleId: version.articleId,
+            ...details,
+            ...result.patch,
+            livePublishedAt: version.livePublishedAt,
+            seenResults: [],
+            publishedAt: new Date(),
+          },
         })) as NarrationRow;
         committed({ event: changed, from: result.from, patch: result.patch, row });
         return { applied: true, row, replaced: [] };
@@ -117,10 +137,17 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
       }
     }
     const result = transition(existing, changed);
-    if (result.kind === 'ignore') return { applied: false, reason: result.reason };
+    const laterPublish = publishedLater(version.livePublishedAt, existing.livePublishedAt);
+    if (result.kind === 'ignore') {
+      if (laterPublish) await noteLivePublish(existing.id, version.livePublishedAt!);
+      return { applied: false, reason: result.reason };
+    }
     // The figures describe the version about to be narrated; while an older one is in flight they wait.
     const inFlight = IN_FLIGHT_STATUSES.includes(existing.status) || existing.status === 'storing';
-    const patch = inFlight ? result.patch : { ...result.patch, ...details };
+    const patch = {
+      ...(inFlight ? result.patch : { ...result.patch, ...details }),
+      ...(laterPublish ? { livePublishedAt: version.livePublishedAt } : {}),
+    };
     const { won } = await conditionalUpdate(existing.id, result.from, patch, result.guard);
     if (!won) return recordContentVersion(version, now);
     const row = rowAfter(existing, patch);

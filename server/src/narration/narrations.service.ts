@@ -118,7 +118,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       if (!entry) return { queued: false, reason: 'the content is not published' };
       const override = await voiceOverrides.get(content.articleIdFor(uid, documentId, entry.locale ?? locale));
       const version = content.describe(uid, entry, narration, current, override);
-      if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version.fingerprint)) {
+      if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version)) {
         return { queued: false, reason: 'this version is already recorded' };
       }
       const outcome = await repository.recordContentVersion(version);

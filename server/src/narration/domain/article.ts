@@ -37,11 +37,23 @@ export interface ArticleSource {
   lexicon?: readonly LexiconRule[];
   /** Narrated in parts of at most this many characters (docs/segmented-narration.md); absent: whole. */
   segmentCharacters?: number | null;
+  /**
+   * When this version went live, for draft & publish types (each publish is a new live row): it
+   * tells a publish recorded already (reconcile.ts). Absent for types changed in place.
+   */
+  publishedAt?: unknown;
   /** `{site}` in the templates. */
   siteName?: string;
   /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
   introTemplates?: Readonly<Record<string, string>>;
   outroTemplates?: Readonly<Record<string, string>>;
+}
+
+/** A timestamp as Strapi's drivers give it (a Date, or a string), as ISO; null when absent or unreadable. */
+function isoTime(value: unknown): string | null {
+  if (!(value instanceof Date) && typeof value !== 'string' && typeof value !== 'number') return null;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
 /** A field's text as one line (for `{title}` and `{author}`); '' when absent or not text. */
@@ -114,6 +126,7 @@ export function describeArticle(
     preprocessType: source.preprocessType,
     characters,
     credits,
+    livePublishedAt: isoTime(source.publishedAt),
     mode: segmentCharacters === undefined ? 'whole' : 'segmented',
     parts,
   };

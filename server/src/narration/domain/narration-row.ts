@@ -49,6 +49,12 @@ export interface NarrationRow extends QueuedJobColumns {
   /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
   completedAt: string | null;
+  /**
+   * When the latest live version recorded for this article was published (its entry's publishedAt):
+   * a publish up to then was recorded, whatever the settings say now (see versionUnrecorded). Null
+   * for rows recorded before the column existed.
+   */
+  livePublishedAt?: string | null;
   updatedAt: string;
   audio?: MediaFileRef | null;
   subtitles?: MediaFileRef | null;
@@ -95,6 +101,8 @@ export interface ContentVersion {
   preprocessType: PreprocessType;
   characters: number;
   credits: number;
+  /** When the entry read was published (ISO); null for a draft. */
+  livePublishedAt: string | null;
 }
 
 /** The columns of a row that lists of documents show (admin statuses, the lexicon's affected list). */

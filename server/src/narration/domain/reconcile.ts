@@ -90,11 +90,25 @@ export function planReconcile(
 }
 
 /**
- * Whether a live version found by the reconciliation still needs recording: its document has no
- * narration, or the narration is of another version, or it was cancelled (the document was
- * unpublished, and is live again). A narration of this very version that failed is left failed: a
- * retry is the editor's to ask for (it may be paid), never the reconciliation's.
+ * Whether a live version found by the reconciliation still needs recording. Not when its publish,
+ * or a later one, was recorded (`livePublishedAt`): the version is then narrated as it was
+ * described at that publish, and settings changed since (a voice, the narration mode) apply from
+ * the next publish, never by a surprise charge from this pass. Otherwise (and for rows recorded
+ * before that column existed): when its document has no narration, or the narration is of another
+ * version, or it was cancelled (the document was unpublished, and is live again). A narration of
+ * this very version that failed is left failed: a retry is the editor's to ask for (it may be
+ * paid), never the reconciliation's.
  */
-export function versionUnrecorded(existing: { status: string; fingerprint: string | null } | null, fingerprint: string): boolean {
-  return !existing || existing.fingerprint !== fingerprint || existing.status === 'cancelled';
+export function versionUnrecorded(
+  existing: { status: string; fingerprint: string | null; livePublishedAt?: string | Date | null } | null,
+  version: { fingerprint: string; livePublishedAt: string | null }
+): boolean {
+  if (!existing) return true;
+  if (existing.livePublishedAt && version.livePublishedAt && time(existing.livePublishedAt) >= time(version.livePublishedAt)) return false;
+  return existing.fingerprint !== version.fingerprint || existing.status === 'cancelled';
+}
+
+/** Whether `seen` (a version's publish time) is later than the latest publish a row recorded; never for a draft. */
+export function publishedLater(seen: string | null, recorded: string | Date | null | undefined): boolean {
+  return seen !== null && (!recorded || time(seen) > time(recorded));
 }
