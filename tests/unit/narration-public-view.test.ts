@@ -65,6 +65,25 @@ describe('the public narration JSON', () => {
     expect(json).toMatchObject({ status: 'processing', audioUrl: null, audioBytes: null, jsonLd: null, title: 'مقال & "ملاحظات"' });
   });
 
+  it('a segmented narration edited since: the characters its audio reads, all parts; the credits its last version paid, the changed part', () => {
+    const part = (key: string, characters: number, index: number) => ({
+      key,
+      characters,
+      audioOffset: index * 1000,
+      audioLength: 1000,
+      durationSeconds: 10,
+      offsetMs: index * 10_000,
+      cueFirst: index,
+      cueCount: 1,
+    });
+    const json = narrationJson(
+      row({ characters: 180, credits: 180, segments: [part('p1', 200, 0), part('p2', 180, 1), part('p3', 150, 2)] }),
+      BASE
+    );
+    expect(json).toMatchObject({ characters: 530, credits: 180 });
+    expect(narrationJson(row({ characters: 612, credits: 1224, segments: null }), BASE)).toMatchObject({ characters: 612, credits: 1224 });
+  });
+
   it('an upgraded row without a byte length: null, not a guess from the rounded Media Library size', () => {
     expect(narrationJson(row({ audioBytes: null, audio: { id: 7, url: '/uploads/a.mp3', size: 488.4 } }), BASE).audioBytes).toBeNull();
   });

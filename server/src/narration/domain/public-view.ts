@@ -15,6 +15,11 @@ export function narrationFileUrl(base: string, articleId: string, name: string):
   return `${base}/api/speech/narrations/${encodeURIComponent(articleId)}/${name}`;
 }
 
+/** The characters a narration's audio reads: its stored parts' when joined from parts, else the row's. */
+function storedCharacters(row: Pick<NarrationRow, 'characters' | 'segments'>): number {
+  return row.segments?.length ? row.segments.reduce((sum, part) => sum + part.characters, 0) : row.characters;
+}
+
 /** The public JSON of a narration; `base` is the site's public URL (server.url). */
 export function narrationJson(row: NarrationRow, base: string) {
   const hasFiles = Boolean(row.audio && row.subtitles);
@@ -39,7 +44,9 @@ export function narrationJson(row: NarrationRow, base: string) {
     durationSeconds: seconds,
     /** The MP3's exact length in bytes; null until stored (and for audio stored before the column existed, until a feed has measured it). */
     audioBytes: hasFiles ? (row.audioBytes ?? null) : null,
-    characters: row.characters,
+    /** The characters the audio reads: a segmented narration's stored parts together, not only the parts its last edit paid. */
+    characters: storedCharacters(row),
+    /** What the latest version cost: for a segmented narration, the parts that changed. */
     credits: row.credits,
     updatedAt: row.updatedAt,
     /** A schema.org AudioObject to embed in the article's page; null while there is no audio. */
