@@ -1,7 +1,6 @@
 import { versionCosts, type EstimatedVersion } from '../../server/src/narration/domain/estimate';
 import type { PartToNarrate } from '../../server/src/narration/domain/part-plan';
-import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
-import { partRow } from './narration-fixtures';
+import { partRow, storedPart } from './narration-fixtures';
 
 /**
  * What the estimate says a version would pay (POST /speech/narrations/estimate, the panel, the
@@ -10,16 +9,6 @@ import { partRow } from './narration-fixtures';
  */
 
 const part = (key: string, characters: number): PartToNarrate => ({ key, characters, credits: characters * 2, text: `text of ${key}` });
-const stored = (key: string): StoredPart => ({
-  key,
-  characters: 100,
-  audioOffset: 0,
-  audioLength: 10,
-  durationSeconds: 1,
-  offsetMs: 0,
-  cueFirst: 0,
-  cueCount: 1,
-});
 
 const segmented: EstimatedVersion = {
   mode: 'segmented',
@@ -27,7 +16,7 @@ const segmented: EstimatedVersion = {
   credits: 2_100,
   parts: [part('k1', 300), part('k2', 200), part('k3', 250), part('k2', 200), part('k4', 100)],
 };
-const narratedRow = { segments: [stored('k1'), stored('k2'), stored('k3')], submissions: 4, narratedFingerprint: 'fp-old' };
+const narratedRow = { segments: [storedPart('k1'), storedPart('k2'), storedPart('k3')], submissions: 4, narratedFingerprint: 'fp-old' };
 
 describe('the cost of a segmented version', () => {
   it('publishing pays the changed parts only ("1 of 5 parts changed"); regenerating pays every part, each key once', () => {
@@ -39,7 +28,7 @@ describe('the cost of a segmented version', () => {
 
   it('regenerating pays every part even when nothing changed, and parts already at the service are paid again', () => {
     const unchanged = { ...segmented, parts: segmented.parts.slice(0, 3) };
-    const costs = versionCosts(unchanged, { ...narratedRow, segments: [stored('k1'), stored('k2')] }, [partRow('k3', 'storing')]);
+    const costs = versionCosts(unchanged, { ...narratedRow, segments: [storedPart('k1'), storedPart('k2')] }, [partRow('k3', 'storing')]);
     expect(costs).toMatchObject({ credits: 0, parts: { total: 3, changed: 0 } });
     expect(costs.regeneration).toEqual({ characters: 750, credits: 1_500 });
   });

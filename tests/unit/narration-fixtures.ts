@@ -1,6 +1,7 @@
 import type { NarrationPartRow } from '../../server/src/narration/domain/narration-row';
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
 import type { NarrationJobState } from '../../server/src/narration/domain/states';
+import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
 
 /** Narration fixtures for the unit tests: a queue state, and a whole row around one. */
 
@@ -74,4 +75,9 @@ export function partRow(key: string, status: NarrationPartRow['status'], overrid
     creditsMayBeLost: false,
     ...overrides,
   };
+}
+
+/** One part of a joined narration's stored audio (its place in the joined MP3 and SRT); `overrides` set what a test is about. */
+export function storedPart(key: string, overrides: Partial<StoredPart> = {}): StoredPart {
+  return { key, characters: 100, audioOffset: 0, audioLength: 10, durationSeconds: 1, offsetMs: 0, cueFirst: 0, cueCount: 1, ...overrides };
 }

@@ -1,7 +1,6 @@
 import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/narration/domain/part-plan';
 import { transition, type TransitionResult } from '../../server/src/narration/domain/states';
-import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
-import { job, partRow } from './narration-fixtures';
+import { job, partRow, storedPart } from './narration-fixtures';
 
 /** A segmented narration (docs/segmented-narration.md): the article's part events, and its plan against the parts at hand. */
 
@@ -13,16 +12,6 @@ function applied(result: TransitionResult) {
 }
 
 const part = (key: string, characters = 100): PartToNarrate => ({ key, characters, credits: characters, text: `text of ${key}` });
-const stored = (key: string): StoredPart => ({
-  key,
-  characters: 100,
-  audioOffset: 0,
-  audioLength: 10,
-  durationSeconds: 1,
-  offsetMs: 0,
-  cueFirst: 0,
-  cueCount: 1,
-});
 
 describe("a segmented article's own events", () => {
   const plan = [part('a'), part('b')].map(({ key, characters, credits }) => ({ key, characters, credits }));
@@ -88,9 +77,9 @@ describe("a segmented article's own events", () => {
 
   it('planned again when a part was lost while joining, without the parts its stored audio could not give back', () => {
     const joining = job({ status: 'storing', leaseOwner: 'w1' });
-    const result = applied(transition(joining, { type: 'partsLost', owner: 'w1', reason: 'gone', segments: [stored('a')], now }));
+    const result = applied(transition(joining, { type: 'partsLost', owner: 'w1', reason: 'gone', segments: [storedPart('a')], now }));
     expect(result.guard.leaseOwner).toBe('w1');
-    expect(result.patch).toMatchObject({ status: 'queued', segments: [stored('a')], lastErrorCode: 'PART_LOST', nextAttemptAt: now });
+    expect(result.patch).toMatchObject({ status: 'queued', segments: [storedPart('a')], lastErrorCode: 'PART_LOST', nextAttemptAt: now });
   });
 
   it('a new version while its parts are generated plans it again at once; a regenerate request waits', () => {
@@ -106,8 +95,8 @@ describe("a segmented article's own events", () => {
     const storing = job({ status: 'storing', leaseOwner: 'w1', submittedFingerprint: 'v1', fingerprint: 'v1' });
     const files = { audio: 1, subtitles: 2, subtitlesVtt: 3 };
     expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, now })).patch.segments).toBeNull();
-    expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, segments: [stored('a')], now })).patch.segments).toEqual([
-      stored('a'),
+    expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, segments: [storedPart('a')], now })).patch.segments).toEqual([
+      storedPart('a'),
     ]);
   });
 });
@@ -116,7 +105,7 @@ describe('a plan against the parts at hand', () => {
   it('asks for the parts neither stored nor at the service, each key once, and pays only those', () => {
     const plan = planParts(
       [part('k1'), part('k2', 50), part('k3', 70), part('k2', 50), part('k4')],
-      [stored('k1')],
+      [storedPart('k1')],
       [partRow('k4', 'storing')]
     );
     expect(plan.create.map((p) => p.key)).toEqual(['k2', 'k3']);
@@ -135,7 +124,7 @@ describe('a plan against the parts at hand', () => {
   });
 
   it('is all at hand when every part is stored or ready', () => {
-    expect(planParts([part('k1'), part('k2')], [stored('k1')], [partRow('k2', 'storing')])).toMatchObject({
+    expect(planParts([part('k1'), part('k2')], [storedPart('k1')], [partRow('k2', 'storing')])).toMatchObject({
       allReady: true,
       credits: 0,
       create: [],
@@ -144,12 +133,12 @@ describe('a plan against the parts at hand', () => {
 
   it('progress: ready parts counted, the first failed part named', () => {
     const plan = [part('k1'), part('k2'), part('k3')];
-    expect(partsProgress(plan, [stored('k1')], [partRow('k2', 'storing'), partRow('k3', 'queued')])).toEqual({
+    expect(partsProgress(plan, [storedPart('k1')], [partRow('k2', 'storing'), partRow('k3', 'queued')])).toEqual({
       kind: 'waiting',
       ready: 2,
       total: 3,
     });
-    expect(partsProgress(plan, [stored('k1')], [partRow('k2', 'storing'), partRow('k3', 'storing')])).toEqual({
+    expect(partsProgress(plan, [storedPart('k1')], [partRow('k2', 'storing'), partRow('k3', 'storing')])).toEqual({
       kind: 'ready',
       ready: 3,
       total: 3,

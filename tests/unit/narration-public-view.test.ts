@@ -1,7 +1,7 @@
 import type { NarrationRow } from '../../server/src/narration/jobs.repository';
 import { audioObjectJsonLd } from '../../server/src/narration/domain/json-ld';
 import { narrationJson } from '../../server/src/narration/domain/public-view';
-import { narrationRow } from './narration-fixtures';
+import { narrationRow, storedPart } from './narration-fixtures';
 
 const BASE = 'https://cms.example';
 
@@ -66,16 +66,15 @@ describe('the public narration JSON', () => {
   });
 
   it('a segmented narration edited since: the characters its audio reads, all parts; the credits its last version paid, the changed part', () => {
-    const part = (key: string, characters: number, index: number) => ({
-      key,
-      characters,
-      audioOffset: index * 1000,
-      audioLength: 1000,
-      durationSeconds: 10,
-      offsetMs: index * 10_000,
-      cueFirst: index,
-      cueCount: 1,
-    });
+    const part = (key: string, characters: number, index: number) =>
+      storedPart(key, {
+        characters,
+        audioOffset: index * 1000,
+        audioLength: 1000,
+        durationSeconds: 10,
+        offsetMs: index * 10_000,
+        cueFirst: index,
+      });
     const json = narrationJson(
       row({ characters: 180, credits: 180, segments: [part('p1', 200, 0), part('p2', 180, 1), part('p3', 150, 2)] }),
       BASE

@@ -104,7 +104,8 @@ export function versionUnrecorded(
   version: { fingerprint: string; livePublishedAt: string | null }
 ): boolean {
   if (!existing) return true;
-  if (existing.livePublishedAt && version.livePublishedAt && time(existing.livePublishedAt) >= time(version.livePublishedAt)) return false;
+  if (existing.livePublishedAt && version.livePublishedAt && !publishedLater(version.livePublishedAt, existing.livePublishedAt))
+    return false;
   return existing.fingerprint !== version.fingerprint || existing.status === 'cancelled';
 }
 
