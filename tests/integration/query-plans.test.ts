@@ -86,6 +86,7 @@ async function fillParts(knex: any, chunk: number) {
       article_id: `doc${Math.floor(i / 10)}-en~p${i.toString(16).padStart(16, '0')}`,
       narration_id: Math.floor(i / 10) + 1,
       turn: i % 10,
+      parts_after: 9 - (i % 10),
       status: overdue ? (i % 2 ? 'submitting' : 'awaiting_callback') : statuses[i % statuses.length],
       next_attempt_at: now,
       lease_expires_at: overdue && i % 2 ? now : null,

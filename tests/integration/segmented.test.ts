@@ -175,6 +175,31 @@ describe('segmented mode', () => {
     expect(unchanged.regeneration).toEqual({ characters: paid, credits: paid });
     expect(creditsBeforeRegenerate - (await stack.control<any>('GET', '/credits')).credits).toBe(paid);
   });
+
+  it("short articles published with a long one are all asked for before the long one's first part", async () => {
+    await narrateArticlesIn('segmented', 200);
+    // The long one first in the bulk publish: its row is the oldest in the queue.
+    const long = await articles.create({ title: 'The long read', summary: 'Long.', body: blocks(...longBody(10)) }, 'en');
+    const shorts: string[] = [];
+    for (let n = 1; n <= 4; n += 1) {
+      shorts.push(
+        (await articles.create({ title: `Brief ${n}`, summary: 'Brief.', body: blocks(`News in brief ${n}.`) }, 'en')).documentId
+      );
+    }
+    const afterId = (await emulatorRequests(stack)).length;
+    const published = await stack.admin('POST', `/content-manager/collection-types/${ARTICLE}/actions/bulkPublish?locale=en`, {
+      documentIds: [long.documentId, ...shorts],
+    });
+    expect(published.status).toBe(200);
+    for (const documentId of [long.documentId, ...shorts]) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+    const asked = (await emulatorRequests(stack))
+      .slice(afterId)
+      .filter((r) => r.status === 202)
+      .map((r) => String(r.body.postData.articleId).split('~')[0]);
+    expect(asked.filter((id) => id === `${long.documentId}-en`).length).toBeGreaterThanOrEqual(10);
+    // Each short one is one part, all asked for first: the long one takes its turns after them.
+    expect(asked.slice(0, shorts.length).sort()).toEqual(shorts.map((documentId) => `${documentId}-en`).sort());
+  });
 });
 
 describe('a join cut short', () => {

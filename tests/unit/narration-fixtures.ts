@@ -58,6 +58,7 @@ export function partRow(key: string, status: NarrationPartRow['status'], overrid
     articleId: key,
     narrationId: 7,
     turn: 0,
+    partsAfter: 0,
     text: `text of ${key}`,
     title: null,
     voiceId: 'en-female-1',

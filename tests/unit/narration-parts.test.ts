@@ -151,7 +151,7 @@ describe('a plan against the parts at hand', () => {
 
 describe('the fair order of queued work', () => {
   const article = (id: number, at: string) => ({ id, nextAttemptAt: at });
-  const queuedPart = (id: number, turn: number, at: string) => ({ id, turn, nextAttemptAt: at });
+  const queuedPart = (id: number, turn: number, at: string, partsAfter = 0) => ({ id, turn, partsAfter, nextAttemptAt: at });
 
   it("a short article published after a long one goes before the long one's next part; two long ones alternate", () => {
     const order = fairOrder(
@@ -172,5 +172,19 @@ describe('the fair order of queued work', () => {
       [queuedPart(5, 0, '2026-01-01T00:00:01Z')]
     );
     expect(order.map((job) => `${job.kind}:${job.row.id}`)).toEqual(['part:5', 'article:2', 'article:1']);
+  });
+
+  it("short articles published with a long one, or after it, go before the long one's first part", () => {
+    const order = fairOrder(
+      [article(3, '2026-01-01T00:00:02Z')],
+      [
+        queuedPart(10, 0, '2026-01-01T00:00:00Z', 19),
+        queuedPart(11, 1, '2026-01-01T00:00:00Z', 18),
+        queuedPart(20, 0, '2026-01-01T00:00:01Z', 0),
+        queuedPart(30, 0, '2026-01-01T00:00:01Z', 1),
+        queuedPart(31, 1, '2026-01-01T00:00:01Z', 0),
+      ]
+    );
+    expect(order.map((job) => `${job.kind}:${job.row.id}`)).toEqual(['part:20', 'article:3', 'part:30', 'part:10', 'part:31', 'part:11']);
   });
 });

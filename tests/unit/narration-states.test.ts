@@ -65,6 +65,14 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(transition(job({ status: 'submitting' }), { type: 'claimed', owner: 'b', leaseMs: 1000, now }).kind).toBe('ignore');
     });
 
+    it('returns a claim to the queue untouched: no attempt counted, no error, no delay', () => {
+      const claimed = job({ status: 'submitting', leaseOwner: 'a', leaseExpiresAt: new Date(now.getTime() + 1000), attempts: 1 });
+      const { patch, from } = applied(transition(claimed, { type: 'claimReturned' }));
+      expect(from).toEqual(['submitting']);
+      expect(patch).toEqual({ status: 'queued', leaseOwner: null, leaseExpiresAt: null });
+      expect(transition(job({ status: 'awaiting_callback' }), { type: 'claimReturned' }).kind).toBe('ignore');
+    });
+
     it('202 moves to awaiting_callback with a deadline and counts the attempt', () => {
       const { patch, from } = applied(
         transition(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now })

@@ -17,6 +17,7 @@ export interface NewPart {
   narrationId: number;
   key: string;
   turn: number;
+  partsAfter: number;
   text: string;
   title: string;
   voiceId: string;
@@ -64,7 +65,7 @@ export function createPartsRepository(strapi: Core.Strapi) {
       if (limit <= 0) return [];
       return (await query().findMany({
         where: { status: 'queued', $or: [{ nextAttemptAt: null }, { nextAttemptAt: { $lte: now } }] },
-        orderBy: [{ turn: 'asc' }, { nextAttemptAt: 'asc' }, { id: 'asc' }],
+        orderBy: [{ turn: 'asc' }, { partsAfter: 'asc' }, { nextAttemptAt: 'asc' }, { id: 'asc' }],
         limit,
       })) as NarrationPartRow[];
     },

@@ -70,6 +70,7 @@ export function createPlanStep(deps: PlanStepDeps) {
           narrationId: job.id,
           key: part.key,
           turn,
+          partsAfter: plan.create.length - turn - 1,
           text: part.text,
           title: `${version.title} (${positions.get(part.key)}/${total})`.slice(0, 255),
           voiceId: version.voiceId,

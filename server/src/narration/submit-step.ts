@@ -45,6 +45,9 @@ interface Sendable {
   record: (event: NarrationEvent) => Promise<unknown>;
 }
 
+/** Queued articles read in one pass: all those narrated in parts among them are planned in it. */
+const ARTICLES_PER_PASS = 20;
+
 export function createSubmitStep(deps: SubmitStepDeps) {
   const { strapi, config, repository, parts, settings, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
@@ -98,8 +101,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     }
   }
 
-  /** Claims a queued article and submits it, or plans it into parts. True when a request went out. */
-  async function submitArticle(row: NarrationRow, at: Date): Promise<boolean> {
+  /**
+   * Claims a queued article and submits it, or plans it into parts. True when a request went out.
+   * `mayAsk` false: only planned; an article found to be narrated whole goes back to the queue.
+   */
+  async function submitArticle(row: NarrationRow, at: Date, mayAsk = true): Promise<boolean> {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
     let job = claimed.row;
@@ -136,6 +142,10 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       });
       return false;
     }
+    if (!mayAsk) {
+      await repository.apply(job, { type: 'claimReturned' });
+      return false;
+    }
     // Narrated whole from now on: parts a segmented version left on their way are of no use.
     if (job.narrationMode === 'segmented') {
       await parts.removeForNarration(job.id);
@@ -169,7 +179,10 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     /** Submits the queued work that is due, in the fair order, as many as `maxInFlight` leaves room for; stops when the queue pauses. */
     async submitQueued(at: Date) {
       // An idle queue costs one read per table per tick: the lease (a write) is only taken when there is work.
-      const [articles, queuedParts] = [await repository.claimable(at, config.maxInFlight), await parts.claimable(at, config.maxInFlight)];
+      const [articles, queuedParts] = [
+        await repository.claimable(at, Math.max(config.maxInFlight, ARTICLES_PER_PASS)),
+        await parts.claimable(at, config.maxInFlight),
+      ];
       if (articles.length === 0 && queuedParts.length === 0) return;
       if (!(await deps.dispatcher.acquire(at))) return;
       const queue = await settings.queueState();
@@ -179,7 +192,23 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         await settings.updateQueueState({ paused: false, pausedUntil: null });
       }
       let free = config.maxInFlight - (await repository.countInFlight()) - (await parts.countInFlight());
-      for (const job of fairOrder(articles, queuedParts)) {
+      // Articles narrated in parts are cut up first, slots free or not: it asks nothing of the
+      // service, and their parts then take their turn in the fair order beside all that waits. Cut
+      // up one at a time as slots freed, a long article published first had its first parts sent
+      // before the short ones published with it were even cut.
+      const { contentTypes } = await settings.get();
+      const inParts = new Set(articles.filter((row) => contentTypes[row.contentType]?.narrationMode === 'segmented'));
+      for (const row of inParts) {
+        if (!(await submitArticle(row, at, free > 0))) continue;
+        // Narrated whole after all (its settings changed meanwhile): it was sent.
+        free -= 1;
+        if ((await settings.queueState()).paused) return;
+      }
+      const due = inParts.size > 0 ? await parts.claimable(at, config.maxInFlight) : queuedParts;
+      for (const job of fairOrder(
+        articles.filter((row) => !inParts.has(row)),
+        due
+      )) {
         if (free <= 0) return;
         const sent = job.kind === 'article' ? await submitArticle(job.row, at) : await submitPart(job.row, at);
         if (sent) free -= 1;

@@ -82,6 +82,8 @@ export interface NarrationPartRow extends QueuedJobColumns {
   narrationId: number;
   /** How many parts of the same article were queued before it in its plan: the fair order (fewest first). */
   turn: number;
+  /** How many parts of the same article its plan queued after it: among equal turns, the article nearer its end goes first. */
+  partsAfter: number;
   text: string;
   title: string | null;
   voiceId: string | null;

@@ -101,18 +101,30 @@ export type QueuedJob<Article, Part> = { kind: 'article'; row: Article } | { kin
 /**
  * The fair order of queued work (issue 23): fewest parts already taken from the same article first
  * (an article asks in one request: its turn is 0; a part's turn is its place among its article's
- * new parts), then the longest waiting. A short article published after a long one goes before the
- * long one's next part; two long ones alternate.
+ * new parts), then the fewest parts left after it (an article asked whole, or a part that ends its
+ * article, before the first of twenty), then the longest waiting. A short article published after
+ * a long one, or with it, goes before the long one's parts, the first one included; two long ones
+ * alternate. A long article waits behind short ones published meanwhile, as any article waits behind
+ * a backlog; it is not passed by another long one.
  */
 export function fairOrder<
   Article extends { id: number; nextAttemptAt: string | null },
-  Part extends { id: number; turn: number; nextAttemptAt: string | null },
+  Part extends { id: number; turn: number; partsAfter: number; nextAttemptAt: string | null },
 >(articles: readonly Article[], parts: readonly Part[]): Array<QueuedJob<Article, Part>> {
   const due = (value: string | null) => (value === null ? 0 : Date.parse(value));
   const keyed = [
-    ...articles.map((row) => ({ job: { kind: 'article' as const, row }, turn: 0, at: due(row.nextAttemptAt), id: row.id })),
-    ...parts.map((row) => ({ job: { kind: 'part' as const, row }, turn: row.turn ?? 0, at: due(row.nextAttemptAt), id: row.id })),
+    ...articles.map((row) => ({ job: { kind: 'article' as const, row }, turn: 0, after: 0, at: due(row.nextAttemptAt), id: row.id })),
+    ...parts.map((row) => ({
+      job: { kind: 'part' as const, row },
+      turn: row.turn ?? 0,
+      after: row.partsAfter ?? 0,
+      at: due(row.nextAttemptAt),
+      id: row.id,
+    })),
   ];
-  keyed.sort((a, b) => a.turn - b.turn || a.at - b.at || (a.job.kind === b.job.kind ? a.id - b.id : a.job.kind === 'article' ? -1 : 1));
+  keyed.sort(
+    (a, b) =>
+      a.turn - b.turn || a.after - b.after || a.at - b.at || (a.job.kind === b.job.kind ? a.id - b.id : a.job.kind === 'article' ? -1 : 1)
+  );
   return keyed.map((entry) => entry.job);
 }

@@ -18,7 +18,7 @@ import { guardFor } from './guard';
 import { onLeaseExpired, onLeaseRenewed } from './lease';
 import { onPartFailed, onPartsLost, onPartsPlanned, onPartsReady } from './parts';
 import { onReplacedFilesRemoved, onStoreAbandoned, onStoreClaimed, onStored, onStoreDeferred, onStoreFailed } from './storing';
-import { onClaimed, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
+import { onClaimed, onClaimReturned, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
 import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
 
 export * from './types';
@@ -29,6 +29,7 @@ const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   regenerateRequested: onRegenerateRequested,
   cancelled: onCancelled,
   claimed: onClaimed,
+  claimReturned: onClaimReturned,
   submitAccepted: onSubmitted,
   submitAlreadyProcessing: onSubmitted,
   submitDeferred: onSubmitDeferred,

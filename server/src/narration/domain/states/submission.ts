@@ -10,6 +10,11 @@ export const onClaimed: Decide<'claimed'> = (state, event) => {
   };
 };
 
+export const onClaimReturned: Decide<'claimReturned'> = (state) => {
+  if (state.status !== 'submitting') return { kind: 'ignore', reason: `not claimed (${state.status})` };
+  return { kind: 'apply', from: ['submitting'], patch: { ...CLEAR_LEASE, status: 'queued' } };
+};
+
 /** Accepted (202), or already generating (409): either way the callback will come. */
 export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> = (state, event) => ({
   kind: 'apply',

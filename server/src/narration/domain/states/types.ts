@@ -104,6 +104,8 @@ export type NarrationEvent =
   | { type: 'contentChanged'; fingerprint: string; now: Date }
   /** The worker takes the job for submission. */
   | { type: 'claimed'; owner: string; leaseMs: number; now: Date }
+  /** Claimed to be cut into parts, found to be narrated whole while no request is free: back in the queue as it was. */
+  | { type: 'claimReturned' }
   /** POST /process-text answered 202. */
   | { type: 'submitAccepted'; callbackTimeoutMs: number; now: Date }
   /** 409 ALREADY_PROCESSING: the service is still generating; its callback will come. */
