@@ -16,7 +16,7 @@
  *
  *   node scripts/bench-segmented.mjs [--steps credits,join,drain] [--edits 10] [--edit-characters 20000]
  *        [--join-characters 54000] [--join-seconds 3600] [--join-runs 2]
- *        [--long 3] [--short 30] [--long-characters 12000] [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2]
+ *        [--long 3] [--short 30] [--long-characters 13000] [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2]
  *        [--poll-ms 10] [--cpu-prof-dir <dir>] [--build]
  *
  * Needs a built plugin and playground (`--build` builds both first), ffmpeg for step 2, Linux

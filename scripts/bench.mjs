@@ -18,7 +18,7 @@
  *                    [--rows 1000000] [--lost 100]  (reconcile)
  *                    [--parts 30] [--part-seconds 120]  (stitch)
  *                    [--steps credits,join,drain] [--edits 10] [--edit-characters 20000] [--join-characters 54000]
- *                    [--join-seconds 3600] [--join-runs 2] [--long 3] [--short 30] [--long-characters 12000]
+ *                    [--join-seconds 3600] [--join-runs 2] [--long 3] [--short 30] [--long-characters 13000]
  *                    [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2] [--poll-ms 10]  (segmented)
  *
  * Exits non-zero when a bench fails or misses its target.

@@ -52,6 +52,13 @@ describe('MP3 duration from the frames', () => {
     for (const size of [1, 3, 57, 1000, 4096]) expect(readInPieces(THREE_SECONDS, size)).toBe(whole);
   });
 
+  it('gives the same answer in chunks longer than the start it joins to the bytes carried over, as files and sockets give them', () => {
+    const tagged = Buffer.concat([id3v2Tag({ bodyBytes: 5000 }), Buffer.alloc(300), THREE_SECONDS, THREE_SECONDS.subarray(0, 100)]);
+    const whole = mp3DurationSeconds(tagged);
+    expect(whole).toBeCloseTo(mp3DurationSeconds(THREE_SECONDS)!, 9);
+    for (const size of [4097, 5003, 6000, 8191, 16_384]) expect(readInPieces(tagged, size)).toBe(whole);
+  });
+
   it('skips an ID3v2 tag (v2.3, and v2.4 with its footer), zero padding after it, and an ID3v1 or APE tag at the end', () => {
     const whole = mp3DurationSeconds(THREE_SECONDS);
     const id3v1 = Buffer.concat([Buffer.from('TAG', 'latin1'), Buffer.alloc(125, 0x20)]);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'crypto';
+import { randomBytes } from 'crypto';
 import { promises as fs } from 'fs';
 import http, { type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
@@ -10,6 +10,7 @@ import { pinnedLookup, type ResolvedAddress } from '../../server/src/download/ad
 import { startsWithSrtCue } from '../../server/src/download/body-inspector';
 import { DownloadRefusedError, downloadToTempFile, type DownloadOptions } from '../../server/src/download/download';
 import { nonPublicAddressReason } from '../../server/src/download/address-policy';
+import { mp3DurationSeconds } from '../../server/src/audio/mp3';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
 /** A real narration MP3 (the emulator's encoder) without a tag, and the same behind an ID3 tag with cover-art-sized padding. */
@@ -178,14 +179,16 @@ async function expectTempDirEmpty(): Promise<void> {
 }
 
 describe('allowed downloads', () => {
-  it('stores an MP3 in the temp dir with its size, type and hash', async () => {
+  it('stores an MP3 in the temp dir with its size, type and duration', async () => {
     const file = await downloadToTempFile(`${local}/audio.mp3`, options());
     expect(path.dirname(file.path)).toBe(tempDir);
     expect(file.bytes).toBe(MP3.length);
     expect(file.contentType).toBe('audio/mpeg');
-    expect(file.sha256).toBe(createHash('sha256').update(MP3).digest('hex'));
     expect((await fs.readFile(file.path)).equals(MP3)).toBe(true);
     expect((await fs.stat(file.path)).mode & 0o777).toBe(0o600);
+    // Read from its frames as it streamed in, past the ID3 tag: as a reader of the whole file counts it.
+    expect(file.durationSeconds).toBe(mp3DurationSeconds(BARE_MP3));
+    expect(file.durationSeconds).toBeGreaterThanOrEqual(2);
   });
 
   it("recognises the emulator's MP3, which has no ID3 tag", async () => {
@@ -195,6 +198,7 @@ describe('allowed downloads', () => {
 
   it('stores an SRT with a BOM and CRLF line ends', async () => {
     const file = await downloadToTempFile(`${local}/subs.srt`, options({ kind: 'srt' }));
+    expect(file.durationSeconds).toBeUndefined();
     expect(file.contentType).toBe('application/x-subrip');
     expect(await fs.readFile(file.path, 'utf8')).toBe(SRT);
   });

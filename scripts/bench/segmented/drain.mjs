@@ -5,7 +5,7 @@
  * Content Manager bulk publish: the --short (30) short articles (a title, a summary and one
  * paragraph of 200 to 900 characters: one part, or two when the paragraph starts a part of its own,
  * as a paragraph of half the part size or more always does) alone; and --long (3) long articles
- * (--long-characters, 12,000: 20 parts or more each) with 30 other short ones, the long ones first
+ * (--long-characters, 13,000: 20 parts or more each) with 30 other short ones, the long ones first
  * in the bulk publish. --drain-rounds (2) of each, alternated (alone, with, with, alone), so a drift
  * of the machine weighs on both alike; the waits of each kind are pooled.
  *

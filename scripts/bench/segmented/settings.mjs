@@ -20,7 +20,7 @@ export const POLL_MS = number('poll-ms', 10);
 /** Step 3: long and short articles, the long ones' size and part size, the emulator's wait per generation. */
 export const LONG = number('long', 3);
 export const SHORT = number('short', 30);
-export const LONG_CHARACTERS = number('long-characters', 12_000);
+export const LONG_CHARACTERS = number('long-characters', 13_000);
 export const LONG_SEGMENT = number('long-segment', 1_000);
 export const DRAIN_GENERATION_MS = number('drain-generation-ms', 1_000);
 /** Step 3: drains of each kind, alternated (alone, mixed, mixed, alone). */

@@ -19,6 +19,8 @@ const FIRST_FRAME_PROBE_BYTES = 4 + 32 + 18;
 /** Tags found after the last frame: ID3v1, APEv2, Lyrics3. */
 const TRAILING_TAGS = ['TAG', 'APETAGEX', 'LYRICSBEGIN'];
 const LONGEST_TRAILING_TAG = Math.max(...TRAILING_TAGS.map((tag) => tag.length));
+/** How much of a chunk's start is joined to bytes carried from the one before: more than any step reads at once. */
+const JOIN_BYTES = 4096;
 
 /** Samples one frame decodes to. */
 export function samplesPerFrame(header: Pick<MpegFrameHeader, 'layer' | 'version'>): number {
@@ -71,10 +73,29 @@ export class Mp3DurationReader {
   /** The walk ended at a trailing tag (or a VBR header gave the count): later bytes do not matter. */
   private declaredSeconds: number | undefined;
 
+  /** True once more bytes cannot change the answer (a VBR header gave the count, a trailing tag, or damage). */
+  get finished(): boolean {
+    return this.outcome !== 'reading';
+  }
+
   push(chunk: Uint8Array): void {
     if (this.outcome !== 'reading') return;
-    const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-    let pos = 0;
+    if (this.carry.length === 0) return this.keep(chunk, this.walk(chunk, 0));
+    // Only the carried bytes and the chunk's start are joined (a copy of every chunk would double
+    // what reading a long file allocates); the walk then goes on in the chunk itself.
+    const joined = Buffer.concat([this.carry, chunk.subarray(0, JOIN_BYTES)]);
+    const stop = this.walk(joined, 0);
+    if (this.outcome !== 'reading') return;
+    if (chunk.length <= JOIN_BYTES) return this.keep(joined, stop);
+    const into = stop - this.carry.length;
+    if (into >= 0) return this.keep(chunk, this.walk(chunk, into));
+    // The walk stopped in the carried bytes, wanting more than the joined start: join the rest too.
+    const rest = Buffer.concat([joined.subarray(stop), chunk.subarray(JOIN_BYTES)]);
+    this.keep(rest, this.walk(rest, 0));
+  }
+
+  /** Walks frames from `pos` while `data` holds what the next step reads; returns where it stopped. */
+  private walk(data: Uint8Array, pos: number): number {
     for (;;) {
       if (this.skip > 0) {
         const step = Math.min(this.skip, data.length - pos);
@@ -88,7 +109,7 @@ export class Mp3DurationReader {
       if (!this.tagRead) {
         const tag = id3v2TagLength(data.subarray(pos));
         if (tag === undefined) break;
-        if (tag !== null && typeof tag === 'object') return this.stop('unreadable');
+        if (tag !== null && typeof tag === 'object') return this.stopAt(data.length, 'unreadable');
         this.tagRead = true;
         this.skip = tag ?? 0;
         continue;
@@ -99,7 +120,7 @@ export class Mp3DurationReader {
       const header = parseMpegFrameHeader(data, pos);
       if (!header || (this.first && !sameStream(header, this.first))) {
         const trailingTag = this.first && TRAILING_TAGS.some((tag) => startsWith(data, pos, tag));
-        return this.stop(trailingTag ? 'done' : 'unreadable');
+        return this.stopAt(data.length, trailingTag ? 'done' : 'unreadable');
       }
       if (!this.first) {
         if (data.length - pos < Math.min(header.frameLength, FIRST_FRAME_PROBE_BYTES)) break;
@@ -108,7 +129,7 @@ export class Mp3DurationReader {
         const declared = declaredFrameCount(data.subarray(pos, pos + Math.min(header.frameLength, FIRST_FRAME_PROBE_BYTES)), header);
         if (declared && 'frames' in declared) {
           this.declaredSeconds = (declared.frames * samplesPerFrame(header)) / header.sampleRate;
-          return this.stop('done');
+          return this.stopAt(data.length, 'done');
         }
         // An Info tag without a count is a frame of silence decoders skip: passed over, not counted.
         this.pendingSamples = declared ? 0 : samplesPerFrame(header);
@@ -117,6 +138,11 @@ export class Mp3DurationReader {
       }
       this.skip = header.frameLength;
     }
+    return pos;
+  }
+
+  private keep(data: Uint8Array, pos: number): void {
+    if (this.outcome !== 'reading') return;
     // What is kept is shorter than a header or a first frame's probe: a few dozen bytes at most.
     this.carry = Uint8Array.from(data.subarray(pos));
   }
@@ -133,6 +159,12 @@ export class Mp3DurationReader {
   private stop(outcome: 'done' | 'unreadable'): void {
     this.outcome = outcome;
     this.carry = new Uint8Array(0);
+  }
+
+  /** Stops the walk: `end` is where it returns (nothing is kept once stopped). */
+  private stopAt(end: number, outcome: 'done' | 'unreadable'): number {
+    this.stop(outcome);
+    return end;
   }
 }
 

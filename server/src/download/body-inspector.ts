@@ -1,11 +1,13 @@
 /**
- * Checks a download's body while it streams: the size cap, the SHA-256, and that the start is what the
+ * Checks a download's body while it streams: the size cap, and that the start is what the
  * caller asked for: an MP3 (an optional ID3 tag, then chained MPEG audio frames: see mp3-sniff.ts) or an
- * SRT (UTF-8 throughout, opening with a cue).
+ * SRT (UTF-8 throughout, opening with a cue). An MP3's duration is read from its frames on the way: a
+ * second pass over a long file, each chunk a fresh buffer, cost Strapi more in garbage collection than
+ * in reading.
  */
-import { createHash } from 'crypto';
 import { Transform, type TransformCallback } from 'stream';
 import { TextDecoder } from 'util';
+import { Mp3DurationReader } from '../audio/mp3';
 import { Mp3Sniffer, type Mp3Verdict } from '../audio/mp3-sniff';
 import { DownloadRefusedError, formatBytes, tooLarge } from './refusal';
 
@@ -14,10 +16,9 @@ export type DownloadKind = 'mp3' | 'srt';
 /** Enough of the start of an SRT to recognise it (an MP3 is judged by Mp3Sniffer, which reads past the ID3 tag). */
 const HEAD_BYTES = 4096;
 
-/** Counts, hashes and recognises the bytes as they pass, refusing as soon as a rule is broken. */
+/** Counts and recognises the bytes as they pass, refusing as soon as a rule is broken. */
 export class BodyInspector extends Transform {
   bytes = 0;
-  private readonly hash = createHash('sha256');
   private readonly head: Buffer[] = [];
   private headBytes = 0;
   private checked = false;
@@ -25,6 +26,7 @@ export class BodyInspector extends Transform {
   private readonly utf8: TextDecoder | undefined;
   /** MP3: how far to read depends on the ID3 tag's size, so the sniffer is fed every chunk until it can tell. */
   private readonly mp3: Mp3Sniffer | undefined;
+  private readonly duration: Mp3DurationReader | undefined;
 
   constructor(
     private readonly kind: DownloadKind,
@@ -34,12 +36,12 @@ export class BodyInspector extends Transform {
     super();
     this.utf8 = kind === 'srt' ? new TextDecoder('utf-8', { fatal: true }) : undefined;
     this.mp3 = kind === 'mp3' ? new Mp3Sniffer(maxBytes) : undefined;
+    this.duration = kind === 'mp3' ? new Mp3DurationReader() : undefined;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) return callback(tooLarge(this.origin, this.maxBytes));
-    this.hash.update(chunk);
     if (this.utf8) {
       try {
         this.utf8.decode(chunk, { stream: true });
@@ -47,6 +49,7 @@ export class BodyInspector extends Transform {
         return callback(this.badContent());
       }
     }
+    if (this.duration && !this.duration.finished) this.duration.push(chunk);
     if (!this.checked) {
       const problem = this.mp3 ? this.judgeMp3(this.mp3.push(chunk)) : this.pushSrtHead(chunk);
       if (problem) return callback(problem);
@@ -66,8 +69,9 @@ export class BodyInspector extends Transform {
     callback((this.mp3 ? this.judgeMp3(this.mp3.end()) : this.checkSrtHead()) ?? null);
   }
 
-  digest(): string {
-    return this.hash.digest('hex');
+  /** An MP3's duration in seconds read from its frames (null when they cannot be read); undefined for an SRT. Once the body ended. */
+  durationSeconds(): number | null | undefined {
+    return this.duration?.end();
   }
 
   private judgeMp3(verdict: Mp3Verdict): DownloadRefusedError | undefined {

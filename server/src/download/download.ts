@@ -18,7 +18,7 @@
  *
  * This file follows the redirects under the one deadline; each step lives beside it: admission.ts (the
  * allow-list and the addresses), transfer.ts (the request and the temporary file), body-inspector.ts
- * (size, hash and content while streaming), refusal.ts (the errors).
+ * (size, content and an MP3's duration while streaming), refusal.ts (the errors).
  */
 import { admit, defaultResolver, parseAllowedOrigin, type HostResolver } from './admission';
 import type { DownloadKind } from './body-inspector';

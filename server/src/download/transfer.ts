@@ -19,8 +19,8 @@ export interface DownloadedFile {
   bytes: number;
   /** The canonical type of the verified content (audio/mpeg, application/x-subrip), not the server's claim. */
   contentType: string;
-  /** Lowercase hex SHA-256 of the file. */
-  sha256: string;
+  /** An MP3's duration in seconds, read from its frames as it streamed (null when they cannot be read); not given for an SRT. */
+  durationSeconds?: number | null;
 }
 
 /** What saveBody needs of the download's options. */
@@ -94,7 +94,7 @@ export async function saveBody(
       path: filePath,
       bytes: inspector.bytes,
       contentType: CANONICAL_CONTENT_TYPE[opts.kind],
-      sha256: inspector.digest(),
+      ...(opts.kind === 'mp3' ? { durationSeconds: inspector.durationSeconds() ?? null } : {}),
     };
   } catch (error) {
     discard(req, res);
