@@ -31,6 +31,13 @@ export async function emulatorRequests(stack: Stack, path = '/process-text'): Pr
   return list.filter((entry) => entry.path === path && entry.method === 'POST');
 }
 
+/** The service's files fetched from the emulator (GET /media/...), the plugin's downloads and any test's own. */
+export async function mediaRequests(stack: Stack): Promise<LoggedRequest[]> {
+  const log = await stack.control<any>('GET', '/requests');
+  const list: LoggedRequest[] = Array.isArray(log) ? log : (log.requests ?? []);
+  return list.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/media/'));
+}
+
 export async function submissionsFor(stack: Stack, articleId: string): Promise<LoggedRequest[]> {
   return (await emulatorRequests(stack)).filter((entry) => entry.body?.postData?.articleId === articleId);
 }

@@ -5,6 +5,7 @@ import {
   emulatorRequests,
   longBody,
   mediaFiles,
+  mediaRequests,
   narrationRow,
   partRequests as partRequestsOf,
   partsSeconds,
@@ -87,6 +88,24 @@ describe('segmented mode', () => {
     expect(new Set(requests.map((r) => r.body.postData.articleId)).size).toBe(requests.length);
     expect(requests.every((r) => codePoints(r.body.text) <= LIMIT)).toBe(true);
     expect((await emulatorRequests(stack)).filter((r) => r.body?.postData?.articleId === articleId)).toEqual([]);
+
+    // Each part's MP3 and SRT fetched from the service once, and as its callback came: all but the last
+    // few (whose callbacks came together with the last) before the last callback. The join then waits for the last alone.
+    const { callbacks } = await stack.control<any>('GET', '/callbacks');
+    const delivered = requests.map((r) =>
+      callbacks.find((c: any) => c.articleId === r.body.postData.articleId && c.payload?.response?.audioFile)
+    );
+    const lastCallbackAt = Math.max(...delivered.map((c: any) => Date.parse(c.attempts[0].at)));
+    const mediaGets = await mediaRequests(stack);
+    let fetchedEarly = 0;
+    for (const callback of delivered) {
+      for (const file of [callback.payload.response.audioFile, callback.payload.response.srtFile]) {
+        const gets = mediaGets.filter((r) => r.path === new URL(file).pathname);
+        expect({ file, fetched: gets.length }).toEqual({ file, fetched: 1 });
+        if (file.endsWith('.mp3') && Date.parse(gets[0].at!) < lastCallbackAt) fetchedEarly += 1;
+      }
+    }
+    expect(fetchedEarly).toBeGreaterThanOrEqual(Math.max(1, delivered.length - 3));
 
     const audio = Buffer.from(await (await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`)).arrayBuffer());
     const srt = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
@@ -224,25 +243,27 @@ describe('a join cut short', () => {
         },
         { timeoutMs: 90_000, intervalMs: 50, what: 'the parts to be joined' }
       );
-      // The first parts' files are asked for together; the next ones only once those have come (1.5 s later).
+      // The parts' files are fetched as their callbacks come, two parts at a time, 1.5 s each: the join
+      // waits for the last ones' (and would download any not fetched ahead).
       await waitFor(async () => (await mediaRequests()) > mediaBefore, {
         timeoutMs: 30_000,
         intervalMs: 50,
-        what: 'the join to ask for parts',
+        what: 'the parts to be fetched',
       });
-      const asked = (await mediaRequests()) - mediaBefore;
-      const parts = (await partRequests(articleId)).length;
-      // In the middle of the join: some of the parts' files asked for, not all.
-      expect(asked).toBeGreaterThan(0);
-      expect(asked).toBeLessThan(2 * parts);
+      // In the middle of the join: its article still storing, none of its files uploaded.
+      expect((await narrationRow(stack, ARTICLE, documentId, 'en'))?.status).toBe('storing');
+      expect(await mediaFiles(stack, documentId)).toEqual([]);
       await stack.stopStrapi('SIGKILL');
     } finally {
       await stack.control('PUT', '/config', { mediaDelayMs: 0 });
     }
+    const mediaAtRestart = await mediaRequests();
     await stack.restartStrapi();
     const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 90_000);
 
     const asked = await partRequests(articleId);
+    // The restarted Strapi fetched nothing ahead: its join downloaded every part's MP3 and SRT itself.
+    expect((await mediaRequests()) - mediaAtRestart).toBeGreaterThanOrEqual(2 * asked.length);
     expect(asked.every((r) => r.status === 202)).toBe(true);
     expect(new Set(asked.map((r) => r.body.postData.articleId)).size).toBe(asked.length);
     expect(creditsBefore - (await stack.control<any>('GET', '/credits')).credits).toBe(

@@ -20,7 +20,8 @@
  * one request at a time: every 250 ms until the Media Library's three files are written, then every
  * --poll-ms, 10, so that the polls, Strapi's work too, do not slow what they time) that names the
  * audio; on the way, the callback's answer, the downloads from the media host (a segmented article's
- * parts are all downloaded when it is joined), the Media Library's files written (the local
+ * parts are fetched as their callbacks come, before the span, the last one in it; every MP3 is
+ * checked to be fetched once since the publish), the Media Library's files written (the local
  * provider's folder, watched), and Strapi's "stored narration" log line. Memory: a full garbage
  * collection in the Strapi process first (started with --expose-gc and gc-on-signal.cjs, as the
  * stitch bench collects in its own), then its peak resident size (VmHWM, reset to the current size
@@ -109,6 +110,7 @@ async function oneHour(run, mode, shape, { server, emulator, fixtures, media, st
   });
   const articleId = `${draft.documentId}-en`;
   const afterId = await emulator.lastRequestId();
+  const downloadsAtPublish = media.downloads.length;
   await cm.publish(draft.documentId);
   let parts = shape?.parts ?? 1;
   let partSeconds = shape?.partSeconds ?? JOIN_SECONDS;
@@ -199,6 +201,10 @@ async function oneHour(run, mode, shape, { server, emulator, fixtures, media, st
 
   const downloads = media.downloads.slice(downloadsBefore).filter((d) => d.path.includes(encodeURIComponent(articleId)));
   const mp3s = downloads.filter((d) => d.path.endsWith('.mp3'));
+  // Since the publish: the parts fetched as their callbacks came (part-results.ts), before the measured span, included.
+  const allMp3s = media.downloads
+    .slice(downloadsAtPublish)
+    .filter((d) => d.path.includes(encodeURIComponent(articleId)) && d.path.endsWith('.mp3'));
   const logAt = (pattern) => strapi.log.find((line) => line.at >= started - 5 && pattern.test(line.message))?.at ?? null;
   const storedAt = logAt(new RegExp(`stored narration of ${articleId}$`));
   const result = {
@@ -214,6 +220,7 @@ async function oneHour(run, mode, shape, { server, emulator, fixtures, media, st
     acknowledgedMs: acknowledged - started,
     downloads: {
       mp3: mp3s.length,
+      mp3Before: allMp3s.length - mp3s.length,
       srt: downloads.length - mp3s.length,
       bytes: downloads.reduce((sum, d) => sum + d.bytes, 0),
       firstStartMs: Math.min(...downloads.map((d) => d.startedAt)) - started,
@@ -230,7 +237,7 @@ async function oneHour(run, mode, shape, { server, emulator, fixtures, media, st
   const files = mode === 'whole' ? 1 : parts;
   result.checks = {
     duration: Math.abs(result.durationSeconds - parts * partSeconds) <= parts * 0.1,
-    everyFileOnce: mp3s.length === files && new Set(mp3s.map((d) => d.path)).size === files,
+    everyFileOnce: allMp3s.length === files && new Set(allMp3s.map((d) => d.path)).size === files,
     bytes:
       mode === 'whole'
         ? result.audioBytes === fileBytes
@@ -241,7 +248,8 @@ async function oneHour(run, mode, shape, { server, emulator, fixtures, media, st
   say(
     `hour ${run}, ${mode}: ${mode === 'whole' ? 'one file' : `${parts} parts of ${partSeconds} s (${(fileBytes / MB).toFixed(2)} MB each)`} -> ` +
       `${(result.durationSeconds / 60).toFixed(1)} min, ${(result.audioBytes / MB).toFixed(1)} MB; last callback -> public in ${result.totalMs} ms ` +
-      `(answered ${result.acknowledgedMs} ms, downloads ${result.downloads.firstStartMs}-${result.downloads.lastEndMs} ms, ` +
+      `(answered ${result.acknowledgedMs} ms, ${result.downloads.mp3Before} MP3s fetched before it, ${result.downloads.mp3} after: ` +
+      `downloads ${result.downloads.firstStartMs}-${result.downloads.lastEndMs} ms, ` +
       `Media Library files written ${result.uploads ? `${result.uploads.firstMs}-${result.uploads.lastMs} ms` : '-'}, stored logged at ${result.storedLoggedMs} ms; ` +
       `public route asked ${result.polls.count} times, ${result.polls.p50Ms.toFixed(1)} ms a request p50); ` +
       `extra memory ${(result.memory.peakExtra / MB).toFixed(1)} MB peak (${(result.memory.sampledExtra / MB).toFixed(1)} MB sampled) over ${(before.rss / MB).toFixed(0)} MB; ` +

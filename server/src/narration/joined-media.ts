@@ -11,6 +11,7 @@ import type { NarrationRow } from './domain/narration-row';
 import { isReadyPart } from './domain/part-plan';
 import type { StoredPart } from './domain/states/segment-map';
 import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
+import type { PartResults } from './part-results';
 import type { PartsRepository } from './parts.repository';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
 import { boundedMap } from '../utils/bounded-map';
@@ -66,6 +67,8 @@ export function createJoinedMedia(deps: {
   parts: Pick<PartsRepository, 'forNarration'>;
   /** The row with its files (a row claimed for storing is read without them). */
   withFiles: (id: number) => Promise<NarrationRow | null>;
+  /** Parts' results fetched as their callbacks came (part-results.ts): not downloaded again. */
+  partResults?: Pick<PartResults, 'take'>;
 }) {
   const { strapi, config, media } = deps;
 
@@ -127,10 +130,13 @@ export function createJoinedMedia(deps: {
           boundedMap(atService, PARALLEL_PART_DOWNLOADS, async (key) => {
             const result = ready.get(key)!.pendingResult!;
             try {
-              const [audio, srt] = await allSettledOrThrow([
-                downloadToTempFile(result.audioFile, { ...download, maxBytes: config.maxAudioBytes, kind: 'mp3' }),
-                downloadToTempFile(result.srtFile, { ...download, maxBytes: config.maxSubtitleBytes, kind: 'srt' }),
-              ]);
+              const fetched = await deps.partResults?.take(result, workDir);
+              const [audio, srt] = fetched
+                ? [fetched.audio, fetched.srt]
+                : await allSettledOrThrow([
+                    downloadToTempFile(result.audioFile, { ...download, maxBytes: config.maxAudioBytes, kind: 'mp3' }),
+                    downloadToTempFile(result.srtFile, { ...download, maxBytes: config.maxSubtitleBytes, kind: 'srt' }),
+                  ]);
               return { key, source: { audio: mp3FileSource(audio.path), cues: parseSrt(await fs.readFile(srt.path, 'utf8')) } };
             } catch (error) {
               // Gone from the service's host for good: asked for again. A passing failure is retried as a download.

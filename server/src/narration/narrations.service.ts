@@ -163,6 +163,8 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         apply: (event) => parts.apply(part, event),
         latest: () => parts.findByArticleId(input.articleId),
         moved: (status) => {
+          if (status === 'storing' && input.audioFile && input.srtFile)
+            worker.fetchPart({ audioFile: input.audioFile, srtFile: input.srtFile });
           if (status === 'storing' || status === 'failed') void service.track(worker.settle(part.narrationId).then(() => worker.wake()));
           else worker.wake();
         },

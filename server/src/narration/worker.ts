@@ -8,7 +8,9 @@ import type { JobsRepository } from './jobs.repository';
 import type { MediaStore } from './media';
 import type { PartsRepository } from './parts.repository';
 import { createPlanStep } from './plan-step';
+import type { ResultUrls } from './domain/states';
 import { createJoinedMedia } from './joined-media';
+import { createPartResults } from './part-results';
 import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
@@ -83,7 +85,15 @@ export function createWorker(deps: WorkerDeps) {
     if (!stopped) runner.runAfterThisTurn();
   };
 
-  const joined = createJoinedMedia({ strapi, config, media: deps.media, parts, withFiles: (id) => repository.findById(id, true) });
+  const partResults = createPartResults(config);
+  const joined = createJoinedMedia({
+    strapi,
+    config,
+    media: deps.media,
+    parts,
+    partResults,
+    withFiles: (id) => repository.findById(id, true),
+  });
   const stores = createStoreStep({ ...deps, joined, owner, now, isStopped: () => stopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
@@ -129,6 +139,10 @@ export function createWorker(deps: WorkerDeps) {
     wake,
     /** Moves a segmented article on after one of its parts changed (a callback). */
     settle: (narrationId: number) => planStep.settle(narrationId),
+    /** Fetches a part's result, just recorded from its callback, ahead of its article's join. */
+    fetchPart: (result: ResultUrls) => {
+      if (!stopped) partResults.fetch(result);
+    },
     /** Runs one full tick (tests and the admin's "narrate now"). */
     runOnce: runSoon,
     async stop() {
@@ -137,6 +151,7 @@ export function createWorker(deps: WorkerDeps) {
       await runner.current();
       await startupSweep;
       await stores.stop();
+      await partResults.close();
       await dispatcher.release().catch(() => undefined);
     },
   };

@@ -1,0 +1,161 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { downloadToTempFile } from '../download/download';
+import type { DownloadedFile } from '../download/transfer';
+import type { PluginConfig } from '../settings/config-schema';
+import type { ResultUrls } from './domain/states';
+import { mediaOrigins } from './media';
+
+/**
+ * The results of a segmented narration's parts, fetched as their callbacks arrive, so that the join
+ * after the last callback downloads that part alone. Fetched all at the join, the 57 parts of an
+ * hour's narration were most of the wait between its last callback and its listeners.
+ *
+ * A cache in this process's temporary folder, nothing more: a result not fetched here (another
+ * instance heard its callback, Strapi restarted, the download failed or was refused) is downloaded
+ * by the join as before, with the same checks, and its failure is reported there. Bounded: a few
+ * downloads at once, a few hundred results held, none kept longer than an hour.
+ */
+
+export interface FetchedPartResult {
+  audio: DownloadedFile;
+  srt: DownloadedFile;
+}
+
+/** Downloads at once: the parts' callbacks come one by one, as the service finishes them. */
+const PARALLEL_FETCHES = 2;
+/** Results held at most: more than the parts of the longest narrations in flight at once. */
+const MOST_HELD = 300;
+/** A result not joined within this time will not be (its article failed, changed or went to another instance). */
+const HELD_MS = 60 * 60 * 1000;
+
+const keyOf = (result: ResultUrls) => `${result.audioFile}\n${result.srtFile}`;
+
+const FOLDER_PREFIX = 'speech-parts-';
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The folders of processes that are gone (a Strapi killed, not stopped): what they fetched is of no use. */
+async function removeFoldersLeft(base: string): Promise<void> {
+  const names = await fs.readdir(base).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isRunning(pid)) await fs.rm(path.join(base, name), { recursive: true, force: true });
+  }
+}
+
+export function createPartResults(
+  config: PluginConfig,
+  options: {
+    /** Where its folder is made; default os.tmpdir(). */
+    tempDir?: string;
+    now?: () => number;
+  } = {}
+) {
+  const clock = options.now ?? Date.now;
+  const held = new Map<string, { at: number; fetched: Promise<FetchedPartResult | null> }>();
+  const stopping = new AbortController();
+  const waiting: Array<() => void> = [];
+  let running = 0;
+  let folder: Promise<string> | null = null;
+
+  /** Runs `task` when fewer than PARALLEL_FETCHES run. */
+  async function inTurn<T>(task: () => Promise<T>): Promise<T> {
+    if (running >= PARALLEL_FETCHES) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  }
+
+  async function removeFiles(fetched: Promise<FetchedPartResult | null>) {
+    const files = await fetched;
+    if (files) await Promise.all([fs.rm(files.audio.path, { force: true }), fs.rm(files.srt.path, { force: true })]);
+  }
+
+  function dropStale() {
+    for (const [key, entry] of held) {
+      if (clock() - entry.at < HELD_MS) continue;
+      held.delete(key);
+      void removeFiles(entry.fetched);
+    }
+  }
+
+  async function download(result: ResultUrls): Promise<FetchedPartResult | null> {
+    const base = options.tempDir ?? os.tmpdir();
+    folder ??= removeFoldersLeft(base).then(() => fs.mkdtemp(path.join(base, `${FOLDER_PREFIX}${process.pid}-`)));
+    const rules = {
+      allowedOrigins: mediaOrigins(config),
+      timeoutMs: config.downloadTimeoutMs,
+      tempDir: await folder,
+      signal: stopping.signal,
+    };
+    const settled = await Promise.allSettled([
+      downloadToTempFile(result.audioFile, { ...rules, maxBytes: config.maxAudioBytes, kind: 'mp3' }),
+      downloadToTempFile(result.srtFile, { ...rules, maxBytes: config.maxSubtitleBytes, kind: 'srt' }),
+    ]);
+    const [audio, srt] = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : null));
+    if (audio && srt) return { audio, srt };
+    // The join downloads it again and says why it failed, if it still does.
+    await Promise.all([audio, srt].map((file) => file && fs.rm(file.path, { force: true })));
+    return null;
+  }
+
+  return {
+    /** Starts fetching a part's result, just recorded from its callback; returns at once. */
+    fetch(result: ResultUrls): void {
+      if (stopping.signal.aborted) return;
+      dropStale();
+      const key = keyOf(result);
+      if (held.has(key) || held.size >= MOST_HELD) return;
+      const fetched = inTurn(() => (stopping.signal.aborted ? Promise.resolve(null) : download(result))).catch(() => null);
+      held.set(key, { at: clock(), fetched });
+    },
+
+    /**
+     * The result's files fetched here (waiting for a fetch under way), moved into `dir`, the join's
+     * work folder, which removes them; null when it was not fetched here.
+     */
+    async take(result: ResultUrls, dir: string): Promise<FetchedPartResult | null> {
+      const key = keyOf(result);
+      const entry = held.get(key);
+      if (!entry) return null;
+      held.delete(key);
+      const files = await entry.fetched;
+      if (!files) return null;
+      const moved = async (file: DownloadedFile) => {
+        const to = path.join(dir, path.basename(file.path));
+        await fs.rename(file.path, to);
+        return { ...file, path: to };
+      };
+      try {
+        return { audio: await moved(files.audio), srt: await moved(files.srt) };
+      } catch {
+        await removeFiles(Promise.resolve(files));
+        return null;
+      }
+    },
+
+    /** Stops the fetches under way and removes what is held (Strapi stops). */
+    async close(): Promise<void> {
+      stopping.abort();
+      const entries = [...held.values()];
+      held.clear();
+      await Promise.all(entries.map((entry) => removeFiles(entry.fetched)));
+      if (folder) await fs.rm(await folder, { recursive: true, force: true });
+    },
+  };
+}
+
+export type PartResults = ReturnType<typeof createPartResults>;
