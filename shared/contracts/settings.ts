@@ -60,6 +60,13 @@ export interface ContentTypeNarration {
   segmentCharacters?: number | null;
 }
 
+/**
+ * What the configuration file gives a type of the fields a saved entry may leave out, the file's
+ * then applying (server/src/settings/runtime-types.ts): what the settings page shows but need not
+ * send back.
+ */
+export type FileContentTypeNarration = Pick<ContentTypeNarration, 'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters'>;
+
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */
 export interface SpeechSettings {
   defaultVoiceId: string;
@@ -120,6 +127,14 @@ export interface GetSettingsResponse {
   /** Average narrated characters per content type (latest narrations), for the cost preview. */
   averages: Record<string, { articles: number; characters: number }>;
   features: ServerFeatures;
+  /**
+   * Every type of the configuration file with its values of the fields above (only those: the rest
+   * of the file is not the admin's to read). The page sends a type's field back only where it
+   * differs from the file's, so a value the file gives stays the file's (a copy saved from the page
+   * would pin it against later changes of the file). Left out by older servers: the page then sends
+   * the fields as shown.
+   */
+  fileContentTypes?: Record<string, FileContentTypeNarration>;
 }
 
 /** PUT /speech/settings (`settings.update`). */

@@ -1,9 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { EMULATOR_API_KEY, blocks, contentManager, freePort, launchStrapi, playgroundEnv, startStack, type Stack } from './harness';
 import { waitForStatus } from './narration-helpers';
 import routes from '../../server/src/routes';
+import { fromForm, toForm, validateForm } from '../../admin/src/pages/Settings/form';
 
 /** The plugin loads in a real Strapi, its routes answer, its config is validated, its key stays secret. */
 
@@ -11,8 +13,16 @@ jest.setTimeout(180_000);
 
 let stack: Stack;
 
+/** The playground's types, notes narrated in parts of 900 characters by the configuration file. */
+const FILE_TYPES = {
+  'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },
+  'api::page.page': { titleField: 'title', textFields: ['content'], trigger: 'save' },
+  'api::note.note': { titleField: 'title', textFields: ['text'], narrationMode: 'segmented', segmentCharacters: 900 },
+  'api::homepage.homepage': { titleField: 'title', textFields: ['intro'] },
+};
+
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ env: { SPEECH_CONTENT_TYPES: JSON.stringify(FILE_TYPES) } });
 });
 
 afterAll(async () => {
@@ -144,6 +154,35 @@ it('takes segmentCharacters: null for a type from PUT /speech/settings: its own 
   expect(refused.body.error.message).toContain(`contentTypes.${ARTICLE}.segmentCharacters`);
   const restored = await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: before.contentTypes[ARTICLE] } });
   expect(restored.body.settings).toEqual(before);
+});
+
+it("gives Settings -> Speech the file's mode and part size of each type, and the page saving them back leaves them the file's", async () => {
+  const NOTE = 'api::note.note';
+  const { body } = await stack.admin('GET', '/speech/settings');
+  // Only the fields a saved type may leave to the file (the rest of the file is not the admin's).
+  expect(body.fileContentTypes).toEqual({
+    'api::article.article': {},
+    'api::page.page': {},
+    [NOTE]: { narrationMode: 'segmented', segmentCharacters: 900 },
+    'api::homepage.homepage': {},
+  });
+  expect(body.settings.contentTypes[NOTE]).toMatchObject({ narrationMode: 'segmented', segmentCharacters: 900 });
+  // Saved as the page shows it, untouched: the same settings in effect...
+  const form = toForm(body.settings, body.contentTypes, body.fileContentTypes);
+  expect(validateForm(form)).toEqual([]);
+  const saved = await stack.admin('PUT', '/speech/settings', fromForm(form));
+  expect(saved.status).toBe(200);
+  expect(saved.body.settings).toEqual(body.settings);
+  // ...with no copy of the file's mode or size in the store, so a later change of the file applies.
+  const db = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
+  try {
+    const row = db.prepare("SELECT value FROM strapi_core_store_settings WHERE key = 'plugin_speech_settings'").get() as { value: string };
+    const stored = JSON.parse(row.value).contentTypes;
+    expect(stored[NOTE]).toEqual({ titleField: 'title', textFields: ['text'] });
+    expect(Object.values(stored).filter((type: any) => 'narrationMode' in type || 'segmentCharacters' in type)).toEqual([]);
+  } finally {
+    db.close();
+  }
 });
 
 it('never shows the API key in admin responses, public responses or logs', async () => {

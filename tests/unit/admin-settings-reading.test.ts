@@ -47,6 +47,30 @@ describe('settings form: what is read and around it', () => {
     expect(fromForm(cleared).contentTypes?.['api::article.article']?.skipBlocks).toEqual([]);
   });
 
+  it('sends skipped blocks and the author field only where they differ from the configuration file', () => {
+    const ARTICLE = 'api::article.article';
+    const shown: SpeechSettings = {
+      ...settings,
+      contentTypes: { [ARTICLE]: { textFields: ['body'], skipBlocks: ['table', 'code'], authorField: 'author' } },
+    };
+    const form = toForm(shown, described, { [ARTICLE]: { skipBlocks: ['code', 'table'], authorField: 'author' } });
+    // As the file says (in any order): left out, so a later change of the file applies.
+    expect(fromForm(form).contentTypes?.[ARTICLE]).toEqual({ textFields: ['body'] });
+    const type = form.contentTypes[ARTICLE];
+    const edited = (changes: Partial<typeof type>) => fromForm({ ...form, contentTypes: { [ARTICLE]: { ...type, ...changes } } });
+    // An empty list over the file's overrides it; another author is sent.
+    expect(edited({ skipBlocks: [], authorField: 'title' }).contentTypes?.[ARTICLE]).toEqual({
+      textFields: ['body'],
+      skipBlocks: [],
+      authorField: 'title',
+    });
+    // Saved over a file that says nothing: sent as shown (left out, it would be lost); none chosen: nothing to send.
+    const bare = toForm(shown, described, {});
+    expect(fromForm(bare).contentTypes?.[ARTICLE]).toEqual({ textFields: ['body'], skipBlocks: ['table', 'code'], authorField: 'author' });
+    const cleared = { ...bare.contentTypes[ARTICLE], skipBlocks: [], authorField: null };
+    expect(fromForm({ ...bare, contentTypes: { [ARTICLE]: cleared } }).contentTypes?.[ARTICLE]).toEqual({ textFields: ['body'] });
+  });
+
   it('sends the site name trimmed and the templates without blank locales', () => {
     const form = toForm(settings, described);
     expect(form.spoken).toEqual({ siteName: 'The Daily', introTemplates: { '*': '{title}, by {author}.' }, outroTemplates: {} });

@@ -150,3 +150,51 @@ describe('settings form: narration mode and part size', () => {
     ]);
   });
 });
+
+describe('settings form: a mode and part size the configuration file gives', () => {
+  /**
+   * GET /speech/settings' `fileContentTypes`: the file puts articles in parts of 1,500 (as in
+   * effect: nothing saved over them), pages whole (saved in parts since), notes not at all.
+   */
+  const fileTypes = {
+    [ARTICLE]: { narrationMode: 'segmented' as const, segmentCharacters: 1_500 },
+    [PAGE]: { narrationMode: 'whole' as const },
+  };
+
+  it('sends a type mode and size only where they differ from the file, so a later change of the file applies', () => {
+    const form = toForm(settings, described, fileTypes);
+    expect(form.contentTypes[NOTE].file).toEqual({});
+    expect(fromForm(form).contentTypes).toEqual({
+      // As the file says: left out, the file's keep applying (and follow the file when it changes).
+      [ARTICLE]: { titleField: 'title', textFields: ['body'] },
+      // Saved in parts over the file's whole: sent, or saving the page would lose it (a saved type is replaced whole).
+      [PAGE]: { titleField: 'title', textFields: ['content'], narrationMode: 'segmented' },
+      [NOTE]: { trigger: 'off', textFields: ['text'] },
+    });
+    expect(isDirty(toForm(settings, described, fileTypes), form)).toBe(false);
+  });
+
+  it('sends a mode or size changed from the file, and a size emptied over the file one as null', () => {
+    const form = toForm(settings, described, fileTypes);
+    const article = form.contentTypes[ARTICLE];
+    const body = (changes: Partial<typeof article>) =>
+      fromForm({ ...form, contentTypes: { ...form.contentTypes, [ARTICLE]: { ...article, ...changes } } }).contentTypes?.[ARTICLE];
+    expect(body({ segmentCharacters: 1_200 })).toEqual({ titleField: 'title', textFields: ['body'], segmentCharacters: 1_200 });
+    // Left out, the file's 1,500 would apply again.
+    expect(body({ segmentCharacters: null })).toEqual({ titleField: 'title', textFields: ['body'], segmentCharacters: null });
+    // Back to whole: the file's size stays the file's; an unchecked edit left in the hidden field is not sent.
+    expect(body({ narrationMode: 'whole', segmentCharacters: 50 })).toEqual({
+      titleField: 'title',
+      textFields: ['body'],
+      narrationMode: 'whole',
+    });
+    // A size the file does not give, emptied: left out, the global one applies as it would with null.
+    const page = { ...form.contentTypes[PAGE], segmentCharacters: null };
+    expect(fromForm({ ...form, contentTypes: { [PAGE]: page } }).contentTypes?.[PAGE]).not.toHaveProperty('segmentCharacters');
+  });
+
+  it('sends a saved size as shown where the file gives another one (the saved one stays)', () => {
+    const form = toForm(settings, described, { ...fileTypes, [ARTICLE]: { narrationMode: 'segmented', segmentCharacters: 900 } });
+    expect(fromForm(form).contentTypes?.[ARTICLE]).toEqual({ titleField: 'title', textFields: ['body'], segmentCharacters: 1_500 });
+  });
+});

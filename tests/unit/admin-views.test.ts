@@ -3,7 +3,7 @@
  * narration rows, transcription jobs, the settings page's content types and the narrated types.
  */
 import { adminNarrationView, adminNarrationViewWithFiles } from '../../server/src/narration/domain/admin-view';
-import { describeContentType, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings/admin-view';
+import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings/admin-view';
 import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from '../../server/src/speech-to-text/admin-view';
 import type { TranscriptionRow } from '../../server/src/speech-to-text/repository';
 import { narrationRow } from './narration-fixtures';
@@ -192,5 +192,26 @@ describe('settings views', () => {
       features: { voicePreview: true, transcription: true },
     });
     expect(view.features).toBe(SERVER_FEATURES);
+  });
+
+  it("gives the settings page only the configuration file's values a saved type may leave to it", () => {
+    const file = {
+      'api::article.article': {
+        titleField: 'title',
+        textFields: ['summary', 'body'],
+        trigger: 'publish' as const,
+        publicNarration: true,
+        skipBlocks: ['code' as const],
+        authorField: 'author',
+        narrationMode: 'segmented' as const,
+        segmentCharacters: 900,
+      },
+      'api::note.note': { textFields: ['text'] },
+    };
+    expect(fileTypesView(file)).toEqual({
+      'api::article.article': { skipBlocks: ['code'], authorField: 'author', narrationMode: 'segmented', segmentCharacters: 900 },
+      // In the file, none of them: the page sends a type's values only where they differ from none.
+      'api::note.note': {},
+    });
   });
 });

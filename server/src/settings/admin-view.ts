@@ -1,6 +1,7 @@
 import type {
   ContentTypeDescription,
   ContentTypeNarration,
+  FileContentTypeNarration,
   GetNarratedTypesResponse,
   ServerFeatures,
 } from '../../../shared/contracts/settings';
@@ -42,4 +43,23 @@ export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeN
     contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
     features: SERVER_FEATURES,
   };
+}
+
+/**
+ * The configuration file's values of the fields a saved type leaves to the file, for every type of
+ * the file: what the settings page need not send back. Only these fields are picked, never the
+ * file's entry as it stands (nothing else of the file is the admin's to read).
+ */
+export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarration>>): Record<string, FileContentTypeNarration> {
+  return Object.fromEntries(
+    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters }]) => [
+      uid,
+      {
+        ...(skipBlocks ? { skipBlocks: [...skipBlocks] } : {}),
+        ...(authorField ? { authorField } : {}),
+        ...(narrationMode ? { narrationMode } : {}),
+        ...(segmentCharacters != null ? { segmentCharacters } : {}),
+      },
+    ])
+  );
 }

@@ -4,7 +4,7 @@ import { errors } from '@strapi/utils';
 import type * as Contract from '../../../shared/contracts/settings';
 import { describeConfigIssues, describeConfigProblems } from './config-schema';
 import { runtimeSettingsSchema } from './service';
-import { describeContentType, narratedTypesView, SERVER_FEATURES } from './admin-view';
+import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from './admin-view';
 import { SpeechServiceError } from '../speech-client';
 import { accepts } from '../http/validate';
 import { getService } from '../utils';
@@ -32,6 +32,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       queue: await settings.queueState(),
       averages: await getService('narration-editor').averageCharacters(),
       features: SERVER_FEATURES,
+      // So the page sends a type's mode, part size, skipped blocks or author back only where they differ from the file's.
+      fileContentTypes: fileTypesView(settings.config.contentTypes),
     } satisfies Contract.GetSettingsResponse;
   },
 

@@ -4,6 +4,7 @@ import {
   type ContentTypeDescription,
   type ContentTypeNarration,
   type FieldError,
+  type FileContentTypeNarration,
   type LexiconRule,
   type NarrationMode,
   type PreprocessType,
@@ -30,6 +31,12 @@ export interface TypeForm {
   segmentCharacters: number | null;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
+  /**
+   * What the configuration file gives the type of the fields above that a saved type may leave to
+   * it (`{}`: none, or the type is not in the file): those are sent only where they differ. Undefined
+   * when the server does not say (older servers): they are sent as shown.
+   */
+  file?: FileContentTypeNarration;
 }
 
 export interface SettingsForm {
@@ -64,7 +71,12 @@ export interface SpokenFrame {
 
 export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
-export function toForm(settings: SpeechSettings, described: ContentTypeDescription[]): SettingsForm {
+/** `fileTypes`: GET /speech/settings' `fileContentTypes` (left out by older servers). */
+export function toForm(
+  settings: SpeechSettings,
+  described: ContentTypeDescription[],
+  fileTypes?: Record<string, FileContentTypeNarration>
+): SettingsForm {
   const contentTypes: Record<string, TypeForm> = {};
   for (const type of described) {
     const config = settings.contentTypes[type.uid] ?? null;
@@ -78,6 +90,7 @@ export function toForm(settings: SpeechSettings, described: ContentTypeDescripti
       narrationMode: config?.narrationMode === 'segmented' ? 'segmented' : 'whole',
       segmentCharacters: config?.segmentCharacters ?? null,
       original: config,
+      ...(fileTypes ? { file: fileTypes[type.uid] ?? {} } : {}),
     };
   }
   const localeVoices = settings.localeVoices ? { localeVoices: { ...settings.localeVoices } } : {};
@@ -136,34 +149,49 @@ export function fromForm(form: SettingsForm): SettingsChanges {
 }
 
 /**
- * Skipped blocks and the author field of a type. Skipped blocks are sent once the server had a
- * list or one is chosen (an empty list then overrides the configuration file's); no author field
- * is sent as none, so the file's (if any) applies.
+ * Skipped blocks and the author field of a type. Where the server gives the file's values, each is
+ * sent only when it differs from the file's (an empty list over the file's list overrides it), so
+ * the file's stays the file's. Otherwise skipped blocks are sent once the server had a list or one
+ * is chosen (an empty list then overrides the configuration file's). No author field is sent as
+ * none, so the file's (if any) applies.
  */
 function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'authorField'> {
-  return {
-    ...(type.skipBlocks.length || type.original?.skipBlocks ? { skipBlocks: type.skipBlocks } : {}),
-    ...(type.authorField ? { authorField: type.authorField } : {}),
-  };
+  const { file } = type;
+  const sendBlocks = file ? !sameBlocks(type.skipBlocks, file.skipBlocks ?? []) : type.skipBlocks.length || type.original?.skipBlocks;
+  const author = type.authorField !== file?.authorField ? type.authorField : null;
+  return { ...(sendBlocks ? { skipBlocks: type.skipBlocks } : {}), ...(author ? { authorField: author } : {}) };
+}
+
+/** The same kinds of block, in any order. */
+function sameBlocks(shown: readonly SkippableBlock[], file: readonly SkippableBlock[]): boolean {
+  return shown.length === file.length && shown.every((block) => file.includes(block));
 }
 
 /**
- * The narration mode and the type's own part size. Both are sent back as the server had them, so
- * saving the page never resets a mode or size set in the configuration file or saved before (the
- * server replaces a saved type whole). The mode is left out only where the server said nothing of
- * it (older servers, which refuse the key) and it stays whole. The size field is shown for a
- * narrated type in parts, and checked there before saving; an unchecked edit left in a hidden
- * field is not sent, the server's size stays. An empty field where the server had a size, or had
- * it cleared (null), is sent as null: cleared, over a size the configuration file gives the type
- * (left out, the file's size would apply again). No size anywhere: none is sent, the global applies.
+ * The narration mode and the type's own part size. The server replaces a saved type whole, so a
+ * value saved before is sent back, never reset by saving the page. Where the server gives the
+ * file's values, a value equal to the file's is left out: the file's applies, and stays the file's
+ * when the file changes (a copy sent back would pin it). Otherwise both are sent as the server had
+ * them; the mode is left out only where the server said nothing of it (older servers, which refuse
+ * the key) and it stays whole. The size field is shown for a narrated type in parts, and checked
+ * there before saving; an unchecked edit left in a hidden field is not sent, the server's size
+ * stays. An empty field over a size of the file's is sent as null: cleared (left out, the file's
+ * size would apply again); so is one where the server had a size, or had it cleared, when it does
+ * not give the file's. No size anywhere: none is sent, the global applies.
  */
 function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 'segmentCharacters'> {
-  const mode = type.original?.narrationMode !== undefined || type.narrationMode !== 'whole' ? { narrationMode: type.narrationMode } : {};
   const shown = type.enabled && type.narrationMode === 'segmented';
   const size =
     shown || type.segmentCharacters === null || segmentCharactersValid(type.segmentCharacters)
       ? type.segmentCharacters
       : (type.original?.segmentCharacters ?? null);
+  if (type.file) {
+    return {
+      ...(type.narrationMode !== (type.file.narrationMode ?? 'whole') ? { narrationMode: type.narrationMode } : {}),
+      ...(size !== (type.file.segmentCharacters ?? null) ? { segmentCharacters: size } : {}),
+    };
+  }
+  const mode = type.original?.narrationMode !== undefined || type.narrationMode !== 'whole' ? { narrationMode: type.narrationMode } : {};
   if (size !== null) return { ...mode, segmentCharacters: size };
   return type.original?.segmentCharacters !== undefined ? { ...mode, segmentCharacters: null } : mode;
 }

@@ -43,7 +43,8 @@ const SettingsPage = () => {
   // The saved settings as a form, derived from the cached answer; the editor's changes are kept
   // with the baseline they were made on, so a new answer (after a save, or a retry) replaces them.
   const baseline = React.useMemo(
-    () => (settingsQuery.data ? toForm(settingsQuery.data.settings, settingsQuery.data.contentTypes) : null),
+    () =>
+      settingsQuery.data ? toForm(settingsQuery.data.settings, settingsQuery.data.contentTypes, settingsQuery.data.fileContentTypes) : null,
     [settingsQuery.data]
   );
   const [edited, setEdited] = React.useState<{ baseline: SettingsForm; form: SettingsForm } | null>(null);
