@@ -217,16 +217,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await proc?.stop(signal);
   }
 
-  await startStrapi();
-
   const credentials = options.existingAdmin ?? { email: 'editor@example.com', password: 'Editor-Passw0rd!' };
-  const registered = options.existingAdmin
-    ? await jsonFetch(`${url}/admin/login`, 'POST', credentials)
-    : await jsonFetch(`${url}/admin/register-admin`, 'POST', { firstname: 'Test', lastname: 'Editor', ...credentials });
-  if (registered.status !== 200 && registered.status !== 201) {
-    throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  let adminToken: string;
+  try {
+    await startStrapi();
+    const registered = options.existingAdmin
+      ? await jsonFetch(`${url}/admin/login`, 'POST', credentials)
+      : await jsonFetch(`${url}/admin/register-admin`, 'POST', { firstname: 'Test', lastname: 'Editor', ...credentials });
+    if (registered.status !== 200 && registered.status !== 201) {
+      throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+    }
+    adminToken = registered.body.data.token;
+  } catch (error) {
+    // No stack for the test to stop: the emulator left running would keep jest waiting for ever.
+    await stopStrapi('SIGKILL');
+    await emulator.stop();
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
   }
-  const adminToken: string = registered.body.data.token;
 
   const stack: Stack = {
     url,
