@@ -205,10 +205,8 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         if ((await settings.queueState()).paused) return;
       }
       const due = inParts.size > 0 ? await parts.claimable(at, config.maxInFlight) : queuedParts;
-      for (const job of fairOrder(
-        articles.filter((row) => !inParts.has(row)),
-        due
-      )) {
+      const whole = articles.filter((row) => !inParts.has(row));
+      for (const job of fairOrder(whole, due)) {
         if (free <= 0) return;
         const sent = job.kind === 'article' ? await submitArticle(job.row, at) : await submitPart(job.row, at);
         if (sent) free -= 1;
