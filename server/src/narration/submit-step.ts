@@ -179,8 +179,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     /** Submits the queued work that is due, in the fair order, as many as `maxInFlight` leaves room for; stops when the queue pauses. */
     async submitQueued(at: Date) {
       // An idle queue costs one read per table per tick: the lease (a write) is only taken when there is work.
+      const { contentTypes } = await settings.get();
+      // More than a pass can send is read only where some type is narrated in parts (below).
+      const anyInParts = Object.values(contentTypes).some((type) => type.narrationMode === 'segmented');
       const [articles, queuedParts] = [
-        await repository.claimable(at, Math.max(config.maxInFlight, ARTICLES_PER_PASS)),
+        await repository.claimable(at, anyInParts ? Math.max(config.maxInFlight, ARTICLES_PER_PASS) : config.maxInFlight),
         await parts.claimable(at, config.maxInFlight),
       ];
       if (articles.length === 0 && queuedParts.length === 0) return;
@@ -196,7 +199,6 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       // service, and their parts then take their turn in the fair order beside all that waits. Cut
       // up one at a time as slots freed, a long article published first had its first parts sent
       // before the short ones published with it were even cut.
-      const { contentTypes } = await settings.get();
       const inParts = new Set(articles.filter((row) => contentTypes[row.contentType]?.narrationMode === 'segmented'));
       for (const row of inParts) {
         if (!(await submitArticle(row, at, free > 0))) continue;
