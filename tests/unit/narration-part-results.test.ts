@@ -119,14 +119,21 @@ describe('part results fetched ahead of the join', () => {
     await results.close();
   });
 
-  it('drops a result not joined within an hour', async () => {
+  it('drops a result not joined within 20 minutes, and its files', async () => {
     let now = 0;
     const results = createPartResults(config(), { tempDir: cacheBase, now: () => now });
     results.fetch(result('old'));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    now = 60 * 60 * 1000;
+    now = 19 * 60 * 1000;
+    results.fetch(result('kept'));
+    now = 20 * 60 * 1000;
     results.fetch(result('new'));
     expect(await results.take(result('old'), workDir)).toBeNull();
+    expect(await results.take(result('kept'), workDir)).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [folder] = await cacheFolders();
+    // What is left in the cache is the new result's two files: the old one's were removed.
+    expect((await fs.readdir(folder)).length).toBe(2);
     expect(await results.take(result('new'), workDir)).not.toBeNull();
     await results.close();
   });

@@ -15,7 +15,9 @@ import { mediaOrigins } from './media';
  * A cache in this process's temporary folder, nothing more: a result not fetched here (another
  * instance heard its callback, Strapi restarted, the download failed or was refused) is downloaded
  * by the join as before, with the same checks, and its failure is reported there. Bounded: a few
- * downloads at once, a few hundred results held, none kept longer than an hour.
+ * downloads at once, 120 results held at most, none kept longer than 20 minutes (with two instances,
+ * the one that heard a part's callback may not be the one that joins it: what it fetched is then of
+ * no use, and must not fill its disk).
  */
 
 export interface FetchedPartResult {
@@ -25,10 +27,13 @@ export interface FetchedPartResult {
 
 /** Downloads at once: the parts' callbacks come one by one, as the service finishes them. */
 const PARALLEL_FETCHES = 2;
-/** Results held at most: more than the parts of the longest narrations in flight at once. */
-const MOST_HELD = 300;
-/** A result not joined within this time will not be (its article failed, changed or went to another instance). */
-const HELD_MS = 60 * 60 * 1000;
+/** Results held at most: two hours of narration in parts of the default size, on their way at once. */
+const MOST_HELD = 120;
+/**
+ * A result not joined within this time will not be (its article failed, changed, or is joined by
+ * another instance). An article's parts come within minutes of each other: three are generated at once.
+ */
+const HELD_MS = 20 * 60 * 1000;
 
 const keyOf = (result: ResultUrls) => `${result.audioFile}\n${result.srtFile}`;
 
@@ -128,6 +133,7 @@ export function createPartResults(
      * work folder, which removes them; null when it was not fetched here.
      */
     async take(result: ResultUrls, dir: string): Promise<FetchedPartResult | null> {
+      dropStale();
       const key = keyOf(result);
       const entry = held.get(key);
       if (!entry) return null;
