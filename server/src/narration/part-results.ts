@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { downloadToTempFile } from '../download/download';
 import type { DownloadedFile } from '../download/transfer';
+import { createLimiter } from '../utils/limiter';
 import type { PluginConfig } from '../settings/config-schema';
 import type { ResultUrls } from './domain/states';
 import { mediaOrigins } from './media';
@@ -68,21 +69,8 @@ export function createPartResults(
   const clock = options.now ?? Date.now;
   const held = new Map<string, { at: number; fetched: Promise<FetchedPartResult | null> }>();
   const stopping = new AbortController();
-  const waiting: Array<() => void> = [];
-  let running = 0;
+  const inTurn = createLimiter(PARALLEL_FETCHES);
   let folder: Promise<string> | null = null;
-
-  /** Runs `task` when fewer than PARALLEL_FETCHES run. */
-  async function inTurn<T>(task: () => Promise<T>): Promise<T> {
-    if (running >= PARALLEL_FETCHES) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-    try {
-      return await task();
-    } finally {
-      running -= 1;
-      waiting.shift()?.();
-    }
-  }
 
   async function removeFiles(fetched: Promise<FetchedPartResult | null>) {
     const files = await fetched;

@@ -4,7 +4,8 @@
  * it (so no download is left writing into a folder its caller is about to remove).
  *
  * Hand-written rather than p-limit: p-limit 4 and later are ES modules only, which the plugin's
- * CommonJS server build cannot require on Node 20; this is the one place that needs it.
+ * CommonJS server build cannot require on Node 20 (limiter.ts does the same for work that comes one
+ * item at a time).
  */
 export async function boundedMap<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${String(limit)}`);
