@@ -5,6 +5,7 @@
  */
 import type { FieldError, QueueState } from './common';
 import type { LexiconRule, LexiconRuleInput } from './lexicon';
+import type { BudgetSettings } from './usage';
 import type { VoiceCheck } from './voices';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
@@ -83,10 +84,14 @@ export interface SpeechSettings {
   outroTemplates: Record<string, string>;
   /** The longest part of a segmented narration, for every type without its own. */
   segmentCharacters: number;
+  /** The monthly credit budget (shared/contracts/usage.ts); `budget.monthlyCredits` is a public contract. */
+  budget: BudgetSettings;
 }
 
-/** What the admin may change: any subset; each map given replaces the saved one whole. */
-export type SettingsChanges = Partial<Omit<SpeechSettings, 'lexicon'> & { lexicon: LexiconRuleInput[] }>;
+/** What the admin may change: any subset; each map given replaces the saved one whole; `budget` keys are changed one by one. */
+export type SettingsChanges = Partial<
+  Omit<SpeechSettings, 'lexicon' | 'budget'> & { lexicon: LexiconRuleInput[]; budget: Partial<BudgetSettings> }
+>;
 
 /** Optional capabilities the server announces (the admin hides what is off). */
 export interface ServerFeatures {
