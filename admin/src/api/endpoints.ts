@@ -16,8 +16,11 @@ import {
   type GetNarratedTypesResponse,
   type GetSettingsResponse,
   type GetTranscriptionResponse,
+  type GetUsageResponse,
   type LexiconAffectedRequest,
   type LexiconAffectedResponse,
+  type LetThroughRequest,
+  type LetThroughResponse,
   type ListTranscriptionsRequest,
   type ListTranscriptionsResponse,
   type ListVoicesResponse,
@@ -69,7 +72,11 @@ const TRANSCRIPTIONS = `${BASE}/transcriptions`;
 /** How many recent transcriptions the Transcribe page lists (as many as the server lists when not told). */
 export const RECENT_TRANSCRIPTIONS = TRANSCRIPTION_LIST_LIMIT.default;
 
-export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription'] as const;
+export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription', 'SpeechUsage'] as const;
+
+/** The periods GET /speech/usage answers (`days`), in days. */
+export const USAGE_PERIODS = [30, 90] as const;
+export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 /**
  * The tag Strapi's own webhooks service (Settings -> Webhooks) gives the site's webhooks: a change
@@ -120,6 +127,8 @@ export function withSpeechEndpoints(api: AdminApi) {
       updateSpeechSettings: builder.mutation<SpeechSettings, UpdateSettingsRequest['body']>({
         query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
         transformResponse: (response: UpdateSettingsResponse) => response.settings,
+        // A new budget changes what the usage view and the home page widget show against it.
+        invalidatesTags: ['SpeechUsage'],
         async onQueryStarted(_changes, { dispatch, queryFulfilled }) {
           const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
           if (!saved) return;
@@ -177,6 +186,19 @@ export function withSpeechEndpoints(api: AdminApi) {
             })
           );
         },
+      }),
+
+      /* Usage: credits by day, the month against the budget (the usage page, the budget card, the home page widget) */
+
+      getSpeechUsage: builder.query<GetUsageResponse, UsagePeriod>({
+        query: (days) => ({ url: `${BASE}/usage`, config: { params: { days: String(days) } } }),
+        providesTags: ['SpeechUsage'],
+      }),
+
+      /** Submits one narration the budget holds, over this month's budget (`settings.update`). */
+      speechLetThrough: builder.mutation<LetThroughResponse, LetThroughRequest['body']>({
+        query: (target) => ({ url: `${BASE}/narrations/let-through`, method: 'POST', data: target }),
+        invalidatesTags: (_result, _error, target) => [...documentTags(target), 'SpeechUsage'],
       }),
 
       /* The site's webhooks, through Strapi's own admin API (its webhooks permissions apply) */

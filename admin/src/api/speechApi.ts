@@ -27,4 +27,6 @@ export const {
   useSaveSpeechTranscriptionMutation,
   useGetSpeechSiteWebhooksQuery,
   useUpdateSpeechSiteWebhookMutation,
+  useGetSpeechUsageQuery,
+  useSpeechLetThroughMutation,
 } = speechApi;

@@ -9,6 +9,7 @@ export * from '../../../shared/contracts/lexicon';
 export * from '../../../shared/contracts/narrations';
 export * from '../../../shared/contracts/settings';
 export * from '../../../shared/contracts/transcriptions';
+export * from '../../../shared/contracts/usage';
 export * from '../../../shared/contracts/voices';
 
 /** One of the site's webhooks as Strapi's admin API (`/admin/webhooks`) answers it (not a route of the plugin). */

@@ -12,6 +12,7 @@ import {
   type SkippableBlock,
   type SpeechSettings,
 } from '../../api/types';
+import { BUDGET_VALIDATION_MESSAGES, budgetChanges, toBudgetForm, validateBudget, type BudgetForm } from './budgetForm';
 
 /**
  * The settings form as the page edits it, and its conversion to the PUT body. Pure: unit-tested.
@@ -60,6 +61,10 @@ export interface SettingsForm {
    * size the editor did not touch would pin it against later changes of the configuration file).
    */
   serverSegmentCharacters?: number;
+  /** The monthly budget (budgetForm.ts); undefined when the server does not offer it (older servers). */
+  budget?: BudgetForm;
+  /** The budget the server gave: only the keys that differ from it are sent. */
+  serverBudget?: BudgetForm;
 }
 
 /** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
@@ -112,6 +117,7 @@ export function toForm(
     ...(settings.segmentCharacters !== undefined
       ? { segmentCharacters: settings.segmentCharacters, serverSegmentCharacters: settings.segmentCharacters }
       : {}),
+    ...(settings.budget ? { budget: toBudgetForm(settings.budget), serverBudget: toBudgetForm(settings.budget) } : {}),
   };
 }
 
@@ -144,6 +150,8 @@ export function fromForm(form: SettingsForm): SettingsChanges {
   // Only when the editor changed it: the size as shown stays the file's (or the saved one) unpinned.
   if (form.segmentCharacters !== undefined && form.segmentCharacters !== null && form.segmentCharacters !== form.serverSegmentCharacters)
     body.segmentCharacters = form.segmentCharacters;
+  const budget = form.budget && form.serverBudget ? budgetChanges(form.budget, form.serverBudget) : undefined;
+  if (budget) body.budget = budget;
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
@@ -213,6 +221,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   'validation.termRequired': 'Write the term to replace.',
   'validation.spokenRequired': 'Write how the term is spoken.',
   'validation.segmentCharacters': 'Write a whole number of characters from {min} to {max}.',
+  ...BUDGET_VALIDATION_MESSAGES,
 };
 
 /** A new, empty pronunciation rule (every locale, whole words, any case). */
@@ -253,6 +262,7 @@ export function validateForm(form: SettingsForm): FieldError[] {
   }
   if (form.segmentCharacters === null || (form.segmentCharacters !== undefined && !segmentCharactersValid(form.segmentCharacters)))
     errors.push({ path: ['segmentCharacters'], message: 'validation.segmentCharacters' });
+  errors.push(...validateBudget(form.budget));
   form.lexicon?.forEach((rule, index) => {
     if (!rule.term.trim()) errors.push({ path: ['lexicon', String(index), 'term'], message: 'validation.termRequired' });
     if (!rule.spoken.trim()) errors.push({ path: ['lexicon', String(index), 'spoken'], message: 'validation.spokenRequired' });
