@@ -29,6 +29,8 @@ const DEFAULT_REASONS: Record<string, string> = {
   SERVICE_UNAVAILABLE: 'The speech service could not be reached.',
   TEXT_TOO_LONG:
     'The article is longer than the speech service takes in one request; nothing was charged. Choose “In parts” as the narration mode of this content type in the Speech settings.',
+  BUDGET_REACHED:
+    'The site’s monthly credit budget is reached: the narration waits for next month, or for someone with the Speech settings permission to let it through.',
   PART_LOST: 'The audio of a part could no longer be fetched from the speech service; it is asked for again, without paying twice.',
 };
 

@@ -23,7 +23,8 @@ export const NarrationBadge = ({ row, queue, size = 'S' }: Props) => {
       </Typography>
     </Status>
   );
-  const reason = kind === 'failed' && row ? describeFailure(row) : kind === 'paused' ? (queue?.pauseReason ?? null) : null;
+  const reason =
+    (kind === 'failed' || kind === 'budget') && row ? describeFailure(row) : kind === 'paused' ? (queue?.pauseReason ?? null) : null;
   if (!reason) return badge;
   return (
     <Tooltip label={reason}>

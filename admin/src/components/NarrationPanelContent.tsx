@@ -18,7 +18,8 @@ import type { DocumentTarget, EstimateResponse, NarrateResponse, NarrationView, 
 import { PERMISSIONS } from '../utils/permissions';
 import { useTranslator } from '../utils/useTranslator';
 import { partsProgressMessage, regenerateCostMessage } from '../utils/parts';
-import { badgeKind, isInProgress, rowForLocale } from '../utils/status';
+import { badgeKind, isHeldByBudget, isInProgress, rowForLocale } from '../utils/status';
+import { BudgetHold } from './BudgetHold';
 import { useFailureReason } from './FailureReason';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
@@ -156,7 +157,10 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
   const inProgress = isInProgress(row);
   // A waiting narration's last problem is shown, unless it is the queue-wide pause explained below.
   const pausedByQueue = Boolean(queue?.paused && row?.lastErrorCode && row.lastErrorCode === queue.pauseCode);
-  const failure = row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue)) ? describeFailure(row) : null;
+  // A narration the monthly budget holds is explained apart (BudgetHold), not as a problem being retried.
+  const heldByBudget = Boolean(row && isHeldByBudget(row));
+  const failure =
+    row && (row.status === 'failed' || (inProgress && row.lastError && !pausedByQueue && !heldByBudget)) ? describeFailure(row) : null;
   const partsProgress = partsProgressMessage(row, formatNumber);
   const current: EstimateResponse | undefined = estimate.data;
   // Regenerating pays for every part, not the changed ones the panel's estimate counts.
@@ -196,6 +200,8 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
           {row?.status === 'failed' ? failure : t('panel.retrying', 'Retrying after a problem: {reason}', { reason: failure })}
         </WarningNotice>
       ) : null}
+
+      {row && heldByBudget ? <BudgetHold row={row} target={target} onReleased={startWatch} /> : null}
 
       {queue?.paused ? (
         <Flex

@@ -5,7 +5,7 @@ import type { NarrationStatus, NarrationView } from '../../../shared/contracts/n
  * How a narration is shown to editors. Pure, so the mapping is unit-tested without a browser.
  */
 
-export type BadgeKind = 'none' | 'queued' | 'paused' | 'generating' | 'ready' | 'failed' | 'cancelled';
+export type BadgeKind = 'none' | 'queued' | 'budget' | 'paused' | 'generating' | 'ready' | 'failed' | 'cancelled';
 export type BadgeVariant = 'neutral' | 'secondary' | 'warning' | 'primary' | 'success' | 'danger';
 
 export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus>([
@@ -19,6 +19,7 @@ export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus
 export const BADGE_VARIANT: Record<BadgeKind, BadgeVariant> = {
   none: 'neutral',
   queued: 'secondary',
+  budget: 'warning',
   paused: 'warning',
   generating: 'primary',
   ready: 'success',
@@ -29,6 +30,7 @@ export const BADGE_VARIANT: Record<BadgeKind, BadgeVariant> = {
 export const BADGE_LABEL: Record<BadgeKind, string> = {
   none: 'Not narrated',
   queued: 'Queued',
+  budget: 'Monthly budget reached',
   paused: 'Paused for credits',
   generating: 'Generating',
   ready: 'Ready',
@@ -40,8 +42,20 @@ export function isCreditsPause(queue: QueueState | null | undefined): boolean {
   return Boolean(queue?.paused && queue.pauseCode === 'INSUFFICIENT_CREDITS');
 }
 
-export function badgeKind(row: Pick<NarrationView, 'status'> | null | undefined, queue?: QueueState | null): BadgeKind {
+/** The error code of a narration the site's monthly budget holds (issue 24): it waits, queued, for next month or a let-through. */
+export const BUDGET_REACHED = 'BUDGET_REACHED';
+
+/** A narration waiting for the monthly budget (queued, or a segmented one whose next parts wait). */
+export function isHeldByBudget(row: Pick<NarrationView, 'status'> & Partial<Pick<NarrationView, 'lastErrorCode'>>): boolean {
+  return (row.status === 'queued' || row.status === 'awaiting_parts') && row.lastErrorCode === BUDGET_REACHED;
+}
+
+export function badgeKind(
+  row: (Pick<NarrationView, 'status'> & Partial<Pick<NarrationView, 'lastErrorCode'>>) | null | undefined,
+  queue?: QueueState | null
+): BadgeKind {
   if (!row) return 'none';
+  if (isHeldByBudget(row)) return 'budget';
   switch (row.status) {
     case 'queued':
     case 'submitting':
@@ -100,6 +114,8 @@ export const KNOWN_ERROR_CODES = [
   // Segmented narration (issue 23): a text over the service's limit, a part's audio lost before joining.
   'TEXT_TOO_LONG',
   'PART_LOST',
+  // The site's monthly credit budget (issue 24): the narration waits for next month or a let-through.
+  'BUDGET_REACHED',
 ] as const;
 
 export function knownErrorCode(code: string | null | undefined): (typeof KNOWN_ERROR_CODES)[number] | null {
