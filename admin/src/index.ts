@@ -1,4 +1,4 @@
-import { Microphone } from '@strapi/icons';
+import { ChartPie, Microphone } from '@strapi/icons';
 import type { PluginDefinition } from '@strapi/strapi/admin';
 import { BulkNarrateAction } from './components/BulkNarrateAction';
 import { NarratedTypesLoader } from './components/NarratedTypesLoader';
@@ -7,6 +7,9 @@ import { addNarrationColumn } from './contentManagerHooks';
 import type { ContentManagerApis } from './utils/contentManagerTypes';
 import { PERMISSIONS } from './utils/permissions';
 import { PLUGIN_ID } from './utils/pluginId';
+
+/** The usage page under Settings (/settings/speech-usage). */
+const USAGE_SETTINGS_PATH = `${PLUGIN_ID}-usage`;
 
 type TranslationModule = { default: Record<string, string> };
 
@@ -32,6 +35,16 @@ const plugin: PluginDefinition = {
       Component: () => import('./pages/Transcribe'),
       permissions: PERMISSIONS.transcribe,
     });
+    // The month against the budget on the home page, for settings readers only (lazy chunk).
+    app.widgets.register({
+      id: 'usage',
+      pluginId: PLUGIN_ID,
+      icon: ChartPie,
+      title: { id: `${PLUGIN_ID}.widget.title`, defaultMessage: 'Speech credits this month' },
+      component: () => import('./components/UsageWidget').then((module) => module.default),
+      link: { label: { id: `${PLUGIN_ID}.widget.link`, defaultMessage: 'See the usage' }, href: `/settings/${USAGE_SETTINGS_PATH}` },
+      permissions: PERMISSIONS.readSettings,
+    });
   },
 
   bootstrap(app) {
@@ -40,6 +53,14 @@ const plugin: PluginDefinition = {
       to: PLUGIN_ID,
       intlLabel: { id: `${PLUGIN_ID}.plugin.name`, defaultMessage: 'Speech' },
       Component: () => import('./pages/Settings'),
+      permissions: PERMISSIONS.readSettings,
+    });
+    // A second link, not a sub-path of the first: the settings menu would show both as current.
+    app.addSettingsLink('global', {
+      id: `${PLUGIN_ID}-usage`,
+      to: USAGE_SETTINGS_PATH,
+      intlLabel: { id: `${PLUGIN_ID}.usage.title`, defaultMessage: 'Speech usage' },
+      Component: () => import('./pages/Usage'),
       permissions: PERMISSIONS.readSettings,
     });
 

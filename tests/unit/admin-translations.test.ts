@@ -6,6 +6,7 @@ import { BADGE_LABEL, KNOWN_ERROR_CODES } from '../../admin/src/utils/status';
 import { VALIDATION_MESSAGES } from '../../admin/src/pages/Settings/form';
 import { FAILURE_REASON_DEFAULTS } from '../../admin/src/components/FailureReason';
 import { PARTS_MESSAGES } from '../../admin/src/utils/parts';
+import { SERIES_MESSAGES } from '../../admin/src/utils/usageFormat';
 
 const SRC = path.resolve(__dirname, '../../admin/src');
 
@@ -29,6 +30,9 @@ function usedIds(): Set<string> {
   KNOWN_ERROR_CODES.forEach((code) => ids.add(`error.${code}`));
   Object.keys(VALIDATION_MESSAGES).forEach((id) => ids.add(id));
   Object.values(PARTS_MESSAGES).forEach((message) => ids.add(message.id));
+  Object.values(SERIES_MESSAGES).forEach((message) => ids.add(message.id));
+  // Registered in index.ts under the plugin's prefix (the widget's title and link).
+  ids.add('widget.title').add('widget.link');
   return ids;
 }
 
@@ -49,6 +53,7 @@ describe('admin translations', () => {
       ...Object.fromEntries(KNOWN_ERROR_CODES.map((code) => [`error.${code}`, FAILURE_REASON_DEFAULTS[code]])),
       ...VALIDATION_MESSAGES,
       ...Object.fromEntries(Object.values(PARTS_MESSAGES).map((message) => [message.id, message.defaultMessage])),
+      ...Object.fromEntries(Object.values(SERIES_MESSAGES).map((message) => [message.id, message.defaultMessage])),
     };
     for (const [id, text] of Object.entries(defaults)) expect({ id, text: english[id] }).toEqual({ id, text });
   });

@@ -35,17 +35,24 @@ export function budgetProgress(usage: Pick<GetUsageResponse, 'monthToDate' | 'bu
 /** A series' name: a content type's display name, a locale's code, or the ledger's own buckets. */
 export type SeriesName = { kind: 'name'; text: string } | { kind: 'message'; id: string; defaultMessage: string };
 
-const BUCKETS: Record<string, { id: string; defaultMessage: string }> = {
+/** Names of the series that are no content type or locale; their ids are translation keys. */
+export const SERIES_MESSAGES = {
   preview: { id: 'usage.series.preview', defaultMessage: 'Previews' },
   transcription: { id: 'usage.series.transcription', defaultMessage: 'Transcriptions' },
+  other: { id: 'usage.series.other', defaultMessage: 'Other' },
+  noLocale: { id: 'usage.series.noLocale', defaultMessage: 'No locale' },
+} as const;
+
+/** The ledger's buckets of entries that belong to no content type (shared/contracts/usage.ts). */
+const BUCKETS: Record<string, { id: string; defaultMessage: string }> = {
+  preview: SERIES_MESSAGES.preview,
+  transcription: SERIES_MESSAGES.transcription,
 };
 
 export function seriesName(series: string, by: StackBy, displayNames: Readonly<Record<string, string>>): SeriesName {
-  if (series === OTHER_SERIES) return { kind: 'message', id: 'usage.series.other', defaultMessage: 'Other' };
+  if (series === OTHER_SERIES) return { kind: 'message', ...SERIES_MESSAGES.other };
   if (by === 'locale') {
-    return series === 'none'
-      ? { kind: 'message', id: 'usage.series.noLocale', defaultMessage: 'No locale' }
-      : { kind: 'name', text: series };
+    return series === 'none' ? { kind: 'message', ...SERIES_MESSAGES.noLocale } : { kind: 'name', text: series };
   }
   const bucket = BUCKETS[series];
   if (bucket) return { kind: 'message', ...bucket };

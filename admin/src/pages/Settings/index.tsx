@@ -9,6 +9,7 @@ import { MAX_SEGMENT_CHARACTERS, MIN_SEGMENT_CHARACTERS, type FieldError, type G
 import { PERMISSIONS } from '../../utils/permissions';
 import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../../components/Card';
+import { BudgetCard } from './BudgetCard';
 import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
@@ -208,6 +209,21 @@ const SettingsPage = () => {
               setErrors((current) => current.filter((error) => error.path[0] !== 'segmentCharacters'));
             }}
           />
+          {form.budget ? (
+            <BudgetCard
+              value={form.budget}
+              // Narrated types, and any other with a limit saved (so it can be cleared).
+              types={data.contentTypes.filter(
+                (type) => form.contentTypes[type.uid]?.enabled || (form.budget?.contentTypes[type.uid] ?? null) !== null
+              )}
+              disabled={!canUpdate}
+              errorFor={(...path) => message(fieldError(errors, 'budget', ...path))}
+              onChange={(budget) => {
+                setForm({ ...form, budget });
+                setErrors((current) => current.filter((error) => error.path[0] !== 'budget'));
+              }}
+            />
+          ) : null}
           <WebhooksCard />
         </Flex>
       </Layouts.Content>
