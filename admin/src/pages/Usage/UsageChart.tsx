@@ -167,6 +167,7 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
             left: tooltipLeft,
             transform: `translateX(${tooltipLeft > width / 2 ? '-105%' : '5%'})`,
             pointerEvents: 'none',
+            whiteSpace: 'nowrap',
             zIndex: 1,
           }}
         >
