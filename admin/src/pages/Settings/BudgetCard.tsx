@@ -29,7 +29,7 @@ export const BudgetCard = ({ value, types, disabled, errorFor, onChange }: Props
   const usageQuery = useGetSpeechUsageQuery(30, { refetchOnMountOrArgChange: true });
   const usageError = problemOf(usageQuery.error);
   const zonesId = React.useId();
-  const zones = React.useMemo(knownTimeZones, []);
+  const zones = React.useMemo(() => knownTimeZones(), []);
 
   return (
     <Card
