@@ -3,6 +3,7 @@ import {
   OTHER_SERIES,
   OTHER_COLOUR,
   chartSeries,
+  coversMonth,
   dayBreakdown,
   monthSum,
   niceStep,
@@ -108,6 +109,13 @@ describe('sums', () => {
     expect(monthSum(days, '2026-11')).toBe(345);
     expect(monthSum(days, '2026-10')).toBe(1_000);
     expect(monthSum(days, '2026-12')).toBe(0);
+  });
+
+  it('knows when the period starts after the month’s first day (its sum is then not the whole month)', () => {
+    expect(coversMonth(days, '2026-11')).toBe(true);
+    expect(coversMonth(days.slice(1), '2026-11')).toBe(true);
+    expect(coversMonth(days.slice(2), '2026-11')).toBe(false);
+    expect(coversMonth([], '2026-11')).toBe(false);
   });
 
   it('counts refunds and free re-deliveries apart from the credits', () => {

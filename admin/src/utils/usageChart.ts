@@ -101,6 +101,11 @@ export function monthSum(days: readonly UsageDay[], month: string): number {
   return days.filter((day) => day.day.startsWith(`${month}-`)).reduce((sum, day) => sum + day.credits, 0);
 }
 
+/** Whether the period starts on or before the month's first day (a 30-day period on the 31st does not). */
+export function coversMonth(days: readonly UsageDay[], month: string): boolean {
+  return days.length > 0 && days[0].day <= `${month}-01`;
+}
+
 /** Totals of the period: credits, refunds and re-deliveries (counted apart from the credits). */
 export function periodTotals(days: readonly UsageDay[]) {
   return days.reduce(

@@ -1,7 +1,7 @@
 import { Table, Tbody, Td, Th, Thead, Tr, Typography, VisuallyHidden } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { UsageDay } from '../../api/types';
-import { dayBreakdown, monthSum, type StackBy } from '../../utils/usageChart';
+import { coversMonth, dayBreakdown, monthSum, type StackBy } from '../../utils/usageChart';
 import { formatDay } from '../../utils/usageFormat';
 import { useTranslator } from '../../utils/useTranslator';
 
@@ -83,7 +83,11 @@ export const UsageTable = ({ days, by, series, month, visible }: Props) => {
         })}
         <Tr>
           <Td colSpan={series.length + 1}>
-            <Typography fontWeight="bold">{t('usage.table.monthSum', 'This month, day by day')}</Typography>
+            <Typography fontWeight="bold">
+              {coversMonth(days, month)
+                ? t('usage.table.monthSum', 'This month, day by day')
+                : t('usage.table.monthSumPartial', 'This month’s days in the period (the first ones are before it)')}
+            </Typography>
           </Td>
           <Td colSpan={3}>
             <Typography fontWeight="bold" data-testid="speech-usage-month-sum">
