@@ -102,6 +102,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         sttPollIntervalMs: env.int('SPEECH_STT_POLL_MS', 5_000),
         // Podcast feeds (JSON): channel details, limit, max age; the tests set their own.
         feeds: env.json('SPEECH_FEEDS', {}),
+        // The monthly credit budget (JSON: { monthlyCredits, timeZone, contentTypes }); none by default.
+        budget: env.json('SPEECH_BUDGET', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

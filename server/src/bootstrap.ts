@@ -15,6 +15,9 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
   getService('webhooks').registerEvents();
+  getService('budget').registerEvents();
+  // The configuration file's budget may have changed while Strapi was down: what it held is checked again.
+  if (config.worker) await getService('budget').releaseHeld();
   await getService('narrations').start();
   await getService('speech-to-text').start();
 };

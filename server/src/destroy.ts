@@ -6,4 +6,5 @@ export default async () => {
   await getService('narrations').stop();
   await getService('webhooks').settle();
   getService('webhooks').unregisterEvents();
+  getService('budget').unregisterEvents();
 };

@@ -12,13 +12,20 @@ function setUp() {
       calls.push(`triggerFor ${uid}`);
       return 'publish';
     },
-    recordFromDocument: async (uid: string, documentId: string, locale: string | null) => {
-      calls.push(`record ${uid} ${documentId} ${locale}`);
+    recordFromDocument: async (
+      uid: string,
+      documentId: string,
+      locale: string | null,
+      options: { origin?: { cause: string; causedBy: string | null } }
+    ) => {
+      calls.push(`record ${uid} ${documentId} ${locale} by ${options.origin?.cause} ${options.origin?.causedBy}`);
       return { queued: true };
     },
   };
   const strapi = {
     db: { inTransaction: () => false },
+    // The request Strapi is serving: an admin publishing in the Content Manager.
+    requestContext: { get: () => ({ state: { isAuthenticatedAdmin: true, user: { id: 7, firstname: 'Ada' } } }) },
     log: { error: (message: string) => calls.push(`error ${message}`) },
     plugin: () => ({ service: () => narrations }),
   };
@@ -51,6 +58,10 @@ describe('narrateOnPublish', () => {
       ],
     };
     await expect(run('publish', result, { documentId: 'doc' })).resolves.toBe(result);
-    expect(calls).toEqual(['triggerFor api::article.article', 'record api::article.article doc en', 'record api::article.article doc ar']);
+    expect(calls).toEqual([
+      'triggerFor api::article.article',
+      'record api::article.article doc en by admin-publish Ada (#7)',
+      'record api::article.article doc ar by admin-publish Ada (#7)',
+    ]);
   });
 });

@@ -1,4 +1,7 @@
 import leaseSchema from './lease/schema.json';
+import ledgerArticleSchema from './ledger-article/schema.json';
+import ledgerDaySchema from './ledger-day/schema.json';
+import ledgerEntrySchema from './ledger-entry/schema.json';
 import narrationSchema from './narration/schema.json';
 import narrationPartSchema from './narration-part/schema.json';
 import pendingRecordingSchema from './pending-recording/schema.json';
@@ -10,6 +13,9 @@ export const NARRATION_PART_UID = 'plugin::speech.narration-part' as const;
 export const LEASE_UID = 'plugin::speech.lease' as const;
 export const VOICE_OVERRIDE_UID = 'plugin::speech.voice-override' as const;
 export const PENDING_RECORDING_UID = 'plugin::speech.pending-recording' as const;
+export const LEDGER_ENTRY_UID = 'plugin::speech.ledger-entry' as const;
+export const LEDGER_DAY_UID = 'plugin::speech.ledger-day' as const;
+export const LEDGER_ARTICLE_UID = 'plugin::speech.ledger-article' as const;
 
 export default {
   narration: { schema: narrationSchema },
@@ -18,4 +24,7 @@ export default {
   transcription: { schema: transcriptionSchema },
   'voice-override': { schema: voiceOverrideSchema },
   'pending-recording': { schema: pendingRecordingSchema },
+  'ledger-entry': { schema: ledgerEntrySchema },
+  'ledger-day': { schema: ledgerDaySchema },
+  'ledger-article': { schema: ledgerArticleSchema },
 };

@@ -1,3 +1,4 @@
+import adminCredits from '../credits/admin.controller';
 import adminLexicon from '../lexicon/admin.controller';
 import adminNarrations from '../narration/admin.controller';
 import callback from '../narration/callback.controller';
@@ -15,6 +16,7 @@ export default {
   feeds,
   player,
   'admin-narrations': adminNarrations,
+  'admin-credits': adminCredits,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,
   'admin-voices': adminVoices,

@@ -8,6 +8,7 @@ import type { NarrationRow } from './jobs.repository';
 import { getService } from '../utils';
 import { ensureMayActOn, permittedDocuments } from '../access/document-guard';
 import { accepts, contentTypeUid, documentTarget, manyTarget, optionalLocale, validate } from '../http/validate';
+import { editorOrigin } from '../credits/domain/cause';
 import { sendSpeech } from '../voices/send-speech';
 import { narrationCost } from './domain/cost';
 import { adminNarrationView, adminNarrationViewWithFiles } from './domain/admin-view';
@@ -87,7 +88,8 @@ export default {
     ctx.body = (await getService('narration-editor').narrateNow(
       target.contentType,
       target.documentId,
-      target.locale ?? null
+      target.locale ?? null,
+      editorOrigin('narrate-now', ctx.state.user)
     )) satisfies Contract.NarrateResponse;
   },
 
@@ -97,7 +99,8 @@ export default {
     ctx.body = (await getService('narration-editor').regenerate(
       target.contentType,
       target.documentId,
-      target.locale ?? null
+      target.locale ?? null,
+      editorOrigin('regenerate', ctx.state.user)
     )) satisfies Contract.RegenerateResponse;
   },
 
@@ -118,7 +121,12 @@ export default {
     const target = validate(narrateManyBody, ctx.request.body);
     const { allowed, refused } = await permittedDocuments(ctx, target, 'narrate');
     ctx.body = {
-      ...(await getService('narration-editor').narrateMany(target.contentType, allowed, target.locale ?? null)),
+      ...(await getService('narration-editor').narrateMany(
+        target.contentType,
+        allowed,
+        target.locale ?? null,
+        editorOrigin('bulk', ctx.state.user)
+      )),
       refused,
     } satisfies Contract.NarrateManyResponse;
   },
@@ -196,6 +204,12 @@ export default {
         `This paragraph is too long to listen to on its own: at most ${MAX_PREVIEW_TEXT_LENGTH} characters.`
       );
     }
-    await sendSpeech(ctx, { voiceId: draft.voiceId, text: paragraph.text });
+    const account = getService('budget').previewAccount({
+      kind: 'paragraph-preview',
+      origin: editorOrigin('paragraph-preview', ctx.state.user),
+      voiceId: draft.voiceId,
+      target: { articleId: draft.articleId, contentType, targetDocumentId: documentId, targetLocale: locale ?? null, title: null },
+    });
+    await sendSpeech(ctx, { voiceId: draft.voiceId, text: paragraph.text }, account);
   },
 };

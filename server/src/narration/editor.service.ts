@@ -3,6 +3,7 @@ import { versionCosts } from './domain/estimate';
 import { partsProgress } from './domain/part-plan';
 import { narrationParagraphs } from './domain/text';
 import type * as Contract from '../../../shared/contracts/narrations';
+import type { Origin } from '../credits/domain/cause';
 import { getService } from '../utils';
 
 /**
@@ -22,22 +23,29 @@ export function createNarrationEditorService() {
 
   const service = {
     /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
-    async narrateNow(uid: string, documentId: string, locale: string | null): Promise<Contract.NarrateResponse> {
-      const result = await narrations.recordFromDocument(uid, documentId, locale);
+    async narrateNow(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.NarrateResponse> {
+      const result = await narrations.recordFromDocument(uid, documentId, locale, { origin });
       return { articleId: content.articleIdFor(uid, documentId, locale), ...result };
     },
 
-    async narrateMany(uid: string, documentIds: string[], locale: string | null): Promise<Omit<Contract.NarrateManyResponse, 'refused'>> {
+    async narrateMany(
+      uid: string,
+      documentIds: string[],
+      locale: string | null,
+      origin: Origin
+    ): Promise<Omit<Contract.NarrateManyResponse, 'refused'>> {
       const results = [];
-      for (const documentId of documentIds) results.push(await service.narrateNow(uid, documentId, locale));
+      for (const documentId of documentIds) results.push(await service.narrateNow(uid, documentId, locale, origin));
       return { results, queued: results.filter((result) => result.queued).length };
     },
 
     /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
-    async regenerate(uid: string, documentId: string, locale: string | null): Promise<Contract.RegenerateResponse> {
+    async regenerate(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.RegenerateResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
       const row = await repository.findByArticleId(articleId);
-      if (!row) return { articleId, ...(await narrations.recordFromDocument(uid, documentId, locale)) };
+      if (!row) return { articleId, ...(await narrations.recordFromDocument(uid, documentId, locale, { origin })) };
+      // Named first: the worker may take the row as soon as the regenerate is written.
+      await repository.setOrigin(row.id, origin);
       const outcome = await repository.apply(row, { type: 'regenerateRequested', now: new Date() });
       if (outcome.applied) worker.wake();
       return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };

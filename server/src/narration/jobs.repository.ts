@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { AUTOMATIC, type Origin } from '../credits/domain/cause';
 import type { ContentVersion, MediaFileRef, NarrationRow } from './domain/narration-row';
 import {
   IN_FLIGHT_STATUSES,
@@ -95,7 +96,7 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
    * the same text, voice and mode are already narrated or queued, unless it is a later publish of
    * that version (its publish time is noted).
    */
-  async function recordContentVersion(version: ContentVersion, now = new Date()): Promise<ApplyOutcome> {
+  async function recordContentVersion(version: ContentVersion, now = new Date(), origin: Origin = AUTOMATIC): Promise<ApplyOutcome> {
     const details = {
       contentType: version.contentType,
       targetDocumentId: version.documentId,
@@ -107,6 +108,8 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
       credits: version.credits,
     };
     const changed: NarrationEvent = { type: 'contentChanged', fingerprint: version.fingerprint, now };
+    // Who caused the version on its way: its requests' ledger entries name them.
+    const cause = { cause: origin.cause, causedBy: origin.causedBy };
     const existing = await findByArticleId(version.articleId);
     if (!existing) {
       const result = transition(NEW_JOB, changed);
@@ -120,6 +123,7 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
           data: {
             articleId: version.articleId,
             ...details,
+            ...cause,
             ...result.patch,
             livePublishedAt: version.livePublishedAt,
             seenResults: [],
@@ -133,7 +137,7 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
         // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
         const raced = await findByArticleId(version.articleId);
         if (!raced) throw error;
-        return recordContentVersion(version, now);
+        return recordContentVersion(version, now, origin);
       }
     }
     const result = transition(existing, changed);
@@ -146,13 +150,27 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     const inFlight = IN_FLIGHT_STATUSES.includes(existing.status) || existing.status === 'storing';
     const patch = {
       ...(inFlight ? result.patch : { ...result.patch, ...details }),
+      ...cause,
       ...(laterPublish ? { livePublishedAt: version.livePublishedAt } : {}),
     };
     const { won } = await conditionalUpdate(existing.id, result.from, patch, result.guard);
-    if (!won) return recordContentVersion(version, now);
+    if (!won) return recordContentVersion(version, now, origin);
     const row = rowAfter(existing, patch);
     committed({ event: changed, from: result.from, patch, row });
     return { applied: true, row, replaced: [] };
+  }
+
+  /** Names who caused the version on its way, outside the state machine (an editor's regenerate). */
+  async function setOrigin(id: number, origin: Origin): Promise<void> {
+    await query().update({ where: { id }, data: { cause: origin.cause, causedBy: origin.causedBy } });
+  }
+
+  /**
+   * Says why an article awaiting its parts is not getting on (one of its parts waits for the
+   * budget): a write of the error columns only, never of its state; the budget's release clears it.
+   */
+  async function noteWaiting(id: number, reason: string, code: string): Promise<void> {
+    await query().updateMany({ where: { id, status: 'awaiting_parts' }, data: { lastError: reason, lastErrorCode: code } });
   }
 
   async function setFigures(
@@ -178,6 +196,8 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
     apply,
     recordContentVersion,
     setFigures,
+    setOrigin,
+    noteWaiting,
     recordAudioBytes,
     pendingUploadsOf,
     withReplacedFilesWaiting,

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { publishOrigin, type RequestState } from '../credits/domain/cause';
 import { getService } from '../utils';
 import { withSavepoint } from '../utils/savepoint';
 
@@ -139,6 +140,9 @@ export function narrateOnPublish(strapi: Core.Strapi) {
     }
 
     const { action, params } = ctx;
+    // Who published: the admin, an API token or user, or nobody (code, the reconciliation). Read
+    // now, while Strapi's request context is this request's (a commit hook may run outside it).
+    const origin = publishOrigin(strapi.requestContext.get()?.state as RequestState | undefined);
     const publishes =
       (trigger === 'publish' &&
         (action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published'))) ||
@@ -147,7 +151,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
     if (publishes) {
       const entries = entriesOf(result);
       const recorded = await record(async () => {
-        for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null);
+        for (const entry of entries) await narrations.recordFromDocument(ctx.uid, entry.documentId, entry.locale ?? null, { origin });
       });
       if (note !== null && recorded) await pending.remove(note).catch(() => undefined);
     } else if (action === 'unpublish' || action === 'delete') {

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationTrigger } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature } from '../speech-client';
+import { AUTOMATIC, type Origin } from '../credits/domain/cause';
 import { getService } from '../utils';
 import { versionUnrecorded } from './domain/reconcile';
 import type { NarrationEvent, NarrationJobState, NarrationStatus, ResultUrls } from './domain/states';
@@ -109,7 +110,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       uid: string,
       documentId: string,
       locale: string | null,
-      { reconciling = false }: { reconciling?: boolean } = {}
+      { reconciling = false, origin = AUTOMATIC }: { reconciling?: boolean; origin?: Origin } = {}
     ): Promise<{ queued: boolean; reason?: string }> {
       const current = await settings.get();
       const narration = current.contentTypes[uid];
@@ -121,7 +122,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version)) {
         return { queued: false, reason: 'this version is already recorded' };
       }
-      const outcome = await repository.recordContentVersion(version);
+      const outcome = await repository.recordContentVersion(version, new Date(), origin);
       if (outcome.applied) worker.wake();
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
@@ -148,6 +149,16 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
     /** Verifies and records a callback; storing the files happens after the response. */
     async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
       if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
+      const outcome = await service.recordVerifiedCallback(input);
+      // The request it answers is settled in the ledger whatever the job made of it (a cancelled
+      // article's callback still says what the service charged). A failure here answers 500: the
+      // service sends the callback again, the job sees a duplicate, and the ledger settles then.
+      await getService('ledger').callbackReceived(input.articleId, Boolean(input.audioFile && input.srtFile), new Date());
+      return outcome;
+    },
+
+    /** A callback whose signature holds, on its article's or its part's row. */
+    async recordVerifiedCallback(input: CallbackInput): Promise<CallbackOutcome> {
       const row = await repository.findByArticleId(input.articleId);
       if (row) {
         return recordCallback(input, row, {

@@ -1,4 +1,7 @@
 import type { Core } from '@strapi/strapi';
+import type { BudgetService } from '../credits/budget.service';
+import { AUTOMATIC, type Origin } from '../credits/domain/cause';
+import type { LedgerService, NarratedTarget } from '../credits/ledger.service';
 import type { PluginConfig } from '../settings/config-schema';
 import type { SettingsService } from '../settings/service';
 import type { ProcessTextPostData, SpeechClient } from '../speech-client';
@@ -6,7 +9,7 @@ import type { DispatcherLease } from './dispatcher-lease';
 import type { NarrationPartRow } from './domain/narration-row';
 import { isPreprocessType } from './domain/cost';
 import { fairOrder } from './domain/part-plan';
-import type { NarrationEvent } from './domain/states';
+import { BUDGET_REACHED, type NarrationEvent } from './domain/states';
 import { planSubmissionFailure, type SubmittedText } from './domain/submission';
 import type { JobsRepository, NarrationRow } from './jobs.repository';
 import { describeLive, type LiveVersionDeps } from './live-version';
@@ -32,6 +35,10 @@ export interface SubmitStepDeps extends LiveVersionDeps {
   client: () => SpeechClient;
   callbackUrl: () => string;
   dispatcher: Pick<DispatcherLease, 'acquire'>;
+  /** The credits ledger: what each accepted request charged. */
+  ledger: LedgerService;
+  /** The monthly budget: a request over it waits, unsent. */
+  budget: Pick<BudgetService, 'check'>;
   /** This worker, as the rows' `leaseOwner` names it. */
   owner: string;
   now: () => Date;
@@ -41,8 +48,19 @@ export interface SubmitStepDeps extends LiveVersionDeps {
 interface Sendable {
   articleId: string;
   attempts: number;
+  submissions: number;
   regenerate: boolean;
   record: (event: NarrationEvent) => Promise<unknown>;
+  /** What the ledger and the budget know the request by: its article, and who caused it. */
+  target: NarratedTarget;
+  origin: Origin;
+  /** YYYY-MM: let through that month's budget by an editor. */
+  letThroughMonth: string | null;
+}
+
+/** The origin a row recorded (rows from before the ledger: the plugin's own). */
+function originOf(row: Pick<NarrationRow, 'cause' | 'causedBy'>): Origin {
+  return row.cause ? { cause: row.cause, causedBy: row.causedBy ?? null } : AUTOMATIC;
 }
 
 /** Queued articles read in one pass: all those narrated in parts among them are planned in it. */
@@ -52,23 +70,51 @@ export function createSubmitStep(deps: SubmitStepDeps) {
   const { strapi, config, repository, parts, settings, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
-  /** POST /process-text and its outcome on the job; false when the queue paused on it. */
+  /**
+   * POST /process-text and its outcome on the job and in the ledger. False when no request went
+   * out (the monthly budget holds the job), or the queue paused on it.
+   */
   async function send(
     job: Sendable,
     request: Pick<ProcessTextPostData, 'name' | 'voiceId' | 'preprocessType'> & { text: string },
     text: SubmittedText & { credits: number }
   ) {
     const { text: body, ...postData } = request;
+    const credits = await deps.ledger.chargeFor({ ...job, cost: text.credits });
+    const { target } = job;
+    const budget = await deps.budget.check(
+      { ...target, documentId: target.targetDocumentId, locale: target.targetLocale, credits, letThroughMonth: job.letThroughMonth },
+      now()
+    );
+    if (budget.hold) {
+      await job.record({ type: 'budgetHeld', reason: budget.reason, until: budget.until });
+      log(`${job.articleId} waits for the monthly budget (${credits} credits)`);
+      return false;
+    }
+    const ledgerRequest = {
+      ...target,
+      origin: job.origin,
+      characters: text.characters,
+      factor: request.preprocessType === '2' ? 2 : 1,
+      regenerate: job.regenerate,
+      credits,
+    };
     try {
       const response = await deps.client().processText({
         text: body,
         postData: { ...postData, articleId: job.articleId, callbackURL: deps.callbackUrl(), regenerate: job.regenerate },
       });
-      await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: now() });
+      const at = now();
+      // The job and its ledger entry commit together: an entry is never lost to a crash between them.
+      await strapi.db.transaction(async () => {
+        await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
+        await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at);
+      });
       if (response.creditsRemaining !== undefined) {
-        await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: now().toISOString() });
+        await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: at.toISOString() });
+        await deps.ledger.noteBalance(response.creditsRemaining);
       }
-      log(`submitted ${job.articleId} (${text.characters} characters, ${text.credits} credits, regenerate ${job.regenerate})`);
+      log(`submitted ${job.articleId} (${text.characters} characters, ${credits} credits, regenerate ${job.regenerate})`);
       return true;
     } catch (error) {
       const plan = planSubmissionFailure(error, {
@@ -79,10 +125,14 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         text: { characters: text.characters, isPart: text.isPart },
       });
       await job.record(plan.job);
+      if (plan.job.type === 'submitAlreadyProcessing') await deps.ledger.narrationAlreadyProcessing(ledgerRequest, text.credits, now());
+      if (plan.job.type === 'submitRejected' && plan.job.creditsMayBeLost)
+        await deps.ledger.narrationRefundFailed(ledgerRequest, text.credits, now());
       if (!plan.pauseQueue) {
         strapi.log.warn(`[speech] ${job.articleId}: ${(error as Error).message}`);
         return true;
       }
+      await deps.ledger.noteBalance(plan.pauseQueue.creditsRemaining);
       await settings.updateQueueState({
         paused: true,
         pausedUntil: new Date(now().getTime() + config.creditsPauseMs).toISOString(),
@@ -153,7 +203,17 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     }
     const record = (event: NarrationEvent) => repository.apply(job, event);
     const request = { text: version.text, name: version.title, voiceId: version.voiceId, preprocessType: version.preprocessType };
-    return send({ ...job, record }, request, { characters: version.characters, credits: version.credits });
+    const target: NarratedTarget = {
+      articleId: job.articleId,
+      kind: 'narration',
+      narrationId: job.id,
+      contentType: job.contentType,
+      targetDocumentId: job.targetDocumentId,
+      targetLocale: job.targetLocale,
+      title: version.title.slice(0, 255),
+    };
+    const sendable = { ...job, record, target, origin: originOf(job), letThroughMonth: job.letThroughMonth ?? null };
+    return send(sendable, request, { characters: version.characters, credits: version.credits });
   }
 
   /** Claims a queued part and submits it under its own articleId. True when a request went out. */
@@ -161,10 +221,13 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     const claimed = await parts.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
     const part = claimed.row;
+    const article = await repository.findById(part.narrationId);
     const record = async (event: NarrationEvent) => {
       const outcome = await parts.apply(part, event);
       // A part that failed for good fails its article.
       if (outcome.applied && outcome.row.status === 'failed') await deps.planStep.settle(part.narrationId);
+      // Its article says why it is not getting on.
+      if (outcome.applied && event.type === 'budgetHeld') await repository.noteWaiting(part.narrationId, event.reason, BUDGET_REACHED);
     };
     const request = {
       text: part.text,
@@ -172,7 +235,23 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       voiceId: part.voiceId ?? '',
       preprocessType: isPreprocessType(part.preprocessType) ? part.preprocessType : '0',
     };
-    return send({ ...part, record }, request, { characters: part.characters, credits: part.credits, isPart: true });
+    const target: NarratedTarget = {
+      articleId: part.articleId,
+      kind: 'part',
+      narrationId: part.narrationId,
+      contentType: article?.contentType ?? '',
+      targetDocumentId: article?.targetDocumentId ?? '',
+      targetLocale: article?.targetLocale ?? null,
+      title: article?.title ?? part.title,
+    };
+    const sendable = {
+      ...part,
+      record,
+      target,
+      origin: article ? originOf(article) : AUTOMATIC,
+      letThroughMonth: article?.letThroughMonth ?? null,
+    };
+    return send(sendable, request, { characters: part.characters, credits: part.credits, isPart: true });
   }
 
   return {

@@ -15,7 +15,7 @@ import { createSerialRunner } from '../utils/serial-runner';
 import { createFailureEpisodes } from '../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
 import { createStoreStep } from './store-step';
-import { createSubmitStep } from './submit-step';
+import { createSubmitStep, type SubmitStepDeps } from './submit-step';
 import type { VoiceOverrides } from './voice-overrides';
 
 /**
@@ -41,6 +41,9 @@ export interface WorkerDeps {
   client: () => SpeechClient;
   media: MediaStore;
   callbackUrl: () => string;
+  /** The credits ledger and the monthly budget (server/src/credits). */
+  ledger: SubmitStepDeps['ledger'];
+  budget: SubmitStepDeps['budget'];
   now?: () => Date;
 }
 

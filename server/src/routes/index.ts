@@ -1,3 +1,4 @@
+import { adminRoutes as credits } from '../credits/routes';
 import { adminRoutes as lexicon } from '../lexicon/routes';
 import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } from '../narration/routes';
 import { contentApiRoutes as feeds } from '../feeds/routes';
@@ -8,6 +9,6 @@ import { adminRoutes as voices } from '../voices/routes';
 
 /** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
 export default {
-  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText] },
+  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits] },
   'content-api': { type: 'content-api', routes: [...narrationPublic, ...player, ...feeds] },
 };

@@ -1,5 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { createContentApiAccess } from '../access/content-api-access';
+import { createBudgetService } from '../credits/budget.service';
+import { createLedgerRepository } from '../credits/ledger.repository';
+import { createLedgerService } from '../credits/ledger.service';
+import { createUsageService } from '../credits/usage.service';
 import { createDocumentPermissions } from '../access/document-permissions';
 import { createFeedsService } from '../feeds/service';
 import { createLexiconService } from '../lexicon/service';
@@ -70,8 +74,22 @@ export default {
       client: () => client,
       media: getService('media'),
       callbackUrl: () => settings.callbackUrl(),
+      ledger: getService('ledger'),
+      budget: getService('budget'),
     });
   },
+  /** The credits ledger: every request that could charge, who caused it, how it ended. */
+  ledger: ({ strapi }) => createLedgerService({ strapi, repository: createLedgerRepository(strapi), settings: getService('settings') }),
+  /** The monthly credit budget: what waits for it, what it lets through. */
+  budget: ({ strapi }) =>
+    createBudgetService({
+      strapi,
+      settings: getService('settings'),
+      ledger: getService('ledger'),
+      wake: () => getService('worker').wake(),
+    }),
+  /** The usage view: the ledger's days, month and top articles, and its CSV. */
+  usage: ({ strapi }) => createUsageService(strapi),
   /** Publish and record, the service's callback, the worker's and the reconciliation's lifecycle. */
   narrations: createNarrationsService,
   /** What editors do by hand: narrate now, regenerate, voice, estimates, the queue's overview. */

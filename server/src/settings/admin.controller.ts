@@ -62,7 +62,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         errors: problems,
       } satisfies Contract.UpdateSettingsErrorDetails);
     }
-    ctx.body = { settings: await getService('settings').update(parsed.data) } satisfies Contract.UpdateSettingsResponse;
+    const settings = await getService('settings').update(parsed.data);
+    // What the budget held is checked again against the new one (and held again if still over).
+    if (parsed.data.budget) await getService('budget').releaseHeld();
+    ctx.body = { settings } satisfies Contract.UpdateSettingsResponse;
   },
 
   /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */

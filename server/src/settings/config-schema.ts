@@ -12,6 +12,7 @@ import {
   type NarrationTrigger,
 } from '../../../shared/contracts/settings';
 import { MAX_TEMPLATE_LENGTH, templateProblem } from '../narration/domain/templates';
+import { isTimeZone } from '../credits/domain/calendar';
 
 /**
  * The plugin's configuration (`config/plugins.ts` -> `speech.config`).
@@ -140,6 +141,34 @@ export const feedsSchema = z
   .strict();
 export type FeedsConfig = z.output<typeof feedsSchema>;
 
+/** A monthly credit budget: a whole number of credits, or null for none. */
+const monthlyCredits = z.number().int('must be a whole number of credits').min(0, 'must be 0 or more credits').max(Number.MAX_SAFE_INTEGER);
+
+/** The IANA zone whose calendar the budget counts months and days in. */
+export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone such as "UTC" or "Asia/Amman"');
+
+/**
+ * The monthly credit budget (issue 24; `monthlyCredits` is a public contract). Left out: no limit,
+ * months and days in UTC. A type's own limit counts its narrations only, within the site's.
+ */
+export const budgetConfigSchema = z
+  .object({
+    monthlyCredits: monthlyCredits.nullable().default(null),
+    timeZone: timeZone.default('UTC'),
+    contentTypes: z.record(contentTypeUidKey, monthlyCredits).default({}),
+  })
+  .strict();
+
+/** The budget as `PUT /speech/settings` changes it: any of its keys; `contentTypes`, when given, replaces the saved map. */
+export const budgetChangesSchema = z
+  .object({
+    monthlyCredits: monthlyCredits.nullable(),
+    timeZone,
+    contentTypes: z.record(contentTypeUidKey, monthlyCredits),
+  })
+  .partial()
+  .strict();
+
 export const pluginConfigSchema = z
   .object({
     /** Company API key. Empty means narration is paused with a configuration error; Strapi still starts. */
@@ -229,6 +258,8 @@ export const pluginConfigSchema = z
     worker: z.boolean().default(true),
     /** Podcast feeds: channel details, item limit, caching. */
     feeds: feedsSchema.default({}),
+    /** The monthly credit budget and the calendar it counts in. */
+    budget: budgetConfigSchema.default({}),
   })
   .strict();
 

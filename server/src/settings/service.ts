@@ -1,7 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
 import { z } from 'zod';
-import { localeVoicesSchema, parsePluginConfig, segmentCharacters, siteName, templatesSchema, type PluginConfig } from './config-schema';
+import {
+  budgetChangesSchema,
+  localeVoicesSchema,
+  parsePluginConfig,
+  segmentCharacters,
+  siteName,
+  templatesSchema,
+  type PluginConfig,
+} from './config-schema';
 import type { QueueState } from '../../../shared/contracts/common';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
 import { lexiconSchema } from './lexicon-schema';
@@ -34,6 +42,8 @@ export const runtimeSettingsSchema = z
     outroTemplates: templatesSchema,
     /** The longest part of a segmented narration, for every type without its own. */
     segmentCharacters,
+    /** Changed key by key: the keys given replace the saved ones (or the file's). */
+    budget: budgetChangesSchema,
   })
   .partial()
   .strict();
@@ -78,6 +88,12 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
       introTemplates: runtime.introTemplates ?? config.introTemplates,
       outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
       segmentCharacters: runtime.segmentCharacters ?? config.segmentCharacters,
+      budget: {
+        // A saved null is "no limit", over the file's.
+        monthlyCredits: runtime.budget?.monthlyCredits !== undefined ? runtime.budget.monthlyCredits : config.budget.monthlyCredits,
+        timeZone: runtime.budget?.timeZone ?? config.budget.timeZone,
+        contentTypes: runtime.budget?.contentTypes ?? config.budget.contentTypes,
+      },
     };
   }
 
@@ -132,7 +148,9 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     },
 
     async update(changes: RuntimeSettings): Promise<EffectiveSettings> {
-      const next = { ...(await readRuntime()), ...runtimeSettingsSchema.parse(changes) };
+      const saved = await readRuntime();
+      const parsed = runtimeSettingsSchema.parse(changes);
+      const next = { ...saved, ...parsed, ...(parsed.budget ? { budget: { ...saved.budget, ...parsed.budget } } : {}) };
       await store().set({ key: 'settings', value: next });
       // What was just written: no second read of the store.
       cached = { value: merge(next), at: Date.now() };

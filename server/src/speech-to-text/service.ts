@@ -107,6 +107,17 @@ export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
         const accepted = new Date();
         await repository.markSubmitted(row.id, owner, jobId, new Date(accepted.getTime() + settings.pollMs), accepted);
         poller.wake();
+        // In the ledger as a request of the site's, at no charge (speech to text charges nothing).
+        await getService('ledger')
+          .transcriptionSubmitted({
+            jobId,
+            origin: { cause: 'transcription', causedBy: input.user.name ?? null },
+            title: fileName,
+            at: accepted,
+          })
+          .catch((error) =>
+            strapi.log.error(`[speech] transcription ${row.id}: the ledger did not record it: ${(error as Error).message}`)
+          );
         strapi.log.info(
           `[speech] transcription ${row.id} submitted (job ${jobId}, ${input.size} bytes, ${input.language}, ${input.outputFormat})`
         );

@@ -1,4 +1,7 @@
 import type { ContentApiAccess } from '../access/content-api-access';
+import type { BudgetService } from '../credits/budget.service';
+import type { LedgerService } from '../credits/ledger.service';
+import type { UsageService } from '../credits/usage.service';
 import type { DocumentPermissions } from '../access/document-permissions';
 import type { FeedsService } from '../feeds/service';
 import type { LexiconService } from '../lexicon/service';
@@ -48,6 +51,9 @@ type Services = {
   'document-permissions': DocumentPermissions;
   'content-api-access': ContentApiAccess;
   feeds: FeedsService;
+  ledger: LedgerService;
+  budget: BudgetService;
+  usage: UsageService;
 };
 
 /** Fails to compile when a service is registered without a type here, or one of a type that differs (types only: nothing runs). */

@@ -5,6 +5,7 @@ import { MAX_PREVIEW_TEXT_LENGTH, type ListVoicesResponse, type PreviewVoiceRequ
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { accepts } from '../http/validate';
 import { getService } from '../utils';
+import { editorOrigin } from '../credits/domain/cause';
 import { sendSpeech } from './send-speech';
 
 /** The voices editors choose from, and a voice's preview (audio bytes). Shapes: shared/contracts/voices.ts. */
@@ -36,6 +37,12 @@ export default {
         : 'Choose a voice to preview (voiceId).';
       throw new errors.ValidationError(message, { errors: fields });
     }
-    await sendSpeech(ctx, { voiceId: parsed.data.voiceId, text: parsed.data.text ?? undefined });
+    const { voiceId } = parsed.data;
+    const account = getService('budget').previewAccount({
+      kind: 'voice-preview',
+      origin: editorOrigin('voice-preview', ctx.state.user),
+      voiceId,
+    });
+    await sendSpeech(ctx, { voiceId, text: parsed.data.text ?? undefined }, account);
   },
 };

@@ -43,6 +43,16 @@ export function createAudioCache(maxEntries = CACHE_MAX_ENTRIES, maxBytes = CACH
   });
 }
 
+/**
+ * The credits side of a generation (server/src/credits/preview-account.ts): asked before a request
+ * goes out (the budget may refuse it by throwing), and told what the service charged after. A
+ * preview served from the cache asks nothing and is told nothing: it cost nothing.
+ */
+export interface PreviewAccount {
+  beforeGenerating(characters: number): Promise<void>;
+  generated(speech: { characters: number; creditsUsed?: number; creditsRemaining?: number }): Promise<void>;
+}
+
 export interface PreviewDeps {
   client: () => SpeechClient;
   /** The voice list (may fail: the voice's id prefix then decides the language). */
@@ -83,7 +93,7 @@ export function createVoicePreview(deps: PreviewDeps) {
 
   return {
     cache,
-    async preview(input: { voiceId: string; text?: string }): Promise<PreviewResult> {
+    async preview(input: { voiceId: string; text?: string }, account?: PreviewAccount): Promise<PreviewResult> {
       let text = input.text?.trim();
       let language: string | null = null;
       if (!text) {
@@ -98,7 +108,12 @@ export function createVoicePreview(deps: PreviewDeps) {
         // A click queued behind an identical one is served from what that one fetched.
         const fetched = cache.get(key);
         if (fetched) return { ...fetched, fromCache: true as const };
-        return { ...(await generate(text as string, input.voiceId)), fromCache: false as const };
+        // Code points, as the service counts characters (a preview is short: the spread costs nothing).
+        const characters = [...(text as string)].length;
+        await account?.beforeGenerating(characters);
+        const generated = await generate(text as string, input.voiceId);
+        await account?.generated({ characters, creditsUsed: generated.creditsUsed, creditsRemaining: generated.creditsRemaining });
+        return { ...generated, fromCache: false as const };
       });
       if (!speech.fromCache) cache.set(key, { audio: speech.audio, contentType: speech.contentType });
       const result: PreviewResult = { audio: speech.audio, contentType: speech.contentType, text, language, cached: speech.fromCache };

@@ -1,15 +1,15 @@
 import type { Context } from 'koa';
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { getService } from '../utils';
-import type { PreviewResult } from './preview';
+import type { PreviewAccount, PreviewResult } from './preview';
 
 /**
  * Answers with speech generated for `request` (or kept from an earlier request); a speech-service
  * error becomes the admin route's answer, naming the voice.
  */
-export async function sendSpeech(ctx: Context, request: { voiceId: string; text?: string }) {
+export async function sendSpeech(ctx: Context, request: { voiceId: string; text?: string }, account?: PreviewAccount) {
   try {
-    sendPreviewAudio(ctx, await getService('voice-preview').preview(request));
+    sendPreviewAudio(ctx, await getService('voice-preview').preview(request, account));
   } catch (error) {
     rethrowForAdmin(ctx, error, { voiceId: request.voiceId });
   }

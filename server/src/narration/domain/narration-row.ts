@@ -1,3 +1,4 @@
+import type { LedgerCause } from '../../../../shared/contracts/usage';
 import type { Chapter } from '../../subtitles/chapters';
 import type { PreprocessType } from './cost';
 import type { PlannedPart, StoredPart } from './states/segment-map';
@@ -49,6 +50,12 @@ export interface NarrationRow extends QueuedJobColumns {
   /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
   completedAt: string | null;
+  /** Who or what caused the version on its way (the ledger's `cause`); null for rows from before the ledger. */
+  cause?: LedgerCause | null;
+  /** The admin, API token or user behind `cause`, as the ledger names them. */
+  causedBy?: string | null;
+  /** YYYY-MM: an editor let this narration through that month's budget. */
+  letThroughMonth?: string | null;
   /**
    * When the latest live version recorded for this article was published (its entry's publishedAt):
    * a publish up to then was recorded, whatever the settings say now (see versionUnrecorded). Null

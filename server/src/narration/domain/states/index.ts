@@ -18,10 +18,11 @@ import { guardFor } from './guard';
 import { onLeaseExpired, onLeaseRenewed } from './lease';
 import { onPartFailed, onPartsLost, onPartsPlanned, onPartsReady } from './parts';
 import { onReplacedFilesRemoved, onStoreAbandoned, onStoreClaimed, onStored, onStoreDeferred, onStoreFailed } from './storing';
-import { onClaimed, onClaimReturned, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
+import { onBudgetHeld, onClaimed, onClaimReturned, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
 import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
 
 export * from './types';
+export { BUDGET_REACHED } from './submission';
 
 /** The decision of every event, by its type. */
 const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
@@ -34,6 +35,7 @@ const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   submitAlreadyProcessing: onSubmitted,
   submitDeferred: onSubmitDeferred,
   submitPaused: onSubmitPaused,
+  budgetHeld: onBudgetHeld,
   submitRejected: onSubmitRejected,
   callbackWithFiles: onCallbackWithFiles,
   callbackWithoutFiles: onCallbackWithoutFiles,

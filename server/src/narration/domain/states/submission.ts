@@ -45,6 +45,15 @@ export const onSubmitDeferred: Decide<'submitDeferred'> = (state, event) => {
   return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, retry);
 };
 
+/** Code of a job the monthly credit budget holds (admin badge: "Monthly budget reached"). */
+export const BUDGET_REACHED = 'BUDGET_REACHED';
+
+export const onBudgetHeld: Decide<'budgetHeld'> = (_state, event) => ({
+  kind: 'apply',
+  from: ['submitting'],
+  patch: { ...CLEAR_LEASE, status: 'queued', lastError: event.reason, lastErrorCode: BUDGET_REACHED, nextAttemptAt: event.until },
+});
+
 export const onSubmitPaused: Decide<'submitPaused'> = (_state, event) => ({
   kind: 'apply',
   from: ['submitting'],

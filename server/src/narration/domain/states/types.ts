@@ -121,6 +121,11 @@ export type NarrationEvent =
       /** The failed request may have reached the service and been charged (a timeout, a reset, a 5xx). */
       outcomeUnknown?: boolean;
     }
+  /**
+   * The request would take the month over the credit budget: nothing is sent, the job waits until
+   * `until` (the month's end), or until the budget rises or an editor lets it through (both clear the wait).
+   */
+  | { type: 'budgetHeld'; reason: string; until: Date }
   /** 402/401/403: the whole queue pauses; this job goes back to the queue untouched. */
   | { type: 'submitPaused'; reason: string; code: string }
   /** 400/422: the service will not take this text as it is. */

@@ -1,0 +1,35 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { z } from 'zod';
+import type * as Contract from '../../../shared/contracts/usage';
+import { accepts, documentTarget, validate } from '../http/validate';
+import { getService } from '../utils';
+
+/** Credits for the admin: the usage view, the ledger's CSV, letting a narration through the budget. Shapes: shared/contracts/usage.ts. */
+
+const usageQuery = z.object({ days: z.enum(['30', '90']).default('30') });
+const letThroughBody = accepts<Contract.LetThroughRequest['body']>()(documentTarget);
+
+export default {
+  async usage(ctx: Context) {
+    const { days } = validate(usageQuery, ctx.query, 'days must be 30 or 90.');
+    ctx.body = (await getService('usage').usage(Number(days))) satisfies Contract.GetUsageResponse;
+  },
+
+  async ledgerCsv(ctx: Context) {
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', 'attachment; filename="speech-ledger.csv"');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = getService('usage').ledgerCsv();
+  },
+
+  /** Sends one narration waiting for the budget this month, over it (the settings permission's call). */
+  async letThrough(ctx: Context) {
+    const { contentType, documentId, locale } = validate(letThroughBody, ctx.request.body);
+    const articleId = getService('content').articleIdFor(contentType, documentId, locale ?? null);
+    const row = await getService('jobs').findByArticleId(articleId);
+    if (!row) throw new errors.NotFoundError('This document has no narration.');
+    const released = await getService('budget').letThrough(row.id, new Date());
+    ctx.body = { articleId, released } satisfies Contract.LetThroughResponse;
+  },
+};

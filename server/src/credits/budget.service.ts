@@ -1,0 +1,163 @@
+import type { Core } from '@strapi/strapi';
+import type { BudgetWaiting } from '../../../shared/contracts/usage';
+import { NARRATION_PART_UID, NARRATION_UID } from '../content-types';
+import { BUDGET_REACHED } from '../narration/domain/states';
+import type { SettingsService } from '../settings/service';
+import { budgetReason, budgetVerdict, type BudgetVerdict } from './domain/budget';
+import { monthOf } from './domain/calendar';
+import type { LedgerService } from './ledger.service';
+import { createPreviewAccount, type PreviewCharge } from './preview-account';
+import type { PreviewAccount } from '../voices/preview';
+
+/**
+ * The monthly credit budget (issue 24). A request that would take the calendar month over the
+ * site's budget, or over its content type's, waits before anything is sent: the worker asks here
+ * under the dispatcher lease, so two instances never count the same credits as free. A held
+ * narration waits until the month ends (its `nextAttemptAt`), or until the budget rises or an editor
+ * lets it through, which clear the wait at once. `speech.budget.reached` goes out through Strapi's
+ * webhooks once per month and limit.
+ */
+
+export const BUDGET_WEBHOOK_EVENTS = { SPEECH_BUDGET_REACHED: 'speech.budget.reached' } as const;
+
+/** What a request held by the budget was, for the webhook. */
+export interface HeldRequest {
+  articleId: string;
+  contentType: string | null;
+  documentId: string | null;
+  locale: string | null;
+  title: string | null;
+  credits: number;
+}
+
+export function createBudgetService(deps: { strapi: Core.Strapi; settings: SettingsService; ledger: LedgerService; wake: () => void }) {
+  const { strapi, settings, ledger } = deps;
+  const store = () => strapi.store({ type: 'plugin', name: 'speech' });
+  const webhookStore = () =>
+    strapi.get('webhookStore') as { addAllowedEvent(key: string, value: string): void; removeAllowedEvent?(key: string): void };
+  const tables = () => [NARRATION_UID, NARRATION_PART_UID].map((uid) => strapi.db.query(uid));
+
+  /** Announces a limit reached, once per month and limit (the key is written before the event goes out). */
+  async function announce(verdict: Extract<BudgetVerdict, { kind: 'over' }>, request: HeldRequest, month: string) {
+    const key = `${month}:${verdict.limit}:${verdict.limit === 'type' ? request.contentType : ''}`;
+    const announced = ((await store().get({ key: 'budgetAnnounced' })) as string[] | null) ?? [];
+    if (announced.includes(key)) return;
+    await store().set({ key: 'budgetAnnounced', value: [...announced.filter((old) => old.startsWith(month)), key] });
+    await strapi.eventHub.emit(BUDGET_WEBHOOK_EVENTS.SPEECH_BUDGET_REACHED, {
+      month,
+      limit: verdict.limit,
+      contentType: verdict.limit === 'type' ? request.contentType : null,
+      monthlyCredits: verdict.monthlyCredits,
+      spent: verdict.spent,
+      waiting: {
+        articleId: request.articleId,
+        uid: request.contentType,
+        documentId: request.documentId,
+        locale: request.locale,
+        title: request.title,
+        credits: request.credits,
+      },
+    });
+  }
+
+  const service = {
+    registerEvents() {
+      for (const [key, value] of Object.entries(BUDGET_WEBHOOK_EVENTS)) webhookStore().addAllowedEvent(key, value);
+    },
+
+    unregisterEvents() {
+      for (const key of Object.keys(BUDGET_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
+    },
+
+    /**
+     * Whether a request of `request.credits` may go out now; when it may not, the reason to show and
+     * the instant the month ends. Reads the ledger only where a budget is set.
+     */
+    async check(
+      request: HeldRequest & { letThroughMonth?: string | null },
+      at: Date
+    ): Promise<{ hold: false } | { hold: true; reason: string; until: Date }> {
+      const { budget } = await settings.get();
+      const limited =
+        budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
+      if (!limited || request.credits <= 0) return { hold: false };
+      const month = monthOf(at, budget.timeZone);
+      const verdict = budgetVerdict(budget, await ledger.monthSpent(at), {
+        credits: request.credits,
+        contentType: request.contentType,
+        letThrough: request.letThroughMonth === month,
+      });
+      if (verdict.kind === 'within') return { hold: false };
+      await announce(verdict, request, month).catch((error) => {
+        strapi.log.error(`[speech] could not announce the budget reached: ${(error as Error).message}`);
+      });
+      return { hold: true, reason: budgetReason(verdict), until: await ledger.monthEnd(at) };
+    },
+
+    /**
+     * Every held narration and part is due again (the budget rose, the settings changed, Strapi
+     * started): each is checked again when the worker reaches it, and held again if still over.
+     */
+    async releaseHeld(): Promise<number> {
+      let released = 0;
+      for (const query of tables()) {
+        const { count } = await query.updateMany({
+          where: { status: 'queued', lastErrorCode: BUDGET_REACHED },
+          data: { nextAttemptAt: null, lastError: null, lastErrorCode: null },
+        });
+        released += count;
+        // An article whose parts the budget held says so while its other parts are generated.
+        await query.updateMany({
+          where: { status: 'awaiting_parts', lastErrorCode: BUDGET_REACHED },
+          data: { lastError: null, lastErrorCode: null },
+        });
+      }
+      if (released > 0) deps.wake();
+      return released;
+    },
+
+    /** Lets one narration (and its parts) through this month's budget; false when it does not wait for the budget. */
+    async letThrough(narrationId: number, at: Date): Promise<boolean> {
+      const { budget } = await settings.get();
+      const [narrations, parts] = tables();
+      await narrations.update({ where: { id: narrationId }, data: { letThroughMonth: monthOf(at, budget.timeZone) } });
+      const released =
+        (
+          await narrations.updateMany({
+            where: { id: narrationId, status: { $in: ['queued', 'awaiting_parts'] }, lastErrorCode: BUDGET_REACHED },
+            data: { nextAttemptAt: null, lastError: null, lastErrorCode: null },
+          })
+        ).count +
+        (
+          await parts.updateMany({
+            where: { narrationId, status: 'queued', lastErrorCode: BUDGET_REACHED },
+            data: { nextAttemptAt: null, lastError: null, lastErrorCode: null },
+          })
+        ).count;
+      if (released > 0) deps.wake();
+      return released > 0;
+    },
+
+    /** The budget and the ledger's side of a voice or paragraph preview (voices/preview.ts asks it). */
+    previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
+
+    /** What the budget holds: narrations (an article counted once, whole or by its held parts) and their credits. */
+    async waiting(): Promise<BudgetWaiting> {
+      const [narrations, parts] = tables();
+      const wholes = (await narrations.findMany({
+        where: { status: 'queued', lastErrorCode: BUDGET_REACHED },
+        select: ['id', 'credits'],
+      })) as Array<{ id: number; credits: number | null }>;
+      const heldParts = (await parts.findMany({
+        where: { status: 'queued', lastErrorCode: BUDGET_REACHED },
+        select: ['narrationId', 'credits'],
+      })) as Array<{ narrationId: number; credits: number | null }>;
+      const articles = new Set([...wholes.map((row) => `n${row.id}`), ...heldParts.map((row) => `n${row.narrationId}`)]);
+      const credits = [...wholes, ...heldParts].reduce((sum, row) => sum + (row.credits ?? 0), 0);
+      return { articles: articles.size, credits };
+    },
+  };
+  return service;
+}
+
+export type BudgetService = ReturnType<typeof createBudgetService>;

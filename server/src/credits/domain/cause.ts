@@ -1,0 +1,68 @@
+/**
+ * Who or what caused a request that can charge, as the ledger names it (issue 24). Pure: a publish
+ * is told apart by the request Strapi was serving (`strapi.requestContext`), read by the caller.
+ */
+import type { LedgerCause } from '../../../../shared/contracts/usage';
+
+/** A cause and the admin, token or user behind it (null: nobody in particular). */
+export interface Origin {
+  cause: LedgerCause;
+  causedBy: string | null;
+}
+
+/** The plugin on its own: the reconciliation, a publish by code outside any request. */
+export const AUTOMATIC: Origin = { cause: 'automatic', causedBy: null };
+
+/** The fields of an admin user (or a users-permissions user) a name is made of. */
+export interface Person {
+  id?: number | string;
+  firstname?: string | null;
+  lastname?: string | null;
+  username?: string | null;
+  email?: string | null;
+}
+
+/** What Strapi's auth leaves on a request's `ctx.state`. */
+export interface RequestState {
+  user?: Person | null;
+  isAuthenticatedAdmin?: boolean;
+  auth?: { strategy?: { name?: string } | null; credentials?: (Person & { name?: string | null }) | null } | null;
+}
+
+const MAX_NAME = 200;
+
+/** "Ada Lovelace (#3)": the name an admin gave, else the user name or the email. */
+export function personName(person: Person | null | undefined): string | null {
+  if (!person) return null;
+  const full = [person.firstname, person.lastname].filter((part) => typeof part === 'string' && part.trim() !== '').join(' ');
+  const name = full || person.username || person.email || null;
+  const id = person.id !== undefined ? ` (#${person.id})` : '';
+  return name ? `${name}${id}`.slice(0, MAX_NAME) : id ? `#${person.id}` : null;
+}
+
+/** The origin of a publish (or a save) by the request it happened in; none: the plugin's own or code's. */
+export function publishOrigin(state: RequestState | null | undefined): Origin {
+  if (!state) return AUTOMATIC;
+  const strategy = state.auth?.strategy?.name;
+  if (strategy === 'admin-token') {
+    // An admin API token calling the admin's routes (Strapi 5.54).
+    const token = state.auth?.credentials?.name;
+    return { cause: 'admin-publish', causedBy: token ? `admin token "${token}"`.slice(0, MAX_NAME) : 'admin token' };
+  }
+  if (state.isAuthenticatedAdmin || strategy === 'admin') return { cause: 'admin-publish', causedBy: personName(state.user) };
+  // The content API's tokens: `content-api-token` since Strapi 5.54, `api-token` before.
+  if (strategy === 'content-api-token' || strategy === 'api-token') {
+    const token = state.auth?.credentials?.name;
+    return { cause: 'api-publish', causedBy: token ? `API token "${token}"`.slice(0, MAX_NAME) : 'API token' };
+  }
+  if (strategy === 'users-permissions' || state.user) {
+    const user = personName(state.user ?? state.auth?.credentials);
+    return { cause: 'api-publish', causedBy: user ? `user ${user}` : 'user' };
+  }
+  return { cause: 'api-publish', causedBy: 'Public role' };
+}
+
+/** An editor's action in the admin (narrate now, bulk, regenerate, previews, transcription). */
+export function editorOrigin(cause: LedgerCause, admin: Person | null | undefined): Origin {
+  return { cause, causedBy: personName(admin) };
+}

@@ -1,0 +1,45 @@
+/**
+ * The usage view's figures from the ledger's daily totals (credits/domain/totals.ts): each day of
+ * the chart, by content type and by locale, and the month to date. Pure.
+ */
+import type { MonthToDate, UsageDay } from '../../../../shared/contracts/usage';
+import { NO_LOCALE, type DayDelta, type DayKey } from './totals';
+
+type DayRow = DayKey & DayDelta;
+
+const add = (map: Record<string, number>, key: string, credits: number) => {
+  if (credits !== 0) map[key] = (map[key] ?? 0) + credits;
+};
+
+/** Every day of `days` (oldest first), zeros included, from the totals' rows (which may hold other days). */
+export function usageDays(days: readonly string[], rows: readonly DayRow[]): UsageDay[] {
+  const byDay = new Map<string, UsageDay>(
+    days.map((day) => [day, { day, credits: 0, byContentType: {}, byLocale: {}, refunds: 0, refundedCredits: 0, redeliveries: 0 }])
+  );
+  for (const row of rows) {
+    const day = byDay.get(row.day);
+    if (!day) continue;
+    const spent = row.charged - row.refunded;
+    day.credits += spent;
+    add(day.byContentType, row.source, spent);
+    add(day.byLocale, row.targetLocale === NO_LOCALE ? 'none' : row.targetLocale, spent);
+    day.refunds += row.refunds;
+    day.refundedCredits += row.refunded;
+    day.redeliveries += row.redeliveries;
+  }
+  return [...byDay.values()];
+}
+
+/** The month's totals from its days' rows. */
+export function monthToDate(rows: readonly DayRow[]): MonthToDate {
+  const total: MonthToDate = { credits: 0, pending: 0, refunds: 0, refundedCredits: 0, redeliveries: 0, entries: 0 };
+  for (const row of rows) {
+    total.credits += row.charged - row.refunded;
+    total.pending += row.pending;
+    total.refunds += row.refunds;
+    total.refundedCredits += row.refunded;
+    total.redeliveries += row.redeliveries;
+    total.entries += row.entries;
+  }
+  return total;
+}

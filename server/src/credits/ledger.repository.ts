@@ -1,0 +1,219 @@
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import type { LedgerCause, LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
+import { LEDGER_ARTICLE_UID, LEDGER_DAY_UID, LEDGER_ENTRY_UID } from '../content-types';
+import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, type DayDelta, type DayKey } from './domain/totals';
+
+/**
+ * The ledger's tables: one row per request that could charge (entries), and the totals written in
+ * the same transaction (per day, content type, locale and kind; per article and month). The only
+ * code that writes them. Totals are added to by an upsert (`INSERT ... ON CONFLICT DO UPDATE`, or
+ * MySQL's `ON DUPLICATE KEY UPDATE`) on their unique key, so two instances recording at once
+ * both count: neither reads a total to write it back.
+ */
+
+export interface NewLedgerEntry {
+  articleId: string;
+  kind: LedgerKind;
+  cause: LedgerCause;
+  causedBy: string | null;
+  contentType: string | null;
+  targetDocumentId: string | null;
+  targetLocale: string | null;
+  title: string | null;
+  narrationId: number | null;
+  characters: number;
+  factor: number;
+  regenerate: boolean;
+  credits: number;
+  outcome: LedgerOutcome;
+  acceptedAt: Date;
+  /** YYYY-MM-DD in the budget's time zone when it was accepted. */
+  day: string;
+  creditsRemaining: number | null;
+}
+
+export interface LedgerEntryRow extends Omit<NewLedgerEntry, 'acceptedAt'> {
+  id: number;
+  acceptedAt: string;
+  settledAt: string | null;
+}
+
+export interface DayTotalRow extends DayKey, DayDelta {}
+
+export interface ArticleMonthRow {
+  month: string;
+  contentType: string;
+  targetDocumentId: string;
+  targetLocale: string;
+  title: string | null;
+  spent: number;
+  entries: number;
+}
+
+type Row = Record<string, unknown>;
+const n = (value: unknown) => Number(value ?? 0);
+
+export function createLedgerRepository(strapi: Core.Strapi) {
+  const entries = () => strapi.db.query(LEDGER_ENTRY_UID);
+  const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
+  const knex = () => strapi.db.connection;
+
+  /** Adds a delta to a day's total, creating it at the first entry of its key. */
+  async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
+    const table = tableOf(LEDGER_DAY_UID);
+    const db = knex();
+    const increments = Object.fromEntries(Object.entries(delta).map(([column, value]) => [column, db.raw('?? + ?', [column, value])]));
+    await trx(table)
+      .insert({
+        day: key.day,
+        source: key.source,
+        target_locale: key.targetLocale,
+        kind: key.kind,
+        ...delta,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['day', 'source', 'target_locale', 'kind'])
+      .merge({ ...increments, updated_at: at });
+  }
+
+  /** Adds credits spent to an article's month. */
+  async function addToArticle(
+    trx: Knex.Transaction,
+    entry: Pick<NewLedgerEntry, 'contentType' | 'targetDocumentId' | 'targetLocale' | 'title'>,
+    month: string,
+    spent: number,
+    added: number,
+    at: Date
+  ) {
+    if (!entry.contentType || !entry.targetDocumentId) return;
+    const db = knex();
+    await trx(tableOf(LEDGER_ARTICLE_UID))
+      .insert({
+        month,
+        content_type: entry.contentType,
+        target_document_id: entry.targetDocumentId,
+        target_locale: entry.targetLocale ?? NO_LOCALE,
+        title: entry.title,
+        spent,
+        entries: added,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['month', 'content_type', 'target_document_id', 'target_locale'])
+      .merge({
+        spent: db.raw('?? + ?', ['spent', spent]),
+        entries: db.raw('?? + ?', ['entries', added]),
+        ...(entry.title ? { title: entry.title } : {}),
+        updated_at: at,
+      });
+  }
+
+  const monthOfDay = (day: string) => day.slice(0, 7);
+
+  return {
+    /** Writes an entry and its totals together. */
+    async record(entry: NewLedgerEntry): Promise<LedgerEntryRow> {
+      return strapi.db.transaction(async ({ trx }) => {
+        const row = (await entries().create({
+          data: { ...entry, settledAt: entry.outcome === 'pending' ? null : entry.acceptedAt },
+        })) as LedgerEntryRow;
+        const delta = deltaOnRecord(entry);
+        await addToDay(trx, dayKeyOf(entry, entry.day), delta, entry.acceptedAt);
+        await addToArticle(trx, entry, monthOfDay(entry.day), delta.charged - delta.refunded, 1, entry.acceptedAt);
+        return row;
+      });
+    },
+
+    /**
+     * Gives a pending entry its outcome, and moves its totals; false when another writer settled it
+     * first (a duplicate callback on another instance), which then changed nothing.
+     */
+    async settle(entry: LedgerEntryRow, outcome: LedgerOutcome, at: Date): Promise<boolean> {
+      return strapi.db.transaction(async ({ trx }) => {
+        const { count } = await entries().updateMany({ where: { id: entry.id, outcome: 'pending' }, data: { outcome, settledAt: at } });
+        if (count !== 1) return false;
+        const delta = deltaOnSettle(entry.credits, 'pending', outcome);
+        await addToDay(trx, dayKeyOf(entry, entry.day), delta, at);
+        if (delta.refunded !== 0) await addToArticle(trx, entry, monthOfDay(entry.day), -delta.refunded, 0, at);
+        return true;
+      });
+    },
+
+    /** The entries of an articleId still awaiting their callback, newest first. */
+    async pendingFor(articleId: string): Promise<LedgerEntryRow[]> {
+      const rows = (await entries().findMany({ where: { articleId, outcome: 'pending' }, orderBy: [{ id: 'desc' }] })) as LedgerEntryRow[];
+      return rows.filter((row) => row.articleId === articleId);
+    },
+
+    /** Whether the service was ever asked for this articleId by a request the ledger recorded. */
+    async hasEntryFor(articleId: string): Promise<boolean> {
+      const row = (await entries().findOne({ where: { articleId }, select: ['id', 'articleId'] })) as { articleId: string } | null;
+      return row !== null && row.articleId === articleId;
+    },
+
+    /** Day totals from `first` to `last` (YYYY-MM-DD, inclusive). */
+    async days(first: string, last: string): Promise<DayTotalRow[]> {
+      const rows = (await knex()(tableOf(LEDGER_DAY_UID))
+        .select('day', 'source', 'target_locale', 'kind', 'charged', 'refunded', 'pending', 'entries', 'refunds', 'redeliveries')
+        .where('day', '>=', first)
+        .andWhere('day', '<=', last)) as Row[];
+      return rows.map((row) => ({
+        day: String(row.day),
+        source: String(row.source),
+        targetLocale: String(row.target_locale ?? NO_LOCALE),
+        kind: row.kind as LedgerKind,
+        charged: n(row.charged),
+        refunded: n(row.refunded),
+        pending: n(row.pending),
+        entries: n(row.entries),
+        refunds: n(row.refunds),
+        redeliveries: n(row.redeliveries),
+      }));
+    },
+
+    /** Credits spent (charged less refunded) from `first` to `last`, by source (content type, previews, transcriptions). */
+    async spentBySource(first: string, last: string): Promise<Record<string, number>> {
+      const rows = (await knex()(tableOf(LEDGER_DAY_UID))
+        .select('source')
+        .sum({ charged: 'charged' })
+        .sum({ refunded: 'refunded' })
+        .where('day', '>=', first)
+        .andWhere('day', '<=', last)
+        .groupBy('source')) as Row[];
+      return Object.fromEntries(rows.map((row) => [String(row.source), n(row.charged) - n(row.refunded)]));
+    },
+
+    /** Everything the ledger ever left spent (the balance's drift is measured against it). */
+    async spentEver(): Promise<number> {
+      const [row] = (await knex()(tableOf(LEDGER_DAY_UID)).sum({ charged: 'charged' }).sum({ refunded: 'refunded' })) as Row[];
+      return n(row?.charged) - n(row?.refunded);
+    },
+
+    /** A month's most expensive articles. */
+    async topArticles(month: string, limit: number): Promise<ArticleMonthRow[]> {
+      const rows = (await knex()(tableOf(LEDGER_ARTICLE_UID))
+        .select('month', 'content_type', 'target_document_id', 'target_locale', 'title', 'spent', 'entries')
+        .where('month', month)
+        .orderBy('spent', 'desc')
+        .limit(limit)) as Row[];
+      return rows.map((row) => ({
+        month: String(row.month),
+        contentType: String(row.content_type),
+        targetDocumentId: String(row.target_document_id),
+        targetLocale: String(row.target_locale ?? NO_LOCALE),
+        title: (row.title as string | null) ?? null,
+        spent: n(row.spent),
+        entries: n(row.entries),
+      }));
+    },
+
+    /** Entries in id order after `afterId`, `limit` at a time (the CSV export reads the ledger in pages). */
+    async page(afterId: number, limit: number): Promise<LedgerEntryRow[]> {
+      return (await entries().findMany({ where: { id: { $gt: afterId } }, orderBy: [{ id: 'asc' }], limit })) as LedgerEntryRow[];
+    },
+  };
+}
+
+export type LedgerRepository = ReturnType<typeof createLedgerRepository>;

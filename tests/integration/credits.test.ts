@@ -1,0 +1,193 @@
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { processTextSince, lastRequestId, waitForStatus } from './narration-helpers';
+
+/**
+ * The credits ledger (issue 24) against the emulator: a scripted month of what a site does (first
+ * narrations, unchanged republishes, an edit, a regenerate, a publish through the API, a null
+ * result re-sent, a generation failure refunded, voice and paragraph previews, a transcription),
+ * after which the ledger's month equals, to the credit, what the emulator's own ledger took.
+ */
+
+const ARTICLE = 'api::article.article';
+jest.setTimeout(300_000);
+
+let stack: Stack;
+let articles: ReturnType<typeof contentManager>;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { SPEECH_STT_POLL_MS: '200' } });
+  articles = contentManager(stack, ARTICLE);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function publish(title: string, text: string) {
+  const created = await articles.create({ title, summary: text, body: blocks(`${text} More words of ${title}.`) }, 'en');
+  await articles.publish(created.documentId, 'en');
+  return created.documentId;
+}
+
+/** What the emulator's ledger took, net of its refunds: its starting balance less what is left. */
+async function emulatorSpent(): Promise<number> {
+  const { credits, startingCredits } = await stack.control<any>('GET', '/credits');
+  return startingCredits - credits;
+}
+
+async function usage() {
+  const { status, body } = await stack.admin('GET', '/speech/usage?days=30');
+  expect(status).toBe(200);
+  return body;
+}
+
+async function ledgerCsv() {
+  const response = await stack.request('/speech/usage/ledger.csv', { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+  const [columns, ...rows] = parseCsv(await response.text());
+  return rows.map((cells) => Object.fromEntries(cells.map((cell, index) => [columns[index], cell])));
+}
+
+/** RFC 4180, as the ledger writes it: quoted cells may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i += 1;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else {
+      cell += char;
+    }
+  }
+  return rows;
+}
+
+/** Every ledger entry has its callback (or needs none). */
+async function settled() {
+  await waitFor(async () => (await usage()).monthToDate.pending === 0 && (await ledgerCsv()).every((row) => row.outcome !== 'pending'), {
+    timeoutMs: 60_000,
+    what: 'every ledger entry settled',
+  });
+}
+
+it('a scripted month: the ledger equals the emulator ledger to the credit, with every cause and outcome', async () => {
+  const since = await lastRequestId(stack);
+  // First narrations, one of them published twice unchanged (the second asks nothing).
+  const first = await publish('Ledger first', 'The first narrated article of the month.');
+  const second = await publish('Ledger second', 'A second article, edited later.');
+  await waitForStatus(stack, ARTICLE, first, 'completed', 'en');
+  await waitForStatus(stack, ARTICLE, second, 'completed', 'en');
+  await articles.publish(first, 'en');
+  // An edit: the same articleId asked again with regenerate true, paid.
+  await articles.update(second, { summary: 'A second article, edited once.' }, 'en');
+  await articles.publish(second, 'en');
+  await waitFor(
+    async () => (await processTextSince(stack, since)).filter((r) => r.body?.postData?.articleId === `${second}-en`).length === 2,
+    {
+      what: 'the edit submitted',
+    }
+  );
+  await waitForStatus(stack, ARTICLE, second, 'completed', 'en');
+  // An editor's regenerate of unchanged content.
+  expect(
+    (await stack.admin('POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId: first, locale: 'en' })).status
+  ).toBe(200);
+  await waitFor(
+    async () => (await processTextSince(stack, since)).filter((r) => r.body?.postData?.articleId === `${first}-en`).length === 2,
+    {
+      what: 'the regenerate submitted',
+    }
+  );
+  await waitForStatus(stack, ARTICLE, first, 'completed', 'en');
+
+  // A null result (no audio) and a generation failure: each refunded, then paid again with regenerate true.
+  const noAudio = await articles.create({ title: 'Ledger silent', summary: 'An article whose first take has no audio.' }, 'en');
+  const failing = await articles.create({ title: 'Ledger failing', summary: 'An article whose first take fails.' }, 'en');
+  await stack.control('POST', '/inject', { kind: 'noAudio', articleId: `${noAudio.documentId}-en` });
+  await stack.control('POST', '/inject', { kind: 'generationFailure', articleId: `${failing.documentId}-en` });
+  await articles.publish(noAudio.documentId, 'en');
+  await articles.publish(failing.documentId, 'en');
+  await waitForStatus(stack, ARTICLE, noAudio.documentId, 'completed', 'en');
+  await waitForStatus(stack, ARTICLE, failing.documentId, 'completed', 'en');
+
+  // A publish through the REST API with an API token.
+  const token = await stack.admin('POST', '/admin/api-tokens', { name: 'ledger-front', type: 'full-access', lifespan: null });
+  const created = await stack.request('/api/articles', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.body.data.accessKey}` },
+    body: JSON.stringify({ data: { title: 'Ledger over REST', summary: 'Published at once by an API token.' } }),
+  });
+  expect(created.status).toBe(201);
+  const rest = ((await created.json()) as any).data.documentId as string;
+  await waitForStatus(stack, ARTICLE, rest, 'completed', 'en');
+
+  // A voice preview, a paragraph preview, a transcription.
+  const auth = { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` };
+  const voice = await stack.request('/speech/tts/preview', {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ voiceId: 'en-female-1', text: 'Hello from the ledger.' }),
+  });
+  expect(voice.status).toBe(200);
+  const paragraph = await stack.request('/speech/narrations/listen', {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ contentType: ARTICLE, documentId: first, locale: 'en', index: 0 }),
+  });
+  expect(paragraph.status).toBe(200);
+  // The preview's own MP3 is the recording transcribed.
+  const form = new FormData();
+  form.append('audio', new Blob([new Uint8Array(await voice.arrayBuffer())], { type: 'audio/mpeg' }), 'ledger.mp3');
+  const transcription = await stack.request('/speech/transcriptions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}` },
+    body: form,
+  });
+  expect(transcription.status).toBeLessThan(300);
+
+  await settled();
+  const spent = await emulatorSpent();
+  expect(spent).toBeGreaterThan(0);
+  const view = await usage();
+  expect(view.monthToDate.credits).toBe(spent);
+  // The emulator's events say the same, charge by charge.
+  const { events } = await stack.control<any>('GET', '/events');
+  const sum = (type: string) => events.filter((e: any) => e.type === type).reduce((total: number, e: any) => total + e.credits, 0);
+  expect(sum('CREDITS_CHARGED') - sum('CREDITS_REFUNDED')).toBe(spent);
+  expect(view.monthToDate.refundedCredits).toBe(sum('CREDITS_REFUNDED'));
+  expect(view.monthToDate.refunds).toBe(events.filter((e: any) => e.type === 'CREDITS_REFUNDED').length);
+
+  const entries = await ledgerCsv();
+  const causes = new Set(entries.map((row) => row.cause));
+  for (const cause of ['admin-publish', 'api-publish', 'regenerate', 'voice-preview', 'paragraph-preview', 'transcription'])
+    expect(causes).toContain(cause);
+  expect(
+    entries
+      .filter((row) => row.outcome === 'refunded')
+      .map((row) => row.documentId)
+      .sort()
+  ).toEqual([failing.documentId, noAudio.documentId].sort());
+  expect(entries.find((row) => row.cause === 'api-publish')?.causedBy).toBe('API token "ledger-front"');
+  // The CSV's credits add up to the same figure, and the day's chart to the month.
+  const csvSpent = entries.reduce((total, row) => total + (row.outcome === 'refunded' ? 0 : Number(row.credits)), 0);
+  expect(csvSpent).toBe(spent);
+  expect(view.days.reduce((total: number, day: any) => total + day.credits, 0)).toBe(spent);
+  expect(view.topArticles[0].credits).toBeGreaterThan(0);
+  expect(view.balance.drift).toBe(0);
+});
