@@ -82,8 +82,9 @@ it('the usage page shows the month to date, and its chart’s table adds up to t
   await page.getByRole('heading', { name: 'Speech usage' }).waitFor();
   await expectText(page.getByTestId('speech-month-credits'), `${expected.toLocaleString('en-US')} credits this month`);
 
-  const chart = page.getByTestId('speech-usage-chart').locator('svg[role="img"]');
-  await expectText(chart.locator('title'), 'Credits per day');
+  // One image for assistive technology, named by its title and summary.
+  const chart = page.getByTestId('speech-usage-chart').getByRole('img', { name: /^Credits per day \d+ days, [\d,]+ credits in all/ });
+  await chart.waitFor();
   expect(await chart.locator('rect[fill^="#"]').count()).toBeGreaterThan(0);
   // The data table is the chart's equivalent: in the page for assistive technology, shown on demand.
   await page.getByTestId('speech-usage-table-toggle').click();
