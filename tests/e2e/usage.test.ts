@@ -147,6 +147,12 @@ it('a narration over the budget waits ("Monthly budget reached") until a setting
   const documentId = await publishArticle('Over the budget', 'This one would take the month over its budget, so it waits.');
   await waitForStatus(documentId, (row) => row?.lastErrorCode === 'BUDGET_REACHED', 'the narration to wait for the budget');
 
+  // The list view says it too.
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}`);
+  const listBadge = page.locator('tr', { hasText: 'Over the budget' }).getByTestId('speech-badge');
+  await expectAttribute(listBadge, 'data-kind', 'budget');
+  await expectText(listBadge, 'Monthly budget reached');
+
   await page.goto(`${stack.url}/admin/content-manager/collection-types/${ARTICLE}/${documentId}?plugins[i18n][locale]=en`);
   const panel = page.getByTestId('speech-panel');
   await expectAttribute(panel.getByTestId('speech-badge'), 'data-kind', 'budget');
@@ -226,6 +232,32 @@ it('an admin without the settings permission has no widget, and no usage is aske
     expect(await narrator.getByText('Speech credits this month').count()).toBe(0);
     expect(await narrator.getByTestId('speech-usage-widget').count()).toBe(0);
     expect(usageRequests).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+it('an admin who may read the settings but not change them sees the widget and a budget card to read only', async () => {
+  const role = await stack.admin('POST', '/admin/roles', { name: 'Speech readers', description: 'Read the speech settings' });
+  expect(role.status).toBe(201);
+  const permissions = ['plugin::speech.settings.read'].map((action) => ({ action, subject: null, properties: {}, conditions: [] }));
+  expect((await stack.admin('PUT', `/admin/roles/${role.body.data.id}/permissions`, { permissions })).status).toBe(200);
+  await createAdmin(stack, 'reader@example.com', role.body.data.id);
+
+  const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
+  const reader = await context.newPage();
+  try {
+    await reader.goto(`${stack.url}/admin/auth/login`);
+    await reader.getByLabel('Email').fill('reader@example.com');
+    await reader.getByLabel('Password', { exact: false }).first().fill('Passw0rd-For-Tests!');
+    await reader.getByRole('button', { name: 'Login' }).click();
+    await reader.getByTestId('speech-usage-widget').waitFor();
+    await reader.goto(`${stack.url}/admin/settings/speech`);
+    const card = reader.getByTestId('speech-budget');
+    await card.waitFor();
+    expect(await card.getByTestId('speech-budget-credits').isDisabled()).toBe(true);
+    expect(await card.getByTestId('speech-budget-time-zone').isDisabled()).toBe(true);
+    expect(await reader.getByTestId('speech-save').isDisabled()).toBe(true);
   } finally {
     await context.close();
   }
