@@ -94,7 +94,7 @@ it('logs in through the login form and dismisses the guided tour and the banner'
 
 it('Settings -> Speech: connection, voice picker and a cost preview that doubles with AI preprocessing', async () => {
   await page.getByRole('link', { name: 'Settings' }).first().click();
-  await page.getByRole('link', { name: 'Speech' }).click();
+  await page.getByRole('link', { name: 'Speech', exact: true }).click();
   await page.getByRole('heading', { name: 'Speech' }).waitFor();
 
   await expectText(page.getByTestId('speech-api-key'), 'Configured');
