@@ -2,6 +2,7 @@ import {
   MAX_SERIES,
   OTHER_SERIES,
   OTHER_COLOUR,
+  SERIES_COLOURS,
   chartSeries,
   coversMonth,
   dayBreakdown,
@@ -126,4 +127,18 @@ describe('sums', () => {
 it('gives Other its grey, and the series their colours in legend order', () => {
   expect(seriesColour(OTHER_SERIES, 0)).toBe(OTHER_COLOUR);
   expect(seriesColour(ARTICLE, 0)).not.toBe(seriesColour(NOTE, 1));
+});
+
+/** WCAG's contrast ratio of a #rrggbb colour against white. */
+function contrastOnWhite(hex: string): number {
+  const channels = [1, 3, 5].map((index) => parseInt(hex.slice(index, index + 2), 16) / 255);
+  const [r, g, b] = channels.map((value) => (value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (luminance + 0.05);
+}
+
+it('draws every series at 3:1 or more against the white card (WCAG non-text contrast), each in a colour of its own', () => {
+  for (const colour of [...SERIES_COLOURS, OTHER_COLOUR])
+    expect({ colour, enough: contrastOnWhite(colour) >= 3 }).toEqual({ colour, enough: true });
+  expect(new Set([...SERIES_COLOURS, OTHER_COLOUR]).size).toBe(SERIES_COLOURS.length + 1);
 });

@@ -123,7 +123,7 @@ export function periodTotals(days: readonly UsageDay[]) {
  * Colours of the series, by their place in the legend: the design system's hues, dark enough
  * against white for the 3:1 contrast graphics need. OTHER_SERIES is always grey.
  */
-export const SERIES_COLOURS = ['#4945ff', '#ee5e52', '#328048', '#d9822f', '#7b79ff', '#0c75af', '#ac73e6'];
+export const SERIES_COLOURS = ['#4945ff', '#ee5e52', '#328048', '#8f5d00', '#7b79ff', '#0c75af', '#ac73e6'];
 export const OTHER_COLOUR = '#8e8ea9';
 
 export function seriesColour(series: string, index: number): string {
