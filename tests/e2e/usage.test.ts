@@ -192,6 +192,16 @@ it('in Arabic the usage page reads right to left', async () => {
     const content = page.getByTestId('speech-usage');
     await expectAttribute(content, 'dir', 'rtl');
     await expectText(page.getByTestId('speech-usage-days'), 'الرصيد المُنفق يوميًا');
+    // Time runs from the right: today's bar is left of the first day's, the value axis on the right.
+    const svg = page.getByTestId('speech-usage-chart').getByRole('img');
+    const layout = await svg.evaluate((element) => {
+      const width = element.getBoundingClientRect().width;
+      const bars = [...element.querySelectorAll('g > rect:first-child')].map((rect) => Number(rect.getAttribute('x')));
+      const axisLabel = Number(element.querySelector('g > text')?.getAttribute('x'));
+      return { width, first: bars[0], last: bars[bars.length - 1], axisLabel };
+    });
+    expect(layout.last).toBeLessThan(layout.first);
+    expect(layout.axisLabel).toBeGreaterThan(layout.width / 2);
     await page.getByTestId('speech-usage-table-toggle').click();
     await page.getByTestId('speech-usage-month-sum').waitFor();
     // Strapi's admin does not flip the page for Arabic; the plugin's own layout must survive it.
