@@ -1,5 +1,5 @@
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { processTextSince, lastRequestId, waitForStatus } from './narration-helpers';
+import { processTextSince, lastRequestId, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * The credits ledger (issue 24) against the emulator: a scripted month of what a site does (first
@@ -15,7 +15,13 @@ let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SPEECH_STT_POLL_MS: '200' } });
+  stack = await startStack({
+    env: {
+      SPEECH_STT_POLL_MS: '200',
+      // A result that never reached the site is asked for again after this (the delivery test below).
+      SPEECH_CALLBACK_TIMEOUT_MS: '20000',
+    },
+  });
   articles = contentManager(stack, ARTICLE);
 });
 
@@ -190,4 +196,36 @@ it('a scripted month: the ledger equals the emulator ledger to the credit, with 
   expect(view.days.reduce((total: number, day: any) => total + day.credits, 0)).toBe(spent);
   expect(view.topArticles[0].credits).toBeGreaterThan(0);
   expect(view.balance.drift).toBe(0);
+});
+
+it('a result the site never received (down through every delivery attempt) is refunded, re-delivered free, and the ledger still equals the emulator', async () => {
+  const spentBefore = await emulatorSpent();
+  const ledgerBefore = (await usage()).monthToDate.credits;
+  expect(ledgerBefore).toBe(spentBefore);
+  const created = await articles.create({ title: 'Ledger undelivered', summary: 'Its first callback finds the site down.' }, 'en');
+  const articleId = `${created.documentId}-en`;
+  // The callback waits 5 s: long enough to stop Strapi after the 202, before it is sent.
+  await stack.control('POST', '/inject', { kind: 'slowCallback', delayMs: 5_000, articleId });
+  await articles.publish(created.documentId, 'en');
+  await waitFor(async () => (await submissionsFor(stack, articleId)).some((request) => request.status === 202), {
+    what: 'the narration accepted',
+  });
+  await stack.stopStrapi();
+  await waitFor(
+    async () =>
+      (await stack.control<any>('GET', `/events?articleId=${encodeURIComponent(articleId)}&type=DELIVERY_FAILED`)).events.length === 1,
+    { timeoutMs: 30_000, what: 'every delivery attempt to fail' }
+  );
+  await stack.restartStrapi();
+  await waitForStatus(stack, ARTICLE, created.documentId, 'completed', 'en', 60_000);
+  await settled();
+  const requests = (await submissionsFor(stack, articleId)).filter((request) => request.status === 202);
+  expect(requests.map((request) => request.body.postData.regenerate)).toEqual([false, false]);
+  const entries = (await ledgerCsv()).filter((row) => row.articleId === articleId);
+  expect(entries.map((row) => [row.credits === '0' ? 'free' : 'paid', row.outcome])).toEqual([
+    ['paid', 'refunded'],
+    ['free', 'redelivered'],
+  ]);
+  expect(await emulatorSpent()).toBe(spentBefore);
+  expect((await usage()).monthToDate.credits).toBe(spentBefore);
 });

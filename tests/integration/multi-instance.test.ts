@@ -1,6 +1,6 @@
 import { blocks, contentManager, startStack, waitFor, type Stack, type StrapiProcess } from './harness';
 import { SERVER_DATABASES, type DatabaseServer } from './databases';
-import { sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import { narrationRow, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -161,6 +161,63 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     expect(generations.every((record: any) => record.generation === 1)).toBe(true);
   });
 
+  it('two instances publishing at once never spend past the monthly budget together', async () => {
+    const articles = contentManager(stack, ARTICLE);
+    const documentIds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const created = await articles.create({ title: `Budget race ${i}`, summary: `Summary ${i}.`, body: blocks(`Body ${i}.`) }, 'en');
+      documentIds.push(created.documentId);
+    }
+    const costs = await Promise.all(
+      documentIds.map(
+        async (documentId) =>
+          (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale: 'en' })).body
+            .credits as number
+      )
+    );
+    expect(new Set(costs).size).toBe(1);
+    const [cost] = costs;
+    const spentBefore = (await stack.admin('GET', '/speech/usage')).body.monthToDate.credits as number;
+    const emulatorCredits = async () => (await stack.control<any>('GET', '/credits')).credits as number;
+    const balanceBefore = await emulatorCredits();
+    // Three fit; a fourth would pass the budget by one credit.
+    const monthlyCredits = spentBefore + 4 * cost - 1;
+    expect((await stack.admin('PUT', '/speech/settings', { budget: { monthlyCredits } })).status).toBe(200);
+    // The other instance reads the settings again after its cache (settings/service.ts, 5 s).
+    await sleep(5_500);
+    const publishOn = (url: string, documentId: string) =>
+      fetch(`${url}/content-manager/collection-types/${ARTICLE}/${documentId}/actions/publish?locale=en`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+        body: '{}',
+      }).then((response) => expect(response.status).toBe(200));
+    try {
+      await Promise.all(documentIds.map((documentId, i) => publishOn(i % 2 ? second.url : stack.url, documentId)));
+      const statuses = async () => {
+        const rows = await Promise.all(documentIds.map((documentId) => narrationRow(stack, ARTICLE, documentId, 'en')));
+        return {
+          completed: rows.filter((row) => row?.status === 'completed').length,
+          waiting: rows.filter((row) => row?.status === 'queued' && row.lastErrorCode === 'BUDGET_REACHED').length,
+        };
+      };
+      await waitFor(async () => JSON.stringify(await statuses()) === JSON.stringify({ completed: 3, waiting: 3 }), {
+        timeoutMs: 60_000,
+        what: 'three narrated and three waiting for the budget',
+      });
+      await sleep(1_500);
+      const usage = (await stack.admin('GET', '/speech/usage')).body;
+      expect(usage.monthToDate.credits).toBe(spentBefore + 3 * cost);
+      expect(usage.monthToDate.credits).toBeLessThanOrEqual(monthlyCredits);
+      expect(balanceBefore - (await emulatorCredits())).toBe(3 * cost);
+      const accepted = (await Promise.all(documentIds.map((documentId) => submissionsFor(stack, `${documentId}-en`)))).flat();
+      expect(accepted.filter((entry) => entry.status === 202)).toHaveLength(3);
+    } finally {
+      await stack.admin('PUT', '/speech/settings', { budget: { monthlyCredits: null } });
+      for (const documentId of documentIds) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+      await sleep(5_500);
+    }
+  });
+
   it('submits each article once across instances, with at most maxInFlight generating', async () => {
     // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
     // attribute is not a database constraint): two rows. Dispatching must still work.
@@ -219,7 +276,11 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
         }).then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
     } as Stack;
 
-    for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
+    try {
+      for (const documentId of documentIds) await waitForStatus(viaSecond, ARTICLE, documentId, 'completed', 'en', 90_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n--- second instance ---\n${second.logs().slice(-6000)}`, { cause: error });
+    }
     sampling = false;
     await sampler;
 

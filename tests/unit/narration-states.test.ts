@@ -203,6 +203,27 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch.status).toBe('queued');
       expect(patch.attempts).toBeUndefined();
     });
+
+    it('the monthly budget holds the job, unsent and unpaid, until the month ends', () => {
+      const until = new Date('2026-12-01T00:00:00Z');
+      const held = applied(
+        transition(job({ status: 'submitting', attempts: 1, leaseOwner: 'w1' }), {
+          type: 'budgetHeld',
+          reason: 'Monthly budget reached',
+          until,
+        })
+      );
+      expect(held.from).toEqual(['submitting']);
+      expect(held.patch).toMatchObject({ status: 'queued', lastErrorCode: 'BUDGET_REACHED', nextAttemptAt: until, leaseOwner: null });
+      // Nothing was asked of the service: no attempt, no submission counted.
+      expect(held.patch.attempts).toBeUndefined();
+      expect(held.patch.submissions).toBeUndefined();
+      // Only a claimed job is held: a stale worker's copy of a row another moved on changes nothing.
+      expect(transition(job({ status: 'awaiting_callback' }), { type: 'budgetHeld', reason: 'x', until })).toMatchObject({
+        kind: 'apply',
+        from: ['submitting'],
+      });
+    });
   });
 
   describe('callbacks', () => {

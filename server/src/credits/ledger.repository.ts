@@ -63,7 +63,10 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
     const table = tableOf(LEDGER_DAY_UID);
     const db = knex();
-    const increments = Object.fromEntries(Object.entries(delta).map(([column, value]) => [column, db.raw('?? + ?', [column, value])]));
+    // The existing row's column, named with its table: PostgreSQL finds a bare name ambiguous (the row or `excluded`).
+    const increments = Object.fromEntries(
+      Object.entries(delta).map(([column, value]) => [column, db.raw('??.?? + ?', [table, column, value])])
+    );
     await trx(table)
       .insert({
         day: key.day,
@@ -89,7 +92,8 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   ) {
     if (!entry.contentType || !entry.targetDocumentId) return;
     const db = knex();
-    await trx(tableOf(LEDGER_ARTICLE_UID))
+    const table = tableOf(LEDGER_ARTICLE_UID);
+    await trx(table)
       .insert({
         month,
         content_type: entry.contentType,
@@ -103,8 +107,8 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       })
       .onConflict(['month', 'content_type', 'target_document_id', 'target_locale'])
       .merge({
-        spent: db.raw('?? + ?', ['spent', spent]),
-        entries: db.raw('?? + ?', ['entries', added]),
+        spent: db.raw('??.?? + ?', [table, 'spent', spent]),
+        entries: db.raw('??.?? + ?', [table, 'entries', added]),
         ...(entry.title ? { title: entry.title } : {}),
         updated_at: at,
       });
