@@ -2,7 +2,17 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blocks, contentManager, createAdmin, jsonFetch, startStack, waitFor, type Stack } from './harness';
-import { emulatorRequests, narrationRow, publicNarration, sleep, submissionsFor, waitForStatus } from './narration-helpers';
+import {
+  emulatorRequests,
+  longBody,
+  narrationRow,
+  partRequests,
+  publicNarration,
+  setNarrationMode,
+  sleep,
+  submissionsFor,
+  waitForStatus,
+} from './narration-helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -183,6 +193,41 @@ describe('the monthly budget', () => {
     expect(error).toMatchObject({ name: 'BudgetReachedError', details: { code: 'BUDGET_REACHED' } });
     expect(error.message).toMatch(/^Monthly budget reached/);
     expect(await emulatorRequests(stack, '/api/v1/tts/generate')).toHaveLength(before);
+  });
+
+  it('an article narrated in parts: the parts that fit go, the rest wait, and the article says why', async () => {
+    await setNarrationMode(stack, ARTICLE, 'segmented', 400);
+    try {
+      const spent = (await usage()).monthToDate.credits as number;
+      await setBudget({ monthlyCredits: spent + 900 });
+      const created = await articles.create({ title: 'Budget long read', summary: 'Long.', body: blocks(...longBody(10)) }, 'en');
+      const articleId = `${created.documentId}-en`;
+      await articles.publish(created.documentId, 'en');
+      const row = await waitFor(
+        async () => {
+          const current = await narrationRow(stack, ARTICLE, created.documentId, 'en');
+          return current?.status === 'awaiting_parts' && current.lastErrorCode === 'BUDGET_REACHED' ? current : null;
+        },
+        { timeoutMs: 30_000, what: 'the long read to wait for the budget' }
+      );
+      expect(row.lastError).toMatch(/^Monthly budget reached/);
+      await sleep(1_500);
+      const sent = (await partRequests(stack, articleId)).filter((request) => request.status === 202);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThan(row.parts.total);
+      const view = await usage();
+      expect(view.monthToDate.credits).toBeLessThanOrEqual(spent + 900);
+      expect(view.waiting.articles).toBe(1);
+      // Raised: the waiting parts go, each once, and the article is joined.
+      await setBudget({ monthlyCredits: null });
+      await waitForStatus(stack, ARTICLE, created.documentId, 'completed', 'en', 90_000);
+      const accepted = (await partRequests(stack, articleId)).filter((request) => request.status === 202);
+      expect(new Set(accepted.map((request) => request.body.postData.articleId)).size).toBe(accepted.length);
+      expect(accepted).toHaveLength(row.parts.total);
+      expect((await narrationRow(stack, ARTICLE, created.documentId, 'en')).lastErrorCode).toBeNull();
+    } finally {
+      await setNarrationMode(stack, ARTICLE, 'whole');
+    }
   });
 
   it('releases what waits when the month turns (time injected)', async () => {
