@@ -35,8 +35,9 @@ const plugin: PluginDefinition = {
       Component: () => import('./pages/Transcribe'),
       permissions: PERMISSIONS.transcribe,
     });
-    // The month against the budget on the home page, for settings readers only (lazy chunk).
-    app.widgets.register({
+    // The month against the budget on the home page, for settings readers only (lazy chunk). An
+    // admin without homepage widgets simply shows none.
+    app.widgets?.register({
       id: 'usage',
       pluginId: PLUGIN_ID,
       icon: ChartPie,
