@@ -80,13 +80,17 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
     },
 
     /**
-     * The service accepted a narration request (202). Entries of the same articleId still awaiting a
-     * callback never got theirs: the service finished them (it would have answered 409 otherwise)
-     * and could not deliver, so it refunded them (spec 3.1, "generation or delivery fails").
+     * The service accepted a narration request (202). An entry of the same articleId still awaiting
+     * its callback is finished (the service would have answered 409 otherwise). Asked again
+     * without `regenerate` after the callback timed out, it never reached the site: the service
+     * could not deliver and refunded it (spec 3.1, "generation or delivery fails"). Before a paid
+     * request, its result came but the ledger's write of it was lost to a crash
+     * (narrations.service.ts): it was generated.
      * Joins the caller's transaction (the job's acceptance); the balance is noted after it (noteBalance).
      */
     async narrationAccepted(request: NarrationRequest, creditsRemaining: number | undefined, at: Date) {
-      for (const older of await repository.pendingFor(request.articleId)) await repository.settle(older, 'refunded', at);
+      const outcome = request.credits === 0 ? 'refunded' : 'generated';
+      for (const older of await repository.pendingFor(request.articleId)) await repository.settle(older, outcome, at);
       await repository.record({
         ...request,
         cause: request.origin.cause,

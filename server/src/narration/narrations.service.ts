@@ -151,9 +151,22 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
       const outcome = await service.recordVerifiedCallback(input);
       // The request it answers is settled in the ledger whatever the job made of it (a cancelled
-      // article's callback still says what the service charged). A failure here answers 500: the
-      // service sends the callback again, the job sees a duplicate, and the ledger settles then.
-      await getService('ledger').callbackReceived(input.articleId, Boolean(input.audioFile && input.srtFile), new Date());
+      // article's callback still says what the service charged). A refund is settled before the
+      // answer: should that fail, the 500 makes the service send the callback again, and the
+      // ledger settles then. A result (the common case, many at once after a backlog) is settled
+      // right after the answer, off the path the service waits on; only a crash in between leaves
+      // its entry pending, still counted as spent (ledger.service.ts settles it when the articleId
+      // is next accepted).
+      const withFiles = Boolean(input.audioFile && input.srtFile);
+      const settle = () => getService('ledger').callbackReceived(input.articleId, withFiles, new Date());
+      if (!withFiles) await settle();
+      else {
+        void service.track(
+          settle().catch((error) =>
+            strapi.log.error(`[speech] ${input.articleId}: the ledger did not settle its result: ${(error as Error).message}`)
+          )
+        );
+      }
       return outcome;
     },
 
