@@ -78,6 +78,9 @@ it('logs in, and two published articles are narrated (the ledger has entries)', 
 
 it('the usage page shows the month to date, and its chart’s table adds up to the month to date the API gives', async () => {
   const expected = (await usage()).monthToDate.credits;
+  // The ledger's month is what the service took: the emulator's own ledger, to the credit.
+  const { credits, startingCredits } = await stack.control<{ credits: number; startingCredits: number }>('GET', '/credits');
+  expect(expected).toBe(startingCredits - credits);
   await page.goto(`${stack.url}${USAGE_PAGE}`);
   await page.getByRole('heading', { name: 'Speech usage' }).waitFor();
   await expectText(page.getByTestId('speech-month-credits'), `${expected.toLocaleString('en-US')} credits this month`);
