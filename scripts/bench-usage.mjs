@@ -29,7 +29,7 @@
  *     (scripts/bench/usage/publish.mjs): p50 and p95 ratios <= 1.05.
  *
  *   node scripts/bench-usage.mjs [--db sqlite,postgres] [--entries 1000000] [--days 120]
- *                                [--requests 50] [--request-warmups 5] [--publish-samples 30] [--publish-warmups 5] [--build]
+ *                                [--requests 50] [--request-warmups 5] [--publish-samples 40] [--publish-warmups 5] [--build]
  *
  * Needs a built plugin and playground (`--build` builds both first), Linux (/proc), and for
  * PostgreSQL Debian's `postgresql` package (as the scale bench). Exit code 1 when a figure misses its target.
@@ -59,7 +59,7 @@ const ENTRIES = numberOption(argv, 'entries', 1_000_000);
 const DAYS = numberOption(argv, 'days', 120);
 const REQUESTS = numberOption(argv, 'requests', 50);
 const WARMUPS = numberOption(argv, 'request-warmups', 5);
-const PUBLISH_SAMPLES = numberOption(argv, 'publish-samples', 30);
+const PUBLISH_SAMPLES = numberOption(argv, 'publish-samples', 40);
 const PUBLISH_WARMUPS = numberOption(argv, 'publish-warmups', 5);
 const TARGETS = { usageP50Ms: 50, csvGrowthShare: 0.25 };
 const API_KEY = 'bench-usage-key';

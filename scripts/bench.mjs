@@ -22,7 +22,7 @@
  *                    [--join-seconds 3600] [--join-runs 2] [--long 3] [--short 30] [--long-characters 13000]
  *                    [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2] [--poll-ms 10]  (segmented)
  *                    [--db sqlite,postgres] [--entries 1000000] [--days 120] [--requests 50] [--request-warmups 5]
- *                    [--publish-samples 30] [--publish-warmups 5]  (usage)
+ *                    [--publish-samples 40] [--publish-warmups 5]  (usage)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
