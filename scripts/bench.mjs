@@ -8,9 +8,10 @@
  * the reconciliation at a million live articles, idle and catching up; scripts/bench-stitch.mjs: an
  * hour of narration joined from 30 MP3 and SRT parts, time and memory; scripts/bench-segmented.mjs:
  * segmented narration through the plugin and the emulator: the credits of ten edits, an hour joined
- * after its last callback, short articles drained beside long ones).
+ * after its last callback, short articles drained beside long ones; scripts/bench-usage.mjs: the credits
+ * ledger at a million entries: the usage view's query, the CSV export, publishing with a budget set).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
@@ -20,6 +21,8 @@
  *                    [--steps credits,join,drain] [--edits 10] [--edit-characters 20000] [--join-characters 54000]
  *                    [--join-seconds 3600] [--join-runs 2] [--long 3] [--short 30] [--long-characters 13000]
  *                    [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2] [--poll-ms 10]  (segmented)
+ *                    [--db sqlite,postgres] [--entries 1000000] [--days 120] [--requests 50] [--request-warmups 5]
+ *                    [--publish-samples 40] [--publish-warmups 5]  (usage)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -33,8 +36,8 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented'].includes(only)) {
-  console.error('--only: upload, scale, flow, feeds, reconcile, stitch or segmented');
+if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage'].includes(only)) {
+  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented or usage');
   leave(2);
 }
 const benches = [
@@ -69,6 +72,11 @@ const benches = [
       'drain-rounds',
       'poll-ms',
     ]),
+  },
+  {
+    name: 'usage',
+    script: 'bench-usage.mjs',
+    args: forward(['db', 'entries', 'days', 'requests', 'request-warmups', 'publish-samples', 'publish-warmups']),
   },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.

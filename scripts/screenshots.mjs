@@ -19,6 +19,10 @@ const README_SHOTS = {
   'list-badges.png': 'list-badges.png',
   'edit-panel.png': 'edit-panel.png',
   'transcribe.png': 'transcribe-completed.png',
+  // tests/e2e/usage.test.ts: Settings -> Speech usage, in English and in Arabic, and the home page widget.
+  'usage.png': 'usage-en.png',
+  'usage-ar.png': 'usage-ar-rtl.png',
+  'home-widget.png': 'home-widget.png',
 };
 
 const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'test.mjs'), '--selectProjects', 'e2e'], {
