@@ -87,8 +87,23 @@ export async function waitForStatus(
     },
     { timeoutMs, what: `narration of ${documentId}${locale ? `-${locale}` : ''} to be ${wanted.join('|')}${''}` }
   ).catch(async (error) => {
-    const row = await narrationRow(stack, contentType, documentId, locale);
-    throw new Error(`${error.message}; last row: ${JSON.stringify(row)}\n--- strapi log tail ---\n${stack.logs().slice(-3000)}`);
+    const row = await narrationRow(stack, contentType, documentId, locale).catch(() => null);
+    // The plugin's own lines, not the test's polling of the admin routes.
+    const logs = stack
+      .logs()
+      .split('\n')
+      .filter((line) => !/\bhttp\b.*GET \/speech\//.test(line))
+      .join('\n');
+    const articleId = `${documentId}${locale ? `-${locale}` : ''}`;
+    const callbacks = await stack.control<any>('GET', `/callbacks?articleId=${encodeURIComponent(articleId)}`).catch(() => null);
+    const delivered = (callbacks?.callbacks ?? []).map((c: any) => [
+      c.reason,
+      c.outcome,
+      c.attempts?.map((a: any) => a.statusCode ?? a.error),
+    ]);
+    throw new Error(
+      `${error.message}; last row: ${JSON.stringify(row)}\n--- callbacks: ${JSON.stringify(delivered)}\n--- strapi log tail ---\n${logs.slice(-4000)}`
+    );
   });
 }
 

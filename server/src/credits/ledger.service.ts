@@ -86,7 +86,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * could not deliver and refunded it (spec 3.1, "generation or delivery fails"). Before a paid
      * request, its result came but the ledger's write of it was lost to a crash
      * (narrations.service.ts): it was generated.
-     * Joins the caller's transaction (the job's acceptance); the balance is noted after it (noteBalance).
+     * Written before the job's acceptance (submit-step.ts); the balance is noted after it (noteBalance).
      */
     async narrationAccepted(request: NarrationRequest, creditsRemaining: number | undefined, at: Date) {
       const outcome = request.credits === 0 ? 'refunded' : 'generated';

@@ -105,10 +105,13 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         postData: { ...postData, articleId: job.articleId, callbackURL: deps.callbackUrl(), regenerate: job.regenerate },
       });
       const at = now();
-      // The job and its ledger entry commit together: an entry is never lost to a crash between them.
-      await strapi.db.transaction(async () => {
-        await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
-        await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at);
+      // The job's acceptance at once: a re-delivery's callback comes right after the 202, and a
+      // callback that finds the job not yet awaiting one is ignored (the drain across a database
+      // restart lost articles so while the ledger was written first). The ledger's entry follows;
+      // should it fail, the charge is missing from the ledger, not from the job (logged).
+      await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
+      await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at).catch((error) => {
+        strapi.log.error(`[speech] ${job.articleId}: the ledger could not record its ${credits} credits: ${(error as Error).message}`);
       });
       if (response.creditsRemaining !== undefined) {
         await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: at.toISOString() });
