@@ -162,8 +162,22 @@ describe('the monthly budget', () => {
     expect((await reader.call('POST', '/speech/narrations/let-through', target)).status).toBe(403);
     expect((await reader.call('PUT', '/speech/settings', { budget: { monthlyCredits: null } })).status).toBe(403);
     expect((await stack.admin('GET', '/speech/settings')).body.settings.budget.monthlyCredits).not.toBeNull();
+    // The settings permissions without the Content Manager's read on the article: refused too.
+    const keeperRole = await stack.admin('POST', '/admin/roles', { name: 'Budget keeper', description: 'Speech settings, no content' });
+    const keeper = await createAdmin(stack, 'budget-keeper@example.com', keeperRole.body.data.id);
+    const keeperGrant = await stack.admin('PUT', `/admin/roles/${keeperRole.body.data.id}/permissions`, {
+      permissions: ['settings.read', 'settings.update'].map((uid) => ({
+        action: `plugin::speech.${uid}`,
+        subject: null,
+        properties: {},
+        conditions: [],
+      })),
+    });
+    expect(keeperGrant.status).toBe(200);
+    expect((await keeper.call('POST', '/speech/narrations/let-through', target)).status).toBe(403);
     await sleep(800);
     expect(await submissionsFor(stack, `${heldAlso}-en`)).toHaveLength(0);
+    expect((await narrationRow(stack, ARTICLE, heldAlso, 'en')).lastErrorCode).toBe('BUDGET_REACHED');
 
     const let_ = await stack.admin('POST', '/speech/narrations/let-through', target);
     expect(let_).toEqual({ status: 200, body: { articleId: `${heldAlso}-en`, released: true } });

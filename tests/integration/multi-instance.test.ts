@@ -45,6 +45,14 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     second = await stack.startExtraInstance();
   });
 
+  /** Publishes an article's English version through one instance's Content Manager API. */
+  const publishOn = (url: string, documentId: string) =>
+    fetch(`${url}/content-manager/collection-types/${ARTICLE}/${documentId}/actions/publish?locale=en`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+      body: '{}',
+    }).then((response) => expect(response.status).toBe(200));
+
   afterAll(async () => {
     try {
       await stack?.stop();
@@ -123,12 +131,6 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
         documentIds.push((await articles.create({ title: name, summary: 'Long.', body: blocks(...paragraphs(name)) }, 'en')).documentId);
       }
       // One publish on each instance.
-      const publishOn = (url: string, documentId: string) =>
-        fetch(`${url}/content-manager/collection-types/${ARTICLE}/${documentId}/actions/publish?locale=en`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-          body: '{}',
-        }).then((response) => expect(response.status).toBe(200));
       await Promise.all([publishOn(stack.url, documentIds[0]), publishOn(second.url, documentIds[1])]);
       for (const documentId of documentIds) await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
     } finally {
@@ -185,12 +187,6 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     expect((await stack.admin('PUT', '/speech/settings', { budget: { monthlyCredits } })).status).toBe(200);
     // The other instance reads the settings again after its cache (settings/service.ts, 5 s).
     await sleep(5_500);
-    const publishOn = (url: string, documentId: string) =>
-      fetch(`${url}/content-manager/collection-types/${ARTICLE}/${documentId}/actions/publish?locale=en`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-        body: '{}',
-      }).then((response) => expect(response.status).toBe(200));
     try {
       await Promise.all(documentIds.map((documentId, i) => publishOn(i % 2 ? second.url : stack.url, documentId)));
       const statuses = async () => {

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { freePort, onCleanup } from '../../bench-support.mjs';
+import { onCleanup } from '../../bench-support.mjs';
 import { clusterPids } from '../process-cpu.mjs';
-import { startCluster } from '../../postgres-cluster.cjs';
+import { startStrapiPostgres } from '../postgres-strapi.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -91,31 +91,8 @@ export async function sqliteDatabase(workDir, { leaseMs }) {
 }
 
 export async function postgresDatabase({ leaseMs }) {
-  // The integration tests' throwaway cluster, its clock in UTC.
-  const cluster = startCluster({ port: await freePort(), settings: { timezone: 'UTC' } });
-  const stopCluster = onCleanup('postgres cluster', cluster.stop);
-  const { url } = cluster;
+  const { cluster, url, stopCluster, connect, closeClient } = await startStrapiPostgres();
   const postmasterPid = Number(readFileSync(path.join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-
-  const { Client } = require('pg');
-  const admin = new Client({ connectionString: url('postgres') });
-  await admin.connect();
-  await admin.query('CREATE DATABASE strapi');
-  await admin.end();
-
-  let client = null;
-  const connect = async () => {
-    if (!client) {
-      client = new Client({ connectionString: url('strapi') });
-      await client.connect();
-    }
-    return client;
-  };
-  const closeClient = onCleanup('postgres connection', async () => {
-    const c = client;
-    client = null;
-    await c?.end();
-  });
   let types = null;
 
   const arrays = (columns, rows) => columns.map((name) => rows.map((row) => encodePg(row[name], types[name])));

@@ -8,8 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { freePort, onCleanup } from '../../bench-support.mjs';
-import { startCluster } from '../../postgres-cluster.cjs';
+import { onCleanup } from '../../bench-support.mjs';
+import { startStrapiPostgres } from '../postgres-strapi.mjs';
 
 const require = createRequire(import.meta.url);
 const BATCH = 10_000;
@@ -99,27 +99,7 @@ export async function sqliteDatabase(workDir) {
 }
 
 export async function postgresDatabase() {
-  const cluster = startCluster({ port: await freePort(), settings: { timezone: 'UTC' } });
-  const stopCluster = onCleanup('postgres cluster', cluster.stop);
-  const { url } = cluster;
-  const { Client } = require('pg');
-  const admin = new Client({ connectionString: url('postgres') });
-  await admin.connect();
-  await admin.query('CREATE DATABASE strapi');
-  await admin.end();
-  let client = null;
-  const connect = async () => {
-    if (!client) {
-      client = new Client({ connectionString: url('strapi') });
-      await client.connect();
-    }
-    return client;
-  };
-  const closeClient = onCleanup('postgres connection', async () => {
-    const c = client;
-    client = null;
-    await c?.end();
-  });
+  const { url, stopCluster, connect, closeClient } = await startStrapiPostgres();
 
   async function typesOf(table) {
     const { rows } = await (

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type * as Contract from '../../../shared/contracts/usage';
+import { ensureMayActOn } from '../access/document-guard';
 import { accepts, documentTarget, validate } from '../http/validate';
 import { getService } from '../utils';
 
@@ -25,7 +26,10 @@ export default {
 
   /** Sends one narration waiting for the budget this month, over it (the settings permission's call). */
   async letThrough(ctx: Context) {
-    const { contentType, documentId, locale } = validate(letThroughBody, ctx.request.body);
+    const target = validate(letThroughBody, ctx.request.body);
+    const { contentType, documentId, locale } = target;
+    // Only a document the caller may read in the Content Manager: nothing is read or sent for another.
+    await ensureMayActOn(ctx, target, 'read');
     const articleId = getService('content').articleIdFor(contentType, documentId, locale ?? null);
     const row = await getService('jobs').findByArticleId(articleId);
     if (!row) throw new errors.NotFoundError('This document has no narration.');

@@ -59,29 +59,36 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
   const knex = () => strapi.db.connection;
 
-  /** Adds a delta to a day's total, creating it at the first entry of its key. */
-  async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
-    const table = tableOf(LEDGER_DAY_UID);
+  /**
+   * Adds amounts to a total, creating it at the first entry of its key (`key`: its unique columns
+   * and their values). The existing row's columns are named with their table: PostgreSQL finds a
+   * bare name ambiguous (the row or `excluded`).
+   */
+  async function addTo(
+    trx: Knex.Transaction,
+    table: string,
+    key: Record<string, string>,
+    amounts: Record<string, number>,
+    at: Date,
+    replaced: Record<string, unknown> = {}
+  ) {
     const db = knex();
-    // The existing row's column, named with its table: PostgreSQL finds a bare name ambiguous (the row or `excluded`).
     const increments = Object.fromEntries(
-      Object.entries(delta).map(([column, value]) => [column, db.raw('??.?? + ?', [table, column, value])])
+      Object.entries(amounts).map(([column, value]) => [column, db.raw('??.?? + ?', [table, column, value])])
     );
     await trx(table)
-      .insert({
-        day: key.day,
-        source: key.source,
-        target_locale: key.targetLocale,
-        kind: key.kind,
-        ...delta,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict(['day', 'source', 'target_locale', 'kind'])
-      .merge({ ...increments, updated_at: at });
+      .insert({ ...key, ...amounts, ...replaced, created_at: at, updated_at: at })
+      .onConflict(Object.keys(key))
+      .merge({ ...increments, ...replaced, updated_at: at });
   }
 
-  /** Adds credits spent to an article's month. */
+  /** Adds a delta to a day's total. */
+  async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
+    const columns = { day: key.day, source: key.source, target_locale: key.targetLocale, kind: key.kind };
+    await addTo(trx, tableOf(LEDGER_DAY_UID), columns, { ...delta }, at);
+  }
+
+  /** Adds credits spent to an article's month (entries without an article have none). */
   async function addToArticle(
     trx: Knex.Transaction,
     entry: Pick<NewLedgerEntry, 'contentType' | 'targetDocumentId' | 'targetLocale' | 'title'>,
@@ -91,27 +98,13 @@ export function createLedgerRepository(strapi: Core.Strapi) {
     at: Date
   ) {
     if (!entry.contentType || !entry.targetDocumentId) return;
-    const db = knex();
-    const table = tableOf(LEDGER_ARTICLE_UID);
-    await trx(table)
-      .insert({
-        month,
-        content_type: entry.contentType,
-        target_document_id: entry.targetDocumentId,
-        target_locale: entry.targetLocale ?? NO_LOCALE,
-        title: entry.title,
-        spent,
-        entries: added,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict(['month', 'content_type', 'target_document_id', 'target_locale'])
-      .merge({
-        spent: db.raw('??.?? + ?', [table, 'spent', spent]),
-        entries: db.raw('??.?? + ?', [table, 'entries', added]),
-        ...(entry.title ? { title: entry.title } : {}),
-        updated_at: at,
-      });
+    const key = {
+      month,
+      content_type: entry.contentType,
+      target_document_id: entry.targetDocumentId,
+      target_locale: entry.targetLocale ?? NO_LOCALE,
+    };
+    await addTo(trx, tableOf(LEDGER_ARTICLE_UID), key, { spent, entries: added }, at, entry.title ? { title: entry.title } : {});
   }
 
   const monthOfDay = (day: string) => day.slice(0, 7);

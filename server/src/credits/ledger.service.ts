@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import type { LedgerKind } from '../../../shared/contracts/usage';
+import type { LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
 import type { SettingsService } from '../settings/service';
 import { dayOf, monthBounds, monthOf } from './domain/calendar';
 import type { Origin } from './domain/cause';
 import { chargedOnAcceptance, outcomeOfCallback } from './domain/charges';
 import { PREVIEW_SOURCE, TRANSCRIPTION_SOURCE } from './domain/totals';
-import type { LedgerRepository } from './ledger.repository';
+import type { LedgerRepository, NewLedgerEntry } from './ledger.repository';
 
 /**
  * The plugin's own account of what the speech service charged (issue 24): an entry for every
@@ -54,6 +54,19 @@ interface BalanceReadings {
   latest: BalanceReading;
 }
 
+/** The fields of an entry that narrates no article (previews of a voice, transcriptions): none, and nothing charged. */
+const UNTARGETED = {
+  contentType: null,
+  targetDocumentId: null,
+  targetLocale: null,
+  title: null,
+  narrationId: null,
+  characters: 0,
+  factor: 1,
+  regenerate: false,
+  credits: 0,
+};
+
 export function createLedgerService(deps: { strapi: Core.Strapi; repository: LedgerRepository; settings: SettingsService }) {
   const { strapi, repository, settings } = deps;
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
@@ -67,6 +80,28 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
     await store().set({ key: 'ledgerBalance', value: { first: readings?.first ?? reading, latest: reading } satisfies BalanceReadings });
   }
 
+  /** An entry of the ledger: what was asked, by whom, when (on the budget's calendar), and how it stands. */
+  async function entryOf(
+    fields: Omit<NewLedgerEntry, 'cause' | 'causedBy' | 'outcome' | 'acceptedAt' | 'day' | 'creditsRemaining'>,
+    origin: Origin,
+    outcome: LedgerOutcome,
+    at: Date,
+    creditsRemaining: number | null = null
+  ): Promise<NewLedgerEntry> {
+    return {
+      ...fields,
+      cause: origin.cause,
+      causedBy: origin.causedBy,
+      outcome,
+      acceptedAt: at,
+      day: dayOf(at, await timeZone()),
+      creditsRemaining,
+    };
+  }
+
+  /** The ledger's fields of a narration request (its origin aside). */
+  const narrationFields = ({ origin: _origin, ...fields }: NarrationRequest) => fields;
+
   const service = {
     /**
      * What a narration request will charge if accepted: its cost unless it asks again, without
@@ -74,8 +109,8 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * row's count of accepted requests, for sites whose rows predate the ledger.
      */
     async chargeFor(request: { articleId: string; regenerate: boolean; cost: number; submissions: number }): Promise<number> {
-      if (request.regenerate) return request.cost;
-      const askedBefore = request.submissions > 0 || (await repository.hasEntryFor(request.articleId));
+      // With regenerate, asked before or not, it is paid: the ledger is not read.
+      const askedBefore = request.regenerate || request.submissions > 0 || (await repository.hasEntryFor(request.articleId));
       return chargedOnAcceptance({ regenerate: request.regenerate, cost: request.cost, askedBefore });
     },
 
@@ -86,20 +121,12 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * could not deliver and refunded it (spec 3.1, "generation or delivery fails"). Before a paid
      * request, its result came but the ledger's write of it was lost to a crash
      * (narrations.service.ts): it was generated.
-     * Written before the job's acceptance (submit-step.ts); the balance is noted after it (noteBalance).
+     * Written right after the job's acceptance (submit-step.ts), the balance noted after it (noteBalance).
      */
     async narrationAccepted(request: NarrationRequest, creditsRemaining: number | undefined, at: Date) {
       const outcome = request.credits === 0 ? 'refunded' : 'generated';
       for (const older of await repository.pendingFor(request.articleId)) await repository.settle(older, outcome, at);
-      await repository.record({
-        ...request,
-        cause: request.origin.cause,
-        causedBy: request.origin.causedBy,
-        outcome: 'pending',
-        acceptedAt: at,
-        day: dayOf(at, await timeZone()),
-        creditsRemaining: creditsRemaining ?? null,
-      });
+      await repository.record(await entryOf(narrationFields(request), request.origin, 'pending', at, creditsRemaining ?? null));
     },
 
     /**
@@ -113,16 +140,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
 
     /** 422 REFUND_FAILED: the generation failed and the service kept the credits. */
     async narrationRefundFailed(request: NarrationRequest, cost: number, at: Date) {
-      await repository.record({
-        ...request,
-        credits: cost,
-        cause: request.origin.cause,
-        causedBy: request.origin.causedBy,
-        outcome: 'refund-failed',
-        acceptedAt: at,
-        day: dayOf(at, await timeZone()),
-        creditsRemaining: null,
-      });
+      await repository.record(await entryOf({ ...narrationFields(request), credits: cost }, request.origin, 'refund-failed', at));
     },
 
     /** A verified callback: the request awaiting it is generated, re-delivered or refunded. */
@@ -143,49 +161,30 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       creditsRemaining?: number;
       at: Date;
     }) {
-      await repository.record({
-        articleId: preview.target?.articleId ?? `${PREVIEW_SOURCE}:${preview.voiceId}`,
+      const { target } = preview;
+      const fields = {
+        ...UNTARGETED,
+        ...(target
+          ? {
+              contentType: target.contentType,
+              targetDocumentId: target.targetDocumentId,
+              targetLocale: target.targetLocale,
+              title: target.title,
+            }
+          : {}),
+        articleId: target?.articleId ?? `${PREVIEW_SOURCE}:${preview.voiceId}`,
         kind: preview.kind,
-        cause: preview.origin.cause,
-        causedBy: preview.origin.causedBy,
-        contentType: preview.target?.contentType ?? null,
-        targetDocumentId: preview.target?.targetDocumentId ?? null,
-        targetLocale: preview.target?.targetLocale ?? null,
-        title: preview.target?.title ?? null,
-        narrationId: null,
         characters: preview.characters,
-        factor: 1,
-        regenerate: false,
         credits: preview.credits,
-        outcome: 'generated',
-        acceptedAt: preview.at,
-        day: dayOf(preview.at, await timeZone()),
-        creditsRemaining: preview.creditsRemaining ?? null,
-      });
+      };
+      await repository.record(await entryOf(fields, preview.origin, 'generated', preview.at, preview.creditsRemaining ?? null));
       await noteBalance(preview.creditsRemaining);
     },
 
     /** A transcription the service took: speech to text charges nothing (the emulator's rule), but it is a request of the site's. */
     async transcriptionSubmitted(job: { jobId: string; origin: Origin; title: string | null; at: Date }) {
-      await repository.record({
-        articleId: `${TRANSCRIPTION_SOURCE}:${job.jobId}`,
-        kind: 'transcription',
-        cause: job.origin.cause,
-        causedBy: job.origin.causedBy,
-        contentType: null,
-        targetDocumentId: null,
-        targetLocale: null,
-        title: job.title,
-        narrationId: null,
-        characters: 0,
-        factor: 1,
-        regenerate: false,
-        credits: 0,
-        outcome: 'generated',
-        acceptedAt: job.at,
-        day: dayOf(job.at, await timeZone()),
-        creditsRemaining: null,
-      });
+      const fields = { ...UNTARGETED, articleId: `${TRANSCRIPTION_SOURCE}:${job.jobId}`, kind: 'transcription' as const, title: job.title };
+      await repository.record(await entryOf(fields, job.origin, 'generated', job.at));
     },
 
     /** What the calendar month of `at` has spent (pending requests included), in total and by content type. */
