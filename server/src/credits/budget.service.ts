@@ -77,7 +77,8 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       request: HeldRequest & { letThroughMonth?: string | null },
       at: Date
     ): Promise<{ hold: false } | { hold: true; reason: string; until: Date }> {
-      const { budget } = await settings.get();
+      // Past the settings' cache: a budget another instance just saved applies at once.
+      const { budget } = await settings.fresh();
       const limited =
         budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
       if (!limited || request.credits <= 0) return { hold: false };

@@ -119,6 +119,12 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     return parsed.success ? parsed.data : {};
   }
 
+  async function readFresh(): Promise<EffectiveSettings> {
+    const value = merge(await readRuntime());
+    cached = { value, at: Date.now() };
+    return value;
+  }
+
   return {
     /** The validated configuration file. */
     config,
@@ -142,10 +148,15 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
 
     async get(): Promise<EffectiveSettings> {
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
-      const value = merge(await readRuntime());
-      cached = { value, at: Date.now() };
-      return value;
+      return readFresh();
     },
+
+    /**
+     * The settings as stored now, past the cache: for a decision another instance's save must reach
+     * at once (the budget: an instance still holding the old limit would hold again what the save
+     * released, or send what it held).
+     */
+    fresh: readFresh,
 
     async update(changes: RuntimeSettings): Promise<EffectiveSettings> {
       const saved = await readRuntime();
