@@ -21,7 +21,7 @@ import type { InsightsRepository } from './insights.repository';
  */
 
 /** Why an event or a download was not counted (the route says it in a header, for whoever debugs a player). */
-export type CountOutcome = 'counted' | 'capped' | 'automated' | 'off';
+export type CountOutcome = 'counted' | 'capped' | 'probe' | 'automated' | 'off';
 
 export interface Caller {
   address: string;
@@ -71,6 +71,8 @@ export function createInsightsService(deps: {
   /** A new day: the old salts and the day before yesterday's hashes go, and the totals past retention. */
   async function turnOfDay(day: string) {
     if (lastDay === day) return;
+    // Not even this process keeps an old day's salt.
+    if (salt && salt.day !== day) salt = null;
     await repository.forget(day, addDays(day, -1));
     await repository.pruneDays(addDays(day, -config.retentionDays));
     tally.forgetBefore(addDays(day, -1));
@@ -155,7 +157,7 @@ export function createInsightsService(deps: {
     /** Counts a request of a feed's enclosure, by the IAB rules a redirecting server can apply (domain/downloads.ts). */
     async download(target: ListeningTarget, request: { method: string; range: string | undefined }, caller: Caller): Promise<CountOutcome> {
       if (!config.enabled) return 'off';
-      if (!mayCountAsDownload(request.method, request.range)) return 'capped';
+      if (!mayCountAsDownload(request.method, request.range)) return 'probe';
       if (isAutomated(caller.userAgent)) return 'automated';
       const { day, hash } = await hashOf('download', caller, target.articleId, now());
       tally.download(day, target, hash);
