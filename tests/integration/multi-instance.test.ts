@@ -265,6 +265,13 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     // Nothing more comes: each instance flushed its own counts once.
     await sleep(3_000);
     expect(await Promise.all(documentIds.map(totals))).toEqual(expected);
+    // On this server too, no row holds an address or a user agent.
+    const stored = ['speech_listening_days', 'speech_listening_uniques', 'speech_listening_salts']
+      .map((table) => db.sql('speech_multi', `SELECT * FROM ${table}`))
+      .join('\n');
+    expect(stored).toContain(both);
+    for (const forbidden of ['127.0.0.1', 'Mozilla', 'Firefox', 'Listener'])
+      expect({ forbidden, found: stored.includes(forbidden) }).toEqual({ forbidden, found: false });
   });
 
   it('submits each article once across instances, with at most maxInFlight generating', async () => {
