@@ -265,6 +265,14 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
     // Nothing more comes: each instance flushed its own counts once.
     await sleep(3_000);
     expect(await Promise.all(documentIds.map(totals))).toEqual(expected);
+    // The site's view sums them in this database too.
+    const site = (await stack.admin('GET', '/speech/insights?days=7')).body;
+    expect(site.topArticles.slice(0, 2).map((article: any) => [article.articleId, article.plays, article.listeners])).toEqual([
+      [both, 20, 10],
+      [either, 10, 10],
+    ]);
+    expect(site.days.at(-1)).toMatchObject({ plays: 30, listeners: 20, secondsHeard: 300 });
+    expect(site.byLocale).toEqual([{ locale: 'en', ...site.totals }]);
     // On this server too, no row holds an address or a user agent.
     const stored = ['speech_listening_days', 'speech_listening_uniques', 'speech_listening_salts']
       .map((table) => db.sql('speech_multi', `SELECT * FROM ${table}`))
