@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
 import { addToTotals } from '../utils/add-to-totals';
@@ -10,7 +11,7 @@ import type { DayTotals } from './domain/views';
  * The insights' tables, and the only code that writes them: a narration's day (totals only), the
  * salted hashes its listeners and downloads are counted by, and the day's salt. A flush adds to the
  * days by upsert and sets each day's listeners and downloads to the count of its hashes, in the same
- * statement: two instances flushing at once add up exactly, and the last count sees both.
+ * statement, flushes taking turns: two instances flushing at once add up exactly.
  */
 
 /** The locale column of a type that is not localized (a unique key cannot hold NULL the same way everywhere). */
@@ -48,7 +49,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     ]);
   }
 
-  async function addDay(delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
+  async function addDay(trx: Knex.Transaction, delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
     const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
     const key = { [c('day')]: delta.day, [c('articleId')]: delta.target.articleId };
     const amounts: Record<string, number> = { [c('plays')]: delta.plays, [c('decisecondsHeard')]: delta.deciseconds };
@@ -60,7 +61,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     };
     if (kinds.has('listener')) replaced[c('listeners')] = countOf(delta.day, delta.target.articleId, 'listener');
     if (kinds.has('download')) replaced[c('downloads')] = countOf(delta.day, delta.target.articleId, 'download');
-    await addToTotals(knex(), days(), key, amounts, at, replaced);
+    await addToTotals(trx, days(), key, amounts, at, replaced);
   }
 
   function toDayRow(row: Row): ListeningDayRow {
@@ -81,36 +82,44 @@ export function createInsightsRepository(strapi: Core.Strapi) {
 
   return {
     /**
-     * Writes a batch: the hashes first (a hash seen before is left as it is), then each narration's
-     * day. Throws on the first failure; what was written stays written, and writing the batch again
-     * counts nothing twice but its plays, milestones and seconds: the caller puts back only the days
-     * not written (`written`).
+     * Writes a batch in one transaction: the hashes (a hash seen before is left as it is), then each
+     * narration's day, whose listeners and downloads are counted from its hashes in the same
+     * statement. All of it or nothing: on a failure the caller keeps the whole batch for the next
+     * flush. The flushes of every instance take turns on the row of `lockDay`'s salt (which exists:
+     * the caller read it), so a count never misses hashes another flush has yet to commit; rows are
+     * written in one order (day, narration), so two flushes never wait on each other in a cycle. On
+     * SQLite, whose driver blocks the event loop, one transaction is one sync to disk, not one per
+     * statement.
      */
-    async write(batch: TallyBatch, at: Date, written: (delta: DayDelta) => void = () => undefined) {
+    async write(batch: TallyBatch, at: Date, lockDay: string) {
       const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
-      for (let start = 0; start < batch.uniques.length; start += UNIQUES_PER_INSERT) {
-        const rows = batch.uniques.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
-          [u('day')]: sighting.day,
-          [u('kind')]: sighting.kind,
-          [u('articleId')]: sighting.articleId,
-          [u('hash')]: sighting.hash,
-          created_at: at,
-          updated_at: at,
-        }));
-        await knex()(uniques())
-          .insert(rows)
-          .onConflict([u('day'), u('kind'), u('hash')])
-          .ignore();
-      }
+      const sightings = [...batch.uniques].sort(
+        (a, b) => a.day.localeCompare(b.day) || a.kind.localeCompare(b.kind) || a.hash.localeCompare(b.hash)
+      );
+      const deltas = [...batch.days].sort((a, b) => a.day.localeCompare(b.day) || a.target.articleId.localeCompare(b.target.articleId));
       const kindsOf = new Map<string, Set<UniqueKind>>();
-      for (const sighting of batch.uniques) {
+      for (const sighting of sightings) {
         const key = `${sighting.day}\n${sighting.articleId}`;
         kindsOf.set(key, (kindsOf.get(key) ?? new Set()).add(sighting.kind));
       }
-      for (const delta of batch.days) {
-        await addDay(delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
-        written(delta);
-      }
+      await knex().transaction(async (trx) => {
+        await trx(salts()).select(column(LISTENING_SALT_UID, 'day')).where(column(LISTENING_SALT_UID, 'day'), lockDay).forUpdate().first();
+        for (let start = 0; start < sightings.length; start += UNIQUES_PER_INSERT) {
+          const rows = sightings.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
+            [u('day')]: sighting.day,
+            [u('kind')]: sighting.kind,
+            [u('articleId')]: sighting.articleId,
+            [u('hash')]: sighting.hash,
+            created_at: at,
+            updated_at: at,
+          }));
+          await trx(uniques())
+            .insert(rows)
+            .onConflict([u('day'), u('kind'), u('hash')])
+            .ignore();
+        }
+        for (const delta of deltas) await addDay(trx, delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
+      });
     },
 
     /**

@@ -10,7 +10,7 @@ import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';
 import { mayCountAsDownload } from './domain/downloads';
 import { listenerHash } from './domain/listener-hash';
-import { ListeningTally, type DayDelta, type ListeningTarget } from './domain/tally';
+import { ListeningTally, type ListeningTarget } from './domain/tally';
 import type { InsightsRepository } from './insights.repository';
 
 /**
@@ -80,16 +80,17 @@ export function createInsightsService(deps: {
   }
 
   async function flushPass() {
-    await turnOfDay(utcDay(now()));
+    const today = utcDay(now());
+    await turnOfDay(today);
     if (tally.empty) return;
+    // Today's salt row exists before the flush takes turns on it (it is also what an event hashes with).
+    await saltOf(today);
     const batch = tally.drain();
-    const written = new Set<DayDelta>();
     try {
-      await repository.write(batch, now(), (delta) => written.add(delta));
+      await repository.write(batch, now(), today);
     } catch (error) {
-      // Nothing counted is lost: what was not written goes back, added to what came in meanwhile
-      // (hashes are inserted again harmlessly: a hash already there is left as it is).
-      tally.restore({ days: batch.days.filter((delta) => !written.has(delta)), uniques: batch.uniques });
+      // Nothing counted is lost: the batch goes back, added to what came in meanwhile.
+      tally.restore(batch);
       throw error;
     }
   }
