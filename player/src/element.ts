@@ -261,7 +261,8 @@ export class SpeechNarration extends Element {
     for (const type of ['play', 'pause', 'ended']) audio.addEventListener(type, () => this.#paintPlay());
     // Listening insights: what one listening sends (insights.ts); a seek is not listening.
     const listening = new Listening();
-    const report = (sent: Sent[]) => this.#report(`${this.#api}${EVENTS_PATH}`, narration.articleId, sent);
+    const url = `${this.#api}${EVENTS_PATH}`;
+    const report = (sent: Sent[]) => this.#report(url, narration.articleId, sent);
     const on = (type: string, listener: () => unknown) => audio.addEventListener(type, listener);
     this.#flush = () => report(listening.flush());
     on('play', () => report(listening.play(audio.currentTime)));
