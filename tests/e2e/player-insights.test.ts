@@ -167,7 +167,9 @@ async function playToEnd(page: Page) {
 
 /** Waits until `count` events were sent, then a little more for any that should not come. */
 async function settle(sent: () => Promise<SentEvent[]>, count: number) {
-  await waitFor(async () => (await sent()).length >= count, { what: `${count} events sent`, timeoutMs: 10_000 });
+  await waitFor(async () => (await sent()).length >= count, { what: `${count} events sent`, timeoutMs: 10_000 }).catch(async (error) => {
+    throw new Error(`${(error as Error).message}; sent: ${JSON.stringify((await sent()).map(({ body }) => body))}`);
+  });
   await new Promise((resolve) => setTimeout(resolve, 500));
   return sent();
 }
