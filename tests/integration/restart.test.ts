@@ -117,10 +117,15 @@ it('loses no narration and repeats no paid submission across a crash', async () 
   expect((await narrationRow(stack, ARTICLE, completed, 'en')).audio.id).toBe(completedRow.audio.id);
   expect((await narrationRow(stack, ARTICLE, failedDoc, 'en')).status).toBe('failed');
 
-  // nothing repeated: one paid submission each; re-asks after the crash were regenerate:false
-  expect(await submissionsFor(stack, `${completed}-en`)).toHaveLength(1);
-  expect(await submissionsFor(stack, `${failedDoc}-en`)).toHaveLength(1);
-  expect(await submissionsFor(stack, `${storing}-en`)).toHaveLength(1);
+  // Nothing repeated that pays: each was asked for once, and any other request for it was a free
+  // re-ask (regenerate:false), as after a result later than the 5 s callback timeout on a loaded
+  // machine (CI saw "completed" asked again at 5.3 s and answered 409 ALREADY_PROCESSING).
+  for (const documentId of [completed, failedDoc, storing]) {
+    const submissions = await submissionsFor(stack, `${documentId}-en`);
+    expect(submissions.length).toBeGreaterThanOrEqual(1);
+    expect(submissions.filter((s) => s.body.postData.regenerate !== false)).toEqual([]);
+    expect(submissions.filter((s) => s.status === 202).length).toBeLessThanOrEqual(1);
+  }
   const awaitingSubmissions = await submissionsFor(stack, `${awaiting}-en`);
   expect(awaitingSubmissions[0].status).toBe(202);
   // Re-asks after the crash are regenerate:false: answered 409 (still generating) or re-delivered for free.
