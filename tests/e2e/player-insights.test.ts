@@ -4,8 +4,8 @@
  * this test; Strapi is on `127.0.0.1`), against narrations the playground Strapi stored from the
  * emulator. Booted as tests/e2e/player.test.ts is.
  *
- * Insights: what the player SENT, read from Chromium's network log (the route answers or not:
- * its side is tested with the server). Played to the end in English and in Arabic: one `play`,
+ * Insights: what the player SENT, read from Chromium's network log, and what the server counted
+ * of it (the route's own rules are tested in tests/integration/insights.test.ts). Played to the end in English and in Arabic: one `play`,
  * `progress` 10 to 90 once each, one `end`, the seconds heard summing to the duration; a pause and
  * a resume is not a second play, playing after the end is; sendBeacon missing falls back to fetch;
  * Global Privacy Control and `no-insights` send nothing at all.
@@ -29,6 +29,8 @@ import { publicNarration, publishArticleIn, waitForStatus } from '../integration
 import { CHROMIUM, CHROMIUM_ARGS, ROOT } from './browser';
 
 jest.setTimeout(120_000);
+
+const LISTENER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** Screenshots, to look at; outside the repository. */
 const SHOTS = path.join(os.tmpdir(), 'speech-player-insights');
@@ -56,7 +58,7 @@ const narrations = {
   en: { articleId: '', cues: 0, chapters: 0 },
   ar: { articleId: '', cues: 0, chapters: 0 },
 };
-/** Page errors and console errors other than failed loads (the events route may not exist yet). */
+/** Page errors and console errors (a failed load included: the events route answers every event). */
 const problems: string[] = [];
 
 function articlePage(strapi: string, articleId: string, noInsights: boolean) {
@@ -77,9 +79,31 @@ function articlePage(strapi: string, articleId: string, noInsights: boolean) {
 </html>`;
 }
 
+/** What the server counted for a narration (the admin's document route, as the edit view's panel reads it). */
+async function counted(locale: 'en' | 'ar') {
+  const { articleId } = narrations[locale];
+  const documentId = articleId.slice(0, -`-${locale}`.length);
+  const response = await stack.admin(
+    'GET',
+    `/speech/insights/document/${documentId}?contentType=${encodeURIComponent(ARTICLE)}&locale=${locale}&days=7`
+  );
+  expect(response.status).toBe(200);
+  return response.body.totals as { plays: number; listeners: number; reached: number[]; secondsHeard: number };
+}
+
+/** Waits for the server's flush to show `plays` plays of a narration. */
+async function countedWhen(locale: 'en' | 'ar', plays: number) {
+  await waitFor(async () => (await counted(locale)).plays >= plays, { what: `${plays} plays counted (${locale})`, timeoutMs: 15_000 });
+  // A second look after another flush: nothing more arrives.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  return counted(locale);
+}
+
 /** A page in a context of its own (`init` runs before the page's scripts), and the events it sends. */
 async function openPage(options: { init?: string; colorScheme?: 'light' | 'dark'; reducedMotion?: 'reduce' | 'no-preference' } = {}) {
   const context: BrowserContext = await browser.newContext({
+    // A listener's browser: headless Chromium's own agent names itself, and the server counts no bot.
+    userAgent: LISTENER_AGENT,
     viewport: { width: 900, height: 900 },
     locale: 'en-US',
     colorScheme: options.colorScheme ?? 'light',
@@ -90,8 +114,7 @@ async function openPage(options: { init?: string; colorScheme?: 'light' | 'dark'
   page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      problems.push(`console error: ${message.text()}`);
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   const pending: Array<Promise<SentEvent>> = [];
   /** Every request to the events path, whatever its method (the network log, not the server's). */
@@ -182,7 +205,7 @@ beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   if (!fs.existsSync(path.join(ROOT, PLAYER_FILE))) throw new Error(`No player at ${PLAYER_FILE}: node scripts/build-player.cjs`);
   fs.mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack({ env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1' } });
+  stack = await startStack({ env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1', SPEECH_INSIGHTS: JSON.stringify({ flushSeconds: 1 }) } });
 
   const englishId = await publishArticleIn(stack, ARTICLE, 'en', {
     title: 'Listening, counted',
@@ -260,6 +283,10 @@ describe('listening insights: what the player sends', () => {
         }
         expect(events[0].body.heard).toBe(0);
         expect(Math.abs(heardOf(events) - duration)).toBeLessThanOrEqual(1);
+        // What the server made of it, as the edit view's panel reads it: one play, one listener, 100 % reached.
+        const totals = await countedWhen(locale, 1);
+        expect(totals).toMatchObject({ plays: 1, listeners: 1, reached: Array(10).fill(1) });
+        expect(Math.abs(totals.secondsHeard - heardOf(events))).toBeLessThanOrEqual(0.11);
         // Progress comes in order, each after about its share of the duration was heard.
         let heard = 0;
         for (const { body } of events.slice(1, -1)) {
@@ -273,6 +300,7 @@ describe('listening insights: what the player sends', () => {
   );
 
   it('a pause and a resume is the same listening; playing after the end is a new one; a seek over milestones sends none', async () => {
+    const before = await counted('en');
     const { context, page, sent } = await openPage();
     try {
       await openArticle(page, 'en');
@@ -300,6 +328,9 @@ describe('listening insights: what the player sends', () => {
       expect(kinds(all.slice(8))).toEqual(['play', 'progress 10', 'pause']);
       expect(all[8].body.heard).toBe(0);
       expect(all.every((event) => event.type === 'ping' && event.cookie === undefined)).toBe(true);
+      // The same browser, the same day: two more plays, still one listener.
+      const after = await countedWhen('en', before.plays + 2);
+      expect(after).toMatchObject({ plays: before.plays + 2, listeners: 1 });
     } finally {
       await context.close();
     }
@@ -361,6 +392,7 @@ describe('listening insights: what the player sends', () => {
     const init = `${gpc ? "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { configurable: true, get: () => true });" : ''}
       const beacon = Navigator.prototype.sendBeacon;
       Navigator.prototype.sendBeacon = function (...args) { window.__beacons = (window.__beacons || 0) + 1; return beacon.apply(this, args); };`;
+    const before = await counted('en');
     const { context, page, toEvents } = await openPage({ init });
     try {
       await openArticle(page, 'en', noInsights);
@@ -374,6 +406,8 @@ describe('listening insights: what the player sends', () => {
       await page.waitForTimeout(1_000);
       expect(toEvents).toEqual([]);
       expect(await page.evaluate(() => (window as { __beacons?: number }).__beacons ?? 0)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await counted('en')).toEqual(before);
     } finally {
       await context.close();
     }
