@@ -7,8 +7,8 @@ import { chartSeries, periodTotals, seriesColour, stackDays, type StackBy } from
 import { seriesName } from '../../utils/usageFormat';
 import { textDirection } from '../../utils/textDirection';
 import { useTranslator } from '../../utils/useTranslator';
-import { ToggleGroup } from './ToggleGroup';
-import { UsageChart } from './UsageChart';
+import { DayChart } from '../../components/DayChart';
+import { ToggleGroup } from '../../components/ToggleGroup';
 import { UsageTable } from './UsageTable';
 
 interface Props {
@@ -74,7 +74,21 @@ export const ChartCard = ({ usage, displayNames, periodControl }: Props) => {
       ) : (
         <Typography textColor="neutral600">{t('usage.chart.empty', 'No credits were spent over these days.')}</Typography>
       )}
-      <UsageChart stacks={stacks} series={series} dir={dir} />
+      <DayChart
+        stacks={stacks}
+        series={series}
+        dir={dir}
+        testIdPrefix="speech-usage"
+        title={t('usage.chart.title', 'Credits per day')}
+        describe={({ days, total, peak }) =>
+          t('usage.chart.description', '{days} days, {credits} credits in all; the most on {peak}. The table below gives every day.', {
+            days,
+            credits: total,
+            peak,
+          })
+        }
+        formatValue={(value) => t('usage.credits', '{credits} credits', { credits: formatNumber(value) })}
+      />
       <Flex>
         <Button
           variant="tertiary"

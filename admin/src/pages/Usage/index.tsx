@@ -13,7 +13,7 @@ import { textDirection } from '../../utils/textDirection';
 import { useTranslator } from '../../utils/useTranslator';
 import { ChartCard } from './ChartCard';
 import { MonthCard } from './MonthCard';
-import { ToggleGroup } from './ToggleGroup';
+import { ToggleGroup } from '../../components/ToggleGroup';
 import { TopArticles } from './TopArticles';
 
 /** Settings -> Speech usage: credits by day, the month against the budget, the ledger as CSV (issue 24). */
