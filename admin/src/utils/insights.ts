@@ -13,7 +13,7 @@ import {
  */
 
 /** A share (0..1) as the admin formats it: `formatNumber(share, PERCENT)` is `100%`, `١٠٠٪`. */
-export const PERCENT: Intl.NumberFormatOptions = { style: 'percent', maximumFractionDigits: 0 };
+export const PERCENT = { style: 'percent', maximumFractionDigits: 0 } as const;
 
 type Reach = Pick<ListeningTotals, 'plays' | 'reached'>;
 

@@ -1,0 +1,36 @@
+import * as React from 'react';
+import { useIntl } from 'react-intl';
+import { heardTime, PERCENT, rowFigures } from '../../utils/insights';
+import type { ListeningTotals } from '../../api/types';
+import { useTranslator } from '../../utils/useTranslator';
+
+/** The listening figures in the admin's language: shares as percents, time heard in hours and minutes. */
+export function useListeningFormat() {
+  const t = useTranslator();
+  const { formatNumber } = useIntl();
+  return React.useMemo(() => {
+    const percent = (share: number | null) => (share === null ? '-' : formatNumber(share, PERCENT));
+    const heard = (seconds: number) => {
+      const time = heardTime(seconds);
+      if (time.unit === 'hours')
+        return t('listening.heard.hours', '{hours} h {minutes} min', {
+          hours: formatNumber(time.hours),
+          minutes: formatNumber(time.minutes),
+        });
+      if (time.unit === 'minutes') return t('listening.heard.minutes', '{minutes} min', { minutes: formatNumber(time.minutes) });
+      return t('listening.heard.seconds', '{seconds} s', { seconds: formatNumber(time.seconds) });
+    };
+    /** A table row's figures: plays, listeners, finished, time heard, feed downloads. */
+    const row = (totals: ListeningTotals) => {
+      const figures = rowFigures(totals);
+      return {
+        plays: formatNumber(figures.plays),
+        listeners: formatNumber(figures.listeners),
+        finished: percent(figures.completion),
+        heard: heard(figures.secondsHeard),
+        downloads: formatNumber(figures.downloads),
+      };
+    };
+    return { percent, heard, row, formatNumber };
+  }, [t, formatNumber]);
+}
