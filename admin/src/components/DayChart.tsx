@@ -178,8 +178,7 @@ export const DayChart = ({ stacks, series, dir, title, describe, formatValue, te
           }}
         >
           <Typography variant="pi" fontWeight="bold" textColor="neutral0" tag="p">
-            {formatDay(shown.day, locale, { weekday: 'short', day: 'numeric', month: 'long' })}:{' '}
-            {formatValue(shown.value)}
+            {formatDay(shown.day, locale, { weekday: 'short', day: 'numeric', month: 'long' })}: {formatValue(shown.value)}
           </Typography>
           {/* One series only: its figure is the day's. */}
           {shown.segments

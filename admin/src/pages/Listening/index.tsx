@@ -1,11 +1,10 @@
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import { INSIGHTS_PERIODS, type InsightsPeriod } from '../../api/endpoints';
 import { problemOf } from '../../api/errors';
 import { downloadListeningCsv } from '../../api/ledger';
 import { useGetSpeechInsightsQuery } from '../../api/speechApi';
 import { ReportPage } from '../../components/ReportPage';
-import { ToggleGroup } from '../../components/ToggleGroup';
+import { PeriodToggle } from '../../components/ToggleGroup';
 import { useTranslator } from '../../utils/useTranslator';
 import { LocaleTable, TopListened } from './ListenedTables';
 import { PlaysCard } from './PlaysCard';
@@ -18,23 +17,11 @@ import { TotalsCard } from './TotalsCard';
  */
 const ListeningPage = () => {
   const t = useTranslator();
-  const { formatNumber } = useIntl();
   const [days, setDays] = React.useState<InsightsPeriod>(30);
   const query = useGetSpeechInsightsQuery(days, { refetchOnMountOrArgChange: true });
   const insights = query.currentData ?? query.data;
 
-  const periodControl = (
-    <ToggleGroup
-      label={t('usage.period.label', 'Period')}
-      value={days}
-      onChange={setDays}
-      testId="speech-listening-period"
-      options={INSIGHTS_PERIODS.map((period) => ({
-        value: period,
-        label: t('usage.period.days', '{days} days', { days: formatNumber(period) }),
-      }))}
-    />
-  );
+  const periodControl = <PeriodToggle periods={INSIGHTS_PERIODS} value={days} onChange={setDays} testId="speech-listening-period" />;
 
   return (
     <ReportPage

@@ -20,17 +20,25 @@ export function useListeningFormat() {
       if (time.unit === 'minutes') return t('listening.heard.minutes', '{minutes} min', { minutes: formatNumber(time.minutes) });
       return t('listening.heard.seconds', '{seconds} s', { seconds: formatNumber(time.seconds) });
     };
-    /** A table row's figures: plays, listeners, finished, time heard, feed downloads. */
-    const row = (totals: ListeningTotals) => {
+    /** The figures' columns of every listening table, after its first (the day, the article, the locale). */
+    const columns = [
+      t('listening.plays', 'Plays'),
+      t('listening.listeners', 'Listeners'),
+      t('listening.finished', 'Finished'),
+      t('listening.heard', 'Time heard'),
+      t('listening.downloadsShort', 'Feed downloads'),
+    ];
+    /** A row's figures, in the columns' order. */
+    const cells = (totals: ListeningTotals) => {
       const figures = rowFigures(totals);
-      return {
-        plays: formatNumber(figures.plays),
-        listeners: formatNumber(figures.listeners),
-        finished: percent(figures.completion),
-        heard: heard(figures.secondsHeard),
-        downloads: formatNumber(figures.downloads),
-      };
+      return [
+        formatNumber(figures.plays),
+        formatNumber(figures.listeners),
+        percent(figures.completion),
+        heard(figures.secondsHeard),
+        formatNumber(figures.downloads),
+      ];
     };
-    return { percent, heard, row, formatNumber };
+    return { percent, heard, columns, cells, formatNumber };
   }, [t, formatNumber]);
 }

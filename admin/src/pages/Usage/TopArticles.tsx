@@ -1,8 +1,6 @@
-import { Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { TopArticle } from '../../api/types';
-import { Card } from '../../components/Card';
-import { ArticleLink, FiguresTable } from '../../components/FiguresTable';
+import { ArticleLink, TableCard } from '../../components/FiguresTable';
 import { useTranslator } from '../../utils/useTranslator';
 
 /** The month's most expensive articles, most first, each a link to its edit view. */
@@ -10,33 +8,27 @@ export const TopArticles = ({ articles, typeName }: { articles: TopArticle[]; ty
   const t = useTranslator();
   const { formatNumber } = useIntl();
   return (
-    <Card
+    <TableCard
       testId="speech-usage-top"
       title={t('usage.top.title', 'The month’s most expensive articles')}
       subtitle={t('usage.top.subtitle', 'Credits each article cost this month, refunds deducted.')}
-    >
-      {articles.length === 0 ? (
-        <Typography textColor="neutral600">{t('usage.top.empty', 'No article has cost credits this month.')}</Typography>
-      ) : (
-        <FiguresTable
-          columns={[
-            t('usage.top.article', 'Article'),
-            t('usage.top.type', 'Content type'),
-            t('usage.top.credits', 'Credits'),
-            t('usage.top.entries', 'Requests'),
-          ]}
-          bold={2}
-          rows={articles.map((article) => ({
-            key: `${article.contentType}|${article.documentId}|${article.locale ?? ''}`,
-            cells: [
-              <ArticleLink key="article" article={article} />,
-              typeName(article.contentType),
-              formatNumber(article.credits),
-              formatNumber(article.entries),
-            ],
-          }))}
-        />
-      )}
-    </Card>
+      empty={t('usage.top.empty', 'No article has cost credits this month.')}
+      columns={[
+        t('usage.top.article', 'Article'),
+        t('usage.top.type', 'Content type'),
+        t('usage.top.credits', 'Credits'),
+        t('usage.top.entries', 'Requests'),
+      ]}
+      bold={2}
+      rows={articles.map((article) => ({
+        key: `${article.contentType}|${article.documentId}|${article.locale ?? ''}`,
+        cells: [
+          <ArticleLink key="article" article={article} />,
+          typeName(article.contentType),
+          formatNumber(article.credits),
+          formatNumber(article.entries),
+        ],
+      }))}
+    />
   );
 };

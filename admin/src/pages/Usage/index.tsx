@@ -1,12 +1,11 @@
 import * as React from 'react';
 import { Page } from '@strapi/strapi/admin';
-import { useIntl } from 'react-intl';
 import { USAGE_PERIODS, type UsagePeriod } from '../../api/endpoints';
 import { problemOf } from '../../api/errors';
 import { downloadLedgerCsv } from '../../api/ledger';
 import { useGetSpeechSettingsQuery, useGetSpeechUsageQuery } from '../../api/speechApi';
 import { ReportPage } from '../../components/ReportPage';
-import { ToggleGroup } from '../../components/ToggleGroup';
+import { PeriodToggle } from '../../components/ToggleGroup';
 import { PERMISSIONS } from '../../utils/permissions';
 import { useTranslator } from '../../utils/useTranslator';
 import { ChartCard } from './ChartCard';
@@ -16,7 +15,6 @@ import { TopArticles } from './TopArticles';
 /** Settings -> Speech usage: credits by day, the month against the budget, the ledger as CSV (issue 24). */
 const UsagePage = () => {
   const t = useTranslator();
-  const { formatNumber } = useIntl();
   const [days, setDays] = React.useState<UsagePeriod>(30);
   const usageQuery = useGetSpeechUsageQuery(days, { refetchOnMountOrArgChange: true });
   // Only for the content types' display names; the chart falls back to the uid without them.
@@ -27,18 +25,7 @@ const UsagePage = () => {
   );
   const usage = usageQuery.currentData ?? usageQuery.data;
 
-  const periodControl = (
-    <ToggleGroup
-      label={t('usage.period.label', 'Period')}
-      value={days}
-      onChange={setDays}
-      testId="speech-usage-period"
-      options={USAGE_PERIODS.map((period) => ({
-        value: period,
-        label: t('usage.period.days', '{days} days', { days: formatNumber(period) }),
-      }))}
-    />
-  );
+  const periodControl = <PeriodToggle periods={USAGE_PERIODS} value={days} onChange={setDays} testId="speech-usage-period" />;
 
   return (
     <ReportPage
