@@ -104,6 +104,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         feeds: env.json('SPEECH_FEEDS', {}),
         // The monthly credit budget (JSON: { monthlyCredits, timeZone, contentTypes }); none by default.
         budget: env.json('SPEECH_BUDGET', {}),
+        // Listening insights (JSON: { enabled, flushSeconds, retentionDays }); on by default.
+        insights: env.json('SPEECH_INSIGHTS', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

@@ -4,6 +4,8 @@ export default async () => {
   // Let an in-flight tick and after-commit enqueues finish before the database closes.
   await getService('speech-to-text').stop();
   await getService('narrations').stop();
+  // What listening was counted in memory is written before the database closes.
+  await getService('insights').stop();
   await getService('webhooks').settle();
   getService('webhooks').unregisterEvents();
   getService('budget').unregisterEvents();

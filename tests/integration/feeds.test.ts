@@ -201,7 +201,7 @@ describe('the podcast feed of a type', () => {
     expect(listed[0]!.title).toBe('مقال مسموع "عن" الطقس');
     for (const item of listed) {
       const articleId = articleIdOf(item.guid);
-      expect(item.url).toBe(`${stack.url}/api/speech/narrations/${articleId}/audio.mp3`);
+      expect(item.url).toBe(`${stack.url}/api/speech/feeds/articles/${articleId}/audio.mp3`);
       expect(item.type).toBe('audio/mpeg');
       expect(item.guidIsPermaLink).toBe('false');
       const mp3 = await download(item.url);
@@ -391,7 +391,7 @@ describe('a segmented narration', () => {
     const checkItem = async () => {
       const item = await itemOf();
       const { mp3, seconds } = await narrationAudio(stack, articleId());
-      expect(item.url).toBe(`${stack.url}/api/speech/narrations/${articleId()}/audio.mp3`);
+      expect(item.url).toBe(`${stack.url}/api/speech/feeds/articles/${articleId()}/audio.mp3`);
       expect(item.length).toBe(mp3.length);
       expect(Math.abs(item.duration - seconds)).toBeLessThanOrEqual(0.5 + FRAME_SECONDS);
       expect(item.transcript).toEqual({ url: `${stack.url}/api/speech/narrations/${articleId()}/subtitles.vtt`, type: 'text/vtt' });

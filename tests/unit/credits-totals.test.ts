@@ -1,4 +1,4 @@
-import { csvCell, csvLine } from '../../server/src/credits/domain/csv';
+import { csvCell, csvLine } from '../../server/src/http/csv';
 import { dayKeyOf, deltaOnRecord, deltaOnSettle, sourceOf, spentOf } from '../../server/src/credits/domain/totals';
 import { monthToDate, usageDays } from '../../server/src/credits/domain/usage-view';
 
@@ -111,7 +111,7 @@ describe('the usage view from the day totals (credits/domain/usage-view.ts)', ()
   });
 });
 
-describe("the ledger's CSV (credits/domain/csv.ts)", () => {
+describe("the ledger's CSV (http/csv.ts)", () => {
   it('quotes what needs quoting and ends lines with CRLF', () => {
     expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 12, false])).toBe('a,"b,c","say ""hi""","two\nlines",,12,false\r\n');
   });

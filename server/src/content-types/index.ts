@@ -2,6 +2,9 @@ import leaseSchema from './lease/schema.json';
 import ledgerArticleSchema from './ledger-article/schema.json';
 import ledgerDaySchema from './ledger-day/schema.json';
 import ledgerEntrySchema from './ledger-entry/schema.json';
+import listeningDaySchema from './listening-day/schema.json';
+import listeningSaltSchema from './listening-salt/schema.json';
+import listeningUniqueSchema from './listening-unique/schema.json';
 import narrationSchema from './narration/schema.json';
 import narrationPartSchema from './narration-part/schema.json';
 import pendingRecordingSchema from './pending-recording/schema.json';
@@ -16,6 +19,9 @@ export const PENDING_RECORDING_UID = 'plugin::speech.pending-recording' as const
 export const LEDGER_ENTRY_UID = 'plugin::speech.ledger-entry' as const;
 export const LEDGER_DAY_UID = 'plugin::speech.ledger-day' as const;
 export const LEDGER_ARTICLE_UID = 'plugin::speech.ledger-article' as const;
+export const LISTENING_DAY_UID = 'plugin::speech.listening-day' as const;
+export const LISTENING_UNIQUE_UID = 'plugin::speech.listening-unique' as const;
+export const LISTENING_SALT_UID = 'plugin::speech.listening-salt' as const;
 
 export default {
   narration: { schema: narrationSchema },
@@ -27,4 +33,7 @@ export default {
   'ledger-entry': { schema: ledgerEntrySchema },
   'ledger-day': { schema: ledgerDaySchema },
   'ledger-article': { schema: ledgerArticleSchema },
+  'listening-day': { schema: listeningDaySchema },
+  'listening-unique': { schema: listeningUniqueSchema },
+  'listening-salt': { schema: listeningSaltSchema },
 };

@@ -4,6 +4,8 @@ import adminNarrations from '../narration/admin.controller';
 import callback from '../narration/callback.controller';
 import narrations from '../narration/public.controller';
 import feeds from '../feeds/controller';
+import adminInsights from '../insights/admin.controller';
+import insightsEvents from '../insights/events.controller';
 import player from '../player/controller';
 import adminSettings from '../settings/admin.controller';
 import adminTranscriptions from '../speech-to-text/admin.controller';
@@ -15,8 +17,10 @@ export default {
   narrations,
   feeds,
   player,
+  'insights-events': insightsEvents,
   'admin-narrations': adminNarrations,
   'admin-credits': adminCredits,
+  'admin-insights': adminInsights,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,
   'admin-voices': adminVoices,

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { LedgerCause, LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
 import { LEDGER_ARTICLE_UID, LEDGER_DAY_UID, LEDGER_ENTRY_UID } from '../content-types';
+import { addToTotals } from '../utils/add-to-totals';
 import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, type DayDelta, type DayKey } from './domain/totals';
 
 /**
@@ -59,33 +60,10 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
   const knex = () => strapi.db.connection;
 
-  /**
-   * Adds amounts to a total, creating it at the first entry of its key (`key`: its unique columns
-   * and their values). The existing row's columns are named with their table: PostgreSQL finds a
-   * bare name ambiguous (the row or `excluded`).
-   */
-  async function addTo(
-    trx: Knex.Transaction,
-    table: string,
-    key: Record<string, string>,
-    amounts: Record<string, number>,
-    at: Date,
-    replaced: Record<string, unknown> = {}
-  ) {
-    const db = knex();
-    const increments = Object.fromEntries(
-      Object.entries(amounts).map(([column, value]) => [column, db.raw('??.?? + ?', [table, column, value])])
-    );
-    await trx(table)
-      .insert({ ...key, ...amounts, ...replaced, created_at: at, updated_at: at })
-      .onConflict(Object.keys(key))
-      .merge({ ...increments, ...replaced, updated_at: at });
-  }
-
   /** Adds a delta to a day's total. */
   async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
     const columns = { day: key.day, source: key.source, target_locale: key.targetLocale, kind: key.kind };
-    await addTo(trx, tableOf(LEDGER_DAY_UID), columns, { ...delta }, at);
+    await addToTotals(trx, tableOf(LEDGER_DAY_UID), columns, { ...delta }, at);
   }
 
   /** Adds credits spent to an article's month (entries without an article have none). */
@@ -104,7 +82,7 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       target_document_id: entry.targetDocumentId,
       target_locale: entry.targetLocale ?? NO_LOCALE,
     };
-    await addTo(trx, tableOf(LEDGER_ARTICLE_UID), key, { spent, entries: added }, at, entry.title ? { title: entry.title } : {});
+    await addToTotals(trx, tableOf(LEDGER_ARTICLE_UID), key, { spent, entries: added }, at, entry.title ? { title: entry.title } : {});
   }
 
   const monthOfDay = (day: string) => day.slice(0, 7);

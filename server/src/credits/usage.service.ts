@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { LEDGER_CSV_COLUMNS, type GetUsageResponse } from '../../../shared/contracts/usage';
 import { getService } from '../utils';
 import { lastDays, monthOf } from './domain/calendar';
-import { csvLine } from './domain/csv';
+import { csvLine } from '../http/csv';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
 import { createLedgerRepository } from './ledger.repository';

@@ -3,12 +3,18 @@ import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { localeCode } from '../settings/config-schema';
 import { notModified } from '../http/etag';
+import { redirectToFile } from '../narration/file-redirect';
 import { getService } from '../utils';
 import { validate } from '../http/validate';
 
-/** Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`. */
+/**
+ * Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`, and their items' enclosures,
+ * `GET /api/speech/feeds/:pluralName/:articleId/audio.mp3`, which count a download (insights) and
+ * redirect to the stored file.
+ */
 
 const pluralNameParam = z.string().regex(/^[a-z0-9-]{1,100}$/i);
+const articleIdParam = z.string().min(1).max(255);
 
 export default {
   async feed(ctx: Context) {
@@ -23,5 +29,23 @@ export default {
     if (notModified(ctx, feed.etag)) return;
     ctx.type = 'application/rss+xml; charset=utf-8';
     ctx.body = feed.body;
+  },
+
+  async enclosure(ctx: Context) {
+    const pluralName = validate(pluralNameParam, ctx.params.pluralName, 'Invalid feed name.');
+    const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
+    const row = await getService('feeds').enclosure(pluralName, articleId);
+    if (!row) throw new errors.NotFoundError('No such episode in this feed.');
+    const insights = getService('insights');
+    const target = insights.targetOf(row);
+    if (target) {
+      const outcome = await insights.download(
+        target,
+        { method: ctx.method, range: ctx.get('range') || undefined },
+        { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined }
+      );
+      ctx.set('Speech-Insights', outcome);
+    }
+    await redirectToFile(ctx, row.audio);
   },
 };

@@ -48,6 +48,11 @@ interface CollectionType {
   info?: { pluralName?: string; displayName?: string };
 }
 
+/** A feed item's enclosure: GET /api/speech/feeds/:pluralName/:articleId/audio.mp3 (feeds/routes.ts). */
+export function feedEnclosureUrl(base: string, pluralName: string, articleId: string): string {
+  return `${base}/api/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
+}
+
 export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   const settings = getService('settings');
   const { feeds } = settings.config;
@@ -111,12 +116,13 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
     }
   }
 
-  function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string): FeedItem {
+  function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string, pluralName: string): FeedItem {
     const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
     return {
       guid: feedItemGuid(row.articleId, row.audio),
       title: row.title || row.articleId,
-      audioUrl: narrationFileUrl(base, row.articleId, 'audio.mp3'),
+      // Through the feed's own route, which counts downloads (insights) and redirects to the file.
+      audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
       audioBytes: row.audioBytes ?? null,
       durationSeconds: duration,
       publishedAt: new Date(row.completedAt!).toISOString(),
@@ -126,7 +132,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   }
 
   /** The feed's items, newest first, at most `limit`: pages of rows until enough are live. */
-  async function itemsOf(uid: string, locale: string | null): Promise<FeedItem[]> {
+  async function itemsOf(uid: string, pluralName: string, locale: string | null): Promise<FeedItem[]> {
     const localized = content.isLocalized(uid);
     const rowLocale = localized ? locale : null;
     const base = settings.publicUrl();
@@ -139,7 +145,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
           Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null))
       );
       await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
-      items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base)));
+      items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base, pluralName)));
       if (rows.length < feeds.limit) break;
     }
     return items;
@@ -151,7 +157,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   }
 
   async function build(type: CollectionType, pluralName: string, locale: string | null, stamp: string): Promise<CachedFeed> {
-    const body = podcastRss(await channelOf(type, pluralName, locale), await itemsOf(type.uid, locale));
+    const body = podcastRss(await channelOf(type, pluralName, locale), await itemsOf(type.uid, pluralName, locale));
     // Lengths measured just now changed the rows: the next check sees a new stamp and rebuilds once.
     return { body, etag: etagOf(body), stamp, builtAt: Date.now() };
   }
@@ -174,6 +180,20 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
       const built = await pending;
       cache.set(key, built);
       return built;
+    },
+
+    /**
+     * The narration behind one of a feed's enclosures: what the feed lists (its type's feed open,
+     * the narration's audio stored, its entry live), else null.
+     */
+    async enclosure(pluralName: string, articleId: string): Promise<NarrationRow | null> {
+      const type = collectionType(pluralName);
+      if (!type || !(await isOpen(type.uid))) return null;
+      const row = await jobs.findByArticleId(articleId, true);
+      if (!row || row.contentType !== type.uid || !row.audio || !row.completedAt) return null;
+      const localized = content.isLocalized(type.uid);
+      const live = await content.liveKeys(type.uid, [row.targetDocumentId], localized ? row.targetLocale : null);
+      return live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null)) ? row : null;
     },
 
     /** `Cache-Control: max-age` of the feeds. */

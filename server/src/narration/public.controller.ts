@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import type { NarrationRow } from './jobs.repository';
-import { etagOf, notModified } from '../http/etag';
+import { etagOf } from '../http/etag';
+import { privateAnswer, redirectToFile } from './file-redirect';
 import { narrationJson } from './domain/public-view';
 import { chaptersToVtt } from '../subtitles/chapters';
 import { getService } from '../utils';
@@ -28,30 +29,6 @@ async function findVisible(ctx: Context): Promise<NarrationRow> {
   const row = await getService('narration-views').findVisible(articleId, auth);
   if (!row) throw new errors.NotFoundError('No narration for this article.');
   return row;
-}
-
-function privateAnswer(ctx: Context, etag: string): boolean {
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.set('Vary', 'Authorization');
-  return notModified(ctx, etag);
-}
-
-/**
- * Media Library URLs are relative for the local provider and absolute for cloud providers. The tag
- * follows the file: a regenerated narration is a new upload, with a new id and URL. A private
- * bucket's file is reached through a URL signed for this request, which expires: that redirect is
- * never stored nor tagged, so no cache hands out an old one.
- */
-async function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
-  if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
-  const readable = await getService('media').readableUrl(file);
-  if (readable.signed) {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.redirect(readable.url);
-    return;
-  }
-  if (privateAnswer(ctx, etagOf(`${file.id}:${file.url}`))) return;
-  ctx.redirect(file.url);
 }
 
 export default {

@@ -2,6 +2,7 @@ import { adminRoutes as credits } from '../credits/routes';
 import { adminRoutes as lexicon } from '../lexicon/routes';
 import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } from '../narration/routes';
 import { contentApiRoutes as feeds } from '../feeds/routes';
+import { adminRoutes as insightsAdmin, contentApiRoutes as insightsPublic } from '../insights/routes';
 import { contentApiRoutes as player } from '../player/routes';
 import { adminRoutes as settings } from '../settings/routes';
 import { adminRoutes as speechToText } from '../speech-to-text/routes';
@@ -9,6 +10,6 @@ import { adminRoutes as voices } from '../voices/routes';
 
 /** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
 export default {
-  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits] },
-  'content-api': { type: 'content-api', routes: [...narrationPublic, ...player, ...feeds] },
+  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin] },
+  'content-api': { type: 'content-api', routes: [...narrationPublic, ...player, ...feeds, ...insightsPublic] },
 };

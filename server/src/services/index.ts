@@ -21,6 +21,9 @@ import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRepository } from '../speech-to-text/repository';
 import { createSpeechToTextService } from '../speech-to-text/service';
+import { createInsightsRepository } from '../insights/insights.repository';
+import { createInsightsService } from '../insights/insights.service';
+import { createInsightsViews } from '../insights/views.service';
 import { getService } from '../utils';
 import { createVoicePreview } from '../voices/preview';
 import { createVoicesService } from '../voices/service';
@@ -122,4 +125,15 @@ export default {
   'content-api-access': ({ strapi }) => createContentApiAccess(strapi),
   /** Podcast feeds of narrated types. */
   feeds: createFeedsService,
+  /** Listening insights: the player's events and the feeds' downloads, counted in memory and flushed as daily totals. */
+  insights: ({ strapi }) =>
+    createInsightsService({
+      strapi,
+      repository: createInsightsRepository(strapi),
+      config: getService('settings').config.insights,
+      views: () => getService('narration-views'),
+    }),
+  /** What editors read of listening, as the Content Manager lets them. */
+  'insights-views': ({ strapi }) =>
+    createInsightsViews({ strapi, repository: createInsightsRepository(strapi), permissions: () => getService('document-permissions') }),
 } satisfies Record<string, Factory>;

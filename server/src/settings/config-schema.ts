@@ -141,6 +141,21 @@ export const feedsSchema = z
   .strict();
 export type FeedsConfig = z.output<typeof feedsSchema>;
 
+/**
+ * Listening insights (issue 25): the player's events and the feeds' downloads, counted as daily
+ * totals per narration (server/src/insights). Off: the events route answers 204 and counts nothing.
+ */
+export const insightsSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** How often the counts kept in memory are written to the database (and when Strapi stops). */
+    flushSeconds: z.number().int().min(1).max(300).default(5),
+    /** Days a narration's daily totals are kept. */
+    retentionDays: z.number().int().min(1).max(3660).default(400),
+  })
+  .strict();
+export type InsightsConfig = z.output<typeof insightsSchema>;
+
 /** A monthly credit budget: a whole number of credits, or null for none. */
 const monthlyCredits = z.number().int('must be a whole number of credits').min(0, 'must be 0 or more credits').max(Number.MAX_SAFE_INTEGER);
 
@@ -260,6 +275,8 @@ export const pluginConfigSchema = z
     feeds: feedsSchema.default({}),
     /** The monthly credit budget and the calendar it counts in. */
     budget: budgetConfigSchema.default({}),
+    /** Listening insights from the player and the feeds. */
+    insights: insightsSchema.default({}),
   })
   .strict();
 

@@ -4,6 +4,8 @@ import type { LedgerService } from '../credits/ledger.service';
 import type { UsageService } from '../credits/usage.service';
 import type { DocumentPermissions } from '../access/document-permissions';
 import type { FeedsService } from '../feeds/service';
+import type { InsightsService } from '../insights/insights.service';
+import type { InsightsViews } from '../insights/views.service';
 import type { LexiconService } from '../lexicon/service';
 import type { ContentReader } from '../narration/content';
 import type { NarrationEditorService } from '../narration/editor.service';
@@ -54,6 +56,8 @@ type Services = {
   ledger: LedgerService;
   budget: BudgetService;
   usage: UsageService;
+  insights: InsightsService;
+  'insights-views': InsightsViews;
 };
 
 /** Fails to compile when a service is registered without a type here, or one of a type that differs (types only: nothing runs). */

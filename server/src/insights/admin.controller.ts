@@ -1,0 +1,42 @@
+import type { Context } from 'koa';
+import { errors } from '@strapi/utils';
+import { z } from 'zod';
+import type * as Contract from '../../../shared/contracts/insights';
+import { ensureMayActOn } from '../access/document-guard';
+import { documentTarget, validate } from '../http/validate';
+import { getService } from '../utils';
+
+/**
+ * Listening insights for the admin (shapes: shared/contracts/insights.ts). Read access follows the
+ * Content Manager's read permission: on the document for its own figures, on each counted document
+ * for the site's.
+ */
+
+const days = z.enum(['7', '30', '90']).default('30');
+const siteQuery = z.object({ days });
+const documentQuery = documentTarget.omit({ documentId: true }).extend({ days });
+
+export default {
+  async document(ctx: Context) {
+    const query = validate(documentQuery, ctx.query, 'contentType is required; days must be 7, 30 or 90.');
+    const target = { ...query, documentId: String(ctx.params.documentId ?? '') };
+    if (!target.documentId || target.documentId.length > 64) throw new errors.ValidationError('Invalid documentId.');
+    await ensureMayActOn(ctx, target, 'read');
+    const articleId = getService('content').articleIdFor(target.contentType, target.documentId, target.locale ?? null);
+    ctx.body = (await getService('insights-views').document(articleId, Number(query.days))) satisfies Contract.GetDocumentInsightsResponse;
+  },
+
+  async site(ctx: Context) {
+    const { days: span } = validate(siteQuery, ctx.query, 'days must be 7, 30 or 90.');
+    ctx.body = (await getService('insights-views').site(ctx.state.userAbility, Number(span))) satisfies Contract.GetInsightsResponse;
+  },
+
+  async csv(ctx: Context) {
+    const { days: span } = validate(siteQuery, ctx.query, 'days must be 7, 30 or 90.');
+    const body = await getService('insights-views').csv(ctx.state.userAbility, Number(span));
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', 'attachment; filename="speech-listening.csv"');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  },
+};

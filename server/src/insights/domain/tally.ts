@@ -1,0 +1,144 @@
+import { LRUCache } from 'lru-cache';
+import { LISTENING_MILESTONES, type ListeningEvent } from '../../../../shared/contracts/insights';
+
+/**
+ * What one instance has counted since its last flush, kept in memory so that a thousand events a
+ * second make one database write per article every few seconds (insights.service.ts flushes it).
+ * Pure: no Strapi, no clock.
+ *
+ * A listener (one hash: network, user agent, narration, day) counts at most
+ * PLAYS_PER_LISTENER_PER_DAY plays of a narration a day, each milestone at most once per play it
+ * counted, and at most the narration's length in seconds heard per play: a client sending forged
+ * events moves the figures of one listener, by a bounded amount, and nothing else.
+ */
+
+export const PLAYS_PER_LISTENER_PER_DAY = 20;
+/** Listeners remembered for the caps; the oldest are forgotten first. */
+const LISTENERS_REMEMBERED = 100_000;
+/** Seconds heard a play may add when the narration's length is unknown. */
+const UNKNOWN_LENGTH_SECONDS = 3600;
+
+/** The narration counted, as the public routes found it. */
+export interface ListeningTarget {
+  articleId: string;
+  contentType: string | null;
+  documentId: string | null;
+  locale: string | null;
+  durationSeconds: number | null;
+}
+
+/** What a flush adds to one narration's day. */
+export interface DayDelta {
+  day: string;
+  target: ListeningTarget;
+  plays: number;
+  /** Per milestone (LISTENING_MILESTONES, in order). */
+  reached: number[];
+  deciseconds: number;
+}
+
+export type UniqueKind = 'listener' | 'download';
+
+/** A listener or a download seen on a day (its hash); the flush inserts it once and counts them. */
+export interface UniqueSighting {
+  day: string;
+  kind: UniqueKind;
+  articleId: string;
+  hash: string;
+}
+
+export interface TallyBatch {
+  days: DayDelta[];
+  uniques: UniqueSighting[];
+}
+
+interface ListenerState {
+  plays: number;
+  reached: number[];
+  deciseconds: number;
+}
+
+const zeros = () => LISTENING_MILESTONES.map(() => 0);
+
+export class ListeningTally {
+  #days = new Map<string, DayDelta>();
+  #uniques = new Map<string, UniqueSighting>();
+  #listeners = new LRUCache<string, ListenerState>({ max: LISTENERS_REMEMBERED });
+
+  #delta(day: string, target: ListeningTarget): DayDelta {
+    const key = `${day}\n${target.articleId}`;
+    let delta = this.#days.get(key);
+    if (!delta) {
+      delta = { day, target, plays: 0, reached: zeros(), deciseconds: 0 };
+      this.#days.set(key, delta);
+    }
+    return delta;
+  }
+
+  #sighting(sighting: UniqueSighting) {
+    this.#uniques.set(`${sighting.day}\n${sighting.kind}\n${sighting.hash}`, sighting);
+  }
+
+  /** Counts one event of the player; false when the listener's caps left it out. */
+  listen(day: string, target: ListeningTarget, hash: string, event: ListeningEvent): boolean {
+    const stateKey = `${day}\n${hash}`;
+    const state = this.#listeners.get(stateKey) ?? { plays: 0, reached: zeros(), deciseconds: 0 };
+    this.#listeners.set(stateKey, state);
+    let counted = false;
+    if (event.event === 'play' && state.plays < PLAYS_PER_LISTENER_PER_DAY) {
+      state.plays += 1;
+      this.#delta(day, target).plays += 1;
+      this.#sighting({ day, kind: 'listener', articleId: target.articleId, hash });
+      counted = true;
+    }
+    const milestone = event.event === 'end' ? 100 : event.event === 'progress' ? event.percent : undefined;
+    const index = milestone === undefined ? -1 : LISTENING_MILESTONES.indexOf(milestone as (typeof LISTENING_MILESTONES)[number]);
+    if (index >= 0 && state.reached[index] < state.plays) {
+      state.reached[index] += 1;
+      this.#delta(day, target).reached[index] += 1;
+      counted = true;
+    }
+    const allowed = state.plays * Math.ceil((target.durationSeconds ?? UNKNOWN_LENGTH_SECONDS) + 5) * 10 - state.deciseconds;
+    const heard = Math.min(Math.round(event.heard * 10), allowed);
+    if (heard > 0) {
+      state.deciseconds += heard;
+      this.#delta(day, target).deciseconds += heard;
+      counted = true;
+    }
+    return counted;
+  }
+
+  /** Notes a feed download (its hash, of the same kind of key as a listener's). */
+  download(day: string, target: ListeningTarget, hash: string) {
+    this.#delta(day, target);
+    this.#sighting({ day, kind: 'download', articleId: target.articleId, hash });
+  }
+
+  get empty(): boolean {
+    return this.#days.size === 0 && this.#uniques.size === 0;
+  }
+
+  /** Everything counted since the last drain, and a fresh start (the listeners' caps stay). */
+  drain(): TallyBatch {
+    const batch = { days: [...this.#days.values()], uniques: [...this.#uniques.values()] };
+    this.#days = new Map();
+    this.#uniques = new Map();
+    return batch;
+  }
+
+  /** Puts back what a flush could not write, added to what came in meanwhile. */
+  restore(batch: TallyBatch) {
+    for (const delta of batch.days) {
+      const into = this.#delta(delta.day, delta.target);
+      into.plays += delta.plays;
+      into.deciseconds += delta.deciseconds;
+      delta.reached.forEach((count, index) => (into.reached[index] += count));
+    }
+    for (const sighting of batch.uniques) this.#sighting(sighting);
+  }
+
+  /** Forgets the caps of days before `day` (they can no longer be counted into). */
+  forgetBefore(day: string) {
+    for (const key of this.#listeners.keys()) if (key.slice(0, 10) < day) this.#listeners.delete(key);
+  }
+}

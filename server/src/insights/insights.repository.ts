@@ -1,0 +1,154 @@
+import { randomBytes } from 'crypto';
+import type { Core } from '@strapi/strapi';
+import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
+import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
+import { addToTotals } from '../utils/add-to-totals';
+import type { DayDelta, TallyBatch, UniqueKind } from './domain/tally';
+import type { DayTotals } from './domain/views';
+
+/**
+ * The insights' tables, and the only code that writes them: a narration's day (totals only), the
+ * salted hashes its listeners and downloads are counted by, and the day's salt. A flush adds to the
+ * days by upsert and sets each day's listeners and downloads to the count of its hashes, in the same
+ * statement: two instances flushing at once add up exactly, and the last count sees both.
+ */
+
+/** The locale column of a type that is not localized (a unique key cannot hold NULL the same way everywhere). */
+export const NO_LOCALE = 'none';
+
+export type ListeningDayRow = DayTotals;
+
+type Row = Record<string, unknown>;
+const n = (value: unknown) => Number(value ?? 0);
+/** Hashes inserted per statement (SQLite binds at most 32,766 values; four a row). */
+const UNIQUES_PER_INSERT = 500;
+
+export function createInsightsRepository(strapi: Core.Strapi) {
+  const knex = () => strapi.db.connection;
+  const meta = (uid: string) => strapi.db.metadata.get(uid);
+  const column = (uid: string, attribute: string) => (meta(uid).attributes[attribute] as { columnName?: string }).columnName ?? attribute;
+  const days = () => meta(LISTENING_DAY_UID).tableName;
+  const uniques = () => meta(LISTENING_UNIQUE_UID).tableName;
+  const salts = () => meta(LISTENING_SALT_UID).tableName;
+  const reachedColumns = () => LISTENING_MILESTONES.map((milestone) => column(LISTENING_DAY_UID, `reached${milestone}`));
+
+  /** `(SELECT COUNT(*) ...)` of a narration's hashes of one kind on one day. */
+  function countOf(day: string, articleId: string, kind: UniqueKind) {
+    const db = knex();
+    return db.raw(`(select count(*) from ?? where ?? = ? and ?? = ? and ?? = ?)`, [
+      uniques(),
+      column(LISTENING_UNIQUE_UID, 'day'),
+      day,
+      column(LISTENING_UNIQUE_UID, 'articleId'),
+      articleId,
+      column(LISTENING_UNIQUE_UID, 'kind'),
+      kind,
+    ]);
+  }
+
+  async function addDay(delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
+    const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
+    const key = { [c('day')]: delta.day, [c('articleId')]: delta.target.articleId };
+    const amounts: Record<string, number> = { [c('plays')]: delta.plays, [c('decisecondsHeard')]: delta.deciseconds };
+    reachedColumns().forEach((name, index) => (amounts[name] = delta.reached[index]));
+    const replaced: Record<string, unknown> = {
+      [c('contentType')]: delta.target.contentType,
+      [c('targetDocumentId')]: delta.target.documentId,
+      [c('targetLocale')]: delta.target.locale ?? NO_LOCALE,
+    };
+    if (kinds.has('listener')) replaced[c('listeners')] = countOf(delta.day, delta.target.articleId, 'listener');
+    if (kinds.has('download')) replaced[c('downloads')] = countOf(delta.day, delta.target.articleId, 'download');
+    await addToTotals(knex(), days(), key, amounts, at, replaced);
+  }
+
+  function toDayRow(row: Row): ListeningDayRow {
+    const c = (attribute: string) => row[column(LISTENING_DAY_UID, attribute)];
+    return {
+      day: String(c('day')),
+      articleId: String(c('articleId')),
+      contentType: (c('contentType') as string | null) ?? null,
+      documentId: (c('targetDocumentId') as string | null) ?? null,
+      locale: String(c('targetLocale') ?? NO_LOCALE),
+      plays: n(c('plays')),
+      listeners: n(c('listeners')),
+      reached: LISTENING_MILESTONES.map((milestone) => n(c(`reached${milestone}`))),
+      deciseconds: n(c('decisecondsHeard')),
+      downloads: n(c('downloads')),
+    };
+  }
+
+  return {
+    /**
+     * Writes a batch: the hashes first (a hash seen before is left as it is), then each narration's
+     * day. Throws on the first failure; what was written stays written, and writing the batch again
+     * counts nothing twice but its plays, milestones and seconds: the caller puts back only the days
+     * not written (`written`).
+     */
+    async write(batch: TallyBatch, at: Date, written: (delta: DayDelta) => void = () => undefined) {
+      const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
+      for (let start = 0; start < batch.uniques.length; start += UNIQUES_PER_INSERT) {
+        const rows = batch.uniques.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
+          [u('day')]: sighting.day,
+          [u('kind')]: sighting.kind,
+          [u('articleId')]: sighting.articleId,
+          [u('hash')]: sighting.hash,
+          created_at: at,
+          updated_at: at,
+        }));
+        await knex()(uniques())
+          .insert(rows)
+          .onConflict([u('day'), u('kind'), u('hash')])
+          .ignore();
+      }
+      const kindsOf = new Map<string, Set<UniqueKind>>();
+      for (const sighting of batch.uniques) {
+        const key = `${sighting.day}\n${sighting.articleId}`;
+        kindsOf.set(key, (kindsOf.get(key) ?? new Set()).add(sighting.kind));
+      }
+      for (const delta of batch.days) {
+        await addDay(delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
+        written(delta);
+      }
+    },
+
+    /**
+     * The salt of `day`, created by the first instance to ask (the unique day decides a race: the
+     * loser reads the winner's).
+     */
+    async saltOf(day: string, at: Date): Promise<string> {
+      const s = (attribute: string) => column(LISTENING_SALT_UID, attribute);
+      const read = async () =>
+        ((await knex()(salts()).select(s('salt')).where(s('day'), day).first()) as Row | undefined)?.[s('salt')] as string | undefined;
+      const existing = await read();
+      if (existing) return existing;
+      await knex()(salts())
+        .insert({ [s('day')]: day, [s('salt')]: randomBytes(32).toString('hex'), created_at: at, updated_at: at })
+        .onConflict([s('day')])
+        .ignore();
+      const salt = await read();
+      if (!salt) throw new Error(`No listening salt for ${day}.`);
+      return salt;
+    },
+
+    /** Deletes the salts of days before `day`, and the hashes of days before `hashesBefore`. */
+    async forget(day: string, hashesBefore: string): Promise<void> {
+      await knex()(salts()).where(column(LISTENING_SALT_UID, 'day'), '<', day).delete();
+      await knex()(uniques()).where(column(LISTENING_UNIQUE_UID, 'day'), '<', hashesBefore).delete();
+    },
+
+    /** Deletes the daily totals of days before `day` (the retention). */
+    async pruneDays(day: string): Promise<number> {
+      return knex()(days()).where(column(LISTENING_DAY_UID, 'day'), '<', day).delete();
+    },
+
+    /** Daily totals from `first` to `last` (inclusive), of one narration or of all. */
+    async days(first: string, last: string, articleId?: string): Promise<ListeningDayRow[]> {
+      const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
+      const query = knex()(days()).where(c('day'), '>=', first).andWhere(c('day'), '<=', last);
+      if (articleId) query.andWhere(c('articleId'), articleId);
+      return ((await query) as Row[]).map(toDayRow);
+    },
+  };
+}
+
+export type InsightsRepository = ReturnType<typeof createInsightsRepository>;

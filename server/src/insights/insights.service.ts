@@ -1,0 +1,170 @@
+import type { Core } from '@strapi/strapi';
+import { LRUCache } from 'lru-cache';
+import type { ListeningEvent } from '../../../shared/contracts/insights';
+import type { ContentApiAuth } from '../access/content-api-access';
+import type { NarrationRow } from '../narration/jobs.repository';
+import type { PublicViewsService } from '../narration/public-views.service';
+import type { InsightsConfig } from '../settings/config-schema';
+import { createSerialRunner } from '../utils/serial-runner';
+import { isAutomated } from './domain/bots';
+import { addDays, utcDay } from './domain/day';
+import { mayCountAsDownload } from './domain/downloads';
+import { listenerHash } from './domain/listener-hash';
+import { ListeningTally, type DayDelta, type ListeningTarget } from './domain/tally';
+import type { InsightsRepository } from './insights.repository';
+
+/**
+ * Listening insights (issue 25): counts what the player reports and what the feeds' enclosures
+ * serve, in memory, and flushes it every `insights.flushSeconds` (and when Strapi stops) as daily
+ * totals per narration. Nothing that identifies a listener is kept: the address and the user agent
+ * only go into a hash with the day's salt (insights.repository.ts deletes the salt the next day).
+ */
+
+/** Why an event or a download was not counted (the route says it in a header, for whoever debugs a player). */
+export type CountOutcome = 'counted' | 'capped' | 'automated' | 'off';
+
+export interface Caller {
+  address: string;
+  userAgent: string | undefined;
+}
+
+/** How long the Public role's view of a narration (visible, its target) is reused by the events route. */
+const PUBLIC_VIEW_MS = 10_000;
+
+export function createInsightsService(deps: {
+  strapi: Core.Strapi;
+  repository: InsightsRepository;
+  config: InsightsConfig;
+  views: () => PublicViewsService;
+  now?: () => Date;
+}) {
+  const { strapi, repository, config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const tally = new ListeningTally();
+  const publicViews = new LRUCache<string, { target: ListeningTarget | null }>({ max: 10_000, ttl: PUBLIC_VIEW_MS });
+  let salt: { day: string; value: Promise<string> } | null = null;
+  let lastDay: string | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+
+  const targetOf = (row: NarrationRow | null): ListeningTarget | null =>
+    row?.audio
+      ? {
+          articleId: row.articleId,
+          contentType: row.contentType,
+          documentId: row.targetDocumentId,
+          locale: row.targetLocale,
+          durationSeconds: row.durationSeconds == null ? null : Number(row.durationSeconds),
+        }
+      : null;
+
+  function saltOf(day: string): Promise<string> {
+    if (salt?.day !== day) {
+      const value = repository.saltOf(day, now());
+      salt = { day, value };
+      // A failed read is asked again by the next event, not remembered.
+      value.catch(() => (salt = salt?.value === value ? null : salt));
+    }
+    return salt.value;
+  }
+
+  /** A new day: the old salts and the day before yesterday's hashes go, and the totals past retention. */
+  async function turnOfDay(day: string) {
+    if (lastDay === day) return;
+    await repository.forget(day, addDays(day, -1));
+    await repository.pruneDays(addDays(day, -config.retentionDays));
+    tally.forgetBefore(addDays(day, -1));
+    lastDay = day;
+  }
+
+  async function flushPass() {
+    await turnOfDay(utcDay(now()));
+    if (tally.empty) return;
+    const batch = tally.drain();
+    const written = new Set<DayDelta>();
+    try {
+      await repository.write(batch, now(), (delta) => written.add(delta));
+    } catch (error) {
+      // Nothing counted is lost: what was not written goes back, added to what came in meanwhile
+      // (hashes are inserted again harmlessly: a hash already there is left as it is).
+      tally.restore({ days: batch.days.filter((delta) => !written.has(delta)), uniques: batch.uniques });
+      throw error;
+    }
+  }
+
+  const runner = createSerialRunner(flushPass, {
+    onError: (error) => strapi.log.warn(`[speech] listening insights could not be written yet, kept for the next try: ${error.message}`),
+    isStopped: () => stopped,
+  });
+
+  async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string, at: Date) {
+    const day = utcDay(at);
+    return {
+      day,
+      hash: listenerHash({ salt: await saltOf(day), kind, address: caller.address, userAgent: caller.userAgent ?? '', articleId }),
+    };
+  }
+
+  return {
+    get enabled() {
+      return config.enabled;
+    },
+
+    start() {
+      if (!config.enabled || timer) return;
+      stopped = false;
+      timer = setInterval(() => void runner.runSoon(), config.flushSeconds * 1000);
+      timer.unref?.();
+    },
+
+    /** Writes what is counted (a graceful stop loses nothing), then stops. */
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await runner.runSoon();
+      stopped = true;
+    },
+
+    /** Writes what is counted now (tests, the bench). */
+    flush: () => runner.runSoon(),
+
+    /**
+     * The narration a listening event is for, as the caller may see it (the public routes' rule):
+     * null when it is unknown, not live, has no audio, or is not readable by the caller. An anonymous
+     * caller's answer is the Public role's, reused for a few seconds.
+     */
+    async listenedNarration(articleId: string, auth: { anonymous: boolean; authenticate: () => Promise<ContentApiAuth | null> }) {
+      if (auth.anonymous) {
+        const cached = publicViews.get(articleId);
+        if (cached) return cached.target;
+      }
+      const target = targetOf(await deps.views().findVisible(articleId, await auth.authenticate()));
+      if (auth.anonymous) publicViews.set(articleId, { target });
+      return target;
+    },
+
+    /** Counts one event of the player for a narration the caller may see. */
+    async listen(target: ListeningTarget, event: ListeningEvent, caller: Caller): Promise<CountOutcome> {
+      if (!config.enabled) return 'off';
+      if (isAutomated(caller.userAgent)) return 'automated';
+      const at = now();
+      const { day, hash } = await hashOf('listener', caller, target.articleId, at);
+      return tally.listen(day, target, hash, event) ? 'counted' : 'capped';
+    },
+
+    /** Counts a request of a feed's enclosure, by the IAB rules a redirecting server can apply (domain/downloads.ts). */
+    async download(target: ListeningTarget, request: { method: string; range: string | undefined }, caller: Caller): Promise<CountOutcome> {
+      if (!config.enabled) return 'off';
+      if (!mayCountAsDownload(request.method, request.range)) return 'capped';
+      if (isAutomated(caller.userAgent)) return 'automated';
+      const { day, hash } = await hashOf('download', caller, target.articleId, now());
+      tally.download(day, target, hash);
+      return 'counted';
+    },
+
+    /** The narration row of a feed's enclosure, for `download`. */
+    targetOf,
+  };
+}
+
+export type InsightsService = ReturnType<typeof createInsightsService>;

@@ -1,0 +1,109 @@
+import type { Core } from '@strapi/strapi';
+import { Readable } from 'stream';
+import { LISTENING_CSV_COLUMNS, type GetDocumentInsightsResponse, type GetInsightsResponse } from '../../../shared/contracts/insights';
+import { documentKey, type DocumentPermissions } from '../access/document-permissions';
+import { NARRATION_UID } from '../content-types';
+import { csvLine } from '../http/csv';
+import { isLocalizedSchema, contentTypeSchema } from '../utils/content-type-lookup';
+import { addDays, utcDay } from './domain/day';
+import { byLocale, daySeries, csvRow, topArticles, totalsOf, type DayTotals } from './domain/views';
+import type { InsightsRepository } from './insights.repository';
+
+/**
+ * What editors read of listening: one narration's days (the route checked the Content Manager's read
+ * on its document), and the site's, counting only the narrations whose documents the admin may
+ * read in the Content Manager (per type, locale and condition, as its list view decides).
+ */
+
+const TOP_ARTICLES = 20;
+const TITLES_PER_QUERY = 500;
+
+export function createInsightsViews(deps: {
+  strapi: Core.Strapi;
+  repository: InsightsRepository;
+  permissions: () => DocumentPermissions;
+  now?: () => Date;
+}) {
+  const { strapi, repository } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  function range(days: number) {
+    const to = utcDay(now());
+    return { from: addDays(to, -(days - 1)), to };
+  }
+
+  /** The rows of documents `userAbility` may read. */
+  async function readable(userAbility: unknown, rows: DayTotals[]): Promise<DayTotals[]> {
+    const byType = new Map<string, DayTotals[]>();
+    for (const row of rows) {
+      if (!row.contentType || !row.documentId) continue;
+      const typeRows = byType.get(row.contentType) ?? [];
+      typeRows.push(row);
+      byType.set(row.contentType, typeRows);
+    }
+    const kept: DayTotals[] = [];
+    for (const [uid, typeRows] of byType) {
+      if (!strapi.contentTypes[uid as keyof typeof strapi.contentTypes]) continue;
+      const localized = isLocalizedSchema(contentTypeSchema(strapi, uid));
+      const localeOf = (row: DayTotals) => (localized && row.locale !== 'none' ? row.locale : null);
+      const targets = new Map(
+        typeRows.map((row) => [`${row.documentId}\n${localeOf(row)}`, { documentId: row.documentId!, locale: localeOf(row) }])
+      );
+      const allowed = await deps.permissions().permitted(userAbility, uid, [...targets.values()], 'read');
+      for (const row of typeRows) if (allowed.has(documentKey(row.documentId!, localeOf(row)))) kept.push(row);
+    }
+    return kept;
+  }
+
+  async function titlesOf(articleIds: string[]): Promise<Map<string, string | null>> {
+    const titles = new Map<string, string | null>();
+    for (let start = 0; start < articleIds.length; start += TITLES_PER_QUERY) {
+      const rows = (await strapi.db.query(NARRATION_UID).findMany({
+        where: { articleId: { $in: articleIds.slice(start, start + TITLES_PER_QUERY) } },
+        select: ['articleId', 'title'],
+      })) as Array<{ articleId: string; title: string | null }>;
+      for (const row of rows) titles.set(row.articleId, row.title ?? null);
+    }
+    return titles;
+  }
+
+  return {
+    async document(articleId: string, days: number): Promise<GetDocumentInsightsResponse> {
+      const { from, to } = range(days);
+      const rows = await repository.days(from, to, articleId);
+      return { articleId, from, to, totals: totalsOf(rows), days: daySeries(rows, from, to) };
+    },
+
+    async site(userAbility: unknown, days: number): Promise<GetInsightsResponse> {
+      const { from, to } = range(days);
+      const rows = await readable(userAbility, await repository.days(from, to));
+      const top = topArticles(rows, new Map(), TOP_ARTICLES);
+      const titles = await titlesOf(top.map((article) => article.articleId));
+      return {
+        from,
+        to,
+        totals: totalsOf(rows),
+        days: daySeries(rows, from, to),
+        topArticles: top.map((article) => ({ ...article, title: titles.get(article.articleId) ?? null })),
+        byLocale: byLocale(rows),
+      };
+    },
+
+    /** The CSV of the days the admin may read, one row per narration and day, oldest first. */
+    async csv(userAbility: unknown, days: number): Promise<Readable> {
+      const { from, to } = range(days);
+      const rows = (await readable(userAbility, await repository.days(from, to))).sort(
+        (a, b) => a.day.localeCompare(b.day) || a.articleId.localeCompare(b.articleId)
+      );
+      const titles = await titlesOf([...new Set(rows.map((row) => row.articleId))]);
+      return Readable.from(
+        (function* () {
+          yield csvLine(LISTENING_CSV_COLUMNS);
+          for (const row of rows) yield csvLine(csvRow(row, titles.get(row.articleId) ?? null));
+        })()
+      );
+    },
+  };
+}
+
+export type InsightsViews = ReturnType<typeof createInsightsViews>;

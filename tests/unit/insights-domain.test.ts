@@ -1,0 +1,107 @@
+import { isAutomated } from '../../server/src/insights/domain/bots';
+import { addDays, daysBetween, utcDay } from '../../server/src/insights/domain/day';
+import { mayCountAsDownload } from '../../server/src/insights/domain/downloads';
+import { readListeningEvent } from '../../server/src/insights/domain/events';
+import { listenerHash } from '../../server/src/insights/domain/listener-hash';
+import { listenerNetwork } from '../../server/src/insights/domain/network';
+
+describe('listenerNetwork (IAB 2.1: IPv6 by its first 64 bits)', () => {
+  it('keeps an IPv4 address, reads an IPv4-mapped IPv6 one as its IPv4, and cuts IPv6 to /64', () => {
+    expect(listenerNetwork('203.0.113.7')).toBe('203.0.113.7');
+    expect(listenerNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(listenerNetwork('2001:db8:85a3:8d3:1319:8a2e:370:7348')).toBe('2001:db8:85a3:8d3:0:0:0:0/64');
+    expect(listenerNetwork('2001:db8:85a3:8d3::1')).toBe(listenerNetwork('2001:db8:85a3:8d3:ffff::2'));
+    expect(listenerNetwork('2001:db8:85a3:8d4::1')).not.toBe(listenerNetwork('2001:db8:85a3:8d3::1'));
+    expect(listenerNetwork(' not an address ')).toBe('not an address');
+  });
+});
+
+describe('listenerHash', () => {
+  const base = { salt: 'salt-1', kind: 'listener', address: '203.0.113.7', userAgent: 'Browser', articleId: 'doc-en' };
+  it('is the same for the same day, network, agent and narration, and differs if any of them does', () => {
+    expect(listenerHash(base)).toBe(listenerHash({ ...base }));
+    expect(listenerHash(base)).toMatch(/^[0-9a-f]{32}$/);
+    for (const change of [
+      { salt: 'salt-2' },
+      { kind: 'download' },
+      { address: '203.0.113.8' },
+      { userAgent: 'Other' },
+      { articleId: 'doc-ar' },
+    ]) {
+      expect(listenerHash({ ...base, ...change })).not.toBe(listenerHash(base));
+    }
+    expect(listenerHash({ ...base, address: '2001:db8::1' })).toBe(listenerHash({ ...base, address: '2001:db8::2' }));
+  });
+  it('holds neither the address nor the agent', () => {
+    expect(listenerHash(base)).not.toContain('203');
+  });
+});
+
+describe('isAutomated', () => {
+  it('leaves out crawlers, feed parsers, scripts and requests without an agent; counts browsers and podcast players', () => {
+    for (const agent of [
+      '',
+      '   ',
+      undefined,
+      'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      'curl/8.5.0',
+      'python-requests/2.31',
+      'node',
+    ]) {
+      expect({ agent, automated: isAutomated(agent) }).toEqual({ agent, automated: true });
+    }
+    for (const agent of [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'AppleCoreMedia/1.0.0.21H16 (iPhone; U; CPU OS 17_7 like Mac OS X; en_us)',
+      'Spotify/8.9.86 iOS/17.7 (iPhone15,2)',
+    ]) {
+      expect({ agent, automated: isAutomated(agent) }).toEqual({ agent, automated: false });
+    }
+  });
+});
+
+describe('mayCountAsDownload', () => {
+  it('counts a GET, with or without a range, but not a HEAD nor a 0-1 probe', () => {
+    expect(mayCountAsDownload('GET', undefined)).toBe(true);
+    expect(mayCountAsDownload('GET', 'bytes=0-')).toBe(true);
+    expect(mayCountAsDownload('GET', 'bytes=0-1000')).toBe(true);
+    expect(mayCountAsDownload('GET', 'bytes=500-999')).toBe(true);
+    expect(mayCountAsDownload('HEAD', undefined)).toBe(false);
+    expect(mayCountAsDownload('GET', 'bytes=0-1')).toBe(false);
+    expect(mayCountAsDownload('GET', 'bytes = 0 - 0')).toBe(false);
+    expect(mayCountAsDownload('POST', undefined)).toBe(false);
+  });
+});
+
+describe('utc days', () => {
+  it('names, adds and lists days in UTC', () => {
+    expect(utcDay(new Date('2026-11-27T23:59:59.999Z'))).toBe('2026-11-27');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
+    expect(daysBetween('2026-02-27', '2026-03-02')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
+  });
+});
+
+describe('readListeningEvent', () => {
+  it('reads the JSON text sendBeacon sends, and a body already parsed', () => {
+    const event = { articleId: 'doc-en', event: 'progress', percent: 30, heard: 4.2 };
+    expect(readListeningEvent(JSON.stringify(event), 80)).toEqual({ event });
+    expect(readListeningEvent({ articleId: 'doc-en', event: 'end', heard: 1 }, 0)).toEqual({
+      event: { articleId: 'doc-en', event: 'end', heard: 1 },
+    });
+  });
+  it('refuses what is not an event, naming why', () => {
+    const refused = (body: unknown, bytes = 10) =>
+      'refused' in readListeningEvent(body, bytes) ? (readListeningEvent(body, bytes) as any).refused : null;
+    expect(refused('{')).toEqual({ status: 400, message: 'The body is not JSON.' });
+    expect(refused({ articleId: 'doc-en', event: 'progress', heard: 1 }).message).toContain('percent');
+    expect(refused({ articleId: 'doc-en', event: 'progress', percent: 100, heard: 1 }).status).toBe(400);
+    expect(refused({ articleId: 'doc-en', event: 'end', percent: 90, heard: 1 }).status).toBe(400);
+    expect(refused({ articleId: 'doc-en', event: 'play', heard: 3601 }).status).toBe(400);
+    expect(refused({ articleId: '', event: 'play', heard: 0 }).status).toBe(400);
+    expect(refused({ articleId: 'doc-en', event: 'play', heard: 0, ip: '1.2.3.4' }).status).toBe(400);
+    expect(refused(null).status).toBe(400);
+    expect(refused({ articleId: 'doc-en', event: 'play', heard: 0 }, 5000).status).toBe(413);
+    expect(refused('x'.repeat(1025), 0).status).toBe(413);
+  });
+});

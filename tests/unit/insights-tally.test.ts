@@ -1,0 +1,157 @@
+import { LISTENING_CSV_COLUMNS } from '../../shared/contracts/insights';
+import { ListeningTally, PLAYS_PER_LISTENER_PER_DAY, type ListeningTarget } from '../../server/src/insights/domain/tally';
+import { byLocale, csvRow, daySeries, topArticles, totalsOf, type DayTotals } from '../../server/src/insights/domain/views';
+
+const target = (articleId: string, durationSeconds: number | null = 60): ListeningTarget => ({
+  articleId,
+  contentType: 'api::article.article',
+  documentId: articleId.split('-')[0],
+  locale: articleId.split('-')[1] ?? null,
+  durationSeconds,
+});
+const DAY = '2026-11-27';
+
+function listenThrough(tally: ListeningTally, listener: string, narration = target('doc-en')) {
+  tally.listen(DAY, narration, listener, { articleId: narration.articleId, event: 'play', heard: 0 });
+  for (let percent = 10; percent < 100; percent += 10) {
+    tally.listen(DAY, narration, listener, { articleId: narration.articleId, event: 'progress', percent, heard: 6 });
+  }
+  tally.listen(DAY, narration, listener, { articleId: narration.articleId, event: 'end', heard: 6 });
+}
+
+describe('ListeningTally', () => {
+  it('adds a listening to the end: one play, each milestone, the seconds in tenths, one listener hash', () => {
+    const tally = new ListeningTally();
+    listenThrough(tally, 'hash-a');
+    const batch = tally.drain();
+    expect(batch.days).toEqual([{ day: DAY, target: target('doc-en'), plays: 1, reached: Array(10).fill(1), deciseconds: 600 }]);
+    expect(batch.uniques).toEqual([{ day: DAY, kind: 'listener', articleId: 'doc-en', hash: 'hash-a' }]);
+    expect(tally.empty).toBe(true);
+  });
+
+  it('counts a milestone at most once per play counted, and no milestone or seconds before a play', () => {
+    const tally = new ListeningTally();
+    const narration = target('doc-en');
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 30 })).toBe(false);
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    for (let i = 0; i < 5; i++) tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'progress', percent: 50, heard: 0 });
+    const [day] = tally.drain().days;
+    expect(day.plays).toBe(1);
+    expect(day.reached[4]).toBe(1);
+    expect(day.deciseconds).toBe(0);
+  });
+
+  it("caps a listener's plays a day and the seconds heard at the narration's length (plus 5 s) a play", () => {
+    const tally = new ListeningTally();
+    const narration = target('doc-en', 60);
+    for (let i = 0; i < 100; i++) tally.listen(DAY, narration, 'forger', { articleId: 'doc-en', event: 'play', heard: 3600 });
+    const [day] = tally.drain().days;
+    expect(day.plays).toBe(PLAYS_PER_LISTENER_PER_DAY);
+    expect(day.deciseconds).toBe(PLAYS_PER_LISTENER_PER_DAY * 65 * 10);
+    // Across drains: the caps remember what was counted before.
+    tally.listen(DAY, narration, 'forger', { articleId: 'doc-en', event: 'play', heard: 0 });
+    expect(tally.empty).toBe(true);
+    // Another day starts afresh.
+    tally.listen('2026-11-28', narration, 'forger', { articleId: 'doc-en', event: 'play', heard: 0 });
+    expect(tally.drain().days[0].plays).toBe(1);
+  });
+
+  it('notes downloads by hash, once each', () => {
+    const tally = new ListeningTally();
+    tally.download(DAY, target('doc-en'), 'd1');
+    tally.download(DAY, target('doc-en'), 'd1');
+    tally.download(DAY, target('doc-en'), 'd2');
+    const batch = tally.drain();
+    expect(batch.uniques.map((u) => [u.kind, u.hash])).toEqual([
+      ['download', 'd1'],
+      ['download', 'd2'],
+    ]);
+    expect(batch.days).toHaveLength(1);
+    expect(batch.days[0].plays).toBe(0);
+  });
+
+  it('restores a batch a flush could not write, added to what came in since', () => {
+    const tally = new ListeningTally();
+    listenThrough(tally, 'a');
+    const failed = tally.drain();
+    listenThrough(tally, 'b');
+    tally.restore(failed);
+    const batch = tally.drain();
+    expect(batch.days).toHaveLength(1);
+    expect(batch.days[0].plays).toBe(2);
+    expect(batch.days[0].reached).toEqual(Array(10).fill(2));
+    expect(batch.uniques.map((u) => u.hash).sort()).toEqual(['a', 'b']);
+  });
+
+  it('forgets the caps of old days', () => {
+    const tally = new ListeningTally();
+    for (let i = 0; i < PLAYS_PER_LISTENER_PER_DAY; i++)
+      tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    tally.drain();
+    tally.forgetBefore('2026-11-28');
+    tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    expect(tally.drain().days[0].plays).toBe(1);
+  });
+});
+
+describe('listening views', () => {
+  const row = (day: string, articleId: string, locale: string, plays: number, extra: Partial<DayTotals> = {}): DayTotals => ({
+    day,
+    articleId,
+    contentType: 'api::article.article',
+    documentId: articleId.split('-')[0],
+    locale,
+    plays,
+    listeners: plays,
+    reached: Array(10).fill(Math.floor(plays / 2)),
+    deciseconds: plays * 105,
+    downloads: 0,
+    ...extra,
+  });
+  const rows = [
+    row('2026-11-25', 'a-en', 'en', 3),
+    row('2026-11-27', 'a-en', 'en', 1),
+    row('2026-11-27', 'b-ar', 'ar', 5, { downloads: 2 }),
+  ];
+
+  it('sums totals, seconds from tenths', () => {
+    expect(totalsOf(rows)).toEqual({ plays: 9, listeners: 9, reached: Array(10).fill(1 + 0 + 2), secondsHeard: 94.5, downloads: 2 });
+  });
+  it('lists every day of the range, zeros included', () => {
+    const series = daySeries(rows, '2026-11-24', '2026-11-27');
+    expect(series.map((day) => [day.day, day.plays])).toEqual([
+      ['2026-11-24', 0],
+      ['2026-11-25', 3],
+      ['2026-11-26', 0],
+      ['2026-11-27', 6],
+    ]);
+  });
+  it('ranks articles by plays, with their titles, and groups locales', () => {
+    const top = topArticles(rows, new Map([['b-ar', 'مقال']]), 10);
+    expect(top.map((article) => [article.articleId, article.plays, article.title])).toEqual([
+      ['b-ar', 5, 'مقال'],
+      ['a-en', 4, null],
+    ]);
+    expect(topArticles(rows, new Map(), 1)).toHaveLength(1);
+    expect(byLocale(rows).map((locale) => [locale.locale, locale.plays])).toEqual([
+      ['ar', 5],
+      ['en', 4],
+    ]);
+  });
+  it('writes a CSV row in the contract columns order', () => {
+    expect(csvRow(rows[2], null)).toHaveLength(LISTENING_CSV_COLUMNS.length);
+    expect(csvRow(rows[2], 'مقال')).toEqual([
+      '2026-11-27',
+      'api::article.article',
+      'b',
+      'ar',
+      'مقال',
+      'b-ar',
+      5,
+      5,
+      ...Array(10).fill(2),
+      52.5,
+      2,
+    ]);
+  });
+});
