@@ -359,6 +359,7 @@ it('an admin who may not read articles sees no listening of them: zero on the pa
     await totals.waitFor();
     expect(await factValue(totals.getByTestId('speech-listening-plays'))).toBe('0');
     expect(await factValue(totals.getByTestId('speech-listening-finished'))).toBe('-');
+    await expectText(other.getByTestId('speech-listening-days'), 'No narration was played over these days.');
     await expectText(other.getByTestId('speech-listening-top'), 'No article was played over these days.');
     await other.screenshot({ path: path.join(ARTIFACTS, 'listening-no-articles.png') });
   } finally {

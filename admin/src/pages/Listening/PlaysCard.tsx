@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { ListeningDay } from '../../api/types';
 import { Card } from '../../components/Card';
@@ -22,6 +23,9 @@ export const PlaysCard = ({ days }: { days: ListeningDay[] }) => {
   const title = t('listening.chart.title', 'Plays per day');
   return (
     <Card testId="speech-listening-days" title={title}>
+      {stacks.every((stack) => stack.value === 0) ? (
+        <Typography textColor="neutral600">{t('listening.chart.empty', 'No narration was played over these days.')}</Typography>
+      ) : null}
       <DayChart
         stacks={stacks}
         series={[{ key: PLAYS, name: t('listening.plays', 'Plays') }]}
