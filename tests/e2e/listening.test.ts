@@ -240,6 +240,9 @@ it('Settings -> Speech listening shows the totals the server counted, plays per 
   // Plays per day: one image named by its title and summary; today's bar holds both plays.
   const chart = page.getByTestId('speech-listening-chart').getByRole('img', { name: /^Plays per day 30 days, 2 plays in all/ });
   await chart.waitFor();
+  await page.setViewportSize({ width: 1680, height: 1800 });
+  await shot('listening-en');
+  await page.setViewportSize({ width: 1680, height: 1000 });
   await chart.focus();
   await page.keyboard.press('End');
   await expectText(page.getByTestId('speech-listening-tooltip'), '2 plays');
@@ -258,9 +261,6 @@ it('Settings -> Speech listening shows the totals the server counted, plays per 
   );
   const locales = page.getByTestId('speech-listening-locales');
   expect((await locales.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t')[0].trim()).sort()).toEqual(['ar', 'en']);
-  await page.setViewportSize({ width: 1680, height: 1800 });
-  await shot('listening-en');
-  await page.setViewportSize({ width: 1680, height: 1000 });
 
   // Seven days: today's listening is in them too.
   const week = page.waitForResponse((response) => response.url().includes('/speech/insights?days=7'));
