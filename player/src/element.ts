@@ -6,6 +6,7 @@
  * piece with a `part` name, its colours and font from CSS custom properties (see the README).
  */
 import { activeCueIndex, lastStartedIndex } from './cues';
+import { EVENTS_PATH, Listening, type Sent } from './insights';
 import { textDirection, uiLanguage } from './locale';
 import { STRINGS, type PlayerStrings } from './strings';
 import { STYLES } from './styles';
@@ -91,6 +92,13 @@ export class SpeechNarration extends Element {
   #play?: HTMLButtonElement;
   #seek?: HTMLInputElement;
   #time?: HTMLSpanElement;
+  /** Strapi's origin, from the `api` attribute. */
+  #api = '';
+  /** Sends the heard seconds not sent yet of the current listening (the page is hidden or left). */
+  #flush?: () => void;
+  #leave = (event: Event) => {
+    if (event.type === 'pagehide' || document.visibilityState === 'hidden') this.#flush?.();
+  };
 
   constructor() {
     super();
@@ -100,10 +108,14 @@ export class SpeechNarration extends Element {
   }
 
   connectedCallback() {
+    addEventListener('pagehide', this.#leave);
+    document.addEventListener('visibilitychange', this.#leave);
     this.#schedule();
   }
 
   disconnectedCallback() {
+    removeEventListener('pagehide', this.#leave);
+    document.removeEventListener('visibilitychange', this.#leave);
     this.#stop();
   }
 
@@ -136,7 +148,7 @@ export class SpeechNarration extends Element {
     const articleId = this.getAttribute('article-id');
     if (!articleId) return this.#say('missing');
     this.#say('loading');
-    const api = (this.getAttribute('api') || location.origin).replace(/\/+$/, '');
+    const api = (this.#api = (this.getAttribute('api') || location.origin).replace(/\/+$/, ''));
     void this.#refresh(`${api}/api/speech/narrations/${encodeURIComponent(articleId)}`, this.#abort.signal);
   }
 
@@ -247,6 +259,21 @@ export class SpeechNarration extends Element {
     };
     for (const type of ['timeupdate', 'durationchange', 'seeked']) audio.addEventListener(type, () => this.#sync());
     for (const type of ['play', 'pause', 'ended']) audio.addEventListener(type, () => this.#paintPlay());
+    // Listening insights: what one listening sends (insights.ts); a seek is not listening.
+    const listening = new Listening();
+    const url = `${this.#api}${EVENTS_PATH}`;
+    const report = (sent: Sent[]) => this.#report(url, narration.articleId, sent);
+    const on = (type: string, listener: () => unknown) => audio.addEventListener(type, listener);
+    this.#flush = () => report(listening.flush());
+    on('play', () => report(listening.play(audio.currentTime)));
+    on('timeupdate', () =>
+      audio.seeking ? listening.seek() : report(listening.step(audio.currentTime, this.#duration(), audio.playbackRate))
+    );
+    on('seeking', () => listening.seek());
+    on('seeked', () => audio.paused || listening.at(audio.currentTime));
+    // At the end the audio pauses before it ends: `end` carries those seconds.
+    on('pause', () => audio.ended || report(listening.pause()));
+    on('ended', () => report(listening.end()));
 
     const body = (this.#body = h('div', { part: 'body' }));
     if (narration.title) body.append(h('p', { part: 'title', class: 't' }, narration.title));
@@ -288,6 +315,19 @@ export class SpeechNarration extends Element {
     this.#frame.append(body);
     this.#paintPlay();
     this.#sync();
+  }
+
+  /**
+   * One request per event, a JSON text: `sendBeacon` (text/plain, no CORS preflight), else a
+   * `no-cors` fetch without credentials. Nothing at all with Global Privacy Control or `no-insights`.
+   */
+  #report(url: string, articleId: string, sent: Sent[]) {
+    if ((navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true || this.hasAttribute('no-insights')) return;
+    for (const event of sent) {
+      const body = JSON.stringify({ articleId, ...event });
+      if (!navigator.sendBeacon?.(url, body))
+        fetch(url, { method: 'POST', body, keepalive: true, mode: 'no-cors', credentials: 'omit' }).catch(() => undefined);
+    }
   }
 
   /** A transcript cue or a chapter: a click, Enter or Space goes to its start. */

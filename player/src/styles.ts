@@ -3,9 +3,10 @@
  * site may want to change come from CSS custom properties (documented in the README), with defaults.
  */
 export const STYLES = `
-:host{display:block;color:var(--speech-fg,#1f2328);font-family:var(--speech-font,inherit);line-height:1.5}
+:host{display:block;font-family:var(--speech-font,inherit);line-height:1.5}
 :host([hidden]){display:none}
-.p{--a:var(--speech-accent,#0a66c2);--b:var(--speech-border,#d0d7de);background:var(--speech-bg,#fff);border:1px solid var(--b);border-radius:var(--speech-radius,12px);padding:.75em 1em}
+.p{--a:var(--speech-accent,#0a66c2);--o:var(--speech-on-accent,#fff);--g:var(--speech-bg,#fff);--f:var(--speech-fg,#1f2328);--m:var(--speech-muted,#59636e);--b:var(--speech-border,#d0d7de);color:var(--f);background:var(--g);border:1px solid var(--b);border-radius:var(--speech-radius,12px);padding:.75em 1em}
+@media (prefers-color-scheme:dark){.p{--a:var(--speech-accent,#4493f8);--o:var(--speech-on-accent,#0d1117);--g:var(--speech-bg,#161b22);--f:var(--speech-fg,#e6edf3);--m:var(--speech-muted,#a2aab4);--b:var(--speech-border,#3d444d);color-scheme:dark}}
 .s,.t{margin:0 0 .5em}
 .s:empty{margin:0}
 .t{font-weight:600}
@@ -16,10 +17,10 @@ export const STYLES = `
 button,select{font:inherit;color:inherit;cursor:pointer}
 button{display:inline-flex;align-items:center;justify-content:center;gap:.1em;min-width:2.5em;min-height:2.5em;padding:0 .4em;border:1px solid transparent;border-radius:2em;background:none}
 button:hover{background:color-mix(in srgb,var(--a) 12%,transparent)}
-.pl,.pl:hover{background:var(--a);color:var(--speech-on-accent,#fff)}
+.pl,.pl:hover{background:var(--a);color:var(--o)}
 input{flex:1 1 3em;min-width:3em;margin:0 .25em;accent-color:var(--a)}
-.tm{font-variant-numeric:tabular-nums;white-space:nowrap;font-size:.875em;color:var(--speech-muted,#59636e)}
-select{border:1px solid var(--b);border-radius:.4em;background:var(--speech-bg,#fff);padding:.2em .3em}
+.tm{font-variant-numeric:tabular-nums;white-space:nowrap;font-size:.875em;color:var(--m)}
+select{border:1px solid var(--b);border-radius:.4em;background:var(--g);padding:.2em .3em}
 a{color:var(--a)}
 :focus-visible{outline:2px solid var(--a);outline-offset:2px}
 ol{list-style:none;margin:.75em 0 0;padding:0}

@@ -158,7 +158,11 @@ beforeAll(async () => {
   page.on('request', (request) => requests.push({ url: request.url(), type: request.resourceType() }));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    // The player's listening events (player-insights.test.ts) to a Strapi without their route yet
+    // (404, or 405 for a POST): what matters here is the player's own behaviour.
+    const failedEvent = /status of 40[45]\b/.test(message.text()) && message.location().url.includes('/api/speech/insights/events');
+    if (!failedEvent) problems.push(`console error: ${message.text()}`);
   });
 }, 240_000);
 

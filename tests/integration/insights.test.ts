@@ -237,8 +237,10 @@ describe("the feeds' enclosures", () => {
   it('a HEAD request, a 0-1 range probe and a bot count nothing; the file is still served', async () => {
     const head = await stack.request(enclosure(), { method: 'HEAD', headers: { 'user-agent': PODCAST_APP }, redirect: 'manual' });
     expect(head.status).toBe(302);
+    expect(head.headers.get('speech-insights')).toBe('probe');
     const probe = await stack.request(enclosure(), { headers: { 'user-agent': PODCAST_APP, range: 'bytes=0-1' } });
     expect(probe.status).toBe(206);
+    expect(probe.redirected).toBe(true);
     expect(Buffer.from(await probe.arrayBuffer())).toHaveLength(2);
     const bot = await stack.request(enclosure(), { headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
     expect(bot.status).toBe(200);

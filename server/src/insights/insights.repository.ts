@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
 import { addToTotals } from '../utils/add-to-totals';
@@ -10,7 +11,7 @@ import type { DayTotals } from './domain/views';
  * The insights' tables, and the only code that writes them: a narration's day (totals only), the
  * salted hashes its listeners and downloads are counted by, and the day's salt. A flush adds to the
  * days by upsert and sets each day's listeners and downloads to the count of its hashes, in the same
- * statement: two instances flushing at once add up exactly, and the last count sees both.
+ * statement, flushes taking turns: two instances flushing at once add up exactly.
  */
 
 /** The locale column of a type that is not localized (a unique key cannot hold NULL the same way everywhere). */
@@ -22,6 +23,8 @@ type Row = Record<string, unknown>;
 const n = (value: unknown) => Number(value ?? 0);
 /** Hashes inserted per statement (SQLite binds at most 32,766 values; four a row). */
 const UNIQUES_PER_INSERT = 500;
+/** Narrations named per `IN (...)`. */
+const IDS_PER_QUERY = 500;
 
 export function createInsightsRepository(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
@@ -46,7 +49,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     ]);
   }
 
-  async function addDay(delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
+  async function addDay(trx: Knex.Transaction, delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
     const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
     const key = { [c('day')]: delta.day, [c('articleId')]: delta.target.articleId };
     const amounts: Record<string, number> = { [c('plays')]: delta.plays, [c('decisecondsHeard')]: delta.deciseconds };
@@ -58,7 +61,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     };
     if (kinds.has('listener')) replaced[c('listeners')] = countOf(delta.day, delta.target.articleId, 'listener');
     if (kinds.has('download')) replaced[c('downloads')] = countOf(delta.day, delta.target.articleId, 'download');
-    await addToTotals(knex(), days(), key, amounts, at, replaced);
+    await addToTotals(trx, days(), key, amounts, at, replaced);
   }
 
   function toDayRow(row: Row): ListeningDayRow {
@@ -79,36 +82,44 @@ export function createInsightsRepository(strapi: Core.Strapi) {
 
   return {
     /**
-     * Writes a batch: the hashes first (a hash seen before is left as it is), then each narration's
-     * day. Throws on the first failure; what was written stays written, and writing the batch again
-     * counts nothing twice but its plays, milestones and seconds: the caller puts back only the days
-     * not written (`written`).
+     * Writes a batch in one transaction: the hashes (a hash seen before is left as it is), then each
+     * narration's day, whose listeners and downloads are counted from its hashes in the same
+     * statement. All of it or nothing: on a failure the caller keeps the whole batch for the next
+     * flush. The flushes of every instance take turns on the row of `lockDay`'s salt (which exists:
+     * the caller read it), so a count never misses hashes another flush has yet to commit; rows are
+     * written in one order (day, narration), so two flushes never wait on each other in a cycle. On
+     * SQLite, whose driver blocks the event loop, one transaction is one sync to disk, not one per
+     * statement.
      */
-    async write(batch: TallyBatch, at: Date, written: (delta: DayDelta) => void = () => undefined) {
+    async write(batch: TallyBatch, at: Date, lockDay: string) {
       const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
-      for (let start = 0; start < batch.uniques.length; start += UNIQUES_PER_INSERT) {
-        const rows = batch.uniques.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
-          [u('day')]: sighting.day,
-          [u('kind')]: sighting.kind,
-          [u('articleId')]: sighting.articleId,
-          [u('hash')]: sighting.hash,
-          created_at: at,
-          updated_at: at,
-        }));
-        await knex()(uniques())
-          .insert(rows)
-          .onConflict([u('day'), u('kind'), u('hash')])
-          .ignore();
-      }
+      const sightings = [...batch.uniques].sort(
+        (a, b) => a.day.localeCompare(b.day) || a.kind.localeCompare(b.kind) || a.hash.localeCompare(b.hash)
+      );
+      const deltas = [...batch.days].sort((a, b) => a.day.localeCompare(b.day) || a.target.articleId.localeCompare(b.target.articleId));
       const kindsOf = new Map<string, Set<UniqueKind>>();
-      for (const sighting of batch.uniques) {
+      for (const sighting of sightings) {
         const key = `${sighting.day}\n${sighting.articleId}`;
         kindsOf.set(key, (kindsOf.get(key) ?? new Set()).add(sighting.kind));
       }
-      for (const delta of batch.days) {
-        await addDay(delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
-        written(delta);
-      }
+      await knex().transaction(async (trx) => {
+        await trx(salts()).select(column(LISTENING_SALT_UID, 'day')).where(column(LISTENING_SALT_UID, 'day'), lockDay).forUpdate().first();
+        for (let start = 0; start < sightings.length; start += UNIQUES_PER_INSERT) {
+          const rows = sightings.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
+            [u('day')]: sighting.day,
+            [u('kind')]: sighting.kind,
+            [u('articleId')]: sighting.articleId,
+            [u('hash')]: sighting.hash,
+            created_at: at,
+            updated_at: at,
+          }));
+          await trx(uniques())
+            .insert(rows)
+            .onConflict([u('day'), u('kind'), u('hash')])
+            .ignore();
+        }
+        for (const delta of deltas) await addDay(trx, delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
+      });
     },
 
     /**
@@ -141,12 +152,44 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       return knex()(days()).where(column(LISTENING_DAY_UID, 'day'), '<', day).delete();
     },
 
-    /** Daily totals from `first` to `last` (inclusive), of one narration or of all. */
-    async days(first: string, last: string, articleId?: string): Promise<ListeningDayRow[]> {
+    /** Daily totals from `first` to `last` (inclusive): of one narration, of some, or of all. */
+    async days(first: string, last: string, articleIds?: string | string[]): Promise<ListeningDayRow[]> {
       const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
-      const query = knex()(days()).where(c('day'), '>=', first).andWhere(c('day'), '<=', last);
-      if (articleId) query.andWhere(c('articleId'), articleId);
-      return ((await query) as Row[]).map(toDayRow);
+      const range = () => knex()(days()).where(c('day'), '>=', first).andWhere(c('day'), '<=', last);
+      if (articleIds === undefined) return ((await range()) as Row[]).map(toDayRow);
+      const ids = typeof articleIds === 'string' ? [articleIds] : articleIds;
+      const rows: ListeningDayRow[] = [];
+      for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+        const chunk = ids.slice(start, start + IDS_PER_QUERY);
+        rows.push(...((await range().whereIn(c('articleId'), chunk)) as Row[]).map(toDayRow));
+      }
+      return rows;
+    },
+
+    /**
+     * Totals from `first` to `last` summed in the database, by `group`: per narration (`article`,
+     * `day` empty), or per day, type and locale (`day`, `articleId` and `documentId` empty). The
+     * site's view reads these instead of every narration's every day.
+     */
+    async sums(first: string, last: string, group: 'article' | 'day'): Promise<ListeningDayRow[]> {
+      const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
+      const keys =
+        group === 'article' ? ['articleId', 'contentType', 'targetDocumentId', 'targetLocale'] : ['day', 'contentType', 'targetLocale'];
+      const summed = [
+        'plays',
+        'listeners',
+        ...LISTENING_MILESTONES.map((milestone) => `reached${milestone}`),
+        'decisecondsHeard',
+        'downloads',
+      ];
+      const db = knex();
+      const rows = (await db(days())
+        .select(keys.map(c))
+        .select(summed.map((attribute) => db.raw('sum(??) as ??', [c(attribute), c(attribute)])))
+        .where(c('day'), '>=', first)
+        .andWhere(c('day'), '<=', last)
+        .groupBy(keys.map(c))) as Row[];
+      return rows.map((row) => toDayRow({ [c('day')]: '', [c('articleId')]: '', ...row }));
     },
   };
 }

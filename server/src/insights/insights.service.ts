@@ -10,7 +10,7 @@ import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';
 import { mayCountAsDownload } from './domain/downloads';
 import { listenerHash } from './domain/listener-hash';
-import { ListeningTally, type DayDelta, type ListeningTarget } from './domain/tally';
+import { ListeningTally, type ListeningTarget } from './domain/tally';
 import type { InsightsRepository } from './insights.repository';
 
 /**
@@ -21,7 +21,7 @@ import type { InsightsRepository } from './insights.repository';
  */
 
 /** Why an event or a download was not counted (the route says it in a header, for whoever debugs a player). */
-export type CountOutcome = 'counted' | 'capped' | 'automated' | 'off';
+export type CountOutcome = 'counted' | 'capped' | 'probe' | 'automated' | 'off';
 
 export interface Caller {
   address: string;
@@ -71,6 +71,8 @@ export function createInsightsService(deps: {
   /** A new day: the old salts and the day before yesterday's hashes go, and the totals past retention. */
   async function turnOfDay(day: string) {
     if (lastDay === day) return;
+    // Not even this process keeps an old day's salt.
+    if (salt && salt.day !== day) salt = null;
     await repository.forget(day, addDays(day, -1));
     await repository.pruneDays(addDays(day, -config.retentionDays));
     tally.forgetBefore(addDays(day, -1));
@@ -78,16 +80,17 @@ export function createInsightsService(deps: {
   }
 
   async function flushPass() {
-    await turnOfDay(utcDay(now()));
+    const today = utcDay(now());
+    await turnOfDay(today);
     if (tally.empty) return;
+    // Today's salt row exists before the flush takes turns on it (it is also what an event hashes with).
+    await saltOf(today);
     const batch = tally.drain();
-    const written = new Set<DayDelta>();
     try {
-      await repository.write(batch, now(), (delta) => written.add(delta));
+      await repository.write(batch, now(), today);
     } catch (error) {
-      // Nothing counted is lost: what was not written goes back, added to what came in meanwhile
-      // (hashes are inserted again harmlessly: a hash already there is left as it is).
-      tally.restore({ days: batch.days.filter((delta) => !written.has(delta)), uniques: batch.uniques });
+      // Nothing counted is lost: the batch goes back, added to what came in meanwhile.
+      tally.restore(batch);
       throw error;
     }
   }
@@ -155,7 +158,7 @@ export function createInsightsService(deps: {
     /** Counts a request of a feed's enclosure, by the IAB rules a redirecting server can apply (domain/downloads.ts). */
     async download(target: ListeningTarget, request: { method: string; range: string | undefined }, caller: Caller): Promise<CountOutcome> {
       if (!config.enabled) return 'off';
-      if (!mayCountAsDownload(request.method, request.range)) return 'capped';
+      if (!mayCountAsDownload(request.method, request.range)) return 'probe';
       if (isAutomated(caller.userAgent)) return 'automated';
       const { day, hash } = await hashOf('download', caller, target.articleId, now());
       tally.download(day, target, hash);

@@ -74,18 +74,34 @@ export function createInsightsViews(deps: {
       return { articleId, from, to, totals: totalsOf(rows), days: daySeries(rows, from, to) };
     },
 
+    /**
+     * The site's listening, as far as the admin may read it: summed per narration in the database,
+     * filtered by permission; the day series summed per day, type and locale where the admin reads
+     * every narration of that type and locale, else from the days of the narrations it may read.
+     */
     async site(userAbility: unknown, days: number): Promise<GetInsightsResponse> {
       const { from, to } = range(days);
-      const rows = await readable(userAbility, await repository.days(from, to));
-      const top = topArticles(rows, new Map(), TOP_ARTICLES);
+      const every = await repository.sums(from, to, 'article');
+      const allowed = await readable(userAbility, every);
+      const groupOf = (row: DayTotals) => `${row.contentType}\n${row.locale}`;
+      const counted = (rows: DayTotals[]) =>
+        rows.reduce((counts, row) => counts.set(groupOf(row), (counts.get(groupOf(row)) ?? 0) + 1), new Map<string, number>());
+      const everyCount = counted(every);
+      const whole = new Set([...counted(allowed)].filter(([group, count]) => everyCount.get(group) === count).map(([group]) => group));
+      const partly = allowed.filter((row) => !whole.has(groupOf(row))).map((row) => row.articleId);
+      const dayRows = [
+        ...(whole.size ? (await repository.sums(from, to, 'day')).filter((row) => whole.has(groupOf(row))) : []),
+        ...(partly.length ? await repository.days(from, to, partly) : []),
+      ];
+      const top = topArticles(allowed, new Map(), TOP_ARTICLES);
       const titles = await titlesOf(top.map((article) => article.articleId));
       return {
         from,
         to,
-        totals: totalsOf(rows),
-        days: daySeries(rows, from, to),
+        totals: totalsOf(allowed),
+        days: daySeries(dayRows, from, to),
         topArticles: top.map((article) => ({ ...article, title: titles.get(article.articleId) ?? null })),
-        byLocale: byLocale(rows),
+        byLocale: byLocale(allowed),
       };
     },
 
