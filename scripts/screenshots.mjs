@@ -23,6 +23,9 @@ const README_SHOTS = {
   'usage.png': 'usage-en.png',
   'usage-ar.png': 'usage-ar-rtl.png',
   'home-widget.png': 'home-widget.png',
+  // tests/e2e/listening.test.ts: Settings -> Speech listening, in English and in Arabic.
+  'listening.png': 'listening-en.png',
+  'listening-ar.png': 'listening-ar-rtl.png',
 };
 
 const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'test.mjs'), '--selectProjects', 'e2e'], {

@@ -1,4 +1,4 @@
-import { ChartPie, Microphone } from '@strapi/icons';
+import { ChartPie, Headphones, Microphone } from '@strapi/icons';
 import type { PluginDefinition } from '@strapi/strapi/admin';
 import { BulkNarrateAction } from './components/BulkNarrateAction';
 import { NarratedTypesLoader } from './components/NarratedTypesLoader';
@@ -10,6 +10,8 @@ import { PLUGIN_ID } from './utils/pluginId';
 
 /** The usage page under Settings (/settings/speech-usage). */
 const USAGE_SETTINGS_PATH = `${PLUGIN_ID}-usage`;
+/** The listening page under Settings (/settings/speech-listening). */
+const LISTENING_SETTINGS_PATH = `${PLUGIN_ID}-listening`;
 
 type TranslationModule = { default: Record<string, string> };
 
@@ -46,6 +48,19 @@ const plugin: PluginDefinition = {
       link: { label: { id: `${PLUGIN_ID}.widget.link`, defaultMessage: 'See the usage' }, href: `/settings/${USAGE_SETTINGS_PATH}` },
       permissions: PERMISSIONS.readSettings,
     });
+    // The week's most listened articles, for every admin: the server counts only what the admin
+    // may read in the Content Manager (lazy chunk).
+    app.widgets?.register({
+      id: 'listening',
+      pluginId: PLUGIN_ID,
+      icon: Headphones,
+      title: { id: `${PLUGIN_ID}.listeningWidget.title`, defaultMessage: 'Most listened this week' },
+      component: () => import('./components/ListeningWidget').then((module) => module.default),
+      link: {
+        label: { id: `${PLUGIN_ID}.listeningWidget.link`, defaultMessage: 'See the listening' },
+        href: `/settings/${LISTENING_SETTINGS_PATH}`,
+      },
+    });
   },
 
   bootstrap(app) {
@@ -63,6 +78,15 @@ const plugin: PluginDefinition = {
       intlLabel: { id: `${PLUGIN_ID}.usage.title`, defaultMessage: 'Speech usage' },
       Component: () => import('./pages/Usage'),
       permissions: PERMISSIONS.readSettings,
+    });
+    // Listening, for every admin (no permission of its own): the figures are what the admin's
+    // Content Manager read permission allows.
+    app.addSettingsLink('global', {
+      id: `${PLUGIN_ID}-listening`,
+      to: LISTENING_SETTINGS_PATH,
+      intlLabel: { id: `${PLUGIN_ID}.listening.title`, defaultMessage: 'Speech listening' },
+      Component: () => import('./pages/Listening'),
+      permissions: [],
     });
 
     // A plugin's apis are typed Record<string, unknown>; the content manager's are these.

@@ -31,8 +31,8 @@ function usedIds(): Set<string> {
   Object.keys(VALIDATION_MESSAGES).forEach((id) => ids.add(id));
   Object.values(PARTS_MESSAGES).forEach((message) => ids.add(message.id));
   Object.values(SERIES_MESSAGES).forEach((message) => ids.add(message.id));
-  // Registered in index.ts under the plugin's prefix (the widget's title and link).
-  ids.add('widget.title').add('widget.link');
+  // Registered in index.ts under the plugin's prefix (the widgets' titles and links).
+  ids.add('widget.title').add('widget.link').add('listeningWidget.title').add('listeningWidget.link');
   return ids;
 }
 

@@ -1,8 +1,7 @@
-import type { FetchClient } from '@strapi/strapi/admin';
 import { downloadLedgerCsv } from '../../admin/src/api/ledger';
 import type { GetUsageResponse } from '../../admin/src/api/types';
 import { adminStore, closeAdminStores, type SentRequest } from './admin-api-store';
-import { ARTICLE, usageResponse } from './admin-usage-fixtures';
+import { ARTICLE, csvClient as client, usageResponse } from './admin-usage-fixtures';
 
 // ledger.ts reaches Strapi's admin only through binary.ts' token refresh, which these tests never need.
 jest.mock('@strapi/strapi/admin', () => ({ attemptTokenRefresh: jest.fn() }));
@@ -68,18 +67,6 @@ it('reloads the usage after the settings are saved: a new budget changes what it
 });
 
 describe('the ledger’s CSV', () => {
-  /** The admin fetch client's `get`, answering one response. */
-  function client(status: number, body: string, disposition: string | null) {
-    const calls: Array<{ url: string; options: unknown }> = [];
-    const fake = {
-      get: async (url: string, options: unknown) => {
-        calls.push({ url, options });
-        return { status, data: new Blob([body]), headers: new Headers(disposition ? { 'Content-Disposition': disposition } : {}) };
-      },
-    } as unknown as FetchClient;
-    return { fake, calls };
-  }
-
   it('is fetched as a Blob through the admin client (its token), named as the server names it', async () => {
     const csv = 'acceptedAt,day\n2026-11-27T10:00:00.000Z,2026-11-27\n';
     const { fake, calls } = client(200, csv, 'attachment; filename="speech-ledger-2026-11.csv"');

@@ -59,12 +59,12 @@ describe('the stacks', () => {
     const days = [usageDay('2026-11-25', 300, { byContentType: { [ARTICLE]: 200, [NOTE]: 100 } }), usageDay('2026-11-26', 0)];
     const [first, empty] = stackDays(days, 'contentType', [ARTICLE, NOTE]);
     expect(first.segments).toEqual([
-      { series: ARTICLE, credits: 200, from: 0, to: 200 },
-      { series: NOTE, credits: 100, from: 200, to: 300 },
+      { series: ARTICLE, value: 200, from: 0, to: 200 },
+      { series: NOTE, value: 100, from: 200, to: 300 },
     ]);
-    expect(first).toMatchObject({ day: '2026-11-25', credits: 300, top: 300 });
+    expect(first).toMatchObject({ day: '2026-11-25', value: 300, top: 300 });
     expect(empty.top).toBe(0);
-    expect(empty.segments.map((segment) => segment.credits)).toEqual([0, 0]);
+    expect(empty.segments.map((segment) => segment.value)).toEqual([0, 0]);
   });
 
   it('draws a series below zero (refunds of an earlier day) with no height, but keeps its figure', () => {
@@ -72,9 +72,9 @@ describe('the stacks', () => {
       ARTICLE,
       NOTE,
     ]);
-    expect(day.segments[1]).toEqual({ series: NOTE, credits: -30, from: 80, to: 80 });
+    expect(day.segments[1]).toEqual({ series: NOTE, value: -30, from: 80, to: 80 });
     expect(day.top).toBe(80);
-    expect(day.credits).toBe(50);
+    expect(day.value).toBe(50);
   });
 });
 

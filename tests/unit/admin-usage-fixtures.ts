@@ -1,4 +1,5 @@
-/** GET /speech/usage answers as the admin types them, for the usage unit tests. */
+/** GET /speech/usage answers as the admin types them, and a CSV route's answer, for the usage and listening unit tests. */
+import type { FetchClient } from '@strapi/strapi/admin';
 import type { GetUsageResponse, UsageDay } from '../../admin/src/api/types';
 
 export const ARTICLE = 'api::article.article';
@@ -28,3 +29,15 @@ export const usageResponse = (changes: Partial<GetUsageResponse> = {}): GetUsage
   balance: { creditsRemaining: null, seenAt: null, drift: null },
   ...changes,
 });
+
+/** The admin fetch client's `get`, answering one response (a CSV export); `calls` says what it was asked. */
+export function csvClient(status: number, body: string, disposition: string | null) {
+  const calls: Array<{ url: string; options: unknown }> = [];
+  const fake = {
+    get: async (url: string, options: unknown) => {
+      calls.push({ url, options });
+      return { status, data: new Blob([body]), headers: new Headers(disposition ? { 'Content-Disposition': disposition } : {}) };
+    },
+  } as unknown as FetchClient;
+  return { fake, calls };
+}

@@ -13,6 +13,8 @@ import {
   type EstimateManyResponse,
   type EstimateRequest,
   type EstimateResponse,
+  type GetDocumentInsightsResponse,
+  type GetInsightsResponse,
   type GetNarratedTypesResponse,
   type GetSettingsResponse,
   type GetTranscriptionResponse,
@@ -77,6 +79,13 @@ export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscri
 /** The periods GET /speech/usage answers (`days`), in days. */
 export const USAGE_PERIODS = [30, 90] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+
+/** The periods GET /speech/insights and its CSV answer (`days`), in days. */
+export const INSIGHTS_PERIODS = [7, 30, 90] as const;
+export type InsightsPeriod = (typeof INSIGHTS_PERIODS)[number];
+
+/** The edit view's listening card counts the last 30 days. */
+export const DOCUMENT_INSIGHTS_DAYS = 30;
 
 /**
  * The tag Strapi's own webhooks service (Settings -> Webhooks) gives the site's webhooks: a change
@@ -193,6 +202,21 @@ export function withSpeechEndpoints(api: AdminApi) {
       getSpeechUsage: builder.query<GetUsageResponse, UsagePeriod>({
         query: (days) => ({ url: `${BASE}/usage`, config: { params: { days: String(days) } } }),
         providesTags: ['SpeechUsage'],
+      }),
+
+      /* Listening insights (the listening page, its home page widget, the edit view's card) */
+
+      /** Only what the caller may read in the Content Manager is counted (the server filters). */
+      getSpeechInsights: builder.query<GetInsightsResponse, InsightsPeriod>({
+        query: (days) => ({ url: `${BASE}/insights`, config: { params: { days: String(days) } } }),
+      }),
+
+      /** One document's listening, in its locale (403 without the Content Manager's read on it). */
+      getSpeechDocumentInsights: builder.query<GetDocumentInsightsResponse, DocumentTarget & { days: number }>({
+        query: ({ contentType, documentId, locale, days }) => ({
+          url: `${BASE}/insights/document/${encodeURIComponent(documentId)}`,
+          config: { params: locale ? { contentType, locale, days: String(days) } : { contentType, days: String(days) } },
+        }),
       }),
 
       /** Submits one narration the budget holds, over this month's budget (`settings.update`). */

@@ -29,4 +29,6 @@ export const {
   useUpdateSpeechSiteWebhookMutation,
   useGetSpeechUsageQuery,
   useSpeechLetThroughMutation,
+  useGetSpeechInsightsQuery,
+  useGetSpeechDocumentInsightsQuery,
 } = speechApi;

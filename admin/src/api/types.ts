@@ -5,6 +5,7 @@
  * constants: the admin bundle imports no server code.
  */
 export * from '../../../shared/contracts/common';
+export * from '../../../shared/contracts/insights';
 export * from '../../../shared/contracts/lexicon';
 export * from '../../../shared/contracts/narrations';
 export * from '../../../shared/contracts/settings';

@@ -28,6 +28,9 @@ import { ParagraphListener } from './ParagraphListener';
 import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
 
+/** The listening figures: a chunk of their own, loaded only for a narration that has audio. */
+const ListeningCard = React.lazy(() => import('./ListeningCard'));
+
 const POLL_MS = 3_000;
 /** After a save or publish, the server enqueues after its commit: look a few times before settling. */
 const WATCH_MS = 10_000;
@@ -230,6 +233,11 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
       ) : null}
 
       {row?.audio ? <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} /> : null}
+      {row?.audio ? (
+        <React.Suspense fallback={null}>
+          <ListeningCard target={target} />
+        </React.Suspense>
+      ) : null}
 
       <PanelEstimate estimate={current} error={estimate.error} status={row?.status ?? null} locale={locale} voiceName={voiceName} />
 

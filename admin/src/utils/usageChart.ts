@@ -16,19 +16,19 @@ export const MAX_SERIES = 6;
 
 export interface StackSegment {
   series: string;
-  /** Credits of the series that day, as the ledger counts them (may be below zero after a refund). */
-  credits: number;
-  /** Where the segment is drawn, in credits from the axis: refunds are not drawn below it. */
+  /** The series' figure that day: credits as the ledger counts them (below zero after a refund), plays. */
+  value: number;
+  /** Where the segment is drawn, from the axis: refunds are not drawn below it. */
   from: number;
   to: number;
 }
 
 export interface DayStack {
   day: string;
-  /** The day's credits as the server counts them (charged less refunded). */
-  credits: number;
+  /** The day's figure as the server counts it (credits charged less refunded, plays). */
+  value: number;
   segments: StackSegment[];
-  /** The top of the drawn stack, in credits. */
+  /** The top of the drawn stack. */
   top: number;
 }
 
@@ -69,12 +69,20 @@ export function stackDays(days: readonly UsageDay[], by: StackBy, series: readon
     const values = dayBreakdown(day, by, series);
     let top = 0;
     const segments = series.map((name) => {
-      const credits = values[name] ?? 0;
+      const value = values[name] ?? 0;
       const from = top;
-      top += Math.max(0, credits);
-      return { series: name, credits, from, to: top };
+      top += Math.max(0, value);
+      return { series: name, value, from, to: top };
     });
-    return { day: day.day, credits: day.credits, segments, top };
+    return { day: day.day, value: day.credits, segments, top };
+  });
+}
+
+/** Days of one series only (plays per day): one segment a day, named `series`. */
+export function singleSeriesStacks(days: ReadonlyArray<{ day: string; value: number }>, series: string): DayStack[] {
+  return days.map(({ day, value }) => {
+    const top = Math.max(0, value);
+    return { day, value, segments: [{ series, value, from: 0, to: top }], top };
   });
 }
 

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Box, Button, Flex, Typography } from '@strapi/design-system';
+import { Box, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { GetUsageResponse } from '../../api/types';
 import { Card } from '../../components/Card';
@@ -7,8 +7,9 @@ import { chartSeries, periodTotals, seriesColour, stackDays, type StackBy } from
 import { seriesName } from '../../utils/usageFormat';
 import { textDirection } from '../../utils/textDirection';
 import { useTranslator } from '../../utils/useTranslator';
-import { ToggleGroup } from './ToggleGroup';
-import { UsageChart } from './UsageChart';
+import { DayChart } from '../../components/DayChart';
+import { FiguresToggle } from '../../components/FiguresTable';
+import { ToggleGroup } from '../../components/ToggleGroup';
 import { UsageTable } from './UsageTable';
 
 interface Props {
@@ -25,7 +26,6 @@ export const ChartCard = ({ usage, displayNames, periodControl }: Props) => {
   const { formatNumber, locale } = useIntl();
   const dir = textDirection(locale);
   const [by, setBy] = React.useState<StackBy>('contentType');
-  const [tableShown, setTableShown] = React.useState(false);
 
   const keys = React.useMemo(() => chartSeries(usage.days, by), [usage.days, by]);
   const stacks = React.useMemo(() => stackDays(usage.days, by, keys), [usage.days, by, keys]);
@@ -74,19 +74,24 @@ export const ChartCard = ({ usage, displayNames, periodControl }: Props) => {
       ) : (
         <Typography textColor="neutral600">{t('usage.chart.empty', 'No credits were spent over these days.')}</Typography>
       )}
-      <UsageChart stacks={stacks} series={series} dir={dir} />
-      <Flex>
-        <Button
-          variant="tertiary"
-          size="S"
-          aria-expanded={tableShown}
-          onClick={() => setTableShown(!tableShown)}
-          data-testid="speech-usage-table-toggle"
-        >
-          {tableShown ? t('usage.table.hide', 'Hide the figures') : t('usage.table.show', 'Show the figures as a table')}
-        </Button>
-      </Flex>
-      <UsageTable days={usage.days} by={by} series={series} month={usage.month} visible={tableShown} />
+      <DayChart
+        stacks={stacks}
+        series={series}
+        dir={dir}
+        testIdPrefix="speech-usage"
+        title={t('usage.chart.title', 'Credits per day')}
+        describe={({ days, total, peak }) =>
+          t('usage.chart.description', '{days} days, {credits} credits in all; the most on {peak}. The table below gives every day.', {
+            days,
+            credits: total,
+            peak,
+          })
+        }
+        formatValue={(value) => t('usage.credits', '{credits} credits', { credits: formatNumber(value) })}
+      />
+      <FiguresToggle testId="speech-usage-table-toggle">
+        <UsageTable days={usage.days} by={by} series={series} month={usage.month} />
+      </FiguresToggle>
     </Card>
   );
 };

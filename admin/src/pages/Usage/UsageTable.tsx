@@ -1,4 +1,4 @@
-import { Table, Tbody, Td, Th, Thead, Tr, Typography, VisuallyHidden } from '@strapi/design-system';
+import { Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { UsageDay } from '../../api/types';
 import { coversMonth, dayBreakdown, monthSum, type StackBy } from '../../utils/usageChart';
@@ -11,20 +11,18 @@ interface Props {
   series: Array<{ key: string; name: string }>;
   /** YYYY-MM: the month whose days the last row adds up. */
   month: string;
-  /** Shown, or only there for assistive technology (the chart's accessible equivalent). */
-  visible: boolean;
 }
 
 /**
- * Every figure of the chart as a table: the chart's accessible equivalent (always in the page,
- * visually hidden until asked for), newest day first. Its last row adds up the month's days, the
+ * Every figure of the chart as a table: the chart's accessible equivalent (in a FiguresToggle:
+ * always in the page, visually hidden until asked for), newest day first. Its last row adds up the month's days, the
  * month to date as the chart shows it.
  */
-export const UsageTable = ({ days, by, series, month, visible }: Props) => {
+export const UsageTable = ({ days, by, series, month }: Props) => {
   const t = useTranslator();
   const { formatNumber, locale } = useIntl();
   const rows = [...days].reverse();
-  const table = (
+  return (
     <Table colCount={series.length + 4} rowCount={rows.length + 2} data-testid="speech-usage-table">
       <Thead>
         <Tr>
@@ -98,5 +96,4 @@ export const UsageTable = ({ days, by, series, month, visible }: Props) => {
       </Tbody>
     </Table>
   );
-  return visible ? table : <VisuallyHidden>{table}</VisuallyHidden>;
 };

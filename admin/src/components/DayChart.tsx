@@ -1,15 +1,22 @@
 import * as React from 'react';
 import { Box, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import { labelledDays, formatDay } from '../../utils/usageFormat';
-import { seriesColour, valueScale, type DayStack } from '../../utils/usageChart';
-import { useTranslator } from '../../utils/useTranslator';
+import { labelledDays, formatDay } from '../utils/usageFormat';
+import { seriesColour, valueScale, type DayStack } from '../utils/usageChart';
 
 interface Props {
   stacks: DayStack[];
   /** The legend's series, in stacking order, with their names in the admin's language. */
   series: Array<{ key: string; name: string }>;
   dir: 'ltr' | 'rtl';
+  /** The image's title, its accessible name: `Credits per day`, `Plays per day`. */
+  title: string;
+  /** The image's summary from the period's figures, already in the admin's language. */
+  describe: (figures: { days: string; total: string; peak: string }) => string;
+  /** A day's figure in its tooltip: `1,234 credits`, `12 plays`. */
+  formatValue: (value: number) => string;
+  /** Test ids: `<prefix>-chart` and `<prefix>-tooltip`. */
+  testIdPrefix: string;
 }
 
 const HEIGHT = 260;
@@ -30,15 +37,14 @@ function useWidth(fallback: number) {
 }
 
 /**
- * Credits per day as stacked bars: an SVG of its own (no chart library: a few hundred lines
+ * A figure per day (credits on the usage page, plays on the listening page) as stacked bars: an SVG of its own (no chart library: a few hundred lines
  * would be a hundred KB). For assistive technology the SVG is one image with a title and a
- * summary; the data table beside it (UsageTable) holds every figure. Sighted keyboard users
+ * summary; the data table beside it (UsageTable, the listening page's days) holds every figure. Sighted keyboard users
  * reach the chart with Tab and move from day to day with the arrow keys (Home, End), the
  * day's figures shown as a tooltip, as the mouse shows them. Right to left, time runs from
  * the right, as Arabic reads.
  */
-export const UsageChart = ({ stacks, series, dir }: Props) => {
-  const t = useTranslator();
+export const DayChart = ({ stacks, series, dir, title, describe, formatValue, testIdPrefix }: Props) => {
   const { formatNumber, locale } = useIntl();
   const { ref, width } = useWidth(800);
   const [active, setActive] = React.useState<number | null>(null);
@@ -55,10 +61,10 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
   const plotLeft = rtl ? MARGIN.end : MARGIN.axis;
   const axisX = rtl ? plotLeft + plotWidth : plotLeft;
   const slotStart = (index: number) => (rtl ? plotLeft + plotWidth - (index + 1) * slot : plotLeft + index * slot);
-  const y = (credits: number) => MARGIN.top + plotHeight - (credits / scale.max) * plotHeight;
+  const y = (value: number) => MARGIN.top + plotHeight - (value / scale.max) * plotHeight;
   const labelled = labelledDays(stacks.length);
-  const total = stacks.reduce((sum, stack) => sum + stack.credits, 0);
-  const peak = stacks.reduce<DayStack | null>((best, stack) => (!best || stack.credits > best.credits ? stack : best), null);
+  const total = stacks.reduce((sum, stack) => sum + stack.value, 0);
+  const peak = stacks.reduce<DayStack | null>((best, stack) => (!best || stack.value > best.value ? stack : best), null);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     const last = stacks.length - 1;
@@ -86,7 +92,7 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
   const tooltipLeft = active === null ? 0 : slotStart(active) + slot / 2;
 
   return (
-    <Box position="relative" ref={ref} data-testid="speech-usage-chart">
+    <Box position="relative" ref={ref} data-testid={`${testIdPrefix}-chart`}>
       <svg
         width={width}
         height={HEIGHT}
@@ -99,11 +105,11 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
         onMouseLeave={() => setActive(null)}
         style={{ display: 'block', outlineOffset: 2 }}
       >
-        <title id={titleId}>{t('usage.chart.title', 'Credits per day')}</title>
+        <title id={titleId}>{title}</title>
         <desc id={descriptionId}>
-          {t('usage.chart.description', '{days} days, {credits} credits in all; the most on {peak}. The table below gives every day.', {
+          {describe({
             days: formatNumber(stacks.length),
-            credits: formatNumber(total),
+            total: formatNumber(total),
             peak: peak ? formatDay(peak.day, locale, { day: 'numeric', month: 'long' }) : '-',
           })}
         </desc>
@@ -126,7 +132,7 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
           const x = slotStart(index) + (slot - barWidth) / 2;
           return (
             <g key={stack.day} onMouseEnter={() => setActive(index)} aria-hidden>
-              {/* The whole column answers the mouse, also over a day with few credits. */}
+              {/* The whole column answers the mouse, also over a day with a small figure. */}
               <rect
                 x={slotStart(index)}
                 y={MARGIN.top}
@@ -162,7 +168,7 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
           background="neutral900"
           padding={2}
           hasRadius
-          data-testid="speech-usage-tooltip"
+          data-testid={`${testIdPrefix}-tooltip`}
           style={{
             left: tooltipLeft,
             transform: `translateX(${tooltipLeft > width / 2 ? '-105%' : '5%'})`,
@@ -172,14 +178,14 @@ export const UsageChart = ({ stacks, series, dir }: Props) => {
           }}
         >
           <Typography variant="pi" fontWeight="bold" textColor="neutral0" tag="p">
-            {formatDay(shown.day, locale, { weekday: 'short', day: 'numeric', month: 'long' })}:{' '}
-            {t('usage.credits', '{credits} credits', { credits: formatNumber(shown.credits) })}
+            {formatDay(shown.day, locale, { weekday: 'short', day: 'numeric', month: 'long' })}: {formatValue(shown.value)}
           </Typography>
+          {/* One series only: its figure is the day's. */}
           {shown.segments
-            .filter((segment) => segment.credits !== 0)
+            .filter((segment) => series.length > 1 && segment.value !== 0)
             .map((segment) => (
               <Typography key={segment.series} variant="pi" textColor="neutral0" tag="p">
-                {series.find((item) => item.key === segment.series)?.name ?? segment.series}: {formatNumber(segment.credits)}
+                {series.find((item) => item.key === segment.series)?.name ?? segment.series}: {formatNumber(segment.value)}
               </Typography>
             ))}
         </Box>

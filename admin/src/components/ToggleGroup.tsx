@@ -1,4 +1,6 @@
 import { Button, Flex, Typography } from '@strapi/design-system';
+import { useIntl } from 'react-intl';
+import { useTranslator } from '../utils/useTranslator';
 
 interface Props<T extends string | number> {
   label: string;
@@ -28,5 +30,30 @@ export function ToggleGroup<T extends string | number>({ label, value, options, 
         </Button>
       ))}
     </Flex>
+  );
+}
+
+/** The period of a page of figures, in days (`30 days`, `٣٠ يومًا`). */
+export function PeriodToggle<T extends number>({
+  periods,
+  value,
+  onChange,
+  testId,
+}: {
+  periods: readonly T[];
+  value: T;
+  onChange: (value: T) => void;
+  testId: string;
+}) {
+  const t = useTranslator();
+  const { formatNumber } = useIntl();
+  return (
+    <ToggleGroup
+      label={t('usage.period.label', 'Period')}
+      value={value}
+      onChange={onChange}
+      testId={testId}
+      options={periods.map((period) => ({ value: period, label: t('usage.period.days', '{days} days', { days: formatNumber(period) }) }))}
+    />
   );
 }
