@@ -9,9 +9,12 @@
  * hour of narration joined from 30 MP3 and SRT parts, time and memory; scripts/bench-segmented.mjs:
  * segmented narration through the plugin and the emulator: the credits of ten edits, an hour joined
  * after its last callback, short articles drained beside long ones; scripts/bench-usage.mjs: the credits
- * ledger at a million entries: the usage view's query, the CSV export, publishing with a budget set).
+ * ledger at a million entries: the usage view's query, the CSV export, publishing with a budget set;
+ * scripts/bench-insights.mjs: listening insights: the player's events route at 1,000 events/s open-loop,
+ * the database writes per flush, nothing lost on a graceful stop, two instances on PostgreSQL, the
+ * player's size).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage|insights] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
@@ -23,6 +26,8 @@
  *                    [--long-segment 1000] [--drain-generation-ms 1000] [--drain-rounds 2] [--poll-ms 10]  (segmented)
  *                    [--db sqlite,postgres] [--entries 1000000] [--days 120] [--requests 50] [--request-warmups 5]
  *                    [--publish-samples 40] [--publish-warmups 5]  (usage)
+ *                    [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5] [--pg-seconds 20] [--floor-seconds 10]
+ *                    [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5] [--connections 64] [--cpu-prof]  (insights)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -36,8 +41,8 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage'].includes(only)) {
-  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented or usage');
+if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage', 'insights'].includes(only)) {
+  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented, usage or insights');
   leave(2);
 }
 const benches = [
@@ -77,6 +82,25 @@ const benches = [
     name: 'usage',
     script: 'bench-usage.mjs',
     args: forward(['db', 'entries', 'days', 'requests', 'request-warmups', 'publish-samples', 'publish-warmups']),
+  },
+  {
+    name: 'insights',
+    script: 'bench-insights.mjs',
+    args: [
+      ...forward([
+        'events-per-second',
+        'seconds',
+        'warmup-seconds',
+        'pg-seconds',
+        'floor-seconds',
+        'db',
+        'listeners',
+        'articles',
+        'flush-seconds',
+        'connections',
+      ]),
+      ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : []),
+    ],
   },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.

@@ -14,6 +14,7 @@ export const quantile = (values, q) => {
 const STATISTICS = {
   p50: (values) => quantile(values, 0.5),
   p95: (values) => quantile(values, 0.95),
+  p99: (values) => quantile(values, 0.99),
   min: (values) => Math.min(...values),
   max: (values) => Math.max(...values),
   n: (values) => values.length,
@@ -21,7 +22,7 @@ const STATISTICS = {
 
 /** `stats(values, 'p50', 'max')` -> `{ p50, max }`: the named figures, in that order (default: p50, p95, min, max, n). */
 export function stats(values, ...names) {
-  const wanted = names.length ? names : Object.keys(STATISTICS);
+  const wanted = names.length ? names : ['p50', 'p95', 'min', 'max', 'n'];
   return Object.fromEntries(wanted.map((name) => [name, STATISTICS[name](values)]));
 }
 

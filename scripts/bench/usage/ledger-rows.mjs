@@ -13,7 +13,7 @@ const PEOPLE = ['Ada Lovelace (#1)', 'Grace Hopper (#2)', 'Ibn al-Haytham (#3)',
 const DAY_MS = 86_400_000;
 
 /** A small seeded generator (mulberry32): the same ledger on every run. */
-function generator(seed) {
+export function generator(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,0 +1,443 @@
+#!/usr/bin/env node
+/**
+ * Listening insights under load (issue 25): the player's events route, the database writes it
+ * makes, nothing lost on a graceful stop, two instances on PostgreSQL, and the player's size.
+ *
+ *  1. SQLite, one instance (playground Strapi, production mode, `insights.flushSeconds` 5): --articles
+ *     (20) articles published and narrated by the emulator; Strapi stops, the bench adds to the
+ *     database file a table `bench_day_writes` and triggers AFTER INSERT and AFTER UPDATE on
+ *     `speech_listening_days` writing a row into it (scripts/bench/insights/tables.mjs), and Strapi
+ *     starts again. Then --warmup-seconds (5) and --seconds (30) of player events at
+ *     --events-per-second (1,000), open-loop over keep-alive connections (scripts/bench/insights/load.mjs:
+ *     each event due at a fixed time whatever the answers before it; latency from that time), from
+ *     --listeners (3,000) browsers listening to the articles, a few hundred listenings interleaved
+ *     (scripts/bench/insights/listenings.mjs). Figures of the --seconds after the warm-up: events
+ *     sent and answered per second, latency p50/p95/p99/max, errors, Strapi's CPU (% of one core,
+ *     /proc) and RSS. Target: p99 < 20 ms, every event answered 204, the rate held.
+ *     Then, for comparison, Strapi's floor on the machine at that moment: `GET /_health` on the same
+ *     timetable and connections for --floor-seconds (10).
+ *  2. The triggers' rows during the load: writes per article per flush interval, target <= 1.
+ *  3. Strapi is stopped (SIGTERM), started again; the day totals in the database (plays, listeners
+ *     and the listener hashes, each milestone, deciseconds heard), and the admin's document view of
+ *     each article, equal per article what the server answered `counted`, exactly.
+ *  4. PostgreSQL (a private cluster, scripts/bench/postgres-strapi.mjs), two playground instances on
+ *     one database: the same kind of load, --pg-seconds (20) at --events-per-second in all, each
+ *     listening's events to one instance, listenings alternating (both instances get every article
+ *     and most listeners); both stopped, one started again: totals as in 3, a listener counted once
+ *     whichever instances counted its plays.
+ *  5. gzip -9 of dist/player/speech-narration.mjs < 8 KB.
+ *
+ *   node scripts/bench-insights.mjs [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5]
+ *        [--pg-seconds 20] [--floor-seconds 10] [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5]
+ *        [--connections 64] [--cpu-prof] [--build]
+ *
+ * Needs a built plugin, player and playground (`--build`), Linux (/proc), and for PostgreSQL Debian's
+ * `postgresql` package. Exit code 1 when a figure misses its target.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import {
+  adminToken,
+  benchArticle,
+  contentManager,
+  ensureBuilt,
+  freePort,
+  json,
+  narrationStatuses,
+  numberOption,
+  onCleanup,
+  optionOf,
+  playgroundAround,
+  playgroundEnv,
+  playgroundWorkDir,
+  root,
+  runBench,
+  sayAs,
+  startPlayground,
+  waitFor,
+} from './bench-support.mjs';
+import { printTable } from './bench/figures.mjs';
+import { startStrapiPostgres } from './bench/postgres-strapi.mjs';
+import { healthRequest, requestLog, sendOpenLoop } from './bench/insights/load.mjs';
+import { countedLedger, sumOf, timetable } from './bench/insights/listenings.mjs';
+import { postgresTotals, sqliteTables, writesPerInterval } from './bench/insights/tables.mjs';
+
+const require = createRequire(import.meta.url);
+const argv = process.argv.slice(2);
+const NUMBERS = [
+  ['events-per-second', 1000],
+  ['seconds', 30],
+  ['warmup-seconds', 5],
+  ['pg-seconds', 20],
+  ['floor-seconds', 10],
+  ['listeners', 3000],
+  ['articles', 20],
+  ['flush-seconds', 5],
+  ['connections', 64],
+];
+const [RATE, SECONDS, WARMUP, PG_SECONDS, FLOOR_SECONDS, LISTENERS, ARTICLES, FLUSH, CONNECTIONS] = NUMBERS.map(([name, fallback]) =>
+  numberOption(argv, name, fallback)
+);
+const DATABASES = (optionOf(argv, 'db') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const TARGETS = { p99Ms: 20, writesPerInterval: 1, playerGzipBytes: 8192 };
+const UID = 'api::article.article';
+const API_KEY = 'bench-insights-key';
+const credentials = { email: 'bench@example.com', password: 'Bench-Passw0rd!' };
+const say = sayAs('bench-insights');
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+const ms = (value) => `${value.toFixed(1)} ms`;
+const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MB`;
+const int = (n) => n.toLocaleString('en-US');
+const load1 = () => os.loadavg()[0].toFixed(2);
+
+if (
+  ![SECONDS, WARMUP, PG_SECONDS, FLOOR_SECONDS, LISTENERS, ARTICLES, FLUSH, CONNECTIONS].every((n) => Number.isInteger(n) && n >= 0) ||
+  !(RATE >= 1)
+) {
+  throw new Error(`${NUMBERS.map(([name]) => `--${name}`).join(', ')}: whole numbers (a rate of at least 1)`);
+}
+if (DATABASES.some((db) => db !== 'sqlite' && db !== 'postgres')) throw new Error('--db: sqlite, postgres or sqlite,postgres');
+
+/** Publishes `count` articles and waits for their narrations; [{ documentId, articleId, durationSeconds }]. */
+async function narratedArticles(server, count) {
+  const cm = contentManager(server.url, server.token, UID);
+  const documentIds = [];
+  for (let i = 0; i < count; i += 1) {
+    const draft = await cm.create(
+      benchArticle(`insights ${i}`, {
+        summary: `Article ${i}, listened to by the bench.`,
+        firstParagraph: `Paragraph one of article ${i}. Its listeners play it, pause it and hear it to the end.`,
+      })
+    );
+    await cm.publish(draft.documentId);
+    documentIds.push(draft.documentId);
+  }
+  const rows = await waitFor(
+    async () => {
+      const found = await narrationStatuses(server, UID, documentIds);
+      return found.length === count && found.every((row) => ['completed', 'failed'].includes(row.status)) ? found : null;
+    },
+    { timeoutMs: 180_000, intervalMs: 250, what: `${count} narrations to complete` }
+  );
+  const failed = rows.filter((row) => row.status !== 'completed');
+  if (failed.length) throw new Error(`${failed.length} narrations failed: ${failed[0].error?.message ?? ''}`);
+  const articles = [];
+  for (const documentId of documentIds) {
+    const articleId = `${documentId}-en`;
+    const narration = await json(`${server.url}/api/speech/narrations/${articleId}`, 'GET');
+    const durationSeconds = Number(narration.body?.durationSeconds);
+    if (narration.status !== 200 || !(durationSeconds > 0))
+      throw new Error(`${articleId}: ${narration.status} ${JSON.stringify(narration.body)}`);
+    articles.push({ documentId, articleId, durationSeconds });
+  }
+  return articles;
+}
+
+/** The admin's document view of each article (7 days), as per-article totals in deciseconds. */
+async function adminTotals(server, articles) {
+  const totals = new Map();
+  for (const { documentId, articleId } of articles) {
+    const answer = await json(
+      `${server.url}/speech/insights/document/${documentId}?contentType=${encodeURIComponent(UID)}&locale=en&days=7`,
+      'GET',
+      undefined,
+      server.token
+    );
+    if (answer.status !== 200) throw new Error(`insights of ${documentId}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    const t = answer.body.totals;
+    if (t.plays || t.secondsHeard) {
+      totals.set(articleId, { plays: t.plays, listeners: t.listeners, reached: t.reached, deciseconds: Math.round(t.secondsHeard * 10) });
+    }
+  }
+  return totals;
+}
+
+/** Differences between what was counted and what a source holds, per article and field ([] when equal). */
+function differences(counted, held, source) {
+  const out = [];
+  const zero = { plays: 0, listeners: 0, reached: Array(10).fill(0), deciseconds: 0 };
+  for (const articleId of new Set([...counted.keys(), ...held.keys()])) {
+    const want = counted.get(articleId) ?? zero;
+    const got = held.get(articleId) ?? zero;
+    const fields = [
+      ['plays', want.plays, got.plays],
+      ['listeners', want.listeners, got.listeners],
+      ['deciseconds', want.deciseconds, got.deciseconds],
+      ...want.reached.map((n, i) => [`reached ${(i + 1) * 10}`, n, got.reached[i]]),
+    ];
+    if (got.hashes !== undefined) fields.push(['listener hashes', want.listeners, got.hashes]);
+    for (const [field, expected, actual] of fields)
+      if (expected !== actual) out.push(`${source} ${articleId} ${field}: ${actual}, counted ${expected}`);
+  }
+  return out;
+}
+
+/** Checks the database's and the admin's totals against the ledger; logs and returns the figures. */
+async function checkTotals(label, ledger, stored, server, articles) {
+  const counted = ledger.totals();
+  const viaAdmin = await adminTotals(server, articles);
+  const diff = [...differences(counted, stored, 'database'), ...differences(counted, viaAdmin, 'admin view')];
+  const sum = sumOf(counted);
+  const storedSum = sumOf(stored);
+  const onBoth = [...counted.values()].reduce((n, t) => n + t.onBoth, 0);
+  say(
+    `${label}: counted ${int(sum.plays)} plays, ${int(sum.listeners)} listeners, reached ${sum.reached.map(int).join('/')}, ` +
+      `${(sum.deciseconds / 10).toFixed(1)} s heard; database ${int(storedSum.plays)} plays, ${int(storedSum.listeners)} listeners, ` +
+      `reached ${storedSum.reached.map(int).join('/')}, ${(storedSum.deciseconds / 10).toFixed(1)} s heard; ${diff.length ? `${diff.length} DIFFERENCES` : 'equal, article by article (and the admin view)'}`
+  );
+  for (const line of diff.slice(0, 20)) say(`  ${line}`);
+  return { counted: sum, stored: storedSum, onBoth, differences: diff, ok: diff.length === 0 && sum.plays > 0 };
+}
+
+const describeLoad = (load) =>
+  `sent ${load.sentRate.toFixed(0)}/s, answered ${load.answeredRate.toFixed(0)}/s; p50 ${ms(load.latency.p50)}, p95 ${ms(load.latency.p95)}, ` +
+  `p99 ${ms(load.latency.p99)}, max ${ms(load.latency.max)} (${int(load.latency.n)} events); errors ${load.errorCount}` +
+  `${load.errorCount ? ` ${JSON.stringify(load.errors)}` : ''}; Strapi CPU ${load.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(' + ')}, ` +
+  `RSS ${load.rss.map((r) => `${mb(r.first)} -> ${mb(r.peak)} peak`).join(', ')}; the bench's own CPU ${load.benchCpuPercent.toFixed(0)} %; send lag p99 ${ms(load.sendLag.p99)}` +
+  (load.strapiLog ? `; Strapi's own log: p50 ${load.strapiLog.p50} ms, p99 ${load.strapiLog.p99} ms, max ${load.strapiLog.max} ms` : '');
+
+/** The load, with the bench process's own CPU over it. */
+async function runLoad(options) {
+  const cpuBefore = process.cpuUsage();
+  const started = Date.now();
+  const load = await sendOpenLoop(options);
+  const used = process.cpuUsage(cpuBefore);
+  load.benchCpuPercent = ((used.user + used.system) / 1000 / (Date.now() - started)) * 100;
+  load.loadAverage = load1();
+  return load;
+}
+
+/**
+ * Strapi's floor on the machine at that moment: `GET /_health` (Strapi's, 204: the same global
+ * middlewares, no plugin handler) on the same timetable and connections, 1 s then --floor-seconds.
+ */
+async function strapiFloor(events, instance, log) {
+  const load = await runLoad({
+    events,
+    rate: RATE,
+    instances: [instance],
+    ledger: countedLedger(),
+    measuredFrom: RATE,
+    connections: CONNECTIONS,
+    onWindowStart: () => log.start('/_health'),
+    requestOf: healthRequest,
+  });
+  load.strapiLog = log.stop();
+  say(`SQLite, Strapi's floor, GET /_health at ${int(RATE)}/s for ${FLOOR_SECONDS} s: ${describeLoad(load)}`);
+  return load;
+}
+
+async function sqliteRun() {
+  const { workDir } = playgroundWorkDir('speech-bench-insights-');
+  const playground = await playgroundAround({
+    workDir,
+    apiKey: API_KEY,
+    emulatorArgs: ['--delay', '0', '--credits', '1000000000', '--rate-limit', '100000/60'],
+    extra: { SPEECH_INSIGHTS: JSON.stringify({ flushSeconds: FLUSH }) },
+  });
+  const { url, emulator } = playground;
+  let strapi = await playground.start();
+  const articles = await narratedArticles({ url, token: await adminToken(url, credentials) }, ARTICLES);
+  await strapi.stop();
+  const durations = articles.map((a) => a.durationSeconds);
+  say(`SQLite: ${ARTICLES} articles narrated (${Math.min(...durations).toFixed(1)}-${Math.max(...durations).toFixed(1)} s of audio)`);
+
+  const Database = require('better-sqlite3');
+  const connection = new Database(path.join(workDir, 'data.db'));
+  onCleanup('sqlite connection', () => connection.close());
+  const tables = sqliteTables(connection);
+  tables.addWriteTriggers();
+  const profiles = path.join(os.tmpdir(), `speech-bench-insights-profiles-${Date.now()}`);
+  const log = requestLog();
+  strapi = await playground.start({
+    nodeArgs: argv.includes('--cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [],
+    onLine: log.onLine,
+  });
+  if (argv.includes('--cpu-prof')) say(`CPU profile of the Strapi process under load goes to ${profiles}`);
+  const triggers = tables.triggerNames();
+  if (triggers.length !== 2) throw new Error(`the write triggers are gone after Strapi's start: ${JSON.stringify(triggers)}`);
+
+  const plan = timetable({ count: (WARMUP + SECONDS) * RATE, rate: RATE, articles, listeners: LISTENERS });
+  say(
+    `SQLite: ${int(plan.events.length)} events (${WARMUP} s warm-up + ${SECONDS} s at ${int(RATE)}/s), ${int(plan.listenings)} listenings ` +
+      `of ${int(plan.pairs)} listener-article pairs; load average ${load1()}`
+  );
+  const ledger = countedLedger();
+  const load = await runLoad({
+    events: plan.events,
+    rate: RATE,
+    instances: [{ url, pid: strapi.pid }],
+    ledger,
+    measuredFrom: WARMUP * RATE,
+    connections: CONNECTIONS,
+    onWindowStart: log.start,
+  });
+  load.strapiLog = log.stop();
+  const loadWrites = tables.writes();
+  say(`SQLite: ${describeLoad(load)}; answers ${JSON.stringify(ledger.answers)}; load average ${load.loadAverage}`);
+
+  const floor =
+    FLOOR_SECONDS > 0 ? await strapiFloor(plan.events.slice(0, (1 + FLOOR_SECONDS) * RATE), { url, pid: strapi.pid }, log) : null;
+
+  const stopStarted = Date.now();
+  await strapi.stop();
+  const stopSeconds = (Date.now() - stopStarted) / 1000;
+  const stopWrites = tables.writes().length - loadWrites.length;
+  const writes = writesPerInterval(loadWrites, FLUSH);
+  say(
+    `SQLite: ${int(writes.writes)} writes to the day totals during the load (${writes.articles} articles, ${writes.intervals} intervals of ${FLUSH} s): ` +
+      `at most ${writes.max} per article per interval, mean ${writes.mean.toFixed(2)}, shortest gap ${writes.minGapSeconds?.toFixed(2)} s; ` +
+      `the stop (SIGTERM, ${stopSeconds.toFixed(1)} s) wrote ${stopWrites} more`
+  );
+
+  strapi = await playground.start();
+  const token = await adminToken(url, credentials, { registered: true });
+  const totals = await checkTotals('SQLite after a graceful stop', ledger, tables.totals(), { url, token }, articles);
+  await strapi.stop();
+  await emulator.stop();
+  return {
+    db: 'SQLite',
+    events: plan.events.length,
+    listenings: plan.listenings,
+    answers: ledger.answers,
+    load,
+    floor,
+    writes,
+    stopWrites,
+    stopSeconds,
+    totals,
+  };
+}
+
+async function postgresRun() {
+  const { workDir } = playgroundWorkDir('speech-bench-insights-pg-');
+  const pg = await startStrapiPostgres();
+  const extra = { DATABASE_CLIENT: 'postgres', DATABASE_URL: pg.url('strapi'), SPEECH_INSIGHTS: JSON.stringify({ flushSeconds: FLUSH }) };
+  const playground = await playgroundAround({
+    workDir,
+    apiKey: API_KEY,
+    emulatorArgs: ['--delay', '0', '--credits', '1000000000', '--rate-limit', '100000/60'],
+    extra,
+  });
+  const { url, emulator } = playground;
+  let first = await playground.start();
+  let token = await adminToken(url, credentials);
+  const articles = await narratedArticles({ url, token }, ARTICLES);
+  const secondPort = await freePort();
+  const second = await startPlayground(workDir, playgroundEnv({ workDir, port: secondPort, apiKey: API_KEY, emulator, extra }));
+  const instances = [
+    { url, pid: first.pid },
+    { url: `http://127.0.0.1:${secondPort}`, pid: second.pid },
+  ];
+  const plan = timetable({ count: PG_SECONDS * RATE, rate: RATE, articles, listeners: LISTENERS, instances: 2, seed: 2025 });
+  say(
+    `PostgreSQL: two instances, ${int(plan.events.length)} events (${PG_SECONDS} s at ${int(RATE)}/s in all), ${int(plan.listenings)} listenings; load average ${load1()}`
+  );
+  const ledger = countedLedger();
+  const load = await runLoad({ events: plan.events, rate: RATE, instances, ledger, connections: CONNECTIONS });
+  say(`PostgreSQL: ${describeLoad(load)}; answers ${JSON.stringify(ledger.answers)}; load average ${load.loadAverage}`);
+  await Promise.all([first.stop(), second.stop()]);
+
+  first = await playground.start();
+  token = await adminToken(url, credentials, { registered: true });
+  const totals = await checkTotals(
+    'PostgreSQL, two instances, after a graceful stop',
+    ledger,
+    await postgresTotals(await pg.connect()),
+    { url, token },
+    articles
+  );
+  say(`PostgreSQL: ${int(totals.onBoth)} listeners had plays counted on both instances`);
+  await first.stop();
+  await emulator.stop();
+  return { db: 'PostgreSQL', events: plan.events.length, listenings: plan.listenings, answers: ledger.answers, load, totals };
+}
+
+function playerSize() {
+  const file = path.join(root, 'dist/player/speech-narration.mjs');
+  const bytes = readFileSync(file);
+  return { bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+function report(results, player) {
+  const rows = [];
+  const totalsRow = (r, what) => [
+    what,
+    `${int(r.totals.counted.plays)} plays, ${int(r.totals.counted.listeners)} listeners, reached 10 % ${int(r.totals.counted.reached[0])} ... 100 % ${int(r.totals.counted.reached[9])}, ` +
+      `${(r.totals.counted.deciseconds / 10).toFixed(1)} s heard counted; ${r.totals.differences.length} differences` +
+      (r.db === 'PostgreSQL' ? `; ${int(r.totals.onBoth)} listeners counted by both instances` : ''),
+    'equal, exactly',
+    verdict(r.totals.ok),
+  ];
+  for (const r of results) {
+    const { load } = r;
+    const held = load.errorCount === 0 && load.sentRate >= 0.99 * RATE && load.answeredRate >= 0.99 * RATE;
+    if (r.db === 'SQLite') {
+      r.ok = held && load.latency.p99 < TARGETS.p99Ms && r.writes.max <= TARGETS.writesPerInterval && r.totals.ok;
+      rows.push([
+        `SQLite, one instance: POST ${'/api/speech/insights/events'}, ${int(RATE)}/s for ${SECONDS} s (after ${WARMUP} s), load average ${load.loadAverage}`,
+        describeLoad(load),
+        `p99 < ${TARGETS.p99Ms} ms, ${int(RATE)}/s held, no errors`,
+        verdict(held && load.latency.p99 < TARGETS.p99Ms),
+      ]);
+      if (r.floor) {
+        rows.push([
+          `SQLite, the same Strapi after the load: \`GET /_health\` (Strapi's floor: its middlewares, no plugin), ${int(RATE)}/s for ${FLOOR_SECONDS} s, load average ${r.floor.loadAverage}`,
+          describeLoad(r.floor),
+          '(for comparison)',
+          '',
+        ]);
+      }
+      rows.push([
+        `SQLite: writes to speech_listening_days per article per ${FLUSH} s flush interval (triggers)`,
+        `max ${r.writes.max}, mean ${r.writes.mean.toFixed(2)} (${int(r.writes.writes)} writes, ${r.writes.articles} articles, ${r.writes.intervals} intervals; shortest gap ${r.writes.minGapSeconds?.toFixed(2)} s); the stop wrote ${r.stopWrites}`,
+        `<= ${TARGETS.writesPerInterval}`,
+        verdict(r.writes.max <= TARGETS.writesPerInterval),
+      ]);
+      rows.push(
+        totalsRow(r, `SQLite: totals after SIGTERM (${r.stopSeconds.toFixed(1)} s) and a restart, against the answers \`counted\``)
+      );
+    } else {
+      r.ok = held && r.totals.ok;
+      rows.push([
+        `PostgreSQL, two instances: ${int(RATE)}/s in all for ${PG_SECONDS} s, load average ${load.loadAverage}`,
+        describeLoad(load),
+        `${int(RATE)}/s held, no errors`,
+        verdict(held),
+      ]);
+      rows.push(totalsRow(r, 'PostgreSQL, two instances: totals after SIGTERM of both and a restart'));
+    }
+  }
+  const playerOk = player.gzip < TARGETS.playerGzipBytes;
+  rows.push([
+    'gzip -9 of dist/player/speech-narration.mjs',
+    `${int(player.gzip)} bytes (${int(player.bytes)} raw)`,
+    `< ${int(TARGETS.playerGzipBytes)} bytes`,
+    verdict(playerOk),
+  ]);
+  console.log('');
+  printTable(['figure', 'measured', 'target', 'verdict'], rows);
+  return results.every((r) => r.ok) && playerOk;
+}
+
+async function main() {
+  if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
+  ensureBuilt(argv, say);
+  const started = Date.now();
+  const player = playerSize();
+  say(`player: ${int(player.gzip)} bytes gzip -9 (${int(player.bytes)} raw)`);
+  const results = [];
+  if (DATABASES.includes('sqlite')) results.push(await sqliteRun());
+  if (DATABASES.includes('postgres')) results.push(await postgresRun());
+  const ok = report(results, player);
+  console.log(
+    `\n${JSON.stringify({ event: 'bench-insights', rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP, pgSeconds: PG_SECONDS, player, results })}`
+  );
+  say(`total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+  if (!ok) process.exitCode = 1;
+}
+
+runBench('bench-insights', main, say);
