@@ -51,6 +51,8 @@ export async function sendOpenLoop({
     Array.from({ length: connections }, () => new Client(url, { pipelining: 1, keepAliveTimeout: 60_000 }))
   );
   const latencies = [];
+  /** [due time (ms since the epoch), latency], of the measured events. */
+  const timeline = [];
   const lags = [];
   const errors = new Map();
   const failed = (what) => errors.set(what, (errors.get(what) ?? 0) + 1);
@@ -78,7 +80,10 @@ export async function sendOpenLoop({
         const done = performance.now();
         answered += 1;
         lastAnswer = done;
-        if (event.slot >= measuredFrom) latencies.push(done - due);
+        if (event.slot >= measuredFrom) {
+          latencies.push(done - due);
+          timeline.push([performance.timeOrigin + due, done - due]);
+        }
         if (statusCode !== 204) {
           failed(`HTTP ${statusCode}`);
           ledger.answer(event, `HTTP ${statusCode}`);
@@ -134,6 +139,7 @@ export async function sendOpenLoop({
     answeredRate: answered / ((lastAnswer - t0) / 1000),
     lastAnswerAfterLastDueMs: lastAnswer - lastDue,
     latency: stats(latencies, 'p50', 'p95', 'p99', 'max', 'n'),
+    timeline,
     sendLag: stats(lags, 'p50', 'p99', 'max'),
     errors: Object.fromEntries(errors),
     errorCount: [...errors.values()].reduce((a, b) => a + b, 0),
@@ -168,4 +174,18 @@ export function requestLog() {
       return stats(kept, 'p50', 'p99', 'max', 'n');
     },
   };
+}
+
+/**
+ * The latency of the events due within `afterMs` of a flush (`flushes`: times in seconds since
+ * the epoch) and of the others: what a flush costs the requests that arrive while it runs.
+ */
+export function latencyAroundFlushes(timeline, flushes, afterMs = 1000) {
+  const near = [];
+  const others = [];
+  for (const [due, latency] of timeline) {
+    const during = flushes.some((at) => due >= at * 1000 - 50 && due < at * 1000 + afterMs);
+    (during ? near : others).push(latency);
+  }
+  return { afterMs, near: stats(near, 'p50', 'p99', 'max', 'n'), others: stats(others, 'p50', 'p99', 'max', 'n') };
 }

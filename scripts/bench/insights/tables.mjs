@@ -85,3 +85,10 @@ export function writesPerInterval(writes, flushSeconds) {
     minGapSeconds: minGap === Infinity ? null : minGap,
   };
 }
+
+/** The times (seconds since the epoch) of the flushes: the first write of each burst of writes. */
+export function flushTimes(writes, gapSeconds = 1) {
+  const times = [];
+  for (const { at } of writes) if (times.length === 0 || at - times[times.length - 1] > gapSeconds) times.push(at);
+  return times;
+}
