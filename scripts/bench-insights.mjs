@@ -358,13 +358,26 @@ async function postgresRun() {
     const stat = await client.query(`select xact_commit + xact_rollback as n from pg_stat_database where datname = 'strapi'`);
     return Number(stat.rows[0].n);
   };
+  // Reads of each table (sequential and index scans), from the same statistics.
+  const scans = async () => {
+    const stat = await client.query(`select relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as n from pg_stat_user_tables`);
+    return new Map(stat.rows.map((row) => [row.relname, Number(row.n)]));
+  };
   const before = await transactions();
+  const scansBefore = await scans();
   const load = await runLoad({ events: plan.events, rate: RATE, instances, ledger, connections: CONNECTIONS, onWindowStart: log.start });
   load.strapiLog = log.stop();
-  load.transactions = (await transactions()) - before - 1;
+  load.transactions = (await transactions()) - before - 2;
+  load.tableReads = Object.fromEntries(
+    [...(await scans())]
+      .map(([table, n]) => [table, n - (scansBefore.get(table) ?? 0)])
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+  );
   say(
     `PostgreSQL: ${describeLoad(load)}; answers ${JSON.stringify(ledger.answers)}; ${int(load.transactions)} database transactions during the load ` +
-      `(${(load.transactions / plan.events.length).toFixed(2)} an event); load average ${load.loadAverage}`
+      `(${(load.transactions / plan.events.length).toFixed(2)} an event), tables read most ${JSON.stringify(load.tableReads)}; load average ${load.loadAverage}`
   );
   await Promise.all([first.stop(), second.stop()]);
 
