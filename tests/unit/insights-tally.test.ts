@@ -29,16 +29,39 @@ describe('ListeningTally', () => {
     expect(tally.empty).toBe(true);
   });
 
-  it('counts a milestone at most once per play counted, and no milestone or seconds before a play', () => {
+  it('counts a milestone at most once per play counted', () => {
     const tally = new ListeningTally();
     const narration = target('doc-en');
-    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 30 })).toBe(false);
     tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
     for (let i = 0; i < 5; i++) tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'progress', percent: 50, heard: 0 });
     const [day] = tally.drain().days;
     expect(day.plays).toBe(1);
     expect(day.reached[4]).toBe(1);
-    expect(day.deciseconds).toBe(0);
+  });
+
+  it("counts what arrives before its play (beacons out of order) with that play, one listening's worth at most", () => {
+    const tally = new ListeningTally();
+    const narration = target('doc-en', 60);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'progress', percent: 60, heard: 6 })).toBe(false);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 30 })).toBe(false);
+    expect(tally.drain().days).toEqual([]);
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    const [first] = tally.drain().days;
+    expect(first.plays).toBe(1);
+    expect(first.reached).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect(first.deciseconds).toBe(360);
+    // The second listening's end before its play: it waits again, and is counted once.
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 0 });
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 0 });
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    const [second] = tally.drain().days;
+    expect(second.plays).toBe(1);
+    expect(second.reached[9]).toBe(1);
+    // Seconds before any play wait at most one play's worth: 3,600 s of a 60 s narration count 65.
+    const other = new ListeningTally();
+    other.listen(DAY, narration, 'x', { articleId: 'doc-en', event: 'pause', heard: 3600 });
+    other.listen(DAY, narration, 'x', { articleId: 'doc-en', event: 'play', heard: 0 });
+    expect(other.drain().days[0].deciseconds).toBe(650);
   });
 
   it("caps a listener's plays a day and the seconds heard at the narration's length (plus 5 s) a play", () => {

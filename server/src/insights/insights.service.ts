@@ -41,7 +41,7 @@ export function createInsightsService(deps: {
   const { strapi, repository, config } = deps;
   const now = deps.now ?? (() => new Date());
   const tally = new ListeningTally();
-  const publicViews = new LRUCache<string, { target: ListeningTarget | null }>({ max: 10_000, ttl: PUBLIC_VIEW_MS });
+  const publicViews = new LRUCache<string, { target: Promise<ListeningTarget | null> }>({ max: 10_000, ttl: PUBLIC_VIEW_MS });
   let salt: { day: string; value: Promise<string> } | null = null;
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -137,13 +137,17 @@ export function createInsightsService(deps: {
      * caller's answer is the Public role's, reused for a few seconds.
      */
     async listenedNarration(articleId: string, auth: { anonymous: boolean; authenticate: () => Promise<ContentApiAuth | null> }) {
-      if (auth.anonymous) {
-        const cached = publicViews.get(articleId);
-        if (cached) return cached.target;
+      const lookUp = async () => targetOf(await deps.views().findVisible(articleId, await auth.authenticate()));
+      if (!auth.anonymous) return lookUp();
+      // The lookup itself is shared: the events of a listening that arrive while it runs wait for
+      // the same answer, in the order they came, rather than each reading the database.
+      let cached = publicViews.get(articleId);
+      if (!cached) {
+        cached = { target: lookUp() };
+        publicViews.set(articleId, cached);
+        cached.target.catch(() => publicViews.delete(articleId));
       }
-      const target = targetOf(await deps.views().findVisible(articleId, await auth.authenticate()));
-      if (auth.anonymous) publicViews.set(articleId, { target });
-      return target;
+      return cached.target;
     },
 
     /** Counts one event of the player for a narration the caller may see. */

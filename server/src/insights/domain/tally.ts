@@ -56,6 +56,9 @@ interface ListenerState {
   plays: number;
   reached: number[];
   deciseconds: number;
+  /** Milestones (indexes) and tenths of seconds that arrived before the listener's first play. */
+  early: number[];
+  earlyDeciseconds: number;
 }
 
 const zeros = () => LISTENING_MILESTONES.map(() => 0);
@@ -79,11 +82,19 @@ export class ListeningTally {
     this.#uniques.set(`${sighting.day}\n${sighting.kind}\n${sighting.hash}`, sighting);
   }
 
-  /** Counts one event of the player; false when the listener's caps left it out. */
+  /**
+   * Counts one event of the player; false when the listener's caps left it out (or it waits for
+   * its play). A browser's beacons may arrive out of order (each on a connection of its own): a
+   * milestone or seconds heard before any play of the listener waits for that play, at most one
+   * listening's worth, and is counted with it.
+   */
   listen(day: string, target: ListeningTarget, hash: string, event: ListeningEvent): boolean {
     const stateKey = `${day}\n${hash}`;
-    const state = this.#listeners.get(stateKey) ?? { plays: 0, reached: zeros(), deciseconds: 0 };
+    const state = this.#listeners.get(stateKey) ?? { plays: 0, reached: zeros(), deciseconds: 0, early: [], earlyDeciseconds: 0 };
     this.#listeners.set(stateKey, state);
+    const milestone = event.event === 'end' ? 100 : event.event === 'progress' ? event.percent : undefined;
+    const index = milestone === undefined ? -1 : LISTENING_MILESTONES.indexOf(milestone as (typeof LISTENING_MILESTONES)[number]);
+    const tenths = Math.round(event.heard * 10);
     let counted = false;
     if (event.event === 'play' && state.plays < PLAYS_PER_LISTENER_PER_DAY) {
       state.plays += 1;
@@ -91,21 +102,31 @@ export class ListeningTally {
       this.#sighting({ day, kind: 'listener', articleId: target.articleId, hash });
       counted = true;
     }
-    const milestone = event.event === 'end' ? 100 : event.event === 'progress' ? event.percent : undefined;
-    const index = milestone === undefined ? -1 : LISTENING_MILESTONES.indexOf(milestone as (typeof LISTENING_MILESTONES)[number]);
-    if (index >= 0 && state.reached[index] < state.plays) {
-      state.reached[index] += 1;
-      this.#delta(day, target).reached[index] += 1;
-      counted = true;
+    const mayWait = state.plays < PLAYS_PER_LISTENER_PER_DAY;
+    for (const reachedIndex of [...state.early.splice(0), ...(index >= 0 ? [index] : [])]) {
+      if (state.reached[reachedIndex] < state.plays) {
+        state.reached[reachedIndex] += 1;
+        this.#delta(day, target).reached[reachedIndex] += 1;
+        counted = true;
+      } else if (mayWait && !state.early.includes(reachedIndex)) {
+        state.early.push(reachedIndex);
+      }
     }
-    const allowed = state.plays * Math.ceil((target.durationSeconds ?? UNKNOWN_LENGTH_SECONDS) + 5) * 10 - state.deciseconds;
-    const heard = Math.min(Math.round(event.heard * 10), allowed);
+    const perPlay = this.#secondsPerPlay(target) * 10;
+    const arrived = tenths + state.earlyDeciseconds;
+    const heard = Math.max(0, Math.min(arrived, state.plays * perPlay - state.deciseconds));
+    state.earlyDeciseconds = mayWait ? Math.min(arrived - heard, perPlay) : 0;
     if (heard > 0) {
       state.deciseconds += heard;
       this.#delta(day, target).deciseconds += heard;
       counted = true;
     }
     return counted;
+  }
+
+  /** The most seconds one play may add: the narration's length and a little (or an hour, unknown). */
+  #secondsPerPlay(target: ListeningTarget): number {
+    return Math.ceil((target.durationSeconds ?? UNKNOWN_LENGTH_SECONDS) + 5);
   }
 
   /** Notes a feed download (its hash, of the same kind of key as a listener's). */
