@@ -91,9 +91,19 @@ async function counted(locale: 'en' | 'ar') {
   return response.body.totals as { plays: number; listeners: number; reached: number[]; secondsHeard: number };
 }
 
-/** Waits for the server's flush to show `plays` plays of a narration. */
-async function countedWhen(locale: 'en' | 'ar', plays: number) {
-  await waitFor(async () => (await counted(locale)).plays >= plays, { what: `${plays} plays counted (${locale})`, timeoutMs: 15_000 });
+/** Waits for the server's flushes to show `plays` plays of a narration, and `ends` of them to the end. */
+async function countedWhen(locale: 'en' | 'ar', plays: number, ends = 0) {
+  let last: unknown;
+  await waitFor(
+    async () => {
+      const totals = await counted(locale);
+      last = totals;
+      return totals.plays >= plays && totals.reached[9] >= ends;
+    },
+    { what: `${plays} plays and ${ends} ends counted (${locale})`, timeoutMs: 15_000 }
+  ).catch((error) => {
+    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last)}\n${stack.logs().slice(-3000)}`);
+  });
   // A second look after another flush: nothing more arrives.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   return counted(locale);
@@ -284,7 +294,7 @@ describe('listening insights: what the player sends', () => {
         expect(events[0].body.heard).toBe(0);
         expect(Math.abs(heardOf(events) - duration)).toBeLessThanOrEqual(1);
         // What the server made of it, as the edit view's panel reads it: one play, one listener, 100 % reached.
-        const totals = await countedWhen(locale, 1);
+        const totals = await countedWhen(locale, 1, 1);
         expect(totals).toMatchObject({ plays: 1, listeners: 1, reached: Array(10).fill(1) });
         expect(Math.abs(totals.secondsHeard - heardOf(events))).toBeLessThanOrEqual(0.11);
         // Progress comes in order, each after about its share of the duration was heard.
