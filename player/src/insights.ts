@@ -30,10 +30,16 @@ export class Listening {
   #sent = 0;
   /** The position of the last step while playing; null while paused or seeking. */
   #last: number | null = null;
+  /**
+   * Where a pause left off: the last step's position. Playing resumes from it, not from where the
+   * audio says it resumes (past it when the audio played on after the last step).
+   */
+  #resume: number | null = null;
 
   /** The audio plays from `position`: `play` for the first time in this listening. */
   play(position: number): Sent[] {
-    this.#last = position;
+    this.#last = this.#resume ?? position;
+    this.#resume = null;
     if (this.#started) return [];
     this.#started = true;
     return [{ event: 'play', heard: 0 }];
@@ -41,7 +47,7 @@ export class Listening {
 
   /** A seek began: the next positions are not listening until `play` (or `at`) again. */
   seek() {
-    this.#last = null;
+    this.#last = this.#resume = null;
   }
 
   /** Playing resumed at `position` after a seek. */
@@ -73,6 +79,7 @@ export class Listening {
 
   /** The listener paused: `pause` with the seconds heard since the last event, if any. */
   pause(): Sent[] {
+    this.#resume = this.#last;
     this.#last = null;
     return this.flush();
   }

@@ -170,13 +170,14 @@ function speedUp(page: Page) {
 
 /**
  * In the page, at the first `timeupdate` past `share` of the duration: pauses, or seeks to
- * `seekTo` (a share). Returns the position it happened at.
+ * `seekTo` (a share). Armed before the click that plays, so that no position is missed; `reached`
+ * resolves to the position it happened at.
  */
-function atShare(page: Page, share: number, action: { seekTo?: number } = {}) {
-  return page.evaluate(
-    ([share, seekTo]) =>
-      new Promise<number>((resolve) => {
-        const audio = document.querySelector('speech-narration')!.shadowRoot!.querySelector('audio')!;
+async function atShare(page: Page, share: number, action: { seekTo?: number } = {}) {
+  await page.evaluate(
+    ([share, seekTo]) => {
+      const audio = document.querySelector('speech-narration')!.shadowRoot!.querySelector('audio')!;
+      (window as unknown as { __at: Promise<number> }).__at = new Promise<number>((resolve) => {
         const check = () => {
           if (audio.currentTime <= audio.duration * share) return;
           audio.removeEventListener('timeupdate', check);
@@ -186,9 +187,11 @@ function atShare(page: Page, share: number, action: { seekTo?: number } = {}) {
           resolve(at);
         };
         audio.addEventListener('timeupdate', check);
-      }),
+      });
+    },
     [share, action.seekTo ?? null] as const
   );
+  return { reached: () => page.evaluate(() => (window as unknown as { __at: Promise<number> }).__at) };
 }
 
 const part = (page: Page, name: string) => page.locator(`speech-narration [part~="${name}"]`);
@@ -316,15 +319,17 @@ describe('listening insights: what the player sends', () => {
       await openArticle(page, 'en');
       await speedUp(page);
       const { duration } = await audioState(page);
+      const pause = await atShare(page, 0.15);
       await part(page, 'play').click();
-      const pausedAt = await atShare(page, 0.15);
+      const pausedAt = await pause.reached();
       const paused = await settle(sent, 3);
       expect(kinds(paused)).toEqual(['play', 'progress 10', 'pause']);
       expect(Math.abs(heardOf(paused) - pausedAt)).toBeLessThanOrEqual(0.3);
 
       // Resumed: no second play; then a seek from past 30 % to 75 % skips 40 to 70.
+      const seek = await atShare(page, 0.32, { seekTo: 0.75 });
       await part(page, 'play').click();
-      const seekedAt = await atShare(page, 0.32, { seekTo: 0.75 });
+      const seekedAt = await seek.reached();
       await waitFor(async () => (await audioState(page)).ended, { what: 'the end', timeoutMs: 30_000, intervalMs: 250 });
       const first = await settle(sent, 8);
       expect(kinds(first)).toEqual(['play', 'progress 10', 'pause', 'progress 20', 'progress 30', 'progress 80', 'progress 90', 'end']);
@@ -332,8 +337,9 @@ describe('listening insights: what the player sends', () => {
       expect(Math.abs(heardOf(first) - (seekedAt + duration * 0.25))).toBeLessThanOrEqual(1);
 
       // After the end, play begins a new listening; its pause sends its seconds.
+      const again = await atShare(page, 0.15);
       await part(page, 'play').click();
-      await atShare(page, 0.15);
+      await again.reached();
       const all = await settle(sent, 11);
       expect(kinds(all.slice(8))).toEqual(['play', 'progress 10', 'pause']);
       expect(all[8].body.heard).toBe(0);

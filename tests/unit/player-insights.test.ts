@@ -59,6 +59,21 @@ describe('player: listening insights', () => {
     expect(percents(playThrough(listening, 0, 2.5, 10))).toEqual([10, 20]);
   });
 
+  it('resuming after a pause goes on from the last position seen: a milestone between it and the resumed position is sent', () => {
+    const listening = new Listening();
+    listening.play(0);
+    playThrough(listening, 0, 3.7, 24.5, 0.37);
+    expect(listening.pause()).toEqual([{ event: 'pause', heard: 1.1 }]);
+    // The audio played on to 4.95 before it paused: 20 % (4.9) lies between.
+    expect(listening.play(4.95)).toEqual([]);
+    expect(listening.step(5.5, 24.5)).toEqual([{ event: 'progress', percent: 20, heard: 1.8 }]);
+    // After a seek while paused, playing starts where the seek went.
+    listening.pause();
+    listening.seek();
+    listening.play(12);
+    expect(listening.step(12.5, 24.5)).toEqual([{ event: 'progress', percent: 50, heard: 0.5 }]);
+  });
+
   it('a pause sends the seconds heard since the last event, and nothing when there are none', () => {
     const listening = new Listening();
     listening.play(0);
