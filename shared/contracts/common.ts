@@ -4,6 +4,9 @@
  * and the server both import this folder, so it depends on nothing (no Strapi, no zod).
  */
 
+/** How figures by locale (credits, listening) name a type that is not localized. */
+export const NO_LOCALE_KEY = 'none';
+
 /** One document, in one locale (null or left out: the type is not localized, or every locale). */
 export interface DocumentTarget {
   contentType: string;

@@ -78,9 +78,8 @@ function fakeRepository(): InsightsRepository & { calls: string[] } {
 
 function views(readable: string[]) {
   const repository = fakeRepository();
+  const content = { exists: (uid: string) => uid === ARTICLE || uid === NOTE, isLocalized: (uid: string) => uid === ARTICLE };
   const strapi = {
-    contentTypes: { [ARTICLE]: {}, [NOTE]: {} },
-    contentType: (uid: string) => ({ uid, pluginOptions: uid === ARTICLE ? { i18n: { localized: true } } : {} }),
     db: { query: () => ({ findMany: async () => [{ articleId: 'b-en', title: 'B' }] }) },
   };
   const permissions = {
@@ -97,6 +96,7 @@ function views(readable: string[]) {
       strapi: strapi as never,
       repository,
       permissions: () => permissions as never,
+      content: () => content as never,
       now: () => new Date('2026-11-27T12:00:00Z'),
     }),
   };

@@ -1,3 +1,4 @@
+import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import type { GetUsageResponse } from '../../../shared/contracts/usage';
 import { OTHER_SERIES, type StackBy } from './usageChart';
 
@@ -52,7 +53,7 @@ const BUCKETS: Record<string, { id: string; defaultMessage: string }> = {
 export function seriesName(series: string, by: StackBy, displayNames: Readonly<Record<string, string>>): SeriesName {
   if (series === OTHER_SERIES) return { kind: 'message', ...SERIES_MESSAGES.other };
   if (by === 'locale') {
-    return series === 'none' ? { kind: 'message', ...SERIES_MESSAGES.noLocale } : { kind: 'name', text: series };
+    return series === NO_LOCALE_KEY ? { kind: 'message', ...SERIES_MESSAGES.noLocale } : { kind: 'name', text: series };
   }
   const bucket = BUCKETS[series];
   if (bucket) return { kind: 'message', ...bucket };

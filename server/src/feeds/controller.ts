@@ -36,16 +36,12 @@ export default {
     const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
     const row = await getService('feeds').enclosure(pluralName, articleId);
     if (!row) throw new errors.NotFoundError('No such episode in this feed.');
-    const insights = getService('insights');
-    const target = insights.targetOf(row);
-    if (target) {
-      const outcome = await insights.download(
-        target,
-        { method: ctx.method, range: ctx.get('range') || undefined },
-        { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined }
-      );
-      ctx.set('Speech-Insights', outcome);
-    }
+    const outcome = await getService('insights').download(
+      row,
+      { method: ctx.method, range: ctx.get('range') || undefined },
+      { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined }
+    );
+    ctx.set('Speech-Insights', outcome);
     await redirectToFile(ctx, row.audio);
   },
 };

@@ -53,6 +53,12 @@ export function feedEnclosureUrl(base: string, pluralName: string, articleId: st
   return `${base}/api/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
 }
 
+/** Whether a feed lists a narration: its audio stored and its entry live (`live`: content.liveKeys). */
+function listedIn(live: Set<string>, localized: boolean) {
+  return (row: NarrationRow): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
+    Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
+}
+
 export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   const settings = getService('settings');
   const { feeds } = settings.config;
@@ -140,10 +146,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
     for (let start = 0; items.length < feeds.limit; start += feeds.limit) {
       const rows = await jobs.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
       const live = await content.liveKeys(uid, [...new Set(rows.map((row) => row.targetDocumentId))], rowLocale);
-      const shown = rows.filter(
-        (row): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
-          Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null))
-      );
+      const shown = rows.filter(listedIn(live, localized));
       await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
       items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base, pluralName)));
       if (rows.length < feeds.limit) break;
@@ -190,10 +193,10 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
       const type = collectionType(pluralName);
       if (!type || !(await isOpen(type.uid))) return null;
       const row = await jobs.findByArticleId(articleId, true);
-      if (!row || row.contentType !== type.uid || !row.audio || !row.completedAt) return null;
+      if (!row || row.contentType !== type.uid) return null;
       const localized = content.isLocalized(type.uid);
       const live = await content.liveKeys(type.uid, [row.targetDocumentId], localized ? row.targetLocale : null);
-      return live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null)) ? row : null;
+      return listedIn(live, localized)(row) ? row : null;
     },
 
     /** `Cache-Control: max-age` of the feeds. */

@@ -6,7 +6,8 @@ import { readListeningEvent } from './domain/events';
 /**
  * POST /api/speech/insights/events: one event of the player (shared/contracts/insights.ts). Public,
  * under the public routes' rule: an event counts only for a live narration with audio that the
- * caller may read, and is refused with the same 404 otherwise (nothing is stored). The answer is 204
+ * caller may read, and is refused with the same 404 otherwise (nothing is stored). With insights
+ * off, or from a bot, it is answered 204 without looking the narration up. The answer is 204
  * either way once accepted; `Speech-Insights` says whether it counted, for whoever debugs a player.
  */
 export default {
@@ -16,14 +17,12 @@ export default {
       if (read.refused.status === 413) throw new errors.PayloadTooLargeError(read.refused.message);
       throw new errors.ValidationError(read.refused.message);
     }
-    const insights = getService('insights');
-    const { event } = read;
-    const target = await insights.listenedNarration(event.articleId, {
-      anonymous: !ctx.get('authorization'),
-      authenticate: () => getService('content-api-access').authenticate(ctx),
-    });
-    if (!target) throw new errors.NotFoundError('No narration for this article.');
-    const outcome = await insights.listen(target, event, { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined });
+    const outcome = await getService('insights').listen(
+      read.event,
+      { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined },
+      { anonymous: !ctx.get('authorization'), authenticate: () => getService('content-api-access').authenticate(ctx) }
+    );
+    if (outcome === 'not-found') throw new errors.NotFoundError('No narration for this article.');
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Speech-Insights', outcome);
     ctx.status = 204;

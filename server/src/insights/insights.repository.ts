@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
+import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
 import { addToTotals } from '../utils/add-to-totals';
@@ -13,11 +14,6 @@ import type { DayTotals } from './domain/views';
  * days by upsert and sets each day's listeners and downloads to the count of its hashes, in the same
  * statement, flushes taking turns: two instances flushing at once add up exactly.
  */
-
-/** The locale column of a type that is not localized (a unique key cannot hold NULL the same way everywhere). */
-export const NO_LOCALE = 'none';
-
-export type ListeningDayRow = DayTotals;
 
 type Row = Record<string, unknown>;
 const n = (value: unknown) => Number(value ?? 0);
@@ -54,24 +50,25 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     const key = { [c('day')]: delta.day, [c('articleId')]: delta.target.articleId };
     const amounts: Record<string, number> = { [c('plays')]: delta.plays, [c('decisecondsHeard')]: delta.deciseconds };
     reachedColumns().forEach((name, index) => (amounts[name] = delta.reached[index]));
+    // A type that is not localized is stored under NO_LOCALE_KEY: a unique key holds NULL differently per database.
     const replaced: Record<string, unknown> = {
       [c('contentType')]: delta.target.contentType,
       [c('targetDocumentId')]: delta.target.documentId,
-      [c('targetLocale')]: delta.target.locale ?? NO_LOCALE,
+      [c('targetLocale')]: delta.target.locale ?? NO_LOCALE_KEY,
     };
     if (kinds.has('listener')) replaced[c('listeners')] = countOf(delta.day, delta.target.articleId, 'listener');
     if (kinds.has('download')) replaced[c('downloads')] = countOf(delta.day, delta.target.articleId, 'download');
     await addToTotals(trx, days(), key, amounts, at, replaced);
   }
 
-  function toDayRow(row: Row): ListeningDayRow {
+  function toDayRow(row: Row): DayTotals {
     const c = (attribute: string) => row[column(LISTENING_DAY_UID, attribute)];
     return {
       day: String(c('day')),
       articleId: String(c('articleId')),
       contentType: (c('contentType') as string | null) ?? null,
       documentId: (c('targetDocumentId') as string | null) ?? null,
-      locale: String(c('targetLocale') ?? NO_LOCALE),
+      locale: String(c('targetLocale') ?? NO_LOCALE_KEY),
       plays: n(c('plays')),
       listeners: n(c('listeners')),
       reached: LISTENING_MILESTONES.map((milestone) => n(c(`reached${milestone}`))),
@@ -153,12 +150,12 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     },
 
     /** Daily totals from `first` to `last` (inclusive): of one narration, of some, or of all. */
-    async days(first: string, last: string, articleIds?: string | string[]): Promise<ListeningDayRow[]> {
+    async days(first: string, last: string, articleIds?: string | string[]): Promise<DayTotals[]> {
       const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
       const range = () => knex()(days()).where(c('day'), '>=', first).andWhere(c('day'), '<=', last);
       if (articleIds === undefined) return ((await range()) as Row[]).map(toDayRow);
       const ids = typeof articleIds === 'string' ? [articleIds] : articleIds;
-      const rows: ListeningDayRow[] = [];
+      const rows: DayTotals[] = [];
       for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
         const chunk = ids.slice(start, start + IDS_PER_QUERY);
         rows.push(...((await range().whereIn(c('articleId'), chunk)) as Row[]).map(toDayRow));
@@ -171,7 +168,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
      * `day` empty), or per day, type and locale (`day`, `articleId` and `documentId` empty). The
      * site's view reads these instead of every narration's every day.
      */
-    async sums(first: string, last: string, group: 'article' | 'day'): Promise<ListeningDayRow[]> {
+    async sums(first: string, last: string, group: 'article' | 'day'): Promise<DayTotals[]> {
       const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
       const keys =
         group === 'article' ? ['articleId', 'contentType', 'targetDocumentId', 'targetLocale'] : ['day', 'contentType', 'targetLocale'];

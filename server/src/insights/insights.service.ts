@@ -28,6 +28,12 @@ export interface Caller {
   userAgent: string | undefined;
 }
 
+/** Who the caller is to the content API: anonymous (no credentials: the Public role), or as its credentials say. */
+export interface ListenerAccess {
+  anonymous: boolean;
+  authenticate: () => Promise<ContentApiAuth | null>;
+}
+
 /** How long the Public role's view of a narration (visible, its target) is reused by the events route. */
 const PUBLIC_VIEW_MS = 10_000;
 
@@ -100,19 +106,34 @@ export function createInsightsService(deps: {
     isStopped: () => stopped,
   });
 
-  async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string, at: Date) {
-    const day = utcDay(at);
+  async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string) {
+    const day = utcDay(now());
     return {
       day,
       hash: listenerHash({ salt: await saltOf(day), kind, address: caller.address, userAgent: caller.userAgent ?? '', articleId }),
     };
   }
 
-  return {
-    get enabled() {
-      return config.enabled;
-    },
+  /**
+   * The narration a listening event is for, as the caller may see it (the public routes' rule):
+   * null when it is unknown, not live, has no audio, or is not readable by the caller. An anonymous
+   * caller's answer is the Public role's, reused for a few seconds; the lookup itself is shared, so
+   * the events of a listening that arrive while it runs wait for the same answer, in the order they
+   * came, rather than each reading the database.
+   */
+  function listenedNarration(articleId: string, access: ListenerAccess): Promise<ListeningTarget | null> {
+    const lookUp = async () => targetOf(await deps.views().findVisible(articleId, await access.authenticate()));
+    if (!access.anonymous) return lookUp();
+    let cached = publicViews.get(articleId);
+    if (!cached) {
+      cached = { target: lookUp() };
+      publicViews.set(articleId, cached);
+      cached.target.catch(() => publicViews.delete(articleId));
+    }
+    return cached.target;
+  }
 
+  return {
     start() {
       if (!config.enabled || timer) return;
       stopped = false;
@@ -128,49 +149,32 @@ export function createInsightsService(deps: {
       stopped = true;
     },
 
-    /** Writes what is counted now (tests, the bench). */
-    flush: () => runner.runSoon(),
-
     /**
-     * The narration a listening event is for, as the caller may see it (the public routes' rule):
-     * null when it is unknown, not live, has no audio, or is not readable by the caller. An anonymous
-     * caller's answer is the Public role's, reused for a few seconds.
+     * Counts one event of the player; 'not-found' when the caller may not see the narration. Off
+     * and bots are answered before anything is read: a crawler's events cost no lookup.
      */
-    async listenedNarration(articleId: string, auth: { anonymous: boolean; authenticate: () => Promise<ContentApiAuth | null> }) {
-      const lookUp = async () => targetOf(await deps.views().findVisible(articleId, await auth.authenticate()));
-      if (!auth.anonymous) return lookUp();
-      // The lookup itself is shared: the events of a listening that arrive while it runs wait for
-      // the same answer, in the order they came, rather than each reading the database.
-      let cached = publicViews.get(articleId);
-      if (!cached) {
-        cached = { target: lookUp() };
-        publicViews.set(articleId, cached);
-        cached.target.catch(() => publicViews.delete(articleId));
-      }
-      return cached.target;
-    },
-
-    /** Counts one event of the player for a narration the caller may see. */
-    async listen(target: ListeningTarget, event: ListeningEvent, caller: Caller): Promise<CountOutcome> {
+    async listen(event: ListeningEvent, caller: Caller, access: ListenerAccess): Promise<CountOutcome | 'not-found'> {
       if (!config.enabled) return 'off';
       if (isAutomated(caller.userAgent)) return 'automated';
-      const at = now();
-      const { day, hash } = await hashOf('listener', caller, target.articleId, at);
+      const target = await listenedNarration(event.articleId, access);
+      if (!target) return 'not-found';
+      const { day, hash } = await hashOf('listener', caller, target.articleId);
       return tally.listen(day, target, hash, event) ? 'counted' : 'capped';
     },
 
-    /** Counts a request of a feed's enclosure, by the IAB rules a redirecting server can apply (domain/downloads.ts). */
-    async download(target: ListeningTarget, request: { method: string; range: string | undefined }, caller: Caller): Promise<CountOutcome> {
-      if (!config.enabled) return 'off';
+    /**
+     * Counts a request of a feed's enclosure (a narration the feed lists), by the IAB rules a
+     * redirecting server can apply (domain/downloads.ts).
+     */
+    async download(row: NarrationRow, request: { method: string; range: string | undefined }, caller: Caller): Promise<CountOutcome> {
+      const target = targetOf(row);
+      if (!config.enabled || !target) return 'off';
       if (!mayCountAsDownload(request.method, request.range)) return 'probe';
       if (isAutomated(caller.userAgent)) return 'automated';
-      const { day, hash } = await hashOf('download', caller, target.articleId, now());
+      const { day, hash } = await hashOf('download', caller, target.articleId);
       tally.download(day, target, hash);
       return 'counted';
     },
-
-    /** The narration row of a feed's enclosure, for `download`. */
-    targetOf,
   };
 }
 

@@ -1,10 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { Readable } from 'stream';
 import { LISTENING_CSV_COLUMNS, type GetDocumentInsightsResponse, type GetInsightsResponse } from '../../../shared/contracts/insights';
+import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import { documentKey, type DocumentPermissions } from '../access/document-permissions';
+import type { ContentReader } from '../narration/content';
 import { NARRATION_UID } from '../content-types';
 import { csvLine } from '../http/csv';
-import { isLocalizedSchema, contentTypeSchema } from '../utils/content-type-lookup';
 import { addDays, utcDay } from './domain/day';
 import { byLocale, daySeries, csvRow, topArticles, totalsOf, type DayTotals } from './domain/views';
 import type { InsightsRepository } from './insights.repository';
@@ -22,6 +23,7 @@ export function createInsightsViews(deps: {
   strapi: Core.Strapi;
   repository: InsightsRepository;
   permissions: () => DocumentPermissions;
+  content: () => ContentReader;
   now?: () => Date;
 }) {
   const { strapi, repository } = deps;
@@ -43,9 +45,9 @@ export function createInsightsViews(deps: {
     }
     const kept: DayTotals[] = [];
     for (const [uid, typeRows] of byType) {
-      if (!strapi.contentTypes[uid as keyof typeof strapi.contentTypes]) continue;
-      const localized = isLocalizedSchema(contentTypeSchema(strapi, uid));
-      const localeOf = (row: DayTotals) => (localized && row.locale !== 'none' ? row.locale : null);
+      if (!deps.content().exists(uid)) continue;
+      const localized = deps.content().isLocalized(uid);
+      const localeOf = (row: DayTotals) => (localized && row.locale !== NO_LOCALE_KEY ? row.locale : null);
       const targets = new Map(
         typeRows.map((row) => [`${row.documentId}\n${localeOf(row)}`, { documentId: row.documentId!, locale: localeOf(row) }])
       );

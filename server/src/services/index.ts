@@ -135,5 +135,10 @@ export default {
     }),
   /** What editors read of listening, as the Content Manager lets them. */
   'insights-views': ({ strapi }) =>
-    createInsightsViews({ strapi, repository: createInsightsRepository(strapi), permissions: () => getService('document-permissions') }),
+    createInsightsViews({
+      strapi,
+      repository: createInsightsRepository(strapi),
+      permissions: () => getService('document-permissions'),
+      content: () => getService('content'),
+    }),
 } satisfies Record<string, Factory>;

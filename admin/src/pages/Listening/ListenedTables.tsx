@@ -1,4 +1,4 @@
-import type { ListenedArticle, ListenedLocale } from '../../api/types';
+import { NO_LOCALE_KEY, type ListenedArticle, type ListenedLocale } from '../../api/types';
 import { ArticleLink, TableCard } from '../../components/FiguresTable';
 import { articleKey, localeRows } from '../../utils/insights';
 import { SERIES_MESSAGES } from '../../utils/usageFormat';
@@ -39,7 +39,7 @@ export const LocaleTable = ({ locales }: { locales: ListenedLocale[] }) => {
       bold={1}
       rows={localeRows(locales).map((entry) => ({
         key: entry.locale,
-        cells: [entry.locale === 'none' ? t(noLocale.id, noLocale.defaultMessage) : entry.locale, ...cells(entry)],
+        cells: [entry.locale === NO_LOCALE_KEY ? t(noLocale.id, noLocale.defaultMessage) : entry.locale, ...cells(entry)],
       }))}
     />
   );

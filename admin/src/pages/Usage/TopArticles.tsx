@@ -1,6 +1,7 @@
 import { useIntl } from 'react-intl';
 import type { TopArticle } from '../../api/types';
 import { ArticleLink, TableCard } from '../../components/FiguresTable';
+import { articleKey } from '../../utils/insights';
 import { useTranslator } from '../../utils/useTranslator';
 
 /** The month's most expensive articles, most first, each a link to its edit view. */
@@ -21,7 +22,7 @@ export const TopArticles = ({ articles, typeName }: { articles: TopArticle[]; ty
       ]}
       bold={2}
       rows={articles.map((article) => ({
-        key: `${article.contentType}|${article.documentId}|${article.locale ?? ''}`,
+        key: articleKey(article),
         cells: [
           <ArticleLink key="article" article={article} />,
           typeName(article.contentType),

@@ -2,6 +2,7 @@
  * The usage view's figures from the ledger's daily totals (credits/domain/totals.ts): each day of
  * the chart, by content type and by locale, and the month to date. Pure.
  */
+import { NO_LOCALE_KEY } from '../../../../shared/contracts/common';
 import type { MonthToDate, UsageDay } from '../../../../shared/contracts/usage';
 import { NO_LOCALE, type DayDelta, type DayKey } from './totals';
 
@@ -22,7 +23,7 @@ export function usageDays(days: readonly string[], rows: readonly DayRow[]): Usa
     const spent = row.charged - row.refunded;
     day.credits += spent;
     add(day.byContentType, row.source, spent);
-    add(day.byLocale, row.targetLocale === NO_LOCALE ? 'none' : row.targetLocale, spent);
+    add(day.byLocale, row.targetLocale === NO_LOCALE ? NO_LOCALE_KEY : row.targetLocale, spent);
     day.refunds += row.refunds;
     day.refundedCredits += row.refunded;
     day.redeliveries += row.redeliveries;
