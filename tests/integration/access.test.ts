@@ -1,7 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, roleByCode, setArticleRolePermissions, startStack, waitFor, type Stack } from './harness';
 import { emulatorRequests, narrationRow, sleep, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
@@ -23,34 +23,6 @@ let articles: ReturnType<typeof contentManager>;
 let pages: ReturnType<typeof contentManager>;
 
 type AdminUser = Awaited<ReturnType<typeof createAdmin>>;
-
-async function roleByCode(code: string): Promise<number> {
-  const roles = await stack.admin('GET', '/admin/roles');
-  const role = (roles.body.data as Array<{ id: number; code: string }>).find((candidate) => candidate.code === code);
-  if (!role) throw new Error(`no role ${code}`);
-  return role.id;
-}
-
-/** A role's permissions, set explicitly so the test does not depend on Strapi's seeded defaults. */
-async function setRolePermissions(roleId: number, conditions: string[]) {
-  const cm = ['read', 'create', 'update', 'delete', 'publish'].map((action) => ({
-    action: `plugin::content-manager.explorer.${action}`,
-    subject: ARTICLE,
-    properties:
-      action === 'delete' || action === 'publish'
-        ? { locales: ['en', 'ar'] }
-        : { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] },
-    conditions,
-  }));
-  const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({
-    action,
-    subject: null,
-    properties: {},
-    conditions: [],
-  }));
-  const response = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions: [...cm, ...speech] });
-  if (response.status !== 200) throw new Error(`permissions of role ${roleId}: ${response.status} ${JSON.stringify(response.body)}`);
-}
 
 async function anonymous(pathname: string) {
   const response = await stack.request(pathname, { redirect: 'manual' });
@@ -78,10 +50,10 @@ beforeAll(async () => {
   articles = contentManager(stack, ARTICLE);
   pages = contentManager(stack, PAGE);
 
-  const authorRole = await roleByCode('strapi-author');
-  const editorRole = await roleByCode('strapi-editor');
-  await setRolePermissions(authorRole, ['admin::is-creator']);
-  await setRolePermissions(editorRole, []);
+  const authorRole = await roleByCode(stack, 'strapi-author');
+  const editorRole = await roleByCode(stack, 'strapi-editor');
+  await setArticleRolePermissions(stack, authorRole, ['admin::is-creator']);
+  await setArticleRolePermissions(stack, editorRole, []);
   author = await createAdmin(stack, 'author@example.com', authorRole);
   editor = await createAdmin(stack, 'editor2@example.com', editorRole);
 

@@ -327,3 +327,36 @@ export async function createAdmin(stack: Stack, email: string, roleId: number) {
       jsonFetch(`${stack.url}${pathname}`, method, body, { authorization: `Bearer ${token}` }),
   };
 }
+
+/** The id of one of Strapi's seeded admin roles (`strapi-author`, `strapi-editor`). */
+export async function roleByCode(stack: Stack, code: string): Promise<number> {
+  const roles = await stack.admin('GET', '/admin/roles');
+  const role = (roles.body.data as Array<{ id: number; code: string }>).find((candidate) => candidate.code === code);
+  if (!role) throw new Error(`no role ${code}`);
+  return role.id;
+}
+
+/**
+ * A role's permissions on the playground's articles (every Content Manager action, English and
+ * Arabic, under `conditions`) and the plugin's narrate and transcribe, set explicitly so a test does
+ * not depend on Strapi's seeded defaults.
+ */
+export async function setArticleRolePermissions(stack: Stack, roleId: number, conditions: string[]) {
+  const cm = ['read', 'create', 'update', 'delete', 'publish'].map((action) => ({
+    action: `plugin::content-manager.explorer.${action}`,
+    subject: 'api::article.article',
+    properties:
+      action === 'delete' || action === 'publish'
+        ? { locales: ['en', 'ar'] }
+        : { fields: ['title', 'summary', 'body'], locales: ['en', 'ar'] },
+    conditions,
+  }));
+  const speech = ['plugin::speech.narrate', 'plugin::speech.transcribe'].map((action) => ({
+    action,
+    subject: null,
+    properties: {},
+    conditions: [],
+  }));
+  const response = await stack.admin('PUT', `/admin/roles/${roleId}/permissions`, { permissions: [...cm, ...speech] });
+  if (response.status !== 200) throw new Error(`permissions of role ${roleId}: ${response.status} ${JSON.stringify(response.body)}`);
+}

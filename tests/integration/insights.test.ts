@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, setArticleRolePermissions, startStack, waitFor, type Stack } from './harness';
 import { publicNarration, sleep, waitForStatus } from './narration-helpers';
 
 /**
@@ -155,11 +155,24 @@ describe("the player's events", () => {
       const response = await send({ articleId, event: 'play', heard: 0 });
       expect({ articleId, status: response.status }).toEqual({ articleId, status: 404 });
     }
+    // A token that may not read articles is refused the English article the Public role may read.
+    const before = (await documentInsights(english, 'en')).body.totals;
+    const token = await stack.admin('POST', '/admin/api-tokens', {
+      name: 'pages only, listening',
+      type: 'custom',
+      lifespan: null,
+      permissions: ['api::page.page.find', 'api::page.page.findOne'],
+    });
+    const withToken = await send({ articleId: `${english}-en`, event: 'play', heard: 0 }, BROWSER, {
+      headers: { 'content-type': 'text/plain', 'user-agent': BROWSER, authorization: `Bearer ${token.body.data.accessKey}` },
+    });
+    expect(withToken.status).toBe(404);
     await sleep(2_500);
     const stored = listeningRows().filter((row) =>
       [`${unpublished}-en`, `${draft}-en`, page, 'no-such-article-en'].includes(String(row.article_id))
     );
     expect(stored).toEqual([]);
+    expect((await documentInsights(english, 'en')).body.totals).toEqual(before);
   });
 
   it('refuses malformed and oversized bodies with 400 and 413', async () => {
@@ -272,6 +285,8 @@ describe("the feeds' enclosures", () => {
         status: 404,
       });
     }
+    await sleep(2_500);
+    expect(listeningRows().filter((row) => [`${unpublished}-en`, page, 'no-such-article-en'].includes(String(row.article_id)))).toEqual([]);
   });
 });
 
@@ -378,6 +393,34 @@ describe('who reads what', () => {
     const readable = (await reader.call('GET', '/speech/insights?days=7')).body;
     expect(readable.byLocale.map((row: any) => row.locale)).toEqual(['en']);
     expect(readable.totals.plays).toBe(site.body.byLocale.find((row: any) => row.locale === 'en').plays);
+  });
+
+  it("an Author reads the listening of its own articles only, never of another admin's", async () => {
+    const role = await stack.admin('POST', '/admin/roles', { name: 'Listening author', description: 'Its own articles' });
+    await setArticleRolePermissions(stack, role.body.data.id, ['admin::is-creator']);
+    const author = await createAdmin(stack, 'listening-author@example.com', role.body.data.id);
+    const created = await author.call('POST', `/content-manager/collection-types/${ARTICLE}?locale=en`, {
+      title: 'Mine, heard',
+      body: blocks('Written and published by the author.'),
+    });
+    expect([200, 201]).toContain(created.status);
+    const own: string = created.body.data.documentId;
+    const published = await author.call('POST', `/content-manager/collection-types/${ARTICLE}/${own}/actions/publish?locale=en`, {});
+    expect(published.status).toBe(200);
+    await waitForStatus(stack, ARTICLE, own, 'completed', 'en');
+    await send({ articleId: `${own}-en`, event: 'play', heard: 0 }, OTHER_BROWSER);
+    await insightsWhen(own, 'en', (totals) => totals.plays === 1, "the author's listening");
+
+    expect((await documentInsights(own, 'en', author.token)).body.totals).toMatchObject({ plays: 1, listeners: 1 });
+    expect((await documentInsights(english, 'en', author.token)).status).toBe(403);
+    const theirs = (await author.call('GET', '/speech/insights?days=7')).body;
+    expect(theirs.totals.plays).toBe(1);
+    expect(theirs.topArticles.map((article: any) => article.documentId)).toEqual([own]);
+    expect(theirs.days.at(-1)).toMatchObject({ plays: 1, listeners: 1 });
+    const csv = await stack.request('/speech/insights/listening.csv?days=7', { headers: { authorization: `Bearer ${author.token}` } });
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`${own}-en`);
   });
 
   it('refuses a bad range', async () => {
