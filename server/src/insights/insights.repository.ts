@@ -81,8 +81,9 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     /**
      * Writes a batch in one transaction: the hashes (a hash seen before is left as it is), then each
      * narration's day, whose listeners and downloads are counted from its hashes in the same
-     * statement. All of it or nothing: on a failure the caller keeps the whole batch for the next
-     * flush. The flushes of every instance take turns on the row of `lockDay`'s salt (which exists:
+     * statement (so a batch holds every hash of the days it writes: batchesToWrite in
+     * domain/tally.ts). All of it or nothing: on a failure the caller keeps the whole batch for the
+     * next flush. The flushes of every instance take turns on the row of `lockDay`'s salt (which exists:
      * the caller read it), so a count never misses hashes another flush has yet to commit; rows are
      * written in one order (day, narration), so two flushes never wait on each other in a cycle. On
      * SQLite, whose driver blocks the event loop, one transaction is one sync to disk, not one per

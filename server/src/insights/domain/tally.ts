@@ -163,3 +163,47 @@ export class ListeningTally {
     for (const key of this.#listeners.keys()) if (key.slice(0, 10) < day) this.#listeners.delete(key);
   }
 }
+
+/** How much one flush transaction writes at most (batchesToWrite). */
+export interface WriteLimits {
+  /** Narration days (each one upsert). */
+  days: number;
+  /** Hashes (inserted a few hundred a statement). */
+  uniques: number;
+}
+
+/**
+ * A drained batch cut into batches written one transaction each, so that no transaction holds
+ * SQLite's synchronous driver (and with it every request) for long. A narration's day goes whole
+ * into one batch with every hash of it: its listeners and downloads are counted from its hashes in
+ * the transaction that writes them, so a count never misses a hash written later. Batches follow the
+ * order (day, narration) in which the writes take their locks. A narration with more hashes than
+ * `limits.uniques` gets a batch of its own rather than being split.
+ */
+export function batchesToWrite(batch: TallyBatch, limits: WriteLimits): TallyBatch[] {
+  const keyOf = (day: string, articleId: string) => `${day}\n${articleId}`;
+  const groups = new Map<string, TallyBatch>();
+  const groupOf = (key: string) => {
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { days: [], uniques: [] }));
+    return group;
+  };
+  for (const delta of batch.days) groupOf(keyOf(delta.day, delta.target.articleId)).days.push(delta);
+  for (const sighting of batch.uniques) groupOf(keyOf(sighting.day, sighting.articleId)).uniques.push(sighting);
+
+  const batches: TallyBatch[] = [];
+  let current: TallyBatch = { days: [], uniques: [] };
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    const wouldHold = current.uniques.length + group.uniques.length;
+    const full = current.days.length + group.days.length > limits.days || wouldHold > limits.uniques;
+    if (full && (current.days.length > 0 || current.uniques.length > 0)) {
+      batches.push(current);
+      current = { days: [], uniques: [] };
+    }
+    current.days.push(...group.days);
+    current.uniques.push(...group.uniques);
+  }
+  if (current.days.length > 0 || current.uniques.length > 0) batches.push(current);
+  return batches;
+}
