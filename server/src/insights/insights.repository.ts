@@ -5,7 +5,7 @@ import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
 import { addToTotals } from '../utils/add-to-totals';
-import type { DayDelta, TallyBatch, UniqueKind } from './domain/tally';
+import { narrationDayKey, type DayDelta, type TallyBatch, type UniqueKind } from './domain/tally';
 import type { DayTotals } from './domain/views';
 
 /**
@@ -97,7 +97,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       const deltas = [...batch.days].sort((a, b) => a.day.localeCompare(b.day) || a.target.articleId.localeCompare(b.target.articleId));
       const kindsOf = new Map<string, Set<UniqueKind>>();
       for (const sighting of sightings) {
-        const key = `${sighting.day}\n${sighting.articleId}`;
+        const key = narrationDayKey(sighting.day, sighting.articleId);
         kindsOf.set(key, (kindsOf.get(key) ?? new Set()).add(sighting.kind));
       }
       await knex().transaction(async (trx) => {
@@ -116,7 +116,8 @@ export function createInsightsRepository(strapi: Core.Strapi) {
             .onConflict([u('day'), u('kind'), u('hash')])
             .ignore();
         }
-        for (const delta of deltas) await addDay(trx, delta, kindsOf.get(`${delta.day}\n${delta.target.articleId}`) ?? new Set(), at);
+        for (const delta of deltas)
+          await addDay(trx, delta, kindsOf.get(narrationDayKey(delta.day, delta.target.articleId)) ?? new Set(), at);
       });
     },
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import type { ListeningEvent } from '../../../shared/contracts/insights';
@@ -5,7 +6,6 @@ import type { ContentApiAuth } from '../access/content-api-access';
 import type { NarrationRow } from '../narration/jobs.repository';
 import type { PublicViewsService } from '../narration/public-views.service';
 import type { InsightsConfig } from '../settings/config-schema';
-import { setTimeout as delay } from 'node:timers/promises';
 import { createSerialRunner } from '../utils/serial-runner';
 import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';
@@ -83,7 +83,6 @@ export function createInsightsService(deps: {
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
-  let stopping = false;
 
   const targetOf = (row: NarrationRow | null): ListeningTarget | null =>
     row?.audio
@@ -126,8 +125,9 @@ export function createInsightsService(deps: {
     const batches = batchesToWrite(tally.drain(), WRITE_LIMITS);
     const spacing = Math.min(WRITE_SPACING_MS, (config.flushSeconds * 1000) / (2 * batches.length));
     for (let index = 0; index < batches.length; index += 1) {
-      // The requests that came in meanwhile are answered between two transactions, none held open.
-      if (index > 0 && !stopping) await delay(spacing);
+      // The requests that came in meanwhile are answered between two transactions, none held open;
+      // a stop (its timer cleared) writes without pausing.
+      if (index > 0 && timer) await delay(spacing);
       try {
         await repository.write(batches[index], now(), today);
       } catch (error) {
@@ -176,10 +176,8 @@ export function createInsightsService(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      stopping = true;
       await runner.runSoon();
       stopped = true;
-      stopping = false;
     },
 
     /**

@@ -47,6 +47,9 @@ export interface UniqueSighting {
   hash: string;
 }
 
+/** One narration's day, as the flush groups its totals and hashes. */
+export const narrationDayKey = (day: string, articleId: string) => `${day}\n${articleId}`;
+
 export interface TallyBatch {
   days: DayDelta[];
   uniques: UniqueSighting[];
@@ -69,7 +72,7 @@ export class ListeningTally {
   #listeners = new LRUCache<string, ListenerState>({ max: LISTENERS_REMEMBERED });
 
   #delta(day: string, target: ListeningTarget): DayDelta {
-    const key = `${day}\n${target.articleId}`;
+    const key = narrationDayKey(day, target.articleId);
     let delta = this.#days.get(key);
     if (!delta) {
       delta = { day, target, plays: 0, reached: zeros(), deciseconds: 0 };
@@ -181,22 +184,20 @@ export interface WriteLimits {
  * `limits.uniques` gets a batch of its own rather than being split.
  */
 export function batchesToWrite(batch: TallyBatch, limits: WriteLimits): TallyBatch[] {
-  const keyOf = (day: string, articleId: string) => `${day}\n${articleId}`;
   const groups = new Map<string, TallyBatch>();
   const groupOf = (key: string) => {
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { days: [], uniques: [] }));
     return group;
   };
-  for (const delta of batch.days) groupOf(keyOf(delta.day, delta.target.articleId)).days.push(delta);
-  for (const sighting of batch.uniques) groupOf(keyOf(sighting.day, sighting.articleId)).uniques.push(sighting);
+  for (const delta of batch.days) groupOf(narrationDayKey(delta.day, delta.target.articleId)).days.push(delta);
+  for (const sighting of batch.uniques) groupOf(narrationDayKey(sighting.day, sighting.articleId)).uniques.push(sighting);
 
   const batches: TallyBatch[] = [];
   let current: TallyBatch = { days: [], uniques: [] };
   for (const key of [...groups.keys()].sort()) {
     const group = groups.get(key)!;
-    const wouldHold = current.uniques.length + group.uniques.length;
-    const full = current.days.length + group.days.length > limits.days || wouldHold > limits.uniques;
+    const full = current.days.length + group.days.length > limits.days || current.uniques.length + group.uniques.length > limits.uniques;
     if (full && (current.days.length > 0 || current.uniques.length > 0)) {
       batches.push(current);
       current = { days: [], uniques: [] };
