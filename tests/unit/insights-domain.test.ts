@@ -99,7 +99,14 @@ describe('readListeningEvent', () => {
     expect(refused({ articleId: 'doc-en', event: 'end', percent: 90, heard: 1 }).status).toBe(400);
     expect(refused({ articleId: 'doc-en', event: 'play', heard: 3601 }).status).toBe(400);
     expect(refused({ articleId: '', event: 'play', heard: 0 }).status).toBe(400);
-    expect(refused({ articleId: 'doc-en', event: 'play', heard: 0, ip: '1.2.3.4' }).status).toBe(400);
+    expect(refused({ articleId: 'doc-en', event: 'play', heard: 0, ip: '1.2.3.4' })).toEqual({
+      status: 400,
+      message: 'Invalid listening event: body Unrecognized key: "ip".',
+    });
+    expect(refused('{"articleId":"doc-en","event":"play","heard":1e999}').message).toMatch(/^Invalid listening event: heard /);
+    expect(refused({ articleId: 'doc-en', event: 'progress', percent: 30.5, heard: 1 }).message).toMatch(
+      /^Invalid listening event: percent /
+    );
     expect(refused(null).status).toBe(400);
     expect(refused({ articleId: 'doc-en', event: 'play', heard: 0 }, 5000).status).toBe(413);
     expect(refused('x'.repeat(1025), 0).status).toBe(413);
