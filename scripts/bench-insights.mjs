@@ -16,7 +16,9 @@
  *     /proc) and RSS. Target: p99 < 20 ms, every event answered 204, the rate held.
  *     Then, for comparison, Strapi's floor on the machine at that moment: `GET /_health` on the same
  *     timetable and connections for --floor-seconds (10).
- *     `--sqlite-wal` (a diagnosis, not the default) puts the database file in WAL mode before the load.
+ *     `--sqlite-wal` (a diagnosis, not the default) puts the database file in WAL mode before the load;
+ *     `--stall-probe` (a diagnosis) loads scripts/bench/insights/stall-probe.cjs into each Strapi
+ *     under load and adds its event loop's stalls over 40 ms to each load's figures.
  *  2. The triggers' rows during the load: writes per article per flush interval, target <= 1.
  *  3. Strapi is stopped (SIGTERM), started again; the day totals in the database (plays, listeners
  *     and the listener hashes, each milestone, deciseconds heard), and the admin's document view of
@@ -32,7 +34,7 @@
  *
  *   node scripts/bench-insights.mjs [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5]
  *        [--pg-seconds 20] [--floor-seconds 10] [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5]
- *        [--connections 64] [--cpu-prof] [--sqlite-wal] [--build]
+ *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--build]
  *
  * Needs a built plugin, player and playground (`--build`), Linux (/proc), and for PostgreSQL Debian's
  * `postgresql` package. Exit code 1 when a figure misses its target.
@@ -65,7 +67,7 @@ import {
 } from './bench-support.mjs';
 import { printTable } from './bench/figures.mjs';
 import { startStrapiPostgres } from './bench/postgres-strapi.mjs';
-import { healthRequest, latencyAroundFlushes, requestLog, sendOpenLoop } from './bench/insights/load.mjs';
+import { describeStalls, healthRequest, latencyAroundFlushes, requestLog, sendOpenLoop } from './bench/insights/load.mjs';
 import { countedLedger, sumOf, timetable } from './bench/insights/listenings.mjs';
 import { flushTimes, postgresTotals, sqliteTables, writesPerInterval } from './bench/insights/tables.mjs';
 
@@ -96,8 +98,14 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MB`;
 const int = (n) => n.toLocaleString('en-US');
 const PROFILES = path.join(os.tmpdir(), `speech-bench-insights-profiles-${Date.now()}`);
-/** Node's arguments for a Strapi under load: with --cpu-prof, a CPU profile each (written at its stop). */
-const profiled = () => (argv.includes('--cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', PROFILES] : []);
+/**
+ * Node's arguments for a Strapi under load: with --cpu-prof, a CPU profile each (written at its
+ * stop); with --stall-probe, the event loop's stalls (scripts/bench/insights/stall-probe.cjs).
+ */
+const profiled = () => [
+  ...(argv.includes('--cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', PROFILES] : []),
+  ...(argv.includes('--stall-probe') ? ['--require', path.join(root, 'scripts/bench/insights/stall-probe.cjs')] : []),
+];
 const load1 = () => os.loadavg()[0].toFixed(2);
 
 if (
@@ -204,7 +212,8 @@ const describeLoad = (load) =>
   `p99 ${ms(load.latency.p99)}, max ${ms(load.latency.max)} (${int(load.latency.n)} events); errors ${load.errorCount}` +
   `${load.errorCount ? ` ${JSON.stringify(load.errors)}` : ''}; Strapi CPU ${load.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(' + ')}, ` +
   `RSS ${load.rss.map((r) => `${mb(r.first)} -> ${mb(r.peak)} peak`).join(', ')}; the bench's own CPU ${load.benchCpuPercent.toFixed(0)} %; send lag p99 ${ms(load.sendLag.p99)}` +
-  (load.strapiLog ? `; Strapi's own log: p50 ${load.strapiLog.p50} ms, p99 ${load.strapiLog.p99} ms, max ${load.strapiLog.max} ms` : '');
+  (load.strapiLog ? `; Strapi's own log: p50 ${load.strapiLog.p50} ms, p99 ${load.strapiLog.p99} ms, max ${load.strapiLog.max} ms` : '') +
+  (argv.includes('--stall-probe') && load.strapiLog ? `; ${describeStalls(load.strapiLog.stalls)}` : '');
 
 /** The load, with the bench process's own CPU over it. */
 async function runLoad(options) {
@@ -350,6 +359,14 @@ async function postgresRun() {
   // A fresh process under load, as SQLite's: not the one that narrated the articles.
   await first.stop();
   first = await playground.start({ nodeArgs, onLine: log.onLine });
+  if (argv.includes('--pg-settle')) {
+    // A diagnosis: the database's own background work after the narrations done before the load.
+    const settling = await pg.connect();
+    await settling.query('VACUUM ANALYZE');
+    await settling.query('CHECKPOINT');
+    await sleep(10_000);
+    say('PostgreSQL: VACUUM ANALYZE, CHECKPOINT and 10 s at rest before the load (--pg-settle)');
+  }
 
   // One instance first, under SQLite's load (the issue's target is one instance's, whatever its
   // database). The same ledger: the totals below count both loads.

@@ -152,14 +152,21 @@ export async function sendOpenLoop({
  * Strapi's own time for the events route, from its request log (strapi::logger, the first
  * middleware: `POST /api/speech/insights/events (N ms) 204`, whole milliseconds): what the
  * middlewares and the handler took, without the time a request waited before Strapi read it.
+ * With `--stall-probe` (stall-probe.cjs), also the event loop's stalls in the same window.
  * `onLine` goes to startPlayground; lines of one path count between `start()` and `stop()`.
  */
 export function requestLog() {
   let times = null;
+  let stalls = null;
   let counted = EVENTS_PATH;
   return {
     onLine(line) {
-      if (!times || !line.includes(` ${counted} `)) return;
+      if (!times) return;
+      if (line.startsWith('{"event":"event-loop-stall"')) {
+        stalls.push(JSON.parse(line));
+        return;
+      }
+      if (!line.includes(` ${counted} `)) return;
       const match = / \((\d+) ms\) /.exec(line);
       if (match) times.push(Number(match[1]));
     },
@@ -167,13 +174,27 @@ export function requestLog() {
     start(path = EVENTS_PATH) {
       counted = path;
       times = [];
+      stalls = [];
     },
     stop() {
       const kept = times ?? [];
+      const seen = stalls ?? [];
       times = null;
-      return stats(kept, 'p50', 'p99', 'max', 'n');
+      stalls = null;
+      return { ...stats(kept, 'p50', 'p99', 'max', 'n'), stalls: seen };
     },
   };
+}
+
+/** The stalls a probe saw (stall-probe.cjs), in a few words: how many, how long in all, the longest and where its time went. */
+export function describeStalls(stalls) {
+  if (!stalls.length) return 'no event-loop stall over 40 ms';
+  const total = stalls.reduce((sum, stall) => sum + stall.gapMs, 0);
+  const longest = stalls.reduce((a, b) => (b.gapMs > a.gapMs ? b : a));
+  return (
+    `${stalls.length} event-loop stalls over 40 ms, ${total} ms in all; the longest ${longest.gapMs} ms ` +
+    `(process CPU ${longest.cpuMs} ms, main thread ran ${longest.ranMs} ms, waited for a core ${longest.waitedMs} ms)`
+  );
 }
 
 /**
