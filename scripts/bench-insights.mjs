@@ -25,7 +25,8 @@
  *     each article, equal per article what the server answered `counted`, exactly.
  *  4. PostgreSQL (a private cluster, scripts/bench/postgres-strapi.mjs): first one instance, started
  *     afresh after the narrations as on SQLite, under SQLite's load (--warmup-seconds, --seconds,
- *     target p99 < 20 ms), and its `GET /_health` floor; then two playground instances on one
+ *     target p99 < 20 ms; `--pg-settle`, a diagnosis: VACUUM ANALYZE, CHECKPOINT and 10 s at rest
+ *     before it), and its `GET /_health` floor; then two playground instances on one
  *     database: the same kind of load, --pg-seconds (20) at --events-per-second in all, each
  *     listening's events to one instance, listenings alternating (both instances get every article
  *     and most listeners); both stopped, one started again: totals as in 3, a listener counted once
@@ -34,7 +35,7 @@
  *
  *   node scripts/bench-insights.mjs [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5]
  *        [--pg-seconds 20] [--floor-seconds 10] [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5]
- *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--build]
+ *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--pg-settle] [--build]
  *
  * Needs a built plugin, player and playground (`--build`), Linux (/proc), and for PostgreSQL Debian's
  * `postgresql` package. Exit code 1 when a figure misses its target.
@@ -243,11 +244,13 @@ async function oneInstanceLoad(events, instance, ledger, log) {
 
 /**
  * Strapi's floor on the machine at that moment: `GET /_health` (Strapi's, 204: the same global
- * middlewares, no plugin handler) on the same timetable and connections, 1 s then --floor-seconds.
+ * middlewares, no plugin handler) on the start of the load's timetable and connections, 1 s then
+ * --floor-seconds; null with --floor-seconds 0.
  */
-async function strapiFloor(label, events, instance, log) {
+async function strapiFloor(label, timetableEvents, instance, log) {
+  if (FLOOR_SECONDS === 0) return null;
   const load = await runLoad({
-    events,
+    events: timetableEvents.slice(0, (1 + FLOOR_SECONDS) * RATE),
     rate: RATE,
     instances: [instance],
     ledger: countedLedger(),
@@ -306,8 +309,7 @@ async function sqliteRun() {
       `the others: p50 ${ms(others.p50)}, p99 ${ms(others.p99)}, max ${ms(others.max)} (${int(others.n)})`
   );
 
-  const floor =
-    FLOOR_SECONDS > 0 ? await strapiFloor('SQLite', plan.events.slice(0, (1 + FLOOR_SECONDS) * RATE), { url, pid: strapi.pid }, log) : null;
+  const floor = await strapiFloor('SQLite', plan.events, { url, pid: strapi.pid }, log);
 
   const stopStarted = Date.now();
   await strapi.stop();
@@ -378,10 +380,7 @@ async function postgresRun() {
   say(
     `PostgreSQL, one instance: ${describeLoad(singleLoad)}; answers ${JSON.stringify(ledger.answers)}; load average ${singleLoad.loadAverage}`
   );
-  const floor =
-    FLOOR_SECONDS > 0
-      ? await strapiFloor('PostgreSQL', single.events.slice(0, (1 + FLOOR_SECONDS) * RATE), { url, pid: first.pid }, log)
-      : null;
+  const floor = await strapiFloor('PostgreSQL', single.events, { url, pid: first.pid }, log);
 
   const secondPort = await freePort();
   const secondEnv = playgroundEnv({ workDir, port: secondPort, apiKey: API_KEY, emulator, extra });
