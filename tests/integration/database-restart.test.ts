@@ -142,6 +142,45 @@ describe('on SQLite', () => {
     }
   });
 
+  it('removes an upload whose link the database lost, tries the store again, and keeps one set of files', async () => {
+    const articles = contentManager(stack, ARTICLE);
+    const documentId = await draft(articles, 'Its first upload lost its link');
+    const articleId = `${documentId}-en`;
+    const database = new Database(path.join(stack.workDir, 'data.db'));
+    const unlinkedFiles = () =>
+      database
+        .prepare(
+          `SELECT id FROM files WHERE name LIKE ? AND NOT EXISTS (SELECT 1 FROM files_related_mph link WHERE link.file_id = files.id)`
+        )
+        .all(`narration-${articleId}.%`);
+    try {
+      database.exec(LINK_LOST.cut);
+      try {
+        await articles.publish(documentId, 'en');
+        const failed = await waitFor(
+          async () => {
+            const row = await narrationRow(stack, ARTICLE, documentId, 'en');
+            return /kept by the test/.test(row?.lastError ?? '') ? row : null;
+          },
+          { timeoutMs: 45_000, what: 'the store to fail on the lost link' }
+        );
+        // Not given up: the database was away, the result is stored by a later attempt.
+        expect(failed.status).toBe('storing');
+        expect(unlinkedFiles()).toHaveLength(1);
+      } finally {
+        database.exec(LINK_LOST.restore);
+      }
+      await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 60_000);
+      expect(unlinkedFiles()).toHaveLength(0);
+    } finally {
+      database.close();
+    }
+    const names = (await mediaFiles(stack, `narration-${articleId}`)).map((file) => file.name).sort();
+    expect(names).toEqual([`narration-${articleId}.mp3`, `narration-${articleId}.srt`, `narration-${articleId}.vtt`]);
+    expect(await submissionsFor(stack, articleId)).toHaveLength(1);
+    expect(stack.logs()).toMatch(new RegExp(`removing 1 unlinked upload\\(s\\) of ${articleId}`));
+  });
+
   it('leaves a recorded publish to its narration when the settings changed since: the segmented mode applies from the next publish, never by a reconciliation', async () => {
     // One pass at start and none after, as when Strapi restarts within the 5 minutes between passes.
     await stack.restartStrapi({ SPEECH_RECONCILE_INTERVAL_MS: '600000' });
@@ -184,6 +223,20 @@ describe('on SQLite', () => {
     }
   });
 });
+
+/**
+ * Strapi's upload service inserts a file's row, then links it in a transaction of its own; a
+ * database that goes away between the two fails the link and Strapi's clean-up of the row alike.
+ * These triggers do that to a narration's first upload: its link is refused, and so is deleting
+ * its row, which is left in the Media Library linked to nothing.
+ */
+const LINK_LOST = {
+  cut: `CREATE TRIGGER speech_link_lost BEFORE INSERT ON files_related_mph WHEN NEW.related_type = 'plugin::speech.narration'
+      BEGIN SELECT RAISE(ABORT, 'the link was lost by the test'); END;
+    CREATE TRIGGER speech_file_kept BEFORE DELETE ON files WHEN OLD.name LIKE 'narration-%'
+      BEGIN SELECT RAISE(ABORT, 'the row was kept by the test'); END`,
+  restore: 'DROP TRIGGER speech_link_lost; DROP TRIGGER speech_file_kept',
+};
 
 describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain', (database) => {
   let db: DatabaseServer;

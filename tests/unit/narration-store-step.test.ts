@@ -10,7 +10,16 @@ import { narrationRow } from './narration-fixtures';
 
 const leftover: MediaFileRef = { id: 41, url: '/uploads/narration-doc1-en-old.mp3' } as MediaFileRef;
 
-function storeStepWith({ leftoversRemovable }: { leftoversRemovable: boolean }) {
+function storeStepWith({
+  leftoversRemovable,
+  unlinkedRemovable = true,
+  storeFails,
+}: {
+  leftoversRemovable: boolean;
+  unlinkedRemovable?: boolean;
+  /** What the store throws; without it, it is not expected to be reached. */
+  storeFails?: Error;
+}) {
   let row: NarrationRow = narrationRow({
     status: 'storing',
     pendingResult: { audioFile: 'https://media.test/a.mp3', srtFile: 'https://media.test/a.srt' },
@@ -18,6 +27,7 @@ function storeStepWith({ leftoversRemovable }: { leftoversRemovable: boolean }) 
   } as Partial<NarrationRow>);
   const applied: NarrationEvent['type'][] = [];
   const removed: number[][] = [];
+  const unlinkedLookedFor: string[] = [];
   const stores: string[] = [];
   const repository = {
     readyToStore: async () => (row.status === 'storing' && !row.leaseOwner ? [row] : []),
@@ -35,9 +45,13 @@ function storeStepWith({ leftoversRemovable }: { leftoversRemovable: boolean }) 
       removed.push(files.map((file) => file!.id));
       return leftoversRemovable;
     },
+    removeUnlinkedUploads: async (of: NarrationRow) => {
+      unlinkedLookedFor.push(of.articleId);
+      return unlinkedRemovable;
+    },
     store: async () => {
       stores.push(row.articleId);
-      throw new Error('not reached in these tests');
+      throw storeFails ?? new Error('not reached in these tests');
     },
   };
   const at = new Date('2026-11-25T08:00:00Z');
@@ -54,7 +68,7 @@ function storeStepWith({ leftoversRemovable }: { leftoversRemovable: boolean }) 
     content: {},
     voiceOverrides: {},
   } as unknown as StoreStepDeps;
-  return { step: createStoreStep(deps), applied, removed, stores, row: () => row, at };
+  return { step: createStoreStep(deps), applied, removed, unlinkedLookedFor, stores, row: () => row, at };
 }
 
 describe("the storing step's claim and an earlier store's leftover uploads", () => {
@@ -82,11 +96,49 @@ describe("the storing step's claim and an earlier store's leftover uploads", () 
   });
 
   it('goes on to store once the leftovers are removed', async () => {
-    const { step, applied, removed, row, at } = storeStepWith({ leftoversRemovable: true });
+    const { step, applied, removed, unlinkedLookedFor, row, at } = storeStepWith({ leftoversRemovable: true });
     await step.storeResults(at);
     expect(removed[0]).toEqual([41]);
+    expect(unlinkedLookedFor).toEqual(['doc1-en']);
     expect(applied[0]).toBe('storeClaimed');
     expect(applied).not.toContain('storeDeferred');
     expect(row().leaseOwner).toBe('worker-1');
+  });
+
+  it('stores nothing while uploads whose link was cut off may still be there: the row waits its backoff', async () => {
+    const { step, applied, unlinkedLookedFor, stores, row, at } = storeStepWith({ leftoversRemovable: true, unlinkedRemovable: false });
+    await step.storeResults(at);
+    expect(unlinkedLookedFor).toEqual(['doc1-en']);
+    expect(applied).toEqual(['storeClaimed', 'storeDeferred']);
+    expect(stores).toEqual([]);
+    expect(row()).toMatchObject({ status: 'storing', leaseOwner: null, storeAttempts: 1 });
+  });
+});
+
+describe('a store that fails', () => {
+  async function storeOnce(storeFails: Error) {
+    const setup = storeStepWith({ leftoversRemovable: true, storeFails });
+    await setup.step.storeResults(setup.at);
+    await setup.step.stop();
+    return setup;
+  }
+
+  it('because the database or the storage went away is tried again after its backoff, the result kept', async () => {
+    const { applied, stores, row, at } = await storeOnce(new Error('Connection lost: The server closed the connection.'));
+    expect(stores).toEqual(['doc1-en']);
+    expect(applied).toEqual(['storeClaimed', 'storeDeferred']);
+    expect(row()).toMatchObject({ status: 'storing', leaseOwner: null, storeAttempts: 1, lastErrorCode: 'STORE_FAILED' });
+    expect(row().lastError).toMatch(/could not be stored: Connection lost/);
+    expect(row().pendingResult).not.toBeNull();
+    expect(new Date(row().nextAttemptAt as unknown as string).getTime()).toBeGreaterThan(at.getTime());
+  });
+
+  it('because the upload plugin refused the file fails at once: another attempt would be refused alike', async () => {
+    const refusal = new Error('narration-doc1-en.mp3 exceeds size limit of 1MB.');
+    refusal.name = 'PayloadTooLargeError';
+    const { applied, row } = await storeOnce(refusal);
+    expect(applied).toEqual(['storeClaimed', 'storeFailed']);
+    expect(row()).toMatchObject({ status: 'failed', lastErrorCode: 'STORE_FAILED' });
+    expect(row().lastError).toMatch(/exceeds size limit/);
   });
 });

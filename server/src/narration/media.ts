@@ -12,8 +12,9 @@ import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/sr
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
  * files: the MP3, the SRT and a WebVTT converted from it (so an HTML <audio> + <track> works).
  * Uploads go through the upload plugin's service, so any upload provider works, and each file is
- * linked to the row's `pendingUploads` by the insert that creates it (file-links.ts): a store killed
- * before the row's final write leaves nothing the row does not name. Nothing is read back from
+ * linked to the row's `pendingUploads` by the upload that creates it (file-links.ts): a store killed
+ * before the row's final write leaves nothing the row does not name, and a link the database's
+ * going away cut off is found by the file's name (removeUnlinkedUploads). Nothing is read back from
  * storage: the duration and length are measured on the download as it streams in, before the upload.
  */
 
@@ -38,6 +39,16 @@ export function mediaOrigins(config: Pick<PluginConfig, 'mediaHosts' | 'baseUrl'
 function safeFileStem(row: Pick<NarrationRow, 'articleId'>): string {
   return `narration-${row.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}`;
 }
+
+/** The names a narration's three files are uploaded under. */
+function narrationFileNames(row: Pick<NarrationRow, 'articleId'>): string[] {
+  const stem = safeFileStem(row);
+  return [`${stem}.mp3`, `${stem}.srt`, `${stem}.vtt`];
+}
+
+const FILE_UID = 'plugin::upload.file';
+
+type FoundFile = MediaFileRef & { related?: unknown[] | null; createdBy?: { id: number } | null };
 
 export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
   const upload = () => strapi.plugin('upload').service('upload');
@@ -90,19 +101,21 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
       paths: { audio: string; subtitles: string; subtitlesVtt: string },
       signal?: AbortSignal
     ): Promise<Pick<StoredMedia, 'audio' | 'subtitles' | 'subtitlesVtt'>> {
-      const stem = safeFileStem(row);
       const caption = `Narration of "${row.title ?? row.articleId}"`;
       const uploaded: MediaFileRef[] = [];
       try {
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, paths.audio, `${stem}.mp3`, 'audio/mpeg', caption));
+        const [audioName, srtName, vttName] = narrationFileNames(row);
+        uploaded.push(await uploadFile(row, paths.audio, audioName, 'audio/mpeg', caption));
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, paths.subtitles, `${stem}.srt`, 'application/x-subrip', caption));
+        uploaded.push(await uploadFile(row, paths.subtitles, srtName, 'application/x-subrip', caption));
         signal?.throwIfAborted();
-        uploaded.push(await uploadFile(row, paths.subtitlesVtt, `${stem}.vtt`, 'text/vtt', caption));
+        uploaded.push(await uploadFile(row, paths.subtitlesVtt, vttName, 'text/vtt', caption));
         signal?.throwIfAborted();
       } catch (error) {
         await this.remove(uploaded);
+        // A file whose link the failure cut off is not among `uploaded`; the next claim tries again if this cannot.
+        await this.removeUnlinkedUploads(row);
         throw error;
       }
       const [audio, subtitles, subtitlesVtt] = uploaded;
@@ -120,6 +133,32 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
         .service('file')
         .signFileUrls({ ...file });
       return { url: readable.url, signed: Boolean(readable.isUrlSigned) };
+    },
+
+    /**
+     * Removes the uploads of this narration that nothing links to. Strapi's upload service inserts a
+     * file's row, then links it (here to the narration's `pendingUploads`) in a transaction of its
+     * own; when the database goes away between the two, the clean-up it attempts fails with it, and
+     * the file stays in the Media Library linked to nothing, where neither the row nor its deletion
+     * would ever find it (seen on MariaDB restarted during a drain). Such a file is known by what the
+     * plugin gives its uploads: this narration's file names, no admin user behind it, no link at all.
+     * True when none is left; false when they could not be looked for or removed (the database is
+     * still away), and the caller waits.
+     */
+    async removeUnlinkedUploads(row: Pick<NarrationRow, 'articleId'>): Promise<boolean> {
+      let found: FoundFile[];
+      try {
+        found = (await strapi.db.query(FILE_UID).findMany({
+          where: { name: { $in: narrationFileNames(row) } },
+          populate: { related: true, createdBy: { select: ['id'] } },
+        })) as FoundFile[];
+      } catch (error) {
+        strapi.log.warn(`[speech] could not look for unlinked uploads of ${row.articleId}: ${(error as Error).message}`);
+        return false;
+      }
+      const unlinked = found.filter((file) => !file.createdBy && (file.related ?? []).length === 0);
+      if (unlinked.length > 0) strapi.log.info(`[speech] removing ${unlinked.length} unlinked upload(s) of ${row.articleId}`);
+      return this.remove(unlinked);
     },
 
     /**

@@ -33,6 +33,24 @@ export interface StoreStepDeps extends LiveVersionDeps {
   wake: () => void;
 }
 
+/**
+ * The errors of @strapi/utils by which the upload plugin and its providers refuse a file itself
+ * (over the size limit, a name or a type it does not accept): another attempt would be refused
+ * alike. Known by name, as a provider may bring its own copy of @strapi/utils. Anything else (the
+ * database or the storage away for a while) is worth another attempt.
+ */
+const UPLOAD_REFUSALS = new Set([
+  'ApplicationError',
+  'ValidationError',
+  'YupValidationError',
+  'PayloadTooLargeError',
+  'NotImplementedError',
+]);
+
+function uploadRefused(error: unknown): boolean {
+  return error instanceof Error && UPLOAD_REFUSALS.has(error.name);
+}
+
 export function createStoreStep(deps: StoreStepDeps) {
   const { strapi, config, repository, media, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
@@ -63,7 +81,7 @@ export function createStoreStep(deps: StoreStepDeps) {
         : `The narration could not be stored: ${(error as Error).message}`;
       const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
       strapi.log.warn(`[speech] ${job.articleId}: ${reason}`);
-      if (refused && (error as DownloadRefusedError).retryable) {
+      if (refused ? (error as DownloadRefusedError).retryable : !uploadRefused(error)) {
         const retryAt = new Date(now().getTime() + backoffDelay(job.storeAttempts ?? 1));
         await repository.apply(job, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
       } else {
@@ -156,8 +174,10 @@ export function createStoreStep(deps: StoreStepDeps) {
         });
         if (!claimed.applied) continue;
         // Uploads a store left unlinked (it was killed before its final write): the store that made
-        // them lost the row's lease, so it can never link them. Removed before any upload of ours.
-        const leftoversRemoved = await media.remove(await repository.pendingUploadsOf(row.id));
+        // them lost the row's lease, so it can never link them. And uploads whose link to the row the
+        // database lost as it went away (media.ts). Removed before any upload of ours.
+        const leftoversRemoved =
+          (await media.remove(await repository.pendingUploadsOf(row.id))) && (await media.removeUnlinkedUploads(row));
         // The attempts ran out (the claim then marked it failed).
         if (claimed.row.leaseOwner !== owner) continue;
         if (!leftoversRemoved) {
