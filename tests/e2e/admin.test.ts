@@ -152,9 +152,13 @@ it('switching on a type without draft & publish shows that saving narrates it, a
   await card.scrollIntoViewIfNeeded();
   await shot('settings-note-on');
 
-  await page.goto(`${stack.url}/admin/content-manager/collection-types/${NOTE}/create`);
+  // With its locale, as the list's "Create new entry" opens it: without one, the i18n plugin adds it
+  // by a navigation once the locales have loaded, which may re-create the form after the fills on a
+  // loaded machine (the likely cause of a Save in CI that never said "Saved document").
+  await page.goto(`${stack.url}/admin/content-manager/collection-types/${NOTE}/create?plugins[i18n][locale]=en`);
   await page.getByLabel('title').fill('A note saved in the browser');
   await page.getByLabel('text').fill('Saving this note is enough to narrate it.');
+  expect(await page.getByLabel('title').inputValue()).toBe('A note saved in the browser');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Saved document').first().waitFor();
   const { body } = await stack.admin('GET', `/content-manager/collection-types/${NOTE}?page=1&pageSize=10&locale=en`);

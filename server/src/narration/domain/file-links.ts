@@ -8,8 +8,9 @@ import type { MediaLinks } from './states';
  * its media fields, until it is removed, so that no crash can leave one that nothing names:
  * - `audio`, `subtitles`, `subtitlesVtt`: the narration (what readers get);
  * - `pendingUploads`: the files of a store on its way; the upload service links each one there
- *   in the insert that creates it, so a store killed before its final write leaves them named
- *   on the row, and the row's next store (or its deletion) removes them;
+ *   as it creates it, so a store killed before its final write leaves them named on the row, and
+ *   the row's next store (or its deletion) removes them (a link the database lost as it went away
+ *   is made up for by name: media.ts, removeUnlinkedUploads);
  * - `replacedFiles`: the files a store's final write unlinked from the narration, until they
  *   are removed (right after that write, or after a restart if it was cut short).
  */
