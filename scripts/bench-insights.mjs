@@ -19,6 +19,9 @@
  *     `--sqlite-wal` (a diagnosis, not the default) puts the database file in WAL mode before the load;
  *     `--stall-probe` (a diagnosis) loads scripts/bench/insights/stall-probe.cjs into each Strapi
  *     under load and adds its event loop's stalls over 40 ms to each load's figures.
+ *     `--pin-cores` (a diagnosis) gives the Strapi under a one-instance load core 0 to itself, and
+ *     the bench (the load generator), the emulator and PostgreSQL the other cores (`taskset`); in
+ *     the two-instance part the first instance stays on core 0, the second shares the others.
  *  2. The triggers' rows during the load: writes per article per flush interval, target <= 1.
  *  3. Strapi is stopped (SIGTERM), started again; the day totals in the database (plays, listeners
  *     and the listener hashes, each milestone, deciseconds heard), and the admin's document view of
@@ -35,11 +38,12 @@
  *
  *   node scripts/bench-insights.mjs [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5]
  *        [--pg-seconds 20] [--floor-seconds 10] [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5]
- *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--pg-settle] [--build]
+ *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--pg-settle] [--pin-cores] [--build]
  *
  * Needs a built plugin, player and playground (`--build`), Linux (/proc), and for PostgreSQL Debian's
  * `postgresql` package. Exit code 1 when a figure misses its target.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -108,6 +112,26 @@ const profiled = () => [
   ...(argv.includes('--stall-probe') ? ['--require', path.join(root, 'scripts/bench/insights/stall-probe.cjs')] : []),
 ];
 const load1 = () => os.loadavg()[0].toFixed(2);
+
+/**
+ * --pin-cores (a diagnosis, needs two cores or more and `taskset`): the Strapi under the
+ * one-instance load gets core 0 to itself, all its threads (its garbage collector's and libuv's
+ * too); the bench with its load generator, the emulator and PostgreSQL (started by the bench, they
+ * inherit its affinity) keep to the other cores, as clients and a database on other machines would.
+ * Without it, all share every core, as they do on a developer's machine.
+ */
+const PIN_CORES = argv.includes('--pin-cores');
+function pinBenchAway() {
+  if (!PIN_CORES) return;
+  const others = os.cpus().length > 2 ? `1-${os.cpus().length - 1}` : '1';
+  execFileSync('taskset', ['-a', '-c', '-p', others, String(process.pid)], { stdio: 'ignore' });
+  say(
+    `--pin-cores: the bench, its load generator, the emulator and PostgreSQL on core(s) ${others}; a Strapi under the one-instance load on core 0`
+  );
+}
+function pinToCoreZero(pid) {
+  if (PIN_CORES) execFileSync('taskset', ['-a', '-c', '-p', '0', String(pid)], { stdio: 'ignore' });
+}
 
 if (
   ![SECONDS, WARMUP, PG_SECONDS, FLOOR_SECONDS, LISTENERS, ARTICLES, FLUSH, CONNECTIONS].every((n) => Number.isInteger(n) && n >= 0) ||
@@ -290,6 +314,7 @@ async function sqliteRun() {
   }
   const log = requestLog();
   strapi = await playground.start({ nodeArgs: profiled(), onLine: log.onLine });
+  pinToCoreZero(strapi.pid);
   const triggers = tables.triggerNames();
   if (triggers.length !== 2) throw new Error(`the write triggers are gone after Strapi's start: ${JSON.stringify(triggers)}`);
 
@@ -361,6 +386,7 @@ async function postgresRun() {
   // A fresh process under load, as SQLite's: not the one that narrated the articles.
   await first.stop();
   first = await playground.start({ nodeArgs, onLine: log.onLine });
+  pinToCoreZero(first.pid);
   if (argv.includes('--pg-settle')) {
     // A diagnosis: the database's own background work after the narrations done before the load.
     const settling = await pg.connect();
@@ -532,6 +558,7 @@ function report(results, player) {
 async function main() {
   if (process.platform !== 'linux') throw new Error('this benchmark reads /proc and runs on Linux only');
   ensureBuilt(argv, say);
+  pinBenchAway();
   const started = Date.now();
   const player = playerSize();
   if (argv.includes('--cpu-prof')) say(`CPU profiles of the Strapi processes under load go to ${PROFILES}`);
