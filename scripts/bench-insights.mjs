@@ -19,9 +19,9 @@
  *     `--sqlite-wal` (a diagnosis, not the default) puts the database file in WAL mode before the load;
  *     `--stall-probe` (a diagnosis) loads scripts/bench/insights/stall-probe.cjs into each Strapi
  *     under load and adds its event loop's stalls over 40 ms to each load's figures.
- *     `--pin-cores` (a diagnosis) gives the Strapi under a one-instance load core 0 to itself, and
- *     the bench (the load generator), the emulator and PostgreSQL the other cores (`taskset`); in
- *     the two-instance part the first instance stays on core 0, the second shares the others.
+ *     `--pin-cores` (a diagnosis) gives the main thread of the Strapi under a one-instance load core
+ *     0 to itself, and the bench (the load generator), the emulator and PostgreSQL the other cores
+ *     (`taskset`); in the two-instance part the first instance stays so, the second shares the others.
  *  2. The triggers' rows during the load: writes per article per flush interval, target <= 1.
  *  3. Strapi is stopped (SIGTERM), started again; the day totals in the database (plays, listeners
  *     and the listener hashes, each milestone, deciseconds heard), and the admin's document view of
@@ -114,23 +114,27 @@ const profiled = () => [
 const load1 = () => os.loadavg()[0].toFixed(2);
 
 /**
- * --pin-cores (a diagnosis, needs two cores or more and `taskset`): the Strapi under the
- * one-instance load gets core 0 to itself, all its threads (its garbage collector's and libuv's
- * too); the bench with its load generator, the emulator and PostgreSQL (started by the bench, they
- * inherit its affinity) keep to the other cores, as clients and a database on other machines would.
- * Without it, all share every core, as they do on a developer's machine.
+ * --pin-cores (a diagnosis, needs two cores or more and `taskset`): the main thread of the Strapi
+ * under the one-instance load gets core 0 to itself; its helper threads (the garbage collector's,
+ * libuv's) may run on any core; the bench with its load generator, the emulator and PostgreSQL
+ * (started by the bench, they inherit its affinity) keep to the other cores, as clients and a
+ * database on other machines would. Without it, all share every core, as on a developer's machine.
  */
 const PIN_CORES = argv.includes('--pin-cores');
+const taskset = (...args) => execFileSync('taskset', args, { stdio: 'ignore' });
 function pinBenchAway() {
   if (!PIN_CORES) return;
   const others = os.cpus().length > 2 ? `1-${os.cpus().length - 1}` : '1';
-  execFileSync('taskset', ['-a', '-c', '-p', others, String(process.pid)], { stdio: 'ignore' });
+  taskset('-a', '-c', '-p', others, String(process.pid));
   say(
-    `--pin-cores: the bench, its load generator, the emulator and PostgreSQL on core(s) ${others}; a Strapi under the one-instance load on core 0`
+    `--pin-cores: the bench, its load generator, the emulator and PostgreSQL on core(s) ${others}; the main thread of a Strapi under the one-instance load on core 0`
   );
 }
 function pinToCoreZero(pid) {
-  if (PIN_CORES) execFileSync('taskset', ['-a', '-c', '-p', '0', String(pid)], { stdio: 'ignore' });
+  if (!PIN_CORES) return;
+  // Its threads were started with the bench's affinity: all cores for them, core 0 for the main thread (its id is the process's).
+  taskset('-a', '-c', '-p', `0-${os.cpus().length - 1}`, String(pid));
+  taskset('-c', '-p', '0', String(pid));
 }
 
 if (
