@@ -1,3 +1,4 @@
+import { NothingToStore } from '../../server/src/narration/media';
 import { createStoreStep, type StoreStepDeps } from '../../server/src/narration/store-step';
 import { transition, type NarrationEvent } from '../../server/src/narration/domain/states';
 import type { MediaFileRef, NarrationRow } from '../../server/src/narration/jobs.repository';
@@ -140,5 +141,11 @@ describe('a store that fails', () => {
     expect(applied).toEqual(['storeClaimed', 'storeFailed']);
     expect(row()).toMatchObject({ status: 'failed', lastErrorCode: 'STORE_FAILED' });
     expect(row().lastError).toMatch(/exceeds size limit/);
+  });
+
+  it('because the row holds no result fails at once: no later attempt would find one', async () => {
+    const { applied, row } = await storeOnce(new NothingToStore('narration doc1-en has no pending result to store'));
+    expect(applied).toEqual(['storeClaimed', 'storeFailed']);
+    expect(row()).toMatchObject({ status: 'failed', lastErrorCode: 'STORE_FAILED' });
   });
 });

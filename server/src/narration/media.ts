@@ -30,6 +30,14 @@ export interface StoredMedia {
   cues: Cue[];
 }
 
+/** The row holds no result to store: no later attempt would find one either. */
+export class NothingToStore extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NothingToStore';
+  }
+}
+
 /** Allowed download origins: configured, or the origins of the service's own hosts. */
 export function mediaOrigins(config: Pick<PluginConfig, 'mediaHosts' | 'baseUrl' | 'webUrl'>): string[] {
   if (config.mediaHosts.length > 0) return config.mediaHosts;
@@ -70,7 +78,7 @@ export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
      */
     async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
       const pending = row.pendingResult;
-      if (!pending) throw new Error(`narration ${row.articleId} has no pending result to store`);
+      if (!pending) throw new NothingToStore(`narration ${row.articleId} has no pending result to store`);
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
       try {
         const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };

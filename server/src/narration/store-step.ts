@@ -6,7 +6,7 @@ import type { Cue } from '../subtitles/srt';
 import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
 import { describeLive, type LiveVersionDeps } from './live-version';
 import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from './joined-media';
-import { DownloadRefusedError, type MediaStore, type StoredMedia } from './media';
+import { DownloadRefusedError, NothingToStore, type MediaStore, type StoredMedia } from './media';
 import type { PartsRepository } from './parts.repository';
 import { holdLease, StoreStopped } from './row-lease';
 
@@ -36,8 +36,7 @@ export interface StoreStepDeps extends LiveVersionDeps {
 /**
  * The errors of @strapi/utils by which the upload plugin and its providers refuse a file itself
  * (over the size limit, a name or a type it does not accept): another attempt would be refused
- * alike. Known by name, as a provider may bring its own copy of @strapi/utils. Anything else (the
- * database or the storage away for a while) is worth another attempt.
+ * alike. Known by name, as a provider may bring its own copy of @strapi/utils.
  */
 const UPLOAD_REFUSALS = new Set([
   'ApplicationError',
@@ -47,8 +46,14 @@ const UPLOAD_REFUSALS = new Set([
   'NotImplementedError',
 ]);
 
-function uploadRefused(error: unknown): boolean {
-  return error instanceof Error && UPLOAD_REFUSALS.has(error.name);
+/**
+ * A store failed in a way no later attempt can mend: the service's files refused for good, the
+ * upload plugin refusing the file, or no result on the row. Anything else (the database or the
+ * storage away for a while) is worth another attempt.
+ */
+function failedForGood(error: unknown): boolean {
+  if (error instanceof DownloadRefusedError) return !error.retryable;
+  return error instanceof NothingToStore || (error instanceof Error && UPLOAD_REFUSALS.has(error.name));
 }
 
 export function createStoreStep(deps: StoreStepDeps) {
@@ -81,7 +86,7 @@ export function createStoreStep(deps: StoreStepDeps) {
         : `The narration could not be stored: ${(error as Error).message}`;
       const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
       strapi.log.warn(`[speech] ${job.articleId}: ${reason}`);
-      if (refused ? (error as DownloadRefusedError).retryable : !uploadRefused(error)) {
+      if (!failedForGood(error)) {
         const retryAt = new Date(now().getTime() + backoffDelay(job.storeAttempts ?? 1));
         await repository.apply(job, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
       } else {
