@@ -222,6 +222,99 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect((await editor.call('PUT', '/speech/narrations/voice', { ...other, voiceId: null })).status).toBe(200);
   });
 
+  it('holds a role limited to Arabic to Arabic on every route that takes a locale: null, missing and en are refused', async () => {
+    const role = await stack.admin('POST', '/admin/roles', { name: 'Arabic desk', description: 'Arabic articles only' });
+    expect([200, 201]).toContain(role.status);
+    const permissions = [
+      ...['read', 'create', 'update', 'publish'].map((action) => ({
+        action: `plugin::content-manager.explorer.${action}`,
+        subject: ARTICLE,
+        properties: action === 'publish' ? { locales: ['ar'] } : { fields: ['title', 'summary', 'body'], locales: ['ar'] },
+        conditions: [],
+      })),
+      { action: 'plugin::speech.narrate', subject: null, properties: {}, conditions: [] },
+    ];
+    expect((await stack.admin('PUT', `/admin/roles/${role.body.data.id}/permissions`, { permissions })).status).toBe(200);
+    const arabicDesk = await createAdmin(stack, 'arabic-desk@example.com', role.body.data.id);
+
+    // Both locales live and narrated, so that a route reaching English would have something to spend on.
+    const { documentId } = await articles.create(
+      { title: 'English draft title', summary: 'In English.', body: blocks('English text.') },
+      'en'
+    );
+    await articles.update(documentId, { title: 'عنوان عربي', summary: 'بالعربية.', body: blocks('نص عربي.') }, 'ar');
+    await articles.publish(documentId, 'en');
+    await articles.publish(documentId, 'ar');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar');
+    const englishRow = await narrationRow(stack, ARTICLE, documentId, 'en');
+    const requestsBefore = (await stack.control<any>('GET', '/requests')).requests.length;
+
+    const single = (locale: { locale?: string | null }) =>
+      [
+        ['POST', '/speech/narrations/paragraphs', { contentType: ARTICLE, documentId, ...locale }],
+        ['POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, ...locale }],
+        ['POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, ...locale }],
+        ['POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, ...locale }],
+        ['POST', '/speech/narrations/listen', { contentType: ARTICLE, documentId, ...locale, index: 0 }],
+        ['PUT', '/speech/narrations/voice', { contentType: ARTICLE, documentId, ...locale, voiceId: 'en-male-1' }],
+        ['POST', '/speech/narrations/cancel', { contentType: ARTICLE, documentId, ...locale }],
+      ] as const;
+    const query = (locale: { locale?: string | null }) => (locale.locale ? `&locale=${locale.locale}` : '');
+    const many = (locale: { locale?: string | null }) => ({ contentType: ARTICLE, documentIds: [documentId], ...locale });
+    const refusedLocales = [{ locale: null }, {}, { locale: 'en' }];
+
+    for (const locale of refusedLocales) {
+      const what = JSON.stringify(locale);
+      for (const [method, pathname, body] of single(locale)) {
+        const answer = await arabicDesk.call(method, pathname, body);
+        expect([what, pathname, answer.status]).toEqual([what, pathname, 403]);
+      }
+      const insights = await arabicDesk.call('GET', `/speech/insights/document/${documentId}?contentType=${ARTICLE}${query(locale)}`);
+      expect([what, insights.status]).toEqual([what, 403]);
+      for (const pathname of ['/speech/narrations/estimate-many', '/speech/narrations/narrate-many']) {
+        const answer = await arabicDesk.call('POST', pathname, many(locale));
+        expect([what, pathname, answer.status, answer.body.refused]).toEqual([what, pathname, 200, [documentId]]);
+        expect(JSON.stringify(answer.body)).not.toContain('English draft title');
+      }
+      const affected = await arabicDesk.call('POST', '/speech/lexicon/affected', { contentType: ARTICLE, ...locale });
+      expect(JSON.stringify(affected.body)).not.toContain(documentId);
+      const view = await arabicDesk.call('GET', `/speech/narrations/document/${documentId}?contentType=${ARTICLE}${query(locale)}`);
+      expect(view.body.data.map((row: any) => row.locale)).not.toContain('en');
+    }
+
+    // Nothing sent to the service, nothing queued, cancelled or changed in English.
+    await sleep(1_000); // a wrongly queued narration would be submitted by the next worker tick
+    expect((await stack.control<any>('GET', '/requests')).requests.length).toBe(requestsBefore);
+    expect(await narrationRow(stack, ARTICLE, documentId, 'en')).toEqual(englishRow);
+    expect(
+      (await stack.admin('POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, locale: 'en' })).body.voiceOverride
+    ).toBeNull();
+
+    // Arabic passes on every one of them.
+    const arabic = { locale: 'ar' };
+    for (const [method, pathname, body] of single(arabic).filter(([, pathname]) => !pathname.endsWith('/cancel'))) {
+      const answer = await arabicDesk.call(method, pathname, body);
+      expect([pathname, answer.status]).toEqual([pathname, 200]);
+    }
+    expect((await arabicDesk.call('GET', `/speech/insights/document/${documentId}?contentType=${ARTICLE}&locale=ar`)).status).toBe(200);
+    const estimates = await arabicDesk.call('POST', '/speech/narrations/estimate-many', many(arabic));
+    expect(estimates.body.refused).toEqual([]);
+    expect(estimates.body.items.map((item: any) => item.documentId)).toEqual([documentId]);
+    const narrated = await arabicDesk.call('POST', '/speech/narrations/narrate-many', many(arabic));
+    expect(narrated.body.refused).toEqual([]);
+    const view = await arabicDesk.call('GET', `/speech/narrations/document/${documentId}?contentType=${ARTICLE}&locale=ar`);
+    expect(view.body.data.map((row: any) => row.locale)).toEqual(['ar']);
+    expect((await arabicDesk.call('POST', '/speech/narrations/cancel', { contentType: ARTICLE, documentId, locale: 'ar' })).status).toBe(
+      200
+    );
+    // What Arabic sent to the service was for the Arabic narration alone.
+    const sent = (await stack.control<any>('GET', '/requests')).requests.slice(requestsBefore);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const entry of sent) expect(JSON.stringify(entry.body ?? {})).not.toContain(`${documentId}-en`);
+    expect(await narrationRow(stack, ARTICLE, documentId, 'en')).toEqual(englishRow);
+  });
+
   it('answers 404 for a document that does not exist, before reading anything', async () => {
     expect((await editor.call('POST', '/speech/narrations/narrate', target('doesnotexist000000000000'))).status).toBe(404);
   });

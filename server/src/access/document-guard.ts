@@ -11,30 +11,33 @@ const REFUSALS: Record<DocumentAction, string> = {
 
 /**
  * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
- * the caller may not, before anything has been read or sent.
+ * the caller may not, before anything has been read or sent. Returns the target in the locale it
+ * was checked in (a localized type's default when the request named none), which the route then
+ * acts in: what is checked is what is read, narrated and charged.
  */
-export async function ensureMayActOn(
+export async function ensureMayActOn<Target extends { contentType: string; documentId: string; locale?: string | null }>(
   ctx: Context,
-  target: { contentType: string; documentId: string; locale?: string | null },
+  target: Target,
   action: DocumentAction
-): Promise<void> {
-  const decision = await getService('document-permissions').decide(
-    ctx.state.userAbility,
-    target.contentType,
-    { documentId: target.documentId, locale: target.locale ?? null },
-    action
-  );
+): Promise<Target & { locale: string | null }> {
+  const permissions = getService('document-permissions');
+  const locale = await permissions.localeOf(target.contentType, target.locale ?? null);
+  const decision = await permissions.decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale }, action);
   if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
   if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
+  return { ...target, locale };
 }
 
-/** Splits the documents of a bulk request into the ones the caller may `action` and the ones refused. */
+/**
+ * Splits the documents of a bulk request into the ones the caller may `action` and the ones
+ * refused, in the locale they were checked in (as ensureMayActOn).
+ */
 export async function permittedDocuments(
   ctx: Context,
   target: { contentType: string; documentIds: string[]; locale?: string | null },
   action: DocumentAction
-): Promise<{ allowed: string[]; refused: string[] }> {
-  const locale = target.locale ?? null;
+): Promise<{ allowed: string[]; refused: string[]; locale: string | null }> {
+  const locale = await getService('document-permissions').localeOf(target.contentType, target.locale ?? null);
   const permitted = await getService('document-permissions').permitted(
     ctx.state.userAbility,
     target.contentType,
@@ -43,5 +46,9 @@ export async function permittedDocuments(
   );
   const localized = getService('content').isLocalized(target.contentType);
   const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
-  return { allowed: target.documentIds.filter(allowed), refused: target.documentIds.filter((documentId) => !allowed(documentId)) };
+  return {
+    allowed: target.documentIds.filter(allowed),
+    refused: target.documentIds.filter((documentId) => !allowed(documentId)),
+    locale,
+  };
 }

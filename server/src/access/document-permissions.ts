@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
 
 /**
  * What an admin may do with a document, decided by the Content Manager's own permission checker
@@ -71,7 +71,19 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     return params;
   }
 
+  /**
+   * The locale a request on `uid` acts in: for a localized type the one it names, else the site's
+   * default (which the Document Service reads when none is named, so a missing locale is checked
+   * as the one that will be read); null for a type without locales.
+   */
+  async function localeOf(uid: string, locale: string | null): Promise<string | null> {
+    if (!isLocalized(uid)) return null;
+    return locale ?? (await defaultLocaleOf(strapi));
+  }
+
   return {
+    localeOf,
+
     /** May this admin do `action` on this document (and locale)? Reads the one version it needs. */
     async decide(userAbility: unknown, uid: string, target: DocumentRef, action: DocumentAction): Promise<DocumentDecision> {
       if (!model(uid)) return 'not-found';
@@ -81,7 +93,7 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       const { populate } = await conditionPopulate(permissions, uid, needed);
       const version = await documentsOf(strapi, uid).findOne({
         documentId: target.documentId,
-        ...versionParams(uid, target.locale),
+        ...versionParams(uid, await localeOf(uid, target.locale)),
         populate,
       });
       if (!version) return 'not-found';
@@ -90,14 +102,18 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
 
     /**
      * Of these documents, the ones (per locale) the admin may `action`: one query per locale, with
-     * the caller's conditions added to it the way the Content Manager's list view adds them.
+     * the caller's conditions added to it the way the Content Manager's list view adds them. Keys
+     * carry each target's locale as given; a missing one is checked as the default locale.
      */
     async permitted(userAbility: unknown, uid: string, targets: DocumentRef[], action: DocumentAction): Promise<Set<string>> {
       const allowed = new Set<string>();
       if (!model(uid) || targets.length === 0) return allowed;
       const needed = cmAction(uid, action);
+      const keyOf = (target: DocumentRef) => documentKey(target.documentId, isLocalized(uid) ? target.locale : null);
+      const fallback = isLocalized(uid) && targets.some((target) => target.locale === null) ? await localeOf(uid, null) : null;
+      const checkedLocale = (target: DocumentRef) => (isLocalized(uid) ? (target.locale ?? fallback) : null);
       const everyDocument = () => {
-        for (const target of targets) allowed.add(documentKey(target.documentId, isLocalized(uid) ? target.locale : null));
+        for (const target of targets) allowed.add(keyOf(target));
         return allowed;
       };
       // The list view asks on every page: a role whose rules for this action carry no condition but
@@ -107,21 +123,21 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       if (locales === 'all') return everyDocument();
       if (locales) {
         for (const target of targets) {
-          const locale = isLocalized(uid) ? target.locale : null;
-          if (locale === null || locales.has(locale)) allowed.add(documentKey(target.documentId, locale));
+          const locale = checkedLocale(target);
+          if (locale === null ? !isLocalized(uid) : locales.has(locale)) allowed.add(keyOf(target));
         }
         return allowed;
       }
       const permissions = checker(userAbility, uid);
       if (permissions.cannot[needed]()) return allowed;
       if (!permissions.requiresEntity[needed]()) return everyDocument();
-      const byLocale = new Map<string | null, string[]>();
+      const byLocale = new Map<string | null, DocumentRef[]>();
       for (const target of targets) {
-        const locale = isLocalized(uid) ? target.locale : null;
-        byLocale.set(locale, [...(byLocale.get(locale) ?? []), target.documentId]);
+        const locale = checkedLocale(target);
+        byLocale.set(locale, [...(byLocale.get(locale) ?? []), target]);
       }
-      for (const [locale, documentIds] of byLocale) {
-        const unique = [...new Set(documentIds)];
+      for (const [locale, localeTargets] of byLocale) {
+        const unique = [...new Set(localeTargets.map((target) => target.documentId))];
         const { permissionQuery, populate } = await conditionPopulate(permissions, uid, needed, {
           filters: { documentId: { $in: unique } },
         });
@@ -131,11 +147,10 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
           populate,
           limit: unique.length,
         });
-        for (const version of versions) {
-          // The query already carries the conditions; the check on each version is the Content
-          // Manager's own last word (field-level and locale rules included).
-          if (permissions.can[needed](version)) allowed.add(documentKey(version.documentId, locale));
-        }
+        // The query already carries the conditions; the check on each version is the Content
+        // Manager's own last word (field-level and locale rules included).
+        const granted = new Set(versions.filter((version) => permissions.can[needed](version)).map((version) => version.documentId));
+        for (const target of localeTargets) if (granted.has(target.documentId)) allowed.add(keyOf(target));
       }
       return allowed;
     },

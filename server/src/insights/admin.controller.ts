@@ -19,10 +19,10 @@ const documentQuery = documentTarget.omit({ documentId: true }).extend({ days })
 export default {
   async document(ctx: Context) {
     const query = validate(documentQuery, ctx.query, 'contentType is required; days must be 7, 30 or 90.');
-    const target = { ...query, documentId: String(ctx.params.documentId ?? '') };
-    if (!target.documentId || target.documentId.length > 64) throw new errors.ValidationError('Invalid documentId.');
-    await ensureMayActOn(ctx, target, 'read');
-    const articleId = getService('content').articleIdFor(target.contentType, target.documentId, target.locale ?? null);
+    const documentId = String(ctx.params.documentId ?? '');
+    if (!documentId || documentId.length > 64) throw new errors.ValidationError('Invalid documentId.');
+    const target = await ensureMayActOn(ctx, { ...query, documentId }, 'read');
+    const articleId = getService('content').articleIdFor(target.contentType, target.documentId, target.locale);
     ctx.body = (await getService('insights-views').document(articleId, Number(query.days))) satisfies Contract.GetDocumentInsightsResponse;
   },
 

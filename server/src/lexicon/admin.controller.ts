@@ -56,7 +56,8 @@ export default {
    */
   async affected(ctx: Context) {
     const target = validate(affectedBody, ctx.request.body ?? {});
-    const locale = target.locale ?? null;
+    // The locale the documents are read in is the one their permission is checked in.
+    const locale = await getService('document-permissions').localeOf(target.contentType, target.locale ?? null);
     const readable = async (documentIds: string[]) =>
       new Set((await permittedDocuments(ctx, { contentType: target.contentType, documentIds, locale }, 'read')).allowed);
     const result = await getService('lexicon').affected(target.contentType, locale, target, readable);

@@ -83,23 +83,21 @@ export default {
   },
 
   async narrateNow(ctx: Context) {
-    const target = validate(narrateBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'narrate');
+    const target = await ensureMayActOn(ctx, validate(narrateBody, ctx.request.body), 'narrate');
     ctx.body = (await getService('narration-editor').narrateNow(
       target.contentType,
       target.documentId,
-      target.locale ?? null,
+      target.locale,
       editorOrigin('narrate-now', ctx.state.user)
     )) satisfies Contract.NarrateResponse;
   },
 
   async regenerate(ctx: Context) {
-    const target = validate(regenerateBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'narrate');
+    const target = await ensureMayActOn(ctx, validate(regenerateBody, ctx.request.body), 'narrate');
     ctx.body = (await getService('narration-editor').regenerate(
       target.contentType,
       target.documentId,
-      target.locale ?? null,
+      target.locale,
       editorOrigin('regenerate', ctx.state.user)
     )) satisfies Contract.RegenerateResponse;
   },
@@ -112,49 +110,41 @@ export default {
     const allowed = readable.allowed.filter((documentId) => narratable.has(documentId));
     const refused = target.documentIds.filter((documentId) => !allowed.includes(documentId));
     ctx.body = {
-      ...(await getService('narration-editor').estimateMany(target.contentType, allowed, target.locale ?? null)),
+      ...(await getService('narration-editor').estimateMany(target.contentType, allowed, readable.locale)),
       refused,
     } satisfies Contract.EstimateManyResponse;
   },
 
   async narrateMany(ctx: Context) {
     const target = validate(narrateManyBody, ctx.request.body);
-    const { allowed, refused } = await permittedDocuments(ctx, target, 'narrate');
+    const { allowed, refused, locale } = await permittedDocuments(ctx, target, 'narrate');
     ctx.body = {
-      ...(await getService('narration-editor').narrateMany(
-        target.contentType,
-        allowed,
-        target.locale ?? null,
-        editorOrigin('bulk', ctx.state.user)
-      )),
+      ...(await getService('narration-editor').narrateMany(target.contentType, allowed, locale, editorOrigin('bulk', ctx.state.user))),
       refused,
     } satisfies Contract.NarrateManyResponse;
   },
 
   async setVoice(ctx: Context) {
-    const target = validate(voiceBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'narrate');
+    const target = await ensureMayActOn(ctx, validate(voiceBody, ctx.request.body), 'narrate');
     ctx.body = (await getService('narration-editor').setVoice(
       target.contentType,
       target.documentId,
-      target.locale ?? null,
+      target.locale,
       target.voiceId
     )) satisfies Contract.SetVoiceResponse;
   },
 
   /** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
   async paragraphs(ctx: Context) {
-    const target = validate(paragraphsBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'read');
-    const result = await getService('narration-editor').paragraphs(target.contentType, target.documentId, target.locale ?? null);
+    const target = await ensureMayActOn(ctx, validate(paragraphsBody, ctx.request.body), 'read');
+    const result = await getService('narration-editor').paragraphs(target.contentType, target.documentId, target.locale);
     if (!result) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     ctx.body = result satisfies Contract.ParagraphsResponse;
   },
 
   async cancel(ctx: Context) {
-    const target = validate(cancelBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'narrate');
-    await getService('narrations').cancelDocument(target.contentType, target.documentId, target.locale ?? null);
+    const target = await ensureMayActOn(ctx, validate(cancelBody, ctx.request.body), 'narrate');
+    await getService('narrations').cancelDocument(target.contentType, target.documentId, target.locale);
     ctx.body = { cancelled: true } satisfies Contract.CancelResponse;
   },
 
@@ -168,9 +158,8 @@ export default {
 
   /** Characters and credits of a document's current text with the current voice and mode. */
   async estimate(ctx: Context) {
-    const target = validate(estimateBody, ctx.request.body);
-    await ensureMayActOn(ctx, target, 'read');
-    const estimate = await getService('narration-editor').estimate(target.contentType, target.documentId, target.locale ?? null);
+    const target = await ensureMayActOn(ctx, validate(estimateBody, ctx.request.body), 'read');
+    const estimate = await getService('narration-editor').estimate(target.contentType, target.documentId, target.locale);
     if (!estimate) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     ctx.body = estimate satisfies Contract.EstimateResponse;
   },
@@ -187,10 +176,8 @@ export default {
    * read on the server, so this route speaks article text only, never arbitrary input.
    */
   async listen(ctx: Context) {
-    const target = validate(listenBody, ctx.request.body ?? {});
-    const { contentType, documentId, locale, index } = target;
-    await ensureMayActOn(ctx, target, 'narrate');
-    const draft = await getService('narration-editor').paragraphs(contentType, documentId, locale ?? null);
+    const { contentType, documentId, locale, index } = await ensureMayActOn(ctx, validate(listenBody, ctx.request.body ?? {}), 'narrate');
+    const draft = await getService('narration-editor').paragraphs(contentType, documentId, locale);
     if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     const paragraph = draft.paragraphs[index];
     if (!paragraph) {
@@ -208,7 +195,7 @@ export default {
       kind: 'paragraph-preview',
       origin: editorOrigin('paragraph-preview', ctx.state.user),
       voiceId: draft.voiceId,
-      target: { articleId: draft.articleId, contentType, targetDocumentId: documentId, targetLocale: locale ?? null, title: null },
+      target: { articleId: draft.articleId, contentType, targetDocumentId: documentId, targetLocale: locale, title: null },
     });
     await sendSpeech(ctx, { voiceId: draft.voiceId, text: paragraph.text }, account);
   },

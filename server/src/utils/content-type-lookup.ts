@@ -34,3 +34,12 @@ export function isLocalizedSchema(schema: Schema.ContentType | undefined): boole
   const i18n = schema?.pluginOptions?.i18n;
   return typeof i18n === 'object' && i18n !== null && 'localized' in i18n && Boolean(i18n.localized);
 }
+
+/**
+ * The site's default locale (i18n), the one the Document Service reads when a query names none;
+ * null without the i18n plugin.
+ */
+export async function defaultLocaleOf(strapi: Core.Strapi): Promise<string | null> {
+  const i18n = strapi.plugin('i18n') as unknown as { service(name: 'locales'): { getDefaultLocale(): Promise<string | null> } } | undefined;
+  return i18n ? ((await i18n.service('locales').getDefaultLocale()) ?? null) : null;
+}
