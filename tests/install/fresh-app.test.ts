@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startEmulatorProcess, type EmulatorProcess } from '../emulator/spawn-emulator';
 import { blocks, freePort, jsonFetch, waitFor } from '../integration/harness';
 import { looksLikeMp3 } from '../../server/src/audio/mp3-sniff';
-import { envNamesRead, insertAfterLine, readmeBlock, warnedPackages } from './readme-blocks';
+import { envNamesRead, INSTALL_PAGE, insertAfterLine, readmeBlock, warnedPackages } from './readme-blocks';
 import { strapiVersionsUnderTest, type VersionUnderTest } from './strapi-versions';
 
 /**
@@ -30,7 +30,8 @@ import { strapiVersionsUnderTest, type VersionUnderTest } from './strapi-version
 jest.setTimeout(30 * 60_000);
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+/** The install page users follow (docs/install.md): its `install-check` snippets are what this pastes. */
+const README = readFileSync(path.join(ROOT, INSTALL_PAGE), 'utf8');
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;

@@ -1,17 +1,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 /**
- * What the fresh-app check reads from the README and from npm's output. Pure apart from
- * insertAfterLine, which edits one file the way a user pastes a snippet into it.
+ * What the fresh-app check reads from the install page users follow and from npm's output. Pure
+ * apart from insertAfterLine, which edits one file the way a user pastes a snippet into it.
  */
 
-/** The first fenced code block after `<!-- install-check:NAME -->`, without its fences. */
-export function readmeBlock(readme: string, name: string): string {
+/** The page users follow to install the plugin, from the repository's root: it holds every `install-check` block. */
+export const INSTALL_PAGE = 'docs/install.md';
+
+/** The first fenced code block after `<!-- install-check:NAME -->` in `page` (named `file` in errors), without its fences. */
+export function readmeBlock(page: string, name: string, file = INSTALL_PAGE): string {
   const marker = `<!-- install-check:${name} -->`;
-  const at = readme.indexOf(marker);
-  if (at < 0) throw new Error(`README.md has no ${marker}`);
-  const block = /^```[a-z]*\n([\s\S]*?)\n```$/m.exec(readme.slice(at + marker.length));
-  if (!block) throw new Error(`README.md has no code block after ${marker}`);
+  const at = page.indexOf(marker);
+  if (at < 0) throw new Error(`${file} has no ${marker}`);
+  const block = /^```[a-z]*\n([\s\S]*?)\n```$/m.exec(page.slice(at + marker.length));
+  if (!block) throw new Error(`${file} has no code block after ${marker}`);
   return block[1];
 }
 

@@ -1,16 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { envNamesRead, insertAfterLine, readmeBlock, warnedPackages } from '../install/readme-blocks';
+import { envNamesRead, INSTALL_PAGE, insertAfterLine, readmeBlock, warnedPackages } from '../install/readme-blocks';
 
-/** The readers the fresh-app check (tests/install) uses on the README and on npm's output. */
+/** The readers the fresh-app check (tests/install) uses on the install page (docs/install.md) and on npm's output. */
 
-const README = readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+const README = readFileSync(path.resolve(__dirname, '..', '..', INSTALL_PAGE), 'utf8');
 
 describe('README blocks for the fresh-app check', () => {
   it('finds each marked block, and says which marker is missing', () => {
     expect(readmeBlock('x\n<!-- install-check:a -->\n```ts\nfoo: 1,\n```\n```ts\nbar\n```', 'a')).toBe('foo: 1,');
-    expect(() => readmeBlock('nothing here', 'a')).toThrow('README.md has no <!-- install-check:a -->');
+    expect(() => readmeBlock('nothing here', 'a')).toThrow('docs/install.md has no <!-- install-check:a -->');
+    expect(() => readmeBlock('nothing here', 'a', 'README.md')).toThrow('README.md has no <!-- install-check:a -->');
     for (const name of ['pack', 'env', 'plugins-key', 'server-url', 'plugins-file-ts', 'plugins-file-js', 'build']) {
       expect(readmeBlock(README, name).length).toBeGreaterThan(0);
     }
