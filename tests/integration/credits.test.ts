@@ -1,4 +1,4 @@
-import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
 import { processTextSince, lastRequestId, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
@@ -41,14 +41,14 @@ async function emulatorSpent(): Promise<number> {
   return startingCredits - credits;
 }
 
-async function usage() {
-  const { status, body } = await stack.admin('GET', '/speech/usage?days=30');
-  expect(status).toBe(200);
-  return body;
+async function usage(token = stack.adminToken) {
+  const response = await stack.request('/speech/usage?days=30', { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as any;
 }
 
-async function ledgerCsv() {
-  const response = await stack.request('/speech/usage/ledger.csv', { headers: { authorization: `Bearer ${stack.adminToken}` } });
+async function ledgerCsv(token = stack.adminToken) {
+  const response = await stack.request('/speech/usage/ledger.csv', { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
   const [columns, ...rows] = parseCsv(await response.text());
@@ -228,4 +228,63 @@ it('a result the site never received (down through every delivery attempt) is re
   ]);
   expect(await emulatorSpent()).toBe(spentBefore);
   expect((await usage()).monthToDate.credits).toBe(spentBefore);
+});
+
+describe('who reads which titles', () => {
+  const ARABIC_TITLE = 'مقال الحساب';
+  const ENGLISH_TITLE = 'Ledger in English';
+
+  /** An admin in a new role with the plugin's settings read permission and `permissions` besides. */
+  async function settingsReader(email: string, permissions: unknown[] = []) {
+    const role = await stack.admin('POST', '/admin/roles', { name: email, description: 'Reads the speech settings' });
+    const granted = await stack.admin('PUT', `/admin/roles/${role.body.data.id}/permissions`, {
+      permissions: [{ action: 'plugin::speech.settings.read', subject: null, properties: {}, conditions: [] }, ...permissions],
+    });
+    expect(granted.status).toBe(200);
+    return createAdmin(stack, email, role.body.data.id);
+  }
+
+  const articleTitles = (rows: Array<Record<string, string>>) =>
+    new Set(rows.filter((row) => row.contentType === ARTICLE && row.title).map((row) => row.title));
+
+  beforeAll(async () => {
+    const english = await publish(ENGLISH_TITLE, 'An English article in the ledger.');
+    const arabic = await articles.create({ title: ARABIC_TITLE, summary: 'مقال عربي في دفتر الحساب.' }, 'ar');
+    await articles.publish(arabic.documentId, 'ar');
+    await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
+    await waitForStatus(stack, ARTICLE, arabic.documentId, 'completed', 'ar');
+    await settled();
+  });
+
+  it('the usage view and its CSV show an article only to a role that may read it in the Content Manager; the figures stay whole', async () => {
+    const whole = await usage();
+    const wholeCsv = await ledgerCsv();
+    expect(whole.topArticles.map((article: any) => article.title)).toEqual(expect.arrayContaining([ARABIC_TITLE, ENGLISH_TITLE]));
+    expect([...articleTitles(wholeCsv)]).toEqual(expect.arrayContaining([ARABIC_TITLE, ENGLISH_TITLE]));
+
+    const outsider = await settingsReader('ledger-outsider@example.com');
+    const theirs = await usage(outsider.token);
+    expect(theirs.topArticles).toEqual([]);
+    expect(theirs.monthToDate).toEqual(whole.monthToDate);
+    const theirCsv = await ledgerCsv(outsider.token);
+    expect(theirCsv).toHaveLength(wholeCsv.length);
+    for (const row of theirCsv.filter((entry) => entry.contentType === ARTICLE)) {
+      expect([row.title, row.documentId, row.articleId]).toEqual(['', '', '']);
+    }
+
+    const arabicReader = await settingsReader('ledger-arabic@example.com', [
+      {
+        action: 'plugin::content-manager.explorer.read',
+        subject: ARTICLE,
+        properties: { fields: ['title', 'summary', 'body'], locales: ['ar'] },
+        conditions: [],
+      },
+    ]);
+    const arabicView = await usage(arabicReader.token);
+    expect(arabicView.topArticles.map((article: any) => [article.locale, article.title])).toEqual([['ar', ARABIC_TITLE]]);
+    expect(arabicView.monthToDate).toEqual(whole.monthToDate);
+    const arabicCsv = await ledgerCsv(arabicReader.token);
+    expect([...articleTitles(arabicCsv)]).toEqual([ARABIC_TITLE]);
+    expect(arabicCsv.filter((row) => row.contentType === ARTICLE && row.documentId).every((row) => row.locale === 'ar')).toBe(true);
+  });
 });

@@ -14,14 +14,14 @@ const letThroughBody = accepts<Contract.LetThroughRequest['body']>()(documentTar
 export default {
   async usage(ctx: Context) {
     const { days } = validate(usageQuery, ctx.query, 'days must be 30 or 90.');
-    ctx.body = (await getService('usage').usage(Number(days))) satisfies Contract.GetUsageResponse;
+    ctx.body = (await getService('usage').usage(ctx.state.userAbility, Number(days))) satisfies Contract.GetUsageResponse;
   },
 
   async ledgerCsv(ctx: Context) {
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
     ctx.set('Content-Disposition', 'attachment; filename="speech-ledger.csv"');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = getService('usage').ledgerCsv();
+    ctx.body = getService('usage').ledgerCsv(ctx.state.userAbility);
   },
 
   /** Sends one narration waiting for the budget this month, over it (the settings permission's call). */

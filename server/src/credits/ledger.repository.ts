@@ -166,12 +166,16 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       return n(row?.charged) - n(row?.refunded);
     },
 
-    /** A month's most expensive articles. */
-    async topArticles(month: string, limit: number): Promise<ArticleMonthRow[]> {
+    /** A month's most expensive articles, `limit` of them from the `offset`-th (ties in a stable order, for paging). */
+    async topArticles(month: string, limit: number, offset = 0): Promise<ArticleMonthRow[]> {
       const rows = (await knex()(tableOf(LEDGER_ARTICLE_UID))
         .select('month', 'content_type', 'target_document_id', 'target_locale', 'title', 'spent', 'entries')
         .where('month', month)
-        .orderBy('spent', 'desc')
+        .orderBy([
+          { column: 'spent', order: 'desc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .offset(offset)
         .limit(limit)) as Row[];
       return rows.map((row) => ({
         month: String(row.month),

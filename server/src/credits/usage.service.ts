@@ -1,27 +1,63 @@
 import { Readable } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { LEDGER_CSV_COLUMNS, type GetUsageResponse } from '../../../shared/contracts/usage';
+import { readableRows, type RowDocument } from '../access/readable-rows';
 import { getService } from '../utils';
 import { lastDays, monthOf } from './domain/calendar';
 import { csvLine } from '../http/csv';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
-import { createLedgerRepository } from './ledger.repository';
+import { createLedgerRepository, type ArticleMonthRow, type LedgerEntryRow } from './ledger.repository';
 
 /**
  * The usage view (GET /speech/usage) and the ledger's CSV. Reads the daily totals (a few rows per
  * day) and the articles' monthly totals (by index), never the entries: 90 days over a ledger of a
  * million entries read as fast as over ten. The CSV reads the entries a page at a time.
+ *
+ * What names a document (the top articles, and in the CSV an entry's document, title and
+ * articleId) is shown only for documents the admin may read in the Content Manager, as the
+ * insights views do. The figures stay whole: the settings' read permission is about the site's
+ * spending, and an entry of an unreadable document still counts, its document left blank.
  */
 
 const TOP_ARTICLES = 10;
+/** Top articles read at a time until TOP_ARTICLES of them are readable. */
+const TOP_ARTICLES_PAGE = 50;
 const CSV_PAGE = 1_000;
+
+/** The CSV columns that name an entry's document. */
+const DOCUMENT_COLUMNS: ReadonlySet<string> = new Set(['documentId', 'title', 'articleId']);
+
+const articleDocument = (row: ArticleMonthRow): RowDocument => ({
+  contentType: row.contentType,
+  documentId: row.targetDocumentId,
+  locale: row.targetLocale === NO_LOCALE ? null : row.targetLocale,
+});
+
+/** The document an entry paid for; none for a voice preview or a transcription. */
+const entryDocument = (entry: LedgerEntryRow): RowDocument | null =>
+  entry.contentType && entry.targetDocumentId
+    ? { contentType: entry.contentType, documentId: entry.targetDocumentId, locale: entry.targetLocale || null }
+    : null;
 
 export function createUsageService(strapi: Core.Strapi) {
   const repository = createLedgerRepository(strapi);
+  const readable = <Row>(userAbility: unknown, rows: Row[], documentOf: (row: Row) => RowDocument | null) =>
+    readableRows({ permissions: getService('document-permissions'), types: getService('content') }, userAbility, rows, documentOf);
+
+  /** The month's most expensive articles the admin may read: pages of the month's articles until there are enough. */
+  async function topReadable(userAbility: unknown, month: string): Promise<ArticleMonthRow[]> {
+    const top: ArticleMonthRow[] = [];
+    for (let offset = 0; top.length < TOP_ARTICLES; offset += TOP_ARTICLES_PAGE) {
+      const rows = await repository.topArticles(month, TOP_ARTICLES_PAGE, offset);
+      top.push(...(await readable(userAbility, rows, articleDocument)));
+      if (rows.length < TOP_ARTICLES_PAGE) break;
+    }
+    return top.slice(0, TOP_ARTICLES);
+  }
 
   return {
-    async usage(days: number, at = new Date()): Promise<GetUsageResponse> {
+    async usage(userAbility: unknown, days: number, at = new Date()): Promise<GetUsageResponse> {
       const { budget } = await getService('settings').get();
       const { timeZone } = budget;
       const month = monthOf(at, timeZone);
@@ -29,7 +65,7 @@ export function createUsageService(strapi: Core.Strapi) {
       const first = shown[0] < `${month}-01` ? shown[0] : `${month}-01`;
       const [rows, top, waiting, counts, balance] = await Promise.all([
         repository.days(first, shown[shown.length - 1]),
-        repository.topArticles(month, TOP_ARTICLES),
+        topReadable(userAbility, month),
         getService('budget').waiting(),
         getService('jobs').countByStatus(),
         getService('ledger').balance(),
@@ -64,16 +100,18 @@ export function createUsageService(strapi: Core.Strapi) {
       };
     },
 
-    /** The whole ledger as CSV, oldest first, streamed a page of entries at a time. */
-    ledgerCsv(): Readable {
+    /** The whole ledger as CSV, oldest first, streamed a page of entries at a time; documents the admin may not read left blank. */
+    ledgerCsv(userAbility: unknown): Readable {
       async function* lines() {
         yield csvLine(LEDGER_CSV_COLUMNS);
         let after = 0;
         for (;;) {
           const page = await repository.page(after, CSV_PAGE);
+          const shown = new Set(await readable(userAbility, page, entryDocument));
           for (const entry of page) {
             const record: Record<string, unknown> = { ...entry, documentId: entry.targetDocumentId, locale: entry.targetLocale };
-            yield csvLine(LEDGER_CSV_COLUMNS.map((column) => record[column]));
+            const hidden = entryDocument(entry) !== null && !shown.has(entry);
+            yield csvLine(LEDGER_CSV_COLUMNS.map((column) => (hidden && DOCUMENT_COLUMNS.has(column) ? null : record[column])));
           }
           if (page.length < CSV_PAGE) return;
           after = page[page.length - 1].id;

@@ -2,7 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { Readable } from 'stream';
 import { LISTENING_CSV_COLUMNS, type GetDocumentInsightsResponse, type GetInsightsResponse } from '../../../shared/contracts/insights';
 import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
-import { documentKey, type DocumentPermissions } from '../access/document-permissions';
+import type { DocumentPermissions } from '../access/document-permissions';
+import { readableRows } from '../access/readable-rows';
 import type { ContentReader } from '../narration/content';
 import { NARRATION_UID } from '../content-types';
 import { csvLine } from '../http/csv';
@@ -35,26 +36,12 @@ export function createInsightsViews(deps: {
   }
 
   /** The rows of documents `userAbility` may read. */
-  async function readable(userAbility: unknown, rows: DayTotals[]): Promise<DayTotals[]> {
-    const byType = new Map<string, DayTotals[]>();
-    for (const row of rows) {
-      if (!row.contentType || !row.documentId) continue;
-      const typeRows = byType.get(row.contentType) ?? [];
-      typeRows.push(row);
-      byType.set(row.contentType, typeRows);
-    }
-    const kept: DayTotals[] = [];
-    for (const [uid, typeRows] of byType) {
-      if (!deps.content().exists(uid)) continue;
-      const localized = deps.content().isLocalized(uid);
-      const localeOf = (row: DayTotals) => (localized && row.locale !== NO_LOCALE_KEY ? row.locale : null);
-      const targets = new Map(
-        typeRows.map((row) => [`${row.documentId}\n${localeOf(row)}`, { documentId: row.documentId!, locale: localeOf(row) }])
-      );
-      const allowed = await deps.permissions().permitted(userAbility, uid, [...targets.values()], 'read');
-      for (const row of typeRows) if (allowed.has(documentKey(row.documentId!, localeOf(row)))) kept.push(row);
-    }
-    return kept;
+  function readable(userAbility: unknown, rows: DayTotals[]): Promise<DayTotals[]> {
+    return readableRows({ permissions: deps.permissions(), types: deps.content() }, userAbility, rows, (row) =>
+      row.contentType && row.documentId
+        ? { contentType: row.contentType, documentId: row.documentId, locale: row.locale === NO_LOCALE_KEY ? null : row.locale }
+        : null
+    );
   }
 
   async function titlesOf(articleIds: string[]): Promise<Map<string, string | null>> {

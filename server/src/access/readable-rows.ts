@@ -1,0 +1,43 @@
+import { documentKey, type DocumentPermissions, type DocumentRef } from './document-permissions';
+
+/** What the filter needs to know of a content type: whether it still exists, and whether it has locales. */
+export interface ContentTypeFacts {
+  exists(uid: string): boolean;
+  isLocalized(uid: string): boolean;
+}
+
+/** The document a row is about: its type, its id, and its locale (null for none). */
+export interface RowDocument extends DocumentRef {
+  contentType: string;
+}
+
+/**
+ * Of `rows`, the ones about documents `userAbility` may read in the Content Manager, decided as its
+ * list view decides (per type, locale and condition; one query per type and locale at most). Rows
+ * about no document (`documentOf` gives null) and rows of a type that no longer exists are left
+ * out. The rows keep their order.
+ */
+export async function readableRows<Row>(
+  deps: { permissions: Pick<DocumentPermissions, 'permitted'>; types: ContentTypeFacts },
+  userAbility: unknown,
+  rows: readonly Row[],
+  documentOf: (row: Row) => RowDocument | null
+): Promise<Row[]> {
+  const byType = new Map<string, Array<{ row: Row; target: DocumentRef }>>();
+  for (const row of rows) {
+    const document = documentOf(row);
+    if (!document || !deps.types.exists(document.contentType)) continue;
+    // A type without locales has one version per document, whatever locale a row carries.
+    const locale = deps.types.isLocalized(document.contentType) ? document.locale : null;
+    const typeRows = byType.get(document.contentType) ?? [];
+    typeRows.push({ row, target: { documentId: document.documentId, locale } });
+    byType.set(document.contentType, typeRows);
+  }
+  const kept = new Set<Row>();
+  for (const [uid, typeRows] of byType) {
+    const targets = new Map(typeRows.map(({ target }) => [documentKey(target.documentId, target.locale), target]));
+    const allowed = await deps.permissions.permitted(userAbility, uid, [...targets.values()], 'read');
+    for (const { row, target } of typeRows) if (allowed.has(documentKey(target.documentId, target.locale))) kept.add(row);
+  }
+  return rows.filter((row) => kept.has(row));
+}
