@@ -38,7 +38,7 @@
  *
  *   node scripts/bench-insights.mjs [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5]
  *        [--pg-seconds 20] [--floor-seconds 10] [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5]
- *        [--connections 64] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--pg-settle] [--pin-cores] [--build]
+ *        [--connections 512] [--cpu-prof] [--stall-probe] [--sqlite-wal] [--pg-settle] [--pin-cores] [--build]
  *
  * Needs a built plugin, player and playground (`--build`), Linux (/proc), and for PostgreSQL Debian's
  * `postgresql` package. Exit code 1 when a figure misses its target.
@@ -87,7 +87,7 @@ const NUMBERS = [
   ['listeners', 3000],
   ['articles', 20],
   ['flush-seconds', 5],
-  ['connections', 64],
+  ['connections', 512],
 ];
 const [RATE, SECONDS, WARMUP, PG_SECONDS, FLOOR_SECONDS, LISTENERS, ARTICLES, FLUSH, CONNECTIONS] = NUMBERS.map(([name, fallback]) =>
   numberOption(argv, name, fallback)

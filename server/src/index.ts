@@ -9,6 +9,7 @@ import routes from './routes';
 import services from './services';
 import { installUploadGuard } from './speech-to-text/upload-guard';
 import { installBodyGuard } from './speech-to-text/body-guard';
+import { installListeningGuard } from './insights/listening-guard';
 
 export default {
   register(args: { strapi: Core.Strapi }) {
@@ -16,6 +17,8 @@ export default {
     installBodyGuard(args.strapi); // ahead of the body parser: no multipart bodies left on disk for the plugin's routes
     // Refuses transcription uploads over 50 MB before the body parser writes them to disk.
     installUploadGuard(args.strapi);
+    // Rates per network on the listening routes, and an event's body read to 1 KB at most, before the body parser.
+    installListeningGuard(args.strapi);
   },
   bootstrap,
   destroy,

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, createAdmin, setArticleRolePermissions, startStack, waitFor, type Stack } from './harness';
@@ -33,6 +34,57 @@ async function send(event: unknown, userAgent = BROWSER, init: RequestInit = {})
     body: typeof event === 'string' ? event : JSON.stringify(event),
     ...init,
   });
+}
+
+/**
+ * A request from another loopback address (the whole of 127.0.0.0/8 is this machine): another
+ * network to the plugin. `chunks` are sent chunked, without a Content-Length.
+ */
+function requestFrom(
+  localAddress: string,
+  pathname: string,
+  {
+    method = 'GET',
+    headers = {},
+    body,
+    chunks,
+  }: { method?: string; headers?: Record<string, string>; body?: string; chunks?: string[] } = {}
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  const { hostname, port } = new URL(stack.url);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, path: pathname, method, headers, localAddress, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+    });
+    request.on('error', reject);
+    if (body !== undefined) request.end(body);
+    else {
+      for (const chunk of chunks ?? []) request.write(chunk);
+      request.end();
+    }
+  });
+}
+
+const eventFrom = (localAddress: string, event: unknown, userAgent: string) =>
+  requestFrom(localAddress, '/api/speech/insights/events', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': userAgent },
+    body: JSON.stringify(event),
+  });
+
+/** Runs `task` for each index, `width` at a time. */
+async function inParallel<T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await task(index);
+      }
+    })
+  );
+  return results;
 }
 
 /** What the player sends for one listening to the end, each event with the seconds heard since the last. */
@@ -222,15 +274,10 @@ describe("the player's events", () => {
       if (kind === 1) return { articleId: `${english}-en`, event: 'end', heard: 3600 };
       return { articleId: `${english}-en`, event: 'progress', percent: MILESTONES[index % 9], heard: 3600 };
     });
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < events.length) {
-          const response = await send(events[next++], forger);
-          expect(response.status).toBe(204);
-        }
-      })
-    );
+    // From a network of its own: past its rate (600 a minute), the rest are refused with 429.
+    const statuses = await inParallel(events.length, 32, async (index) => (await eventFrom('127.0.0.2', events[index], forger)).status);
+    expect(statuses.every((status) => status === 204 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     await sleep(2_500);
     const after = (await documentInsights(english, 'en')).body.totals;
     expect(after.listeners - before.listeners).toBeLessThanOrEqual(1);
@@ -240,6 +287,61 @@ describe("the player's events", () => {
       expect(count - before.reached[index]).toBeLessThanOrEqual(after.plays - before.plays)
     );
     expect(after.secondsHeard - before.secondsHeard).toBeLessThanOrEqual((after.plays - before.plays) * (duration + 6));
+  });
+});
+
+describe('one network rotating its user agent', () => {
+  const rows = () => listeningRows().length;
+
+  it('1,000 events with 1,000 agents from one network count at most 10 listeners and 40 plays, and add a bounded number of rows', async () => {
+    const articleId = `${english}-en`;
+    const before = (await documentInsights(english, 'en')).body.totals;
+    const rowsBefore = rows();
+    const answers = await inParallel(1_000, 16, async (index) =>
+      eventFrom('127.0.0.3', { articleId, event: 'play', heard: 0 }, BROWSER.replace('131.0.0.0', `131.0.${index}.0`))
+    );
+    const outcomes = answers.map((answer) => (answer.status === 204 ? answer.headers['speech-insights'] : answer.status));
+    expect(outcomes.filter((outcome) => outcome === 'counted')).toHaveLength(10);
+    expect(outcomes.every((outcome) => outcome === 'counted' || outcome === 'capped' || outcome === 429)).toBe(true);
+
+    // Listeners on other networks, three agents each, are still counted exactly.
+    for (let network = 0; network < 5; network += 1)
+      for (let agent = 0; agent < 3; agent += 1) {
+        const answer = await eventFrom(
+          `127.0.1.${network + 1}`,
+          { articleId, event: 'play', heard: 0 },
+          BROWSER.replace('131.0.0.0', `130.0.${agent}.0`)
+        );
+        expect(answer.headers['speech-insights']).toBe('counted');
+      }
+    const after = await insightsWhen(english, 'en', (totals) => totals.plays >= before.plays + 25, 'the counted plays flushed');
+    await sleep(2_000);
+    const totals = (await documentInsights(english, 'en')).body.totals;
+    expect(totals.plays - before.plays).toBe(10 + 15);
+    expect(totals.listeners - before.listeners).toBe(10 + 15);
+    expect(after.totals.plays).toBe(totals.plays);
+    // One hash a counted listener, nothing else: the day's row was there already.
+    expect(rows() - rowsBefore).toBe(10 + 15);
+  });
+
+  it('a chunked body over 1 KB is refused with 413 before it is read whole, and nothing is counted', async () => {
+    const before = (await documentInsights(english, 'en')).body.totals;
+    const event = JSON.stringify({ articleId: `${english}-en`, event: 'play', heard: 0, pad: 'x'.repeat(2_000) });
+    const chunked = await requestFrom('127.0.0.4', '/api/speech/insights/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': OTHER_BROWSER },
+      chunks: [event.slice(0, 700), event.slice(700, 1_400), event.slice(1_400)],
+    });
+    expect(chunked.status).toBe(413);
+    // A chunked event within the limit is read and counted as any other.
+    const small = await requestFrom('127.0.0.4', '/api/speech/insights/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': OTHER_BROWSER },
+      chunks: ['{"articleId":', JSON.stringify(`${english}-en`), ',"event":"pause","heard":1}'],
+    });
+    expect(small.status).toBe(204);
+    await sleep(2_500);
+    expect((await documentInsights(english, 'en')).body.totals.plays).toBe(before.plays);
   });
 });
 
@@ -274,6 +376,24 @@ describe("the feeds' enclosures", () => {
     expect((await documentInsights(arabic, 'ar')).body.totals.plays).toBe(1);
   });
 
+  it('1,000 GETs with 1,000 agents from one network count at most 10 downloads; other networks count exactly', async () => {
+    const before = await downloads();
+    const rowsBefore = listeningRows().length;
+    const answers = await inParallel(1_000, 16, (index) =>
+      requestFrom('127.0.0.5', enclosure(), { headers: { 'user-agent': PODCAST_APP.replace('1.0.0.21H16', `1.0.${index}.21H16`) } })
+    );
+    expect(answers.filter((answer) => answer.headers['speech-insights'] === 'counted')).toHaveLength(10);
+    expect(answers.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
+    for (let network = 0; network < 4; network += 1) {
+      const answer = await requestFrom(`127.0.2.${network + 1}`, enclosure(), { headers: { 'user-agent': PODCAST_APP } });
+      expect(answer.headers['speech-insights']).toBe('counted');
+    }
+    await waitFor(async () => (await downloads()) === before + 14, { timeoutMs: 20_000, what: 'fourteen downloads' });
+    await sleep(2_000);
+    expect(await downloads()).toBe(before + 14);
+    expect(listeningRows().length - rowsBefore).toBe(14);
+  });
+
   it('answers 404 for an episode that is not in the feed', async () => {
     for (const pathname of [
       `/api/speech/feeds/articles/${unpublished}-en/audio.mp3`,
@@ -295,7 +415,7 @@ describe('what is stored', () => {
     const rows = listeningRows();
     expect(rows.length).toBeGreaterThan(3);
     const text = JSON.stringify(rows);
-    for (const forbidden of ['127.0.0.1', '::1', '::ffff:', 'Mozilla', 'AppleCoreMedia', 'Spotify', 'Chrome', 'Forger', 'Googlebot']) {
+    for (const forbidden of ['127.0.', '::1', '::ffff:', 'Mozilla', 'AppleCoreMedia', 'Spotify', 'Chrome', 'Forger', 'Googlebot']) {
       expect({ forbidden, found: text.includes(forbidden) }).toEqual({ forbidden, found: false });
     }
     const columns = new Set(rows.flatMap((row) => Object.keys(row)));

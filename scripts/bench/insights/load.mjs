@@ -3,7 +3,10 @@
  * leaves at its slot's time whatever the answers before it (a timer every millisecond sends all
  * that are due), over `connections` keep-alive connections per instance (undici Clients, one
  * request at a time each); a listener's events always take the same one, so they reach Strapi in
- * the order they were sent, as a browser's beacons on its connection. An event's latency runs
+ * the order they were sent, as a browser's beacons on its connection. Each connection leaves from
+ * an address of its own in 127.0.0.0/8 (all of it this machine): a network of its own to the
+ * plugin, whose caps (10 listeners and 40 plays of a narration a day) and rate (600 events a
+ * minute) are per network, as a site's listeners come from many. An event's latency runs
  * from the time it was due to the end of its answer, so time spent queued (in the bench, behind
  * its connection's previous request, or in Strapi) counts. Meanwhile the CPU (/proc ticks) and the
  * RSS of each Strapi process are read.
@@ -19,6 +22,9 @@ const require = createRequire(import.meta.url);
 const { Client } = require('undici');
 
 export const EVENTS_PATH = '/api/speech/insights/events';
+
+/** The loopback address connection `index` leaves from (127.0.10.1 on), one network each. */
+export const networkAddress = (index) => `127.0.${10 + Math.floor(index / 250)}.${1 + (index % 250)}`;
 
 /** A player event as the events route takes it. */
 const eventRequest = (event) => ({
@@ -43,12 +49,15 @@ export async function sendOpenLoop({
   instances,
   ledger,
   measuredFrom = 0,
-  connections = 64,
+  connections = 512,
   onWindowStart = () => undefined,
   requestOf = eventRequest,
 }) {
   const clients = instances.map(({ url }) =>
-    Array.from({ length: connections }, () => new Client(url, { pipelining: 1, keepAliveTimeout: 60_000 }))
+    Array.from(
+      { length: connections },
+      (_, index) => new Client(url, { pipelining: 1, keepAliveTimeout: 60_000, localAddress: networkAddress(index) })
+    )
   );
   const latencies = [];
   /** [due time (ms since the epoch), latency], of the measured events. */

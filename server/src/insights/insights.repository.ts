@@ -5,14 +5,14 @@ import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
 import { addToTotals } from '../utils/add-to-totals';
-import { narrationDayKey, type DayDelta, type TallyBatch, type UniqueKind } from './domain/tally';
+import { narrationDayKey, type DayDelta, type TallyBatch, type UniqueKind, type UniqueSighting } from './domain/tally';
 import type { DayTotals } from './domain/views';
 
 /**
  * The insights' tables, and the only code that writes them: a narration's day (totals only), the
  * salted hashes its listeners and downloads are counted by, and the day's salt. A flush adds to the
- * days by upsert and sets each day's listeners and downloads to the count of its hashes, in the same
- * statement, flushes taking turns: two instances flushing at once add up exactly.
+ * days by upsert, its listeners and downloads by the hashes it stores that were not stored yet,
+ * flushes taking turns: two instances flushing at once add up exactly.
  */
 
 type Row = Record<string, unknown>;
@@ -31,24 +31,15 @@ export function createInsightsRepository(strapi: Core.Strapi) {
   const salts = () => meta(LISTENING_SALT_UID).tableName;
   const reachedColumns = () => LISTENING_MILESTONES.map((milestone) => column(LISTENING_DAY_UID, `reached${milestone}`));
 
-  /** `(SELECT COUNT(*) ...)` of a narration's hashes of one kind on one day. */
-  function countOf(day: string, articleId: string, kind: UniqueKind) {
-    const db = knex();
-    return db.raw(`(select count(*) from ?? where ?? = ? and ?? = ? and ?? = ?)`, [
-      uniques(),
-      column(LISTENING_UNIQUE_UID, 'day'),
-      day,
-      column(LISTENING_UNIQUE_UID, 'articleId'),
-      articleId,
-      column(LISTENING_UNIQUE_UID, 'kind'),
-      kind,
-    ]);
-  }
-
-  async function addDay(trx: Knex.Transaction, delta: DayDelta, kinds: Set<UniqueKind>, at: Date) {
+  async function addDay(trx: Knex.Transaction, delta: DayDelta, added: Record<UniqueKind, number>, at: Date) {
     const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
     const key = { [c('day')]: delta.day, [c('articleId')]: delta.target.articleId };
-    const amounts: Record<string, number> = { [c('plays')]: delta.plays, [c('decisecondsHeard')]: delta.deciseconds };
+    const amounts: Record<string, number> = {
+      [c('plays')]: delta.plays,
+      [c('decisecondsHeard')]: delta.deciseconds,
+      [c('listeners')]: added.listener,
+      [c('downloads')]: added.download,
+    };
     reachedColumns().forEach((name, index) => (amounts[name] = delta.reached[index]));
     // A type that is not localized is stored under NO_LOCALE_KEY: a unique key holds NULL differently per database.
     const replaced: Record<string, unknown> = {
@@ -56,9 +47,37 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       [c('targetDocumentId')]: delta.target.documentId,
       [c('targetLocale')]: delta.target.locale ?? NO_LOCALE_KEY,
     };
-    if (kinds.has('listener')) replaced[c('listeners')] = countOf(delta.day, delta.target.articleId, 'listener');
-    if (kinds.has('download')) replaced[c('downloads')] = countOf(delta.day, delta.target.articleId, 'download');
     await addToTotals(trx, days(), key, amounts, at, replaced);
+  }
+
+  /** The sightings whose hash is not stored yet (the batch holds each (day, kind, hash) once). */
+  async function unseen(trx: Knex.Transaction, sightings: UniqueSighting[]): Promise<UniqueSighting[]> {
+    const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
+    const groups = new Map<string, UniqueSighting[]>();
+    for (const sighting of sightings) {
+      const key = `${sighting.day}\n${sighting.kind}`;
+      groups.set(key, [...(groups.get(key) ?? []), sighting]);
+    }
+    const fresh: UniqueSighting[] = [];
+    for (const group of groups.values()) {
+      for (let start = 0; start < group.length; start += IDS_PER_QUERY) {
+        const chunk = group.slice(start, start + IDS_PER_QUERY);
+        const stored = new Set(
+          (
+            (await trx(uniques())
+              .select(u('hash'))
+              .where(u('day'), chunk[0].day)
+              .andWhere(u('kind'), chunk[0].kind)
+              .whereIn(
+                u('hash'),
+                chunk.map((sighting) => sighting.hash)
+              )) as Row[]
+          ).map((row) => String(row[u('hash')]))
+        );
+        fresh.push(...chunk.filter((sighting) => !stored.has(sighting.hash)));
+      }
+    }
+    return fresh;
   }
 
   function toDayRow(row: Row): DayTotals {
@@ -79,15 +98,13 @@ export function createInsightsRepository(strapi: Core.Strapi) {
 
   return {
     /**
-     * Writes a batch in one transaction: the hashes (a hash seen before is left as it is), then each
-     * narration's day, whose listeners and downloads are counted from its hashes in the same
-     * statement (so a batch holds every hash of the days it writes: batchesToWrite in
-     * domain/tally.ts). All of it or nothing: on a failure the caller keeps the whole batch for the
-     * next flush. The flushes of every instance take turns on the row of `lockDay`'s salt (which exists:
-     * the caller read it), so a count never misses hashes another flush has yet to commit; rows are
-     * written in one order (day, narration), so two flushes never wait on each other in a cycle. On
-     * SQLite, whose driver blocks the event loop, one transaction is one sync to disk, not one per
-     * statement.
+     * Writes a batch in one transaction: the hashes not stored yet, then each narration's day, whose
+     * listeners and downloads go up by its new hashes (an increment: no count over a day's hashes).
+     * All of it or nothing: on a failure the caller keeps the whole batch for the next flush. The
+     * flushes of every instance take turns on the row of `lockDay`'s salt (which exists: the caller
+     * read it), so a hash two instances saw is new to one of them only; rows are written in one order
+     * (day, narration), so two flushes never wait on each other in a cycle. On SQLite, whose driver
+     * blocks the event loop, one transaction is one sync to disk, not one per statement.
      */
     async write(batch: TallyBatch, at: Date, lockDay: string) {
       const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
@@ -95,15 +112,11 @@ export function createInsightsRepository(strapi: Core.Strapi) {
         (a, b) => a.day.localeCompare(b.day) || a.kind.localeCompare(b.kind) || a.hash.localeCompare(b.hash)
       );
       const deltas = [...batch.days].sort((a, b) => a.day.localeCompare(b.day) || a.target.articleId.localeCompare(b.target.articleId));
-      const kindsOf = new Map<string, Set<UniqueKind>>();
-      for (const sighting of sightings) {
-        const key = narrationDayKey(sighting.day, sighting.articleId);
-        kindsOf.set(key, (kindsOf.get(key) ?? new Set()).add(sighting.kind));
-      }
       await knex().transaction(async (trx) => {
         await trx(salts()).select(column(LISTENING_SALT_UID, 'day')).where(column(LISTENING_SALT_UID, 'day'), lockDay).forUpdate().first();
-        for (let start = 0; start < sightings.length; start += UNIQUES_PER_INSERT) {
-          const rows = sightings.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
+        const fresh = await unseen(trx, sightings);
+        for (let start = 0; start < fresh.length; start += UNIQUES_PER_INSERT) {
+          const rows = fresh.slice(start, start + UNIQUES_PER_INSERT).map((sighting) => ({
             [u('day')]: sighting.day,
             [u('kind')]: sighting.kind,
             [u('articleId')]: sighting.articleId,
@@ -111,13 +124,17 @@ export function createInsightsRepository(strapi: Core.Strapi) {
             created_at: at,
             updated_at: at,
           }));
-          await trx(uniques())
-            .insert(rows)
-            .onConflict([u('day'), u('kind'), u('hash')])
-            .ignore();
+          await trx(uniques()).insert(rows);
+        }
+        const added = new Map<string, Record<UniqueKind, number>>();
+        for (const sighting of fresh) {
+          const key = narrationDayKey(sighting.day, sighting.articleId);
+          const counts = added.get(key) ?? { listener: 0, download: 0 };
+          counts[sighting.kind] += 1;
+          added.set(key, counts);
         }
         for (const delta of deltas)
-          await addDay(trx, delta, kindsOf.get(narrationDayKey(delta.day, delta.target.articleId)) ?? new Set(), at);
+          await addDay(trx, delta, added.get(narrationDayKey(delta.day, delta.target.articleId)) ?? { listener: 0, download: 0 }, at);
       });
     },
 

@@ -10,7 +10,7 @@ import { createSerialRunner } from '../utils/serial-runner';
 import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';
 import { mayCountAsDownload } from './domain/downloads';
-import { listenerHash } from './domain/listener-hash';
+import { listenerHash, networkHash } from './domain/listener-hash';
 import { ListeningTally, batchesToWrite, type ListeningTarget, type WriteLimits } from './domain/tally';
 import type { InsightsRepository } from './insights.repository';
 
@@ -79,6 +79,8 @@ export function createInsightsService(deps: {
       target: targetOf(await deps.views().findVisible(articleId, await context.authenticate())),
     }),
   });
+  /** Articles the Public role cannot listen to (unknown, not live, no audio, closed), remembered as long as a view. */
+  const unlistenable = new LRUCache<string, true>({ max: 1_000, ttl: PUBLIC_VIEW_MS });
   let salt: { day: string; value: Promise<string> } | null = null;
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -145,9 +147,11 @@ export function createInsightsService(deps: {
 
   async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string) {
     const day = utcDay(now());
+    const salt = await saltOf(day);
     return {
       day,
-      hash: listenerHash({ salt: await saltOf(day), kind, address: caller.address, userAgent: caller.userAgent ?? '', articleId }),
+      hash: listenerHash({ salt, kind, address: caller.address, userAgent: caller.userAgent ?? '', articleId }),
+      network: networkHash({ salt, address: caller.address, articleId }),
     };
   }
 
@@ -159,9 +163,18 @@ export function createInsightsService(deps: {
    * same answer, in the order they came, rather than each reading the database.
    */
   async function listenedNarration(articleId: string, access: ListenerAccess): Promise<ListeningTarget | null> {
-    if (!access.anonymous) return targetOf(await deps.views().findVisible(articleId, await access.authenticate()));
+    if (!access.anonymous) {
+      // Credentials Strapi does not accept get the public routes' 404 at once: nothing is looked up for them.
+      const auth = await access.authenticate();
+      return auth ? targetOf(await deps.views().findVisible(articleId, auth)) : null;
+    }
+    if (unlistenable.has(articleId)) return null;
     const view = await publicViews.fetch(articleId, { ttl: publicViewTtl(), context: access });
-    return view?.target ?? null;
+    if (view?.target) return view.target;
+    // Kept apart from the narrations being listened to: made-up ids evict only their like.
+    publicViews.delete(articleId);
+    unlistenable.set(articleId, true);
+    return null;
   }
 
   return {
@@ -189,8 +202,8 @@ export function createInsightsService(deps: {
       if (isAutomated(caller.userAgent)) return 'automated';
       const target = await listenedNarration(event.articleId, access);
       if (!target) return 'not-found';
-      const { day, hash } = await hashOf('listener', caller, target.articleId);
-      return tally.listen(day, target, hash, event) ? 'counted' : 'capped';
+      const { day, hash, network } = await hashOf('listener', caller, target.articleId);
+      return tally.listen(day, target, hash, event, network) ? 'counted' : 'capped';
     },
 
     /**
@@ -202,9 +215,8 @@ export function createInsightsService(deps: {
       if (!config.enabled || !target) return 'off';
       if (!mayCountAsDownload(request.method, request.range)) return 'probe';
       if (isAutomated(caller.userAgent)) return 'automated';
-      const { day, hash } = await hashOf('download', caller, target.articleId);
-      tally.download(day, target, hash);
-      return 'counted';
+      const { day, hash, network } = await hashOf('download', caller, target.articleId);
+      return tally.download(day, target, hash, network) ? 'counted' : 'capped';
     },
   };
 }

@@ -14,3 +14,8 @@ export function listenerHash(input: { salt: string; address: string; userAgent: 
     .digest('hex')
     .slice(0, 32);
 }
+
+/** What a network's caps on a narration's day are kept by (network-caps.ts): a listener hash without the user agent. */
+export function networkHash(input: { salt: string; address: string; articleId: string }): string {
+  return listenerHash({ ...input, kind: 'network', userAgent: '' });
+}

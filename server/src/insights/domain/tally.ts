@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { LISTENING_MILESTONES, type ListeningEvent } from '../../../../shared/contracts/insights';
+import { NetworkCaps } from './network-caps';
 
 /**
  * What one instance has counted since its last flush, kept in memory so that a thousand events a
@@ -9,7 +10,9 @@ import { LISTENING_MILESTONES, type ListeningEvent } from '../../../../shared/co
  * A listener (one hash: network, user agent, narration, day) counts at most
  * PLAYS_PER_LISTENER_PER_DAY plays of a narration a day, each milestone at most once per play it
  * counted, and at most the narration's length in seconds heard per play: a client sending forged
- * events moves the figures of one listener, by a bounded amount, and nothing else.
+ * events moves the figures of one listener, by a bounded amount, and nothing else. A network counts
+ * at most LISTENERS_PER_NETWORK listeners and PLAYS_PER_NETWORK plays of a narration a day
+ * (network-caps.ts), however many user agents it sends.
  */
 
 export const PLAYS_PER_LISTENER_PER_DAY = 20;
@@ -70,6 +73,7 @@ export class ListeningTally {
   #days = new Map<string, DayDelta>();
   #uniques = new Map<string, UniqueSighting>();
   #listeners = new LRUCache<string, ListenerState>({ max: LISTENERS_REMEMBERED });
+  #networks = new NetworkCaps();
 
   #delta(day: string, target: ListeningTarget): DayDelta {
     const key = narrationDayKey(day, target.articleId);
@@ -89,9 +93,12 @@ export class ListeningTally {
    * Counts one event of the player; false when the listener's caps left it out (or it waits for
    * its play). A browser's beacons may arrive out of order (each on a connection of its own): a
    * milestone or seconds heard before any play of the listener waits for that play, at most one
-   * listening's worth, and is counted with it.
+   * listening's worth, and is counted with it. `network`: the hash of the listener's network and
+   * the narration (a listener alone in its network when not given); a listener its network has no
+   * room for is not counted at all, nor remembered.
    */
-  listen(day: string, target: ListeningTarget, hash: string, event: ListeningEvent): boolean {
+  listen(day: string, target: ListeningTarget, hash: string, event: ListeningEvent, network = hash): boolean {
+    if (!this.#networks.admitListener(day, network, hash)) return false;
     const stateKey = `${day}\n${hash}`;
     const state = this.#listeners.get(stateKey) ?? { plays: 0, reached: zeros(), deciseconds: 0, early: [], earlyDeciseconds: 0 };
     this.#listeners.set(stateKey, state);
@@ -99,7 +106,7 @@ export class ListeningTally {
     const index = milestone === undefined ? -1 : LISTENING_MILESTONES.indexOf(milestone as (typeof LISTENING_MILESTONES)[number]);
     const tenths = Math.round(event.heard * 10);
     let counted = false;
-    if (event.event === 'play' && state.plays < PLAYS_PER_LISTENER_PER_DAY) {
+    if (event.event === 'play' && state.plays < PLAYS_PER_LISTENER_PER_DAY && this.#networks.takePlay(day, network)) {
       state.plays += 1;
       this.#delta(day, target).plays += 1;
       this.#sighting({ day, kind: 'listener', articleId: target.articleId, hash });
@@ -132,10 +139,12 @@ export class ListeningTally {
     return Math.ceil((target.durationSeconds ?? UNKNOWN_LENGTH_SECONDS) + 5);
   }
 
-  /** Notes a feed download (its hash, of the same kind of key as a listener's). */
-  download(day: string, target: ListeningTarget, hash: string) {
+  /** Notes a feed download (its hash, of the same kind of key as a listener's); false when its network has no room for it. */
+  download(day: string, target: ListeningTarget, hash: string, network = hash): boolean {
+    if (!this.#networks.admitDownload(day, network, hash)) return false;
     this.#delta(day, target);
     this.#sighting({ day, kind: 'download', articleId: target.articleId, hash });
+    return true;
   }
 
   get empty(): boolean {
@@ -164,6 +173,7 @@ export class ListeningTally {
   /** Forgets the caps of days before `day` (they can no longer be counted into). */
   forgetBefore(day: string) {
     for (const key of this.#listeners.keys()) if (key.slice(0, 10) < day) this.#listeners.delete(key);
+    this.#networks.forgetBefore(day);
   }
 }
 

@@ -1,0 +1,98 @@
+import type { Context } from 'koa';
+import { Readable } from 'node:stream';
+import type { Core } from '@strapi/strapi';
+import getRawBody from 'raw-body';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { LISTENING_EVENT_MAX_BYTES } from '../../../shared/contracts/insights';
+import { listenerNetwork } from './domain/network';
+
+/**
+ * The public routes anyone's script can call many times a second, guarded ahead of Strapi's body
+ * parser (installed with `strapi.server.use()` in `register`):
+ * - the player's events (`POST /api/speech/insights/events`) and the feeds' enclosures
+ *   (`GET /api/speech/feeds/:pluralName/:articleId/audio.mp3`) answer 429 to a network (an IPv4
+ *   address, an IPv6 /64) past its rate, before anything is parsed or looked up;
+ * - an event's body is read here, at most LISTENING_EVENT_MAX_BYTES whatever Content-Length says
+ *   (a chunked body has none), and handed on to the parser from memory: Strapi's parser would read
+ *   up to its own limit (1 MB of JSON) first.
+ *
+ * The rates are kept in memory per instance (rate-limiter-flexible): with k instances behind a load
+ * balancer, a network gets at most k times them.
+ */
+
+/** Events a network may send a minute: a player sends about a dozen a listening, so 600 is 50 listenings a minute. */
+export const EVENTS_PER_MINUTE = 600;
+/** Enclosure requests a network may make a minute (podcast apps ask again by ranges as they play). */
+export const ENCLOSURES_PER_MINUTE = 300;
+
+const EVENTS_PATH = '/speech/insights/events';
+const ENCLOSURE_PATH = /^\/speech\/feeds\/[^/]+\/[^/]+\/audio\.mp3$/;
+
+type GuardedRoute = 'events' | 'enclosure';
+
+/** Which guarded route a request is for, under Strapi's REST prefix (`api.rest.prefix`, `/api`); null for any other. */
+export function guardedRoute(method: string, path: string, apiPrefix = '/api'): GuardedRoute | null {
+  const prefix = `/${apiPrefix.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  if (!path.startsWith(`${prefix}/speech/`)) return null;
+  const rest = path.slice(prefix.length);
+  if (method === 'POST' && rest === EVENTS_PATH) return 'events';
+  if ((method === 'GET' || method === 'HEAD') && ENCLOSURE_PATH.test(rest)) return 'enclosure';
+  return null;
+}
+
+const TOO_LARGE = `A listening event is at most ${LISTENING_EVENT_MAX_BYTES} bytes.`;
+
+/**
+ * The body as the parser reads it, from memory: the request's own stream is spent. Same headers,
+ * the length now known. koa-body reads `ctx.req` (co-body), so this stands in for it on this one route.
+ */
+function replay(request: Context['req'], body: Buffer): Context['req'] {
+  const headers = { ...request.headers, 'content-length': String(body.length) };
+  delete headers['transfer-encoding'];
+  return Object.assign(Readable.from([body]), { headers, method: request.method, url: request.url, socket: request.socket }) as never;
+}
+
+export function listeningGuard(options: { apiPrefix?: string; warn?: (message: string) => void } = {}) {
+  const limiters: Record<GuardedRoute, RateLimiterMemory> = {
+    events: new RateLimiterMemory({ points: EVENTS_PER_MINUTE, duration: 60 }),
+    enclosure: new RateLimiterMemory({ points: ENCLOSURES_PER_MINUTE, duration: 60 }),
+  };
+  let warnedProxy = false;
+
+  return async (ctx: Context, next: () => Promise<unknown>) => {
+    const route = guardedRoute(ctx.method, ctx.path, options.apiPrefix);
+    if (!route) return next();
+    if (!warnedProxy && ctx.get('x-forwarded-for') && !ctx.app.proxy) {
+      warnedProxy = true;
+      options.warn?.(
+        "[speech] listening requests carry X-Forwarded-For but Strapi does not trust proxies (server.proxy): every listener is counted from the proxy address, under one network's caps and rate. Set `proxy: true` in config/server if Strapi runs behind a reverse proxy."
+      );
+    }
+    try {
+      await limiters[route].consume(listenerNetwork(ctx.request.ip));
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
+      return ctx.tooManyRequests('Too many requests from this network: try again later.');
+    }
+    if (route === 'events') {
+      const encoding = (ctx.get('content-encoding') || 'identity').toLowerCase();
+      if (encoding !== 'identity') return ctx.unsupportedMediaType('A listening event is sent uncompressed.');
+      if (Number(ctx.get('content-length') || 0) > LISTENING_EVENT_MAX_BYTES) return ctx.payloadTooLarge(TOO_LARGE);
+      let body: Buffer;
+      try {
+        body = await getRawBody(ctx.req, { limit: LISTENING_EVENT_MAX_BYTES });
+      } catch (error) {
+        if ((error as { type?: string }).type === 'entity.too.large') return ctx.payloadTooLarge(TOO_LARGE);
+        return ctx.badRequest('The body could not be read.');
+      }
+      ctx.req = replay(ctx.req, body);
+    }
+    return next();
+  };
+}
+
+export function installListeningGuard(strapi: Core.Strapi): void {
+  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api') ?? '/api');
+  strapi.server.use(listeningGuard({ apiPrefix, warn: (message) => strapi.log.warn(message) }));
+}
