@@ -4,10 +4,15 @@
  * for the browser tests, its admin bundle), then runs every jest project. Extra arguments go to
  * jest, e.g. `npm test -- --selectProjects unit`.
  *
- * Without arguments (CI, the README) the projects that need no build (code style and unit tests)
- * run in a second jest process while the builds run; their output follows the other projects',
- * and the last line is the totals of both runs, `N passed, N failed` (a failed build counts as one
- * failure), also written to test-artifacts/jest-totals.txt.
+ * Without arguments (CI, the README) the runs overlap on the machine's two cores:
+ * - the projects that need no build (code style, unit tests, the emulator) run in a jest process of
+ *   their own while the builds run;
+ * - the install project, which needs only the packed plugin and spends most of its time in npm and
+ *   `strapi build` of its own apps, runs in another, at a lower priority (nice), beside the
+ *   playground's build and the integration and browser tests, as soon as the plugin is built.
+ * Their output follows the main run's; then the 15 slowest test files with their seconds, and last
+ * the totals of all runs, `N passed, N failed` (a failed build counts as one failure), also written
+ * to test-artifacts/jest-totals.txt.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,8 +30,10 @@ const jest = path.join(root, 'node_modules/jest/bin/jest.js');
 const artifacts = path.join(root, 'test-artifacts');
 
 /** The jest projects that need no build, run during the builds when `npm test` has no arguments. */
-const BUILD_FREE = ['lint', 'unit'];
-const duringBuilds = args.length === 0;
+const BUILD_FREE = ['lint', 'unit', 'emulator'];
+/** The jest projects that need the plugin built (not the playground), run beside the main run. */
+const BESIDE_MAIN = ['install'];
+const overlapping = args.length === 0;
 
 function run(label, command, commandArgs, options = {}) {
   const started = Date.now();
@@ -46,35 +53,45 @@ function readTotals(file) {
   return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3] ?? 0) } : null;
 }
 
-/** The build-free projects in a jest process of their own, its output to a file (this process blocks on the builds meanwhile). */
-function startBuildFreeJest() {
+/**
+ * Projects in a jest process of their own, its output to a file (this process goes on meanwhile);
+ * `niceness` lowers its priority.
+ */
+function startJest(name, projects, niceness = 0) {
   mkdirSync(artifacts, { recursive: true });
-  const log = path.join(artifacts, 'jest-build-free.log');
-  const totals = path.join(artifacts, 'jest-totals-build-free.txt');
+  const log = path.join(artifacts, `jest-${name}.log`);
+  const totals = path.join(artifacts, `jest-totals-${name}.txt`);
+  const times = path.join(artifacts, `jest-times-${name}.json`);
   rmSync(totals, { force: true });
+  rmSync(times, { force: true });
   const output = openSync(log, 'w');
   const started = Date.now();
-  const child = spawn(process.execPath, [jest, '--runInBand', '--selectProjects', ...BUILD_FREE], {
+  const jestArgs = [jest, '--runInBand', '--selectProjects', ...projects];
+  const [command, commandArgs] = niceness
+    ? ['nice', ['-n', String(niceness), process.execPath, ...jestArgs]]
+    : [process.execPath, jestArgs];
+  const child = spawn(command, commandArgs, {
     cwd: root,
     stdio: ['ignore', output, output],
-    env: { ...process.env, JEST_TOTALS_FILE: totals },
+    env: { ...process.env, JEST_TOTALS_FILE: totals, JEST_TIMES_FILE: times },
   });
   closeSync(output);
   const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? 1, seconds: (Date.now() - started) / 1000 })));
-  return { log, totals, done };
+  return { name: projects.join(' and '), log, totals, times, done };
 }
 
 const totalsFile = path.join(artifacts, 'jest-totals.txt');
-const buildFree = duringBuilds ? startBuildFreeJest() : null;
+const timesFile = path.join(artifacts, 'jest-times.json');
+const sideRuns = overlapping ? [startJest('build-free', BUILD_FREE)] : [];
 rmSync(totalsFile, { force: true });
+rmSync(timesFile, { force: true });
 
 const sdkPlugin = path.join(root, 'node_modules/@strapi/sdk-plugin/bin/strapi-plugin.js');
-const steps = onlyUnit
+// The package as `npm run build` makes it, then checked as the sdk checks it.
+const pluginSteps = onlyUnit ? [] : [...PLUGIN_BUILD_STEPS, ['plugin verify', [sdkPlugin, 'verify']]];
+const playgroundSteps = onlyUnit
   ? []
   : [
-      // The package as `npm run build` makes it, then checked as the sdk checks it.
-      ...PLUGIN_BUILD_STEPS,
-      ['plugin verify', [sdkPlugin, 'verify']],
       withBrowser
         ? // The browser tests need the playground's admin bundle; `strapi build` compiles the server too.
           [
@@ -86,28 +103,50 @@ const steps = onlyUnit
     ];
 
 let status = 0;
-for (const [label, commandArgs, options] of steps) {
-  status = run(label, process.execPath, commandArgs, options);
-  if (status !== 0) break;
-}
-const built = status === 0;
+const runSteps = (steps) => {
+  for (const [label, commandArgs, options] of steps) {
+    status = run(label, process.execPath, commandArgs, options);
+    if (status !== 0) return false;
+  }
+  return true;
+};
+const pluginBuilt = runSteps(pluginSteps);
+if (pluginBuilt && overlapping) sideRuns.push(startJest('beside', BESIDE_MAIN, 10));
+const built = pluginBuilt && runSteps(playgroundSteps);
 const rest = createRequire(import.meta.url)(path.join(root, 'jest.config.js'))
   .projects.map((project) => project.displayName)
-  .filter((name) => !BUILD_FREE.includes(name));
+  .filter((name) => !BUILD_FREE.includes(name) && !BESIDE_MAIN.includes(name));
 if (built) {
-  const jestArgs = duringBuilds ? ['--selectProjects', ...rest] : args;
+  const jestArgs = overlapping ? ['--selectProjects', ...rest] : args;
   status = spawnSync(process.execPath, [jest, '--runInBand', ...jestArgs], { cwd: root, stdio: 'inherit' }).status ?? 1;
 }
 
-if (buildFree) {
-  const { code, seconds } = await buildFree.done;
-  console.log(`\n[test] ${BUILD_FREE.join(' and ')}, run during the builds (${seconds.toFixed(1)} s):\n`);
-  process.stdout.write(readFileSync(buildFree.log, 'utf8'));
-  if (status === 0) status = code;
-  // Both runs' totals; a run that wrote none (a build failed, or jest itself did) counts as one failure.
-  const runs = [readTotals(buildFree.totals), built ? readTotals(totalsFile) : null];
-  const sum = (key) => runs.reduce((total, totals) => total + (totals?.[key] ?? 0), 0);
-  const failed = sum('failed') + runs.filter((totals) => !totals).length;
+/** Every test file's seconds, from the runs that wrote them, slowest first. */
+function slowestFiles(files, count) {
+  const times = files.flatMap((file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : []));
+  return times.sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+if (overlapping) {
+  const runs = [{ totals: built ? totalsFile : null, times: timesFile }];
+  for (const side of sideRuns) {
+    const { code, seconds } = await side.done;
+    console.log(`\n[test] ${side.name}, run beside the builds and the main run (${seconds.toFixed(1)} s):\n`);
+    process.stdout.write(readFileSync(side.log, 'utf8'));
+    if (status === 0) status = code;
+    runs.push({ totals: side.totals, times: side.times });
+  }
+  console.log('\n[test] the 15 slowest test files:');
+  for (const [file, seconds] of slowestFiles(
+    runs.map((run) => run.times),
+    15
+  ))
+    console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
+  // Every run's totals; a run that wrote none (a build failed, or jest itself did) counts as one failure.
+  const totals = runs.map((run) => (run.totals ? readTotals(run.totals) : null));
+  if (!pluginBuilt) totals.push(null); // the install run never started
+  const sum = (key) => totals.reduce((total, each) => total + (each?.[key] ?? 0), 0);
+  const failed = sum('failed') + totals.filter((each) => !each).length;
   const line = `${sum('passed')} passed, ${failed} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`;
   writeFileSync(totalsFile, `${line}\n`);
   process.stdout.write(`\n${line}\n`);
