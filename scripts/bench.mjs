@@ -27,7 +27,7 @@
  *                    [--db sqlite,postgres] [--entries 1000000] [--days 120] [--requests 50] [--request-warmups 5]
  *                    [--publish-samples 40] [--publish-warmups 5]  (usage)
  *                    [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5] [--pg-seconds 20] [--floor-seconds 10]
- *                    [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5] [--connections 64] [--cpu-prof] [--sqlite-wal]  (insights)
+ *                    [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5] [--connections 512] [--cpu-prof] [--sqlite-wal]  (insights)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
