@@ -249,6 +249,51 @@ describe('the podcast feed of a type', () => {
     expect((await feed('/api/speech/feeds/articles.xml?locale=ar', { 'if-none-match': etag })).response.status).toBe(200);
   });
 
+  it('refuses a locale the type or the site does not have (404) before building anything: cycling codes leaves the cached feed in place', async () => {
+    const current = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[PAGE];
+    const openPages = async (publicNarration: boolean) => {
+      const saved = await stack.admin('PUT', '/speech/settings', { contentTypes: { [PAGE]: { ...current, publicNarration } } });
+      expect(saved.status).toBe(200);
+    };
+    // Pages, a type without locales, get a feed while their narrations are public.
+    await openPages(true);
+    try {
+      expect((await feed('/api/speech/feeds/pages.xml')).response.status).toBe(200);
+      const withoutLocales = await feed('/api/speech/feeds/pages.xml?locale=ar');
+      expect(withoutLocales.response.status).toBe(404);
+      expect(withoutLocales.body).toContain('has no locales');
+      const unknown = await feed('/api/speech/feeds/articles.xml?locale=xx');
+      expect(unknown.response.status).toBe(404);
+      expect(unknown.body).toContain('no locale');
+      // A code in another case is the same feed, in the site's spelling.
+      const arabicFeed = await feed('/api/speech/feeds/articles.xml?locale=ar');
+      const upperCase = await feed('/api/speech/feeds/articles.xml?locale=AR');
+      expect(upperCase.response.headers.get('etag')).toBe(arabicFeed.response.headers.get('etag'));
+      expect(upperCase.doc!.getElementsByTagName('language')[0]!.textContent).toBe('ar');
+
+      const cached = await feed('/api/speech/feeds/articles.xml');
+      // A title written behind the feed's back (its change check reads counts and write times): only a rebuild would show it.
+      const db = new Database(path.join(stack.workDir, 'data.db'));
+      const retitle = db.prepare('UPDATE speech_narrations SET title = ? WHERE article_id = ?');
+      retitle.run('Retitled behind the cache', `${english}-en`);
+      try {
+        // More codes than the cache holds feeds, on a type without locales and on one with them.
+        for (let i = 0; i < 200; i += 1) {
+          const pathname = i % 2 ? `/api/speech/feeds/pages.xml?locale=zz-c${i}` : `/api/speech/feeds/articles.xml?locale=zz-c${i}`;
+          expect([pathname, (await stack.request(pathname)).status]).toEqual([pathname, 404]);
+        }
+        const again = await feed('/api/speech/feeds/articles.xml');
+        expect(again.response.headers.get('etag')).toBe(cached.response.headers.get('etag'));
+        expect(again.body).not.toContain('Retitled behind the cache');
+      } finally {
+        retitle.run('Listening & reading <together>', `${english}-en`);
+        db.close();
+      }
+    } finally {
+      await openPages(false);
+    }
+  });
+
   it('a narration stored before audioBytes existed: the first feed measures its local file once and records the exact length', async () => {
     const articleId = `${arabic}-ar`;
     const db = new Database(path.join(stack.workDir, 'data.db'));

@@ -22,8 +22,11 @@ export default {
     const pluralName = validate(pluralNameParam, String(ctx.params.pluralName ?? '').replace(/\.xml$/i, ''), 'Invalid feed name.');
     const locale = ctx.query.locale === undefined ? null : validate(localeCode, ctx.query.locale, 'Invalid locale.');
     const feeds = getService('feeds');
-    const feed = await feeds.feed(pluralName, locale);
-    if (!feed) throw new errors.NotFoundError('No podcast feed for this content type.');
+    const answer = await feeds.feed(pluralName, locale);
+    // A locale the type or the site does not have names no feed, as an unknown type names none:
+    // 404, which tells a podcast app the address is dead; 400 is for a value that is no locale code.
+    if (answer.kind === 'not-found') throw new errors.NotFoundError(answer.reason);
+    const { feed } = answer;
     // The same for every caller (the Public role decides what is in it): any cache may keep it.
     ctx.set('Cache-Control', `public, max-age=${feeds.maxAgeSeconds}`);
     if (notModified(ctx, feed.etag)) return;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
+import { feedLocale } from './feed-locale';
 import { etagOf } from '../http/etag';
 import type { NarrationRow } from '../narration/jobs.repository';
 import { narrationFileUrl } from '../narration/domain/public-view';
@@ -37,6 +38,9 @@ export interface BuiltFeed {
   etag: string;
 }
 
+/** A feed, or why there is none (the reason is the 404's message). */
+export type FeedAnswer = { kind: 'feed'; feed: BuiltFeed } | { kind: 'not-found'; reason: string };
+
 interface CachedFeed extends BuiltFeed {
   stamp: string;
   builtAt: number;
@@ -65,7 +69,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   const content = getService('content');
   const contentApi = getService('content-api-access');
   const jobs = getService('jobs');
-  // Keyed by type and the `locale` asked for: bounded, since any string may arrive there.
+  // Keyed by type and locale: one of the site's locales, or none (feed-locale.ts refuses any other).
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();
 
@@ -166,14 +170,19 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
   }
 
   return {
-    /** The feed of a type by its plural name, in one locale or all (null); null when there is no such public feed. */
-    async feed(pluralName: string, locale: string | null): Promise<BuiltFeed | null> {
+    /** The feed of a type by its plural name, in one locale or all (null), unless there is no such public feed. */
+    async feed(pluralName: string, asked: string | null): Promise<FeedAnswer> {
       const type = collectionType(pluralName);
-      if (!type || !(await isOpen(type.uid))) return null;
+      if (!type || !(await isOpen(type.uid))) return { kind: 'not-found', reason: 'No podcast feed for this content type.' };
+      const localized = content.isLocalized(type.uid);
+      const named = feedLocale(asked, { localized, siteLocales: localized && asked !== null ? await content.siteLocales() : [] });
+      if (named.kind === 'no-such-feed') return { kind: 'not-found', reason: named.reason };
+      const { locale } = named;
       const key = `${type.uid}|${locale ?? '*'}`;
       const stamp = await stampOf(type.uid);
       const cached = cache.get(key);
-      if (cached && cached.stamp === stamp && Date.now() - cached.builtAt < feeds.maxAgeSeconds * 1000) return cached;
+      if (cached && cached.stamp === stamp && Date.now() - cached.builtAt < feeds.maxAgeSeconds * 1000)
+        return { kind: 'feed', feed: cached };
       // Requests that find it stale together share one build.
       let pending = building.get(key);
       if (!pending) {
@@ -182,7 +191,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
       }
       const built = await pending;
       cache.set(key, built);
-      return built;
+      return { kind: 'feed', feed: built };
     },
 
     /**
