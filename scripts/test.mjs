@@ -4,18 +4,16 @@
  * for the browser tests, its admin bundle), then runs every jest project. Extra arguments go to
  * jest, e.g. `npm test -- --selectProjects unit`.
  *
- * Without arguments (CI, the README) the runs overlap on the machine's two cores:
- * - the projects that need no build (code style, unit tests, the emulator) run in a jest process of
- *   their own while the builds run;
- * - the install project, which needs only the packed plugin and spends most of its time in npm and
- *   `strapi build` of its own apps, runs in another, at a lower priority (nice), beside the
- *   playground's build and the integration and browser tests, as soon as the plugin is built.
- * Their output follows the main run's; then the 15 slowest test files with their seconds, and last
- * the totals of all runs, `N passed, N failed` (a failed build counts as one failure), also written
- * to test-artifacts/jest-totals.txt.
+ * Without arguments (CI, the README) the projects that need no build (code style, unit tests, the
+ * emulator) run in a jest process of their own while the builds run. (The install project, beside
+ * the integration tests at a lower priority, made the whole run slower on two cores: 3,092 s against
+ * 1,566 s, its npm installs and builds and the integration tests each taking twice as long; it runs
+ * after them again.) Their output follows the main run's; then the 15 slowest test files with their
+ * seconds, and last the totals of all runs, `N passed, N failed` (a failed build counts as one
+ * failure), also written to test-artifacts/jest-totals.txt.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,8 +29,6 @@ const artifacts = path.join(root, 'test-artifacts');
 
 /** The jest projects that need no build, run during the builds when `npm test` has no arguments. */
 const BUILD_FREE = ['lint', 'unit', 'emulator'];
-/** The jest projects that need the plugin built (not the playground), run beside the main run. */
-const BESIDE_MAIN = ['install'];
 const overlapping = args.length === 0;
 
 function run(label, command, commandArgs, options = {}) {
@@ -53,11 +49,8 @@ function readTotals(file) {
   return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3] ?? 0) } : null;
 }
 
-/**
- * Projects in a jest process of their own, its output to a file (this process goes on meanwhile);
- * `niceness` lowers its priority.
- */
-function startJest(name, projects, niceness = 0) {
+/** Projects in a jest process of their own, its output to a file (this process goes on meanwhile). */
+function startJest(name, projects) {
   mkdirSync(artifacts, { recursive: true });
   const log = path.join(artifacts, `jest-${name}.log`);
   const totals = path.join(artifacts, `jest-totals-${name}.txt`);
@@ -66,17 +59,15 @@ function startJest(name, projects, niceness = 0) {
   rmSync(times, { force: true });
   const output = openSync(log, 'w');
   const started = Date.now();
-  const jestArgs = [jest, '--runInBand', '--selectProjects', ...projects];
-  const [command, commandArgs] = niceness
-    ? ['nice', ['-n', String(niceness), process.execPath, ...jestArgs]]
-    : [process.execPath, jestArgs];
-  const child = spawn(command, commandArgs, {
+  const child = spawn(process.execPath, [jest, '--runInBand', '--selectProjects', ...projects], {
     cwd: root,
     stdio: ['ignore', output, output],
     env: { ...process.env, JEST_TOTALS_FILE: totals, JEST_TIMES_FILE: times },
   });
   closeSync(output);
-  const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? 1, seconds: (Date.now() - started) / 1000 })));
+  // Its end is read from its totals file: this process, blocked in the main run, hears its exit late.
+  const ended = () => (existsSync(totals) ? statSync(totals).mtimeMs : Date.now());
+  const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? 1, seconds: (ended() - started) / 1000 })));
   return { name: projects.join(' and '), log, totals, times, done };
 }
 
@@ -110,12 +101,10 @@ const runSteps = (steps) => {
   }
   return true;
 };
-const pluginBuilt = runSteps(pluginSteps);
-if (pluginBuilt && overlapping) sideRuns.push(startJest('beside', BESIDE_MAIN, 10));
-const built = pluginBuilt && runSteps(playgroundSteps);
+const built = runSteps(pluginSteps) && runSteps(playgroundSteps);
 const rest = createRequire(import.meta.url)(path.join(root, 'jest.config.js'))
   .projects.map((project) => project.displayName)
-  .filter((name) => !BUILD_FREE.includes(name) && !BESIDE_MAIN.includes(name));
+  .filter((name) => !BUILD_FREE.includes(name));
 if (built) {
   const jestArgs = overlapping ? ['--selectProjects', ...rest] : args;
   status = spawnSync(process.execPath, [jest, '--runInBand', ...jestArgs], { cwd: root, stdio: 'inherit' }).status ?? 1;
@@ -131,7 +120,7 @@ if (overlapping) {
   const runs = [{ totals: built ? totalsFile : null, times: timesFile }];
   for (const side of sideRuns) {
     const { code, seconds } = await side.done;
-    console.log(`\n[test] ${side.name}, run beside the builds and the main run (${seconds.toFixed(1)} s):\n`);
+    console.log(`\n[test] ${side.name}, run during the builds (${seconds.toFixed(1)} s):\n`);
     process.stdout.write(readFileSync(side.log, 'utf8'));
     if (status === 0) status = code;
     runs.push({ totals: side.totals, times: side.times });
@@ -144,7 +133,6 @@ if (overlapping) {
     console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
   // Every run's totals; a run that wrote none (a build failed, or jest itself did) counts as one failure.
   const totals = runs.map((run) => (run.totals ? readTotals(run.totals) : null));
-  if (!pluginBuilt) totals.push(null); // the install run never started
   const sum = (key) => totals.reduce((total, each) => total + (each?.[key] ?? 0), 0);
   const failed = sum('failed') + totals.filter((each) => !each).length;
   const line = `${sum('passed')} passed, ${failed} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`;
