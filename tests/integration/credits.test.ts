@@ -1,5 +1,5 @@
 import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
-import { processTextSince, lastRequestId, submissionsFor, waitForStatus } from './narration-helpers';
+import { ledgerEntries, processTextSince, lastRequestId, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * The credits ledger (issue 24) against the emulator: a scripted month of what a site does (first
@@ -47,42 +47,7 @@ async function usage(token = stack.adminToken) {
   return (await response.json()) as any;
 }
 
-async function ledgerCsv(token = stack.adminToken) {
-  const response = await stack.request('/speech/usage/ledger.csv', { headers: { authorization: `Bearer ${token}` } });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-  const [columns, ...rows] = parseCsv(await response.text());
-  return rows.map((cells) => Object.fromEntries(cells.map((cell, index) => [columns[index], cell])));
-}
-
-/** RFC 4180, as the ledger writes it: quoted cells may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (quoted && char === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i += 1;
-    } else if (char === '"') {
-      quoted = !quoted;
-    } else if (!quoted && char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i += 1;
-    } else {
-      cell += char;
-    }
-  }
-  return rows;
-}
+const ledgerCsv = (token?: string) => ledgerEntries(stack, token);
 
 /** Every ledger entry has its callback (or needs none). */
 async function settled() {

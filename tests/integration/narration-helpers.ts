@@ -312,3 +312,41 @@ export function spokenText(subtitles: string) {
     .join(' ')
     .replace(/\s+/g, ' ');
 }
+
+/** The credits ledger's CSV (GET /speech/usage/ledger.csv) as rows of cells by column, read with `token` (the first admin's by default). */
+export async function ledgerEntries(stack: Stack, token = stack.adminToken): Promise<Array<Record<string, string>>> {
+  const response = await stack.request('/speech/usage/ledger.csv', { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+  const [columns, ...rows] = parseCsv(await response.text());
+  return rows.map((cells) => Object.fromEntries(cells.map((cell, index) => [columns[index], cell])));
+}
+
+/** RFC 4180, as the ledger writes it: quoted cells may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i += 1;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else {
+      cell += char;
+    }
+  }
+  return rows;
+}

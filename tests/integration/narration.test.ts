@@ -2,6 +2,7 @@ import { blocks, contentManager, startStack, waitFor, type Stack } from './harne
 import {
   adminNarration,
   emulatorRequests,
+  ledgerEntries,
   mediaFiles,
   narrationRow,
   publicNarration,
@@ -250,13 +251,14 @@ describe('other triggers', () => {
 });
 
 describe('callbacks that are failures, duplicates or replays', () => {
-  it('resubmits a null result with regenerate true', async () => {
+  it('resubmits a null result with regenerate true, once a free request confirmed it', async () => {
     const documentId = (await articles.create({ title: 'Null once', summary: 'The first generation produces no audio.' }, 'en')).documentId;
     await stack.control('POST', '/inject', { kind: 'noAudio', articleId: `${documentId}-en`, count: 1 });
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
     const submissions = await submissionsFor(stack, `${documentId}-en`);
-    expect(submissions.map((s) => s.body.postData.regenerate)).toEqual([false, true]);
+    // The second asks again without regenerate (the service re-delivers its empty result, free).
+    expect(submissions.map((s) => s.body.postData.regenerate)).toEqual([false, false, true]);
   });
 
   it('gives up after maxAttempts null results, with a reason an editor can read', async () => {
@@ -267,8 +269,81 @@ describe('callbacks that are failures, duplicates or replays', () => {
     expect(row.lastErrorCode).toBe('NO_AUDIO');
     expect(row.lastError).toMatch(/no audio/i);
     await sleep(1000);
-    expect(await submissionsFor(stack, `${documentId}-en`)).toHaveLength(2);
+    // Two paid attempts, each null result confirmed by a free request first.
+    expect((await submissionsFor(stack, `${documentId}-en`)).map((s) => s.body.postData.regenerate)).toEqual([false, false, true, false]);
   });
+
+  it.each([
+    ['still generating it: the check is answered 409', 'generating'],
+    ['done, its callback on the way: the check is re-delivered the audio, free', 'delivering'],
+  ] as const)(
+    'a replayed null result, while a later paid request awaits its callback, costs nothing (the service %s)',
+    async (_, phase) => {
+      const documentId = (await articles.create({ title: `Replayed null ${phase}`, summary: 'The first take has no audio.' }, 'en'))
+        .documentId;
+      const articleId = `${documentId}-en`;
+      await stack.control('POST', '/inject', { kind: 'noAudio', articleId, count: 1 });
+      await articles.publish(documentId, 'en');
+      await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+      // A genuine signed callback without files, as anyone on its way could have kept it.
+      const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${articleId}`);
+      const captured = callbacks.find((callback: any) => callback.payload.response.audioFile === null).payload;
+
+      // A later version: paid (regenerate true), and held in flight while the replay comes.
+      const { config } = await stack.control<any>('GET', '/config');
+      if (phase === 'generating') await stack.control('PUT', '/config', { generationDelayMs: 6000 });
+      else await stack.control('POST', '/inject', { kind: 'slowCallback', articleId, delayMs: 6000 });
+      try {
+        await articles.update(documentId, { summary: 'The second version, narrated once.' }, 'en');
+        await articles.publish(documentId, 'en');
+        await waitForStatus(stack, ARTICLE, documentId, 'awaiting_callback', 'en');
+        if (phase === 'delivering') {
+          const generated = async () =>
+            (await stack.control<any>('GET', `/articles?articleId=${articleId}`)).articles[0].state === 'generated';
+          await waitFor(generated, { what: 'the generation done' });
+        }
+        const charges = async () => (await stack.control<any>('GET', `/events?articleId=${articleId}&type=CREDITS_CHARGED`)).events.length;
+        const chargedBefore = await charges();
+        const replay = await stack.request('/api/speech/callback', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(captured),
+        });
+        expect(await replay.json()).toEqual({ received: true, outcome: 'checking' });
+
+        const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 30_000);
+        expect(row.lastErrorCode).toBeNull();
+        expect(await charges()).toBe(chargedBefore);
+        // Three requests before (null, its check, the paid regenerate), then the new version and the free check of the replay.
+        const requests = (await submissionsFor(stack, articleId)).map((s) => [s.body.postData.regenerate, s.status]);
+        expect(requests.slice(3)).toEqual([
+          [true, 202],
+          [false, phase === 'generating' ? 409 : 202],
+        ]);
+        const spoken = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
+        expect(spoken).toContain('The second version, narrated once.');
+        // The plugin's ledger books the paid request as generated (and the check, when accepted, as free), as the emulator charged them.
+        const entries = await waitFor(
+          async () => {
+            const rows = (await ledgerEntries(stack)).filter((entry) => entry.articleId === articleId);
+            return rows.every((entry) => entry.outcome !== 'pending') && rows;
+          },
+          { what: 'the ledger settled' }
+        );
+        const booked = entries.slice(3).map((entry) => [entry.credits === '0' ? 'free' : 'paid', entry.outcome]);
+        expect(booked).toEqual(
+          phase === 'generating'
+            ? [['paid', 'generated']]
+            : [
+                ['paid', 'generated'],
+                ['free', 'redelivered'],
+              ]
+        );
+      } finally {
+        await stack.control('PUT', '/config', { generationDelayMs: config.generationDelayMs });
+      }
+    }
+  );
 
   it('stores one set of files when the same callback arrives 10 times at once', async () => {
     const documentId = (await articles.create({ title: 'Ten callbacks', summary: 'Delivered ten times concurrently.' }, 'en')).documentId;

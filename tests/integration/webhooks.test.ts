@@ -161,8 +161,8 @@ describe('narration.failed', () => {
     await articles.publish(documentId, 'en');
     const row = await waitForStatus(stack, ARTICLE, documentId, 'failed', 'en');
     const deliveries = await settledDeliveries('narration.failed', articleId, 1);
-    // Two attempts (SPEECH_MAX_ATTEMPTS), one event.
-    expect(await submissionsFor(stack, articleId)).toHaveLength(2);
+    // Two attempts (SPEECH_MAX_ATTEMPTS), each null result confirmed by a free request first; one event.
+    expect((await submissionsFor(stack, articleId)).map((s) => s.body.postData.regenerate)).toEqual([false, false, true, false]);
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0].header).toBe('narration.failed');
     expect(deliveries[0].body).toMatchObject({
@@ -188,7 +188,8 @@ describe('narration.failed', () => {
     await stack.control('POST', '/inject', { kind: 'noAudio', articleId, count: 1 });
     await articles.publish(documentId, 'en');
     await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
-    expect(await submissionsFor(stack, articleId)).toHaveLength(2);
+    // The null result, its free confirmation, the paid retry.
+    expect(await submissionsFor(stack, articleId)).toHaveLength(3);
     expect(await settledDeliveries('narration.ready', articleId, 1)).toHaveLength(1);
     expect(receiver.of('narration.failed', articleId)).toHaveLength(0);
   });

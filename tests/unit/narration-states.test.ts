@@ -262,16 +262,101 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch).toMatchObject({ status: 'queued', regenerate: true });
     });
 
-    it('a null result is resubmitted with regenerate true, within the attempt budget', () => {
-      const { patch } = applied(transition(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
-      expect(patch).toMatchObject({ status: 'queued', regenerate: true, lastErrorCode: 'NO_AUDIO' });
-      const exhausted = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
-      expect(exhausted.patch.status).toBe('failed');
+    it('a null result is first checked: asked again, free (regenerate false), no attempt counted, nothing failed yet', () => {
+      const { patch, from } = applied(transition({ ...awaiting, regenerate: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(from).toEqual(['awaiting_callback']);
+      expect(patch).toEqual({ status: 'queued', regenerate: false, noAudioCheck: true, callbackDeadline: null, nextAttemptAt: now });
+      // Even on the last attempt: a replay must not fail the article either.
+      const last = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(last.patch).toMatchObject({ status: 'queued', noAudioCheck: true });
+    });
+
+    it('the check accepted (202) asks about the request in flight: no attempt counted, its version kept', () => {
+      const checking = job({
+        status: 'submitting',
+        fingerprint: 'v2',
+        submittedFingerprint: 'v1',
+        attempts: 1,
+        submissions: 1,
+        noAudioCheck: true,
+      });
+      const { patch } = applied(transition(checking, { type: 'submitAccepted', callbackTimeoutMs: 1000, now }));
+      expect(patch).toMatchObject({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 2 });
+      expect(patch.noAudioCheck).toBeUndefined();
+    });
+
+    it("the check answered 409: the service still generates, the check is over and the request's own callback awaited", () => {
+      const checking = job({ status: 'submitting', submittedFingerprint: 'v1', attempts: 1, submissions: 1, noAudioCheck: true });
+      const { patch } = applied(transition(checking, { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now }));
+      expect(patch).toMatchObject({ status: 'awaiting_callback', attempts: 1, submissions: 1, noAudioCheck: false });
+    });
+
+    it('a null result answering an accepted check is the failure: resubmitted with regenerate true, within the attempt budget', () => {
+      const checked = { ...awaiting, noAudioCheck: true, submissions: 2 };
+      const { patch } = applied(transition(checked, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: true, lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
+      const exhausted = applied(transition({ ...checked, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      expect(exhausted.patch).toMatchObject({ status: 'failed', lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
+    });
+
+    it('a result answering the check is stored, and ends it', () => {
+      const { patch } = applied(transition({ ...awaiting, noAudioCheck: true }, { type: 'callbackWithFiles', urls, now }));
+      expect(patch).toMatchObject({ status: 'storing', noAudioCheck: false });
+    });
+
+    it('a new version, a regenerate or a cancel ends a check: the request it was about is no longer the one wanted', () => {
+      const queuedCheck = job({ status: 'queued', submittedFingerprint: 'v1', submissions: 1, noAudioCheck: true });
+      expect(applied(transition(queuedCheck, { type: 'contentChanged', fingerprint: 'v2', now })).patch).toMatchObject({
+        regenerate: true,
+        noAudioCheck: false,
+      });
+      expect(applied(transition(queuedCheck, { type: 'cancelled' })).patch.noAudioCheck).toBe(false);
+      const failedCheck = { ...queuedCheck, status: 'failed' as const };
+      expect(applied(transition(failedCheck, { type: 'regenerateRequested', now })).patch.noAudioCheck).toBe(false);
+    });
+
+    it('a replayed null result while a paid request awaits its callback costs nothing: the check gets 409, the real result is stored', () => {
+      const steps: Array<Parameters<typeof transition>[1]> = [
+        { type: 'callbackWithoutFiles', maxAttempts: 3, now },
+        { type: 'claimed', owner: 'a', leaseMs: 1000, now },
+        { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now },
+        // Replayed again while the service still generates: checked again, still free.
+        { type: 'callbackWithoutFiles', maxAttempts: 3, now },
+        { type: 'claimed', owner: 'a', leaseMs: 1000, now },
+        { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now },
+        { type: 'callbackWithFiles', urls: newUrls, now },
+      ];
+      let state = job({
+        status: 'awaiting_callback',
+        regenerate: true,
+        fingerprint: 'v2',
+        submittedFingerprint: 'v2',
+        narratedFingerprint: 'v1',
+        attempts: 1,
+        submissions: 2,
+        seenResults: [urls],
+      });
+      for (const event of steps) {
+        const { patch } = applied(transition(state, event));
+        // No request is queued with regenerate true, and nothing fails.
+        expect(patch.regenerate).not.toBe(true);
+        expect(patch.status).not.toBe('failed');
+        state = { ...state, ...patch } as typeof state;
+      }
+      expect(state).toMatchObject({ status: 'storing', attempts: 1, submittedFingerprint: 'v2', noAudioCheck: false });
     });
 
     it('a lost callback is asked for again with regenerate false (free re-delivery)', () => {
       const { patch } = applied(transition({ ...awaiting, regenerate: true }, { type: 'callbackTimedOut', maxAttempts: 3, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: false, lastErrorCode: 'CALLBACK_TIMEOUT' });
+    });
+
+    it('a check whose answer is lost too is asked again as an attempt, so that callbacks that never come end in failure', () => {
+      const checking = { ...awaiting, noAudioCheck: true };
+      const { patch } = applied(transition(checking, { type: 'callbackTimedOut', maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: false, noAudioCheck: false });
+      const exhausted = applied(transition({ ...checking, attempts: 3 }, { type: 'callbackTimedOut', maxAttempts: 3, now }));
+      expect(exhausted.patch).toMatchObject({ status: 'failed', noAudioCheck: false });
     });
   });
 

@@ -120,12 +120,21 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * without `regenerate` after the callback timed out, it never reached the site: the service
      * could not deliver and refunded it (spec 3.1, "generation or delivery fails"). Before a paid
      * request, its result came but the ledger's write of it was lost to a crash
-     * (narrations.service.ts): it was generated.
+     * (narrations.service.ts): it was generated. `checksEarlier`: the request asks whether a
+     * callback without files was the service's own (narration/domain/states/callback.ts); the
+     * entry it asks about is settled with it, by its answer (callbackReceived).
      * Written right after the job's acceptance (submit-step.ts), the balance noted after it (noteBalance).
      */
-    async narrationAccepted(request: NarrationRequest, creditsRemaining: number | undefined, at: Date) {
-      const outcome = request.credits === 0 ? 'refunded' : 'generated';
-      for (const older of await repository.pendingFor(request.articleId)) await repository.settle(older, outcome, at);
+    async narrationAccepted(
+      request: NarrationRequest,
+      creditsRemaining: number | undefined,
+      at: Date,
+      { checksEarlier = false }: { checksEarlier?: boolean } = {}
+    ) {
+      if (!checksEarlier) {
+        const outcome = request.credits === 0 ? 'refunded' : 'generated';
+        for (const older of await repository.pendingFor(request.articleId)) await repository.settle(older, outcome, at);
+      }
       await repository.record(await entryOf(narrationFields(request), request.origin, 'pending', at, creditsRemaining ?? null));
     },
 
@@ -143,11 +152,13 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       await repository.record(await entryOf({ ...narrationFields(request), credits: cost }, request.origin, 'refund-failed', at));
     },
 
-    /** A verified callback: the request awaiting it is generated, re-delivered or refunded. */
+    /**
+     * A verified callback: the requests awaiting it are generated, re-delivered or refunded. One,
+     * but for a check of a callback without files: its answer settles the request it checked too.
+     */
     async callbackReceived(articleId: string, withFiles: boolean, at: Date) {
-      const [latest] = await repository.pendingFor(articleId);
-      if (!latest) return;
-      await repository.settle(latest, outcomeOfCallback(latest.credits, withFiles), at);
+      for (const entry of await repository.pendingFor(articleId))
+        await repository.settle(entry, outcomeOfCallback(entry.credits, withFiles), at);
     },
 
     /** A voice or paragraph preview the service answered (speech generation charges on delivery). */

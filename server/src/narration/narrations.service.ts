@@ -23,9 +23,30 @@ export interface CallbackInput {
 
 export type CallbackOutcome =
   | { status: 'unauthorized' }
-  | { status: 'accepted' | 'duplicate' | 'failure-recorded' | 'ignored'; reason?: string };
+  /** `checking`: a callback without files, to be checked with the service before it counts (domain/states/callback.ts). */
+  | { status: 'accepted' | 'duplicate' | 'checking' | 'failure-recorded' | 'ignored'; reason?: string };
 
-type CallbackJob = Pick<NarrationJobState, 'seenResults'> & { articleId: string; pendingResult?: ResultUrls | null };
+type CallbackJob = Pick<NarrationJobState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
+
+/** How long a callback waits for the answer of a submission under way to be recorded (settledJob). */
+const SUBMISSION_SETTLE_MS = 3_000;
+
+/**
+ * The job a callback is for, once a submission of it under way has its answer recorded: a
+ * re-delivery's callback (a check of a callback without files, a lost callback asked again) is
+ * sent with the 202 that announces it, and can overtake the worker's write of that 202; the job
+ * would not await it yet and the result would be lost until the callback timeout. The write comes
+ * a moment after the answer: this waits for it, a few seconds at most.
+ */
+async function settledJob<Job extends { status: NarrationStatus }>(read: () => Promise<Job | null>): Promise<Job | null> {
+  const deadline = Date.now() + SUBMISSION_SETTLE_MS;
+  let job = await read();
+  while (job?.status === 'submitting' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    job = await read();
+  }
+  return job;
+}
 
 /**
  * A verified callback on an article's or a part's row: a result to store (or join), a failure to
@@ -35,7 +56,9 @@ async function recordCallback(
   input: CallbackInput,
   job: CallbackJob,
   on: {
-    apply: (event: NarrationEvent) => Promise<{ applied: true; row: { status: NarrationStatus } } | { applied: false; reason: string }>;
+    apply: (
+      event: NarrationEvent
+    ) => Promise<{ applied: true; row: Pick<NarrationJobState, 'status' | 'noAudioCheck'> } | { applied: false; reason: string }>;
     latest: () => Promise<CallbackJob | null>;
     moved: (status: NarrationStatus) => void;
   }
@@ -56,8 +79,13 @@ async function recordCallback(
     return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
   }
   const outcome = await on.apply({ type: 'callbackWithoutFiles', maxAttempts, now });
-  if (outcome.applied) on.moved(outcome.row.status);
-  return outcome.applied ? { status: 'failure-recorded' } : { status: 'ignored', reason: outcome.reason };
+  if (!outcome.applied) {
+    // Another one while a check is on its way (a replay, or a duplicate): only the check's answer counts.
+    const checking = Boolean((await on.latest())?.noAudioCheck);
+    return { status: checking ? 'checking' : 'ignored', reason: outcome.reason };
+  }
+  on.moved(outcome.row.status);
+  return { status: outcome.row.noAudioCheck ? 'checking' : 'failure-recorded' };
 }
 
 export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
@@ -156,7 +184,8 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       // ledger settles then. A result (the common case, many at once after a backlog) is settled
       // right after the answer, off the path the service waits on; only a crash in between leaves
       // its entry pending, still counted as spent (ledger.service.ts settles it when the articleId
-      // is next accepted).
+      // is next accepted). A callback without files being checked settles nothing: the check's answer will.
+      if (outcome.status === 'checking') return outcome;
       const withFiles = Boolean(input.audioFile && input.srtFile);
       const settle = () => getService('ledger').callbackReceived(input.articleId, withFiles, new Date());
       if (!withFiles) await settle();
@@ -172,7 +201,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
 
     /** A callback whose signature holds, on its article's or its part's row. */
     async recordVerifiedCallback(input: CallbackInput): Promise<CallbackOutcome> {
-      const row = await repository.findByArticleId(input.articleId);
+      const row = await settledJob(() => repository.findByArticleId(input.articleId));
       if (row) {
         return recordCallback(input, row, {
           apply: (event) => repository.apply(row, event),
@@ -181,7 +210,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         });
       }
       // A part of a segmented narration: its article moves on once every part is in (or one failed).
-      const part = await parts.findByArticleId(input.articleId);
+      const part = await settledJob(() => parts.findByArticleId(input.articleId));
       if (!part) return { status: 'ignored', reason: 'no narration awaits this article' };
       return recordCallback(input, part, {
         apply: (event) => parts.apply(part, event),

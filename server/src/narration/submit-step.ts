@@ -50,6 +50,8 @@ interface Sendable {
   attempts: number;
   submissions: number;
   regenerate: boolean;
+  /** The request checks a callback without files (domain/states/callback.ts). */
+  noAudioCheck?: boolean | null;
   record: (event: NarrationEvent) => Promise<unknown>;
   /** What the ledger and the budget know the request by: its article, and who caused it. */
   target: NarratedTarget;
@@ -110,7 +112,8 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       // restart lost articles so while the ledger was written first). The ledger's entry follows;
       // should it fail, the charge is missing from the ledger, not from the job (logged).
       await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
-      await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at).catch((error) => {
+      const accepted = { checksEarlier: Boolean(job.noAudioCheck) };
+      await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at, accepted).catch((error) => {
         strapi.log.error(`[speech] ${job.articleId}: the ledger could not record its ${credits} credits: ${(error as Error).message}`);
       });
       if (response.creditsRemaining !== undefined) {

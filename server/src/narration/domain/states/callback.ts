@@ -1,5 +1,5 @@
 /** What the service's callback brings (or its absence): a result to store, a failure, or a retry. */
-import { afterFailedAttempt, hasSeenResult, SEEN_RESULTS_KEPT, type Decide } from './decision';
+import { afterFailedAttempt, hasSeenResult, SEEN_RESULTS_KEPT, type Decide, type Decision } from './decision';
 
 export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
@@ -17,7 +17,7 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
       return {
         kind: 'apply',
         from: ['awaiting_callback'],
-        patch: { status: 'queued', regenerate: true, callbackDeadline: null, nextAttemptAt: event.now },
+        patch: { status: 'queued', regenerate: true, noAudioCheck: false, callbackDeadline: null, nextAttemptAt: event.now },
       };
     }
   }
@@ -30,29 +30,57 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
       pendingResult: { ...event.urls, receivedAt: event.now.toISOString() },
       seenResults: seen,
       storeAttempts: 0,
+      noAudioCheck: false,
       callbackDeadline: null,
       nextAttemptAt: event.now,
     },
   };
 };
 
+/**
+ * A callback without files. Its signature covers no time (spec 5.4, 6): one captured earlier may be
+ * replayed while a later request awaits its own result, and taken at its word it would fail that
+ * request and pay for a regenerate. So it is first checked by asking again, free (regenerate
+ * false): a service still generating answers 409 and its own callback follows; one that generated
+ * re-delivers the audio; one that failed re-delivers the empty result. Only an empty result that
+ * answers a check the service accepted (202) is the failure the consumer rule (spec 6) resends with
+ * regenerate true.
+ */
 export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
     return { kind: 'ignore', reason: `no callback awaited (${state.status})` };
   }
-  return afterFailedAttempt(
-    state,
-    event.maxAttempts,
-    { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' },
-    { regenerate: true, nextAttemptAt: event.now }
+  if (!state.noAudioCheck) {
+    return {
+      kind: 'apply',
+      from: ['awaiting_callback'],
+      patch: { status: 'queued', regenerate: false, noAudioCheck: true, callbackDeadline: null, nextAttemptAt: event.now },
+    };
+  }
+  return endingCheck(
+    afterFailedAttempt(
+      state,
+      event.maxAttempts,
+      { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' },
+      { regenerate: true, nextAttemptAt: event.now }
+    )
   );
 };
 
+/** The decision, and any check of a callback without files is over. */
+function endingCheck(decision: Decision): Decision {
+  return decision.kind === 'apply' ? { ...decision, patch: { ...decision.patch, noAudioCheck: false } } : decision;
+}
+
 export const onCallbackTimedOut: Decide<'callbackTimedOut'> = (state, event) =>
-  afterFailedAttempt(
-    state,
-    event.maxAttempts,
-    { reason: 'No result arrived from the speech service in time; asking again.', code: 'CALLBACK_TIMEOUT' },
-    // regenerate false: a finished result is re-delivered for free, or 409 if still working.
-    { regenerate: false, nextAttemptAt: event.now }
+  // A check that timed out too is asked again as any lost callback is: as an attempt, so that a
+  // callback that never comes ends in failure.
+  endingCheck(
+    afterFailedAttempt(
+      state,
+      event.maxAttempts,
+      { reason: 'No result arrived from the speech service in time; asking again.', code: 'CALLBACK_TIMEOUT' },
+      // regenerate false: a finished result is re-delivered for free, or 409 if still working.
+      { regenerate: false, nextAttemptAt: event.now }
+    )
   );

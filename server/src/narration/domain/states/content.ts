@@ -2,9 +2,17 @@
 import { CLEAR_LEASE, type Decide } from './decision';
 import type { NarrationJobState } from './types';
 
-/** Queued for a submission now, as an editor or a publish asks: a fresh count of attempts, no error left. */
+/** Queued for a submission now, as an editor or a publish asks: a fresh count of attempts, no error left, no check of an older request. */
 const queuedAfresh = (now: Date) =>
-  ({ ...CLEAR_LEASE, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, lastErrorCode: null }) as const;
+  ({
+    ...CLEAR_LEASE,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    lastErrorCode: null,
+    noAudioCheck: false,
+  }) as const;
 
 /**
  * The service has been asked for this article before (or its audio is stored): new text is then
@@ -61,6 +69,6 @@ export const onCancelled: Decide<'cancelled'> = (state) => {
   return {
     kind: 'apply',
     from: [state.status],
-    patch: { ...CLEAR_LEASE, status: 'cancelled', nextAttemptAt: null, callbackDeadline: null, pendingResult: null },
+    patch: { ...CLEAR_LEASE, status: 'cancelled', nextAttemptAt: null, callbackDeadline: null, pendingResult: null, noAudioCheck: false },
   };
 };

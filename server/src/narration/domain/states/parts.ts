@@ -16,6 +16,7 @@ export const onPartsPlanned: Decide<'partsPlanned'> = (state, event) => {
       submittedFingerprint: state.fingerprint,
       segmentPlan: event.plan,
       freshWanted: false,
+      noAudioCheck: false,
       ...(event.fresh ? { segments: null } : {}),
       characters: event.characters,
       credits: event.credits,

@@ -15,23 +15,33 @@ export const onClaimReturned: Decide<'claimReturned'> = (state) => {
   return { kind: 'apply', from: ['submitting'], patch: { ...CLEAR_LEASE, status: 'queued' } };
 };
 
-/** Accepted (202), or already generating (409): either way the callback will come. */
-export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> = (state, event) => ({
-  kind: 'apply',
-  from: ['submitting'],
-  patch: {
-    ...CLEAR_LEASE,
-    status: 'awaiting_callback',
-    submittedFingerprint: state.fingerprint,
-    attempts: state.attempts + (event.type === 'submitAccepted' ? 1 : 0),
-    submissions: state.submissions + (event.type === 'submitAccepted' ? 1 : 0),
-    submittedAt: event.now,
-    callbackDeadline: new Date(event.now.getTime() + event.callbackTimeoutMs),
-    nextAttemptAt: null,
-    lastError: null,
-    lastErrorCode: null,
-  },
-});
+/**
+ * Accepted (202), or already generating (409): either way the callback will come. A check of a
+ * callback without files (callback.ts) asks about the request in flight: no new attempt, no new
+ * version. Accepted, the service re-delivers what it has, whose answer ends the check; a 409 ends
+ * it at once (the service still generates: the callback to come is that request's own).
+ */
+export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> = (state, event) => {
+  const accepted = event.type === 'submitAccepted';
+  const check = Boolean(state.noAudioCheck);
+  return {
+    kind: 'apply',
+    from: ['submitting'],
+    patch: {
+      ...CLEAR_LEASE,
+      status: 'awaiting_callback',
+      submittedFingerprint: check ? state.submittedFingerprint : state.fingerprint,
+      attempts: state.attempts + (accepted && !check ? 1 : 0),
+      submissions: state.submissions + (accepted ? 1 : 0),
+      ...(check && !accepted ? { noAudioCheck: false } : {}),
+      submittedAt: event.now,
+      callbackDeadline: new Date(event.now.getTime() + event.callbackTimeoutMs),
+      nextAttemptAt: null,
+      lastError: null,
+      lastErrorCode: null,
+    },
+  };
+};
 
 export const onSubmitDeferred: Decide<'submitDeferred'> = (state, event) => {
   const attempts = state.attempts + (event.countsAsAttempt ? 1 : 0);

@@ -34,6 +34,12 @@ export interface NarrationJobState {
    * "the request never arrived" rather than accepted as the result.
    */
   freshWanted?: boolean | null;
+  /**
+   * A callback without files came while a request awaited its own, and may be a replay (its
+   * signature covers no time): the service is asked again, free, before anything is paid
+   * (callback.ts). Kept while that request is on its way and awaits its answer.
+   */
+  noAudioCheck?: boolean | null;
   attempts: number;
   submissions: number;
   /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
@@ -67,6 +73,7 @@ export interface NarrationJobPatch {
   narratedFingerprint?: string | null;
   regenerate?: boolean;
   freshWanted?: boolean;
+  noAudioCheck?: boolean;
   attempts?: number;
   submissions?: number;
   storeAttempts?: number;
@@ -132,7 +139,7 @@ export type NarrationEvent =
   | { type: 'submitRejected'; reason: string; code: string; creditsMayBeLost?: boolean }
   /** A signed callback with both files. */
   | { type: 'callbackWithFiles'; urls: ResultUrls; now: Date }
-  /** A signed callback with a null file: a failure, resent with regenerate true. */
+  /** A signed callback with a null file: checked with the service first, then a failure resent with regenerate true. */
   | { type: 'callbackWithoutFiles'; maxAttempts: number; now: Date }
   /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
   | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
