@@ -94,6 +94,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         creditsPauseMs: env.int('SPEECH_CREDITS_PAUSE_MS', 10 * 60_000),
         maxAttempts: env.int('SPEECH_MAX_ATTEMPTS', 3),
         callbackTimeoutMs: env.int('SPEECH_CALLBACK_TIMEOUT_MS', 15 * 60_000),
+        noAudioGraceMs: env.int('SPEECH_NO_AUDIO_GRACE_MS', 60_000),
         pollIntervalMs: env.int('SPEECH_POLL_INTERVAL_MS', 2_000),
         leaseMs: env.int('SPEECH_LEASE_MS', 60_000),
         reconcileIntervalMs: env.int('SPEECH_RECONCILE_INTERVAL_MS', 5 * 60_000),

@@ -201,6 +201,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     SPEECH_BASE_URL: emulator.url,
     SPEECH_WEB_URL: emulator.webUrl,
     SPEECH_POLL_INTERVAL_MS: '200',
+    // An empty result answering the free check is held this long for a late audio (a minute by default).
+    SPEECH_NO_AUDIO_GRACE_MS: '1000',
     ...extraEnv,
   });
 

@@ -26,7 +26,7 @@ let articles: ReturnType<typeof contentManager>;
 let pages: ReturnType<typeof contentManager>;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SPEECH_MAX_ATTEMPTS: '2' } });
+  stack = await startStack({ env: { SPEECH_MAX_ATTEMPTS: '2', SPEECH_NO_AUDIO_GRACE_MS: '3000' } });
   articles = contentManager(stack, ARTICLE);
   pages = contentManager(stack, PAGE);
 });
@@ -276,6 +276,7 @@ describe('callbacks that are failures, duplicates or replays', () => {
   it.each([
     ['still generating it: the check is answered 409', 'generating'],
     ['done, its callback on the way: the check is re-delivered the audio, free', 'delivering'],
+    ['re-delivering the audio to the check while the replay comes again: the empty result is held, the audio wins', 'redelivering'],
   ] as const)(
     'a replayed null result, while a later paid request awaits its callback, costs nothing (the service %s)',
     async (_, phase) => {
@@ -293,11 +294,13 @@ describe('callbacks that are failures, duplicates or replays', () => {
       const { config } = await stack.control<any>('GET', '/config');
       if (phase === 'generating') await stack.control('PUT', '/config', { generationDelayMs: 6000 });
       else await stack.control('POST', '/inject', { kind: 'slowCallback', articleId, delayMs: 6000 });
+      // The check's re-delivery, slowed too: the replay comes again before it, as an answer to the check.
+      if (phase === 'redelivering') await stack.control('POST', '/inject', { kind: 'slowCallback', articleId, delayMs: 1000 });
       try {
         await articles.update(documentId, { summary: 'The second version, narrated once.' }, 'en');
         await articles.publish(documentId, 'en');
         await waitForStatus(stack, ARTICLE, documentId, 'awaiting_callback', 'en');
-        if (phase === 'delivering') {
+        if (phase !== 'generating') {
           const generated = async () =>
             (await stack.control<any>('GET', `/articles?articleId=${articleId}`)).articles[0].state === 'generated';
           await waitFor(generated, { what: 'the generation done' });
@@ -310,6 +313,20 @@ describe('callbacks that are failures, duplicates or replays', () => {
           body: JSON.stringify(captured),
         });
         expect(await replay.json()).toEqual({ received: true, outcome: 'checking' });
+        if (phase === 'redelivering') {
+          // The check accepted (202), its re-delivery on the way: the replay again.
+          const checkAccepted = async () => {
+            const requests = await submissionsFor(stack, articleId);
+            return requests.length === 5 && requests[4].status === 202;
+          };
+          await waitFor(checkAccepted, { intervalMs: 50, what: 'the check accepted' });
+          const again = await stack.request('/api/speech/callback', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(captured),
+          });
+          expect(await again.json()).toEqual({ received: true, outcome: 'checking' });
+        }
 
         const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 30_000);
         expect(row.lastErrorCode).toBeNull();

@@ -263,11 +263,13 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('a null result is first checked: asked again, free (regenerate false), no attempt counted, nothing failed yet', () => {
-      const { patch, from } = applied(transition({ ...awaiting, regenerate: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      const { patch, from } = applied(
+        transition({ ...awaiting, regenerate: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })
+      );
       expect(from).toEqual(['awaiting_callback']);
       expect(patch).toEqual({ status: 'queued', regenerate: false, noAudioCheck: true, callbackDeadline: null, nextAttemptAt: now });
       // Even on the last attempt: a replay must not fail the article either.
-      const last = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      const last = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now }));
       expect(last.patch).toMatchObject({ status: 'queued', noAudioCheck: true });
     });
 
@@ -291,12 +293,35 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch).toMatchObject({ status: 'awaiting_callback', attempts: 1, submissions: 1, noAudioCheck: false });
     });
 
-    it('a null result answering an accepted check is the failure: resubmitted with regenerate true, within the attempt budget', () => {
+    it('a null result answering an accepted check is held for the grace, then is the failure: resubmitted with regenerate true, within the attempt budget', () => {
       const checked = { ...awaiting, noAudioCheck: true, submissions: 2 };
-      const { patch } = applied(transition(checked, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      const held = applied(transition(checked, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now }));
+      expect(held.from).toEqual(['awaiting_callback']);
+      expect(held.patch).toEqual({
+        lastError: expect.stringMatching(/no audio/),
+        lastErrorCode: 'NO_AUDIO',
+        callbackDeadline: new Date(now.getTime() + 1000),
+      });
+      const holding = { ...checked, ...held.patch } as typeof checked;
+      // Another null result while it is held changes nothing.
+      expect(transition(holding, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now }).kind).toBe('ignore');
+      const { patch } = applied(transition(holding, { type: 'callbackTimedOut', maxAttempts: 3, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: true, lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
-      const exhausted = applied(transition({ ...checked, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, now }));
+      const exhausted = applied(transition({ ...holding, attempts: 3 }, { type: 'callbackTimedOut', maxAttempts: 3, now }));
       expect(exhausted.patch).toMatchObject({ status: 'failed', lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
+    });
+
+    it('audio re-delivered while a null result is held wins: stored, the held failure cleared, nothing paid', () => {
+      const holding = { ...awaiting, noAudioCheck: true, submissions: 2, lastError: 'no audio', lastErrorCode: 'NO_AUDIO' };
+      const { patch } = applied(transition(holding, { type: 'callbackWithFiles', urls, now }));
+      expect(patch).toMatchObject({ status: 'storing', noAudioCheck: false, lastError: null, lastErrorCode: null });
+      expect(patch.regenerate).toBeUndefined();
+    });
+
+    it('a lost callback that is no held null result is asked again free, as before', () => {
+      const checking = { ...awaiting, noAudioCheck: true, submissions: 2 };
+      const { patch } = applied(transition(checking, { type: 'callbackTimedOut', maxAttempts: 3, now }));
+      expect(patch).toMatchObject({ status: 'queued', regenerate: false, lastErrorCode: 'CALLBACK_TIMEOUT', noAudioCheck: false });
     });
 
     it('a result answering the check is stored, and ends it', () => {
@@ -317,11 +342,11 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('a replayed null result while a paid request awaits its callback costs nothing: the check gets 409, the real result is stored', () => {
       const steps: Array<Parameters<typeof transition>[1]> = [
-        { type: 'callbackWithoutFiles', maxAttempts: 3, now },
+        { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now },
         { type: 'claimed', owner: 'a', leaseMs: 1000, now },
         { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now },
         // Replayed again while the service still generates: checked again, still free.
-        { type: 'callbackWithoutFiles', maxAttempts: 3, now },
+        { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now },
         { type: 'claimed', owner: 'a', leaseMs: 1000, now },
         { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now },
         { type: 'callbackWithFiles', urls: newUrls, now },

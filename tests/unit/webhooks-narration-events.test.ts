@@ -42,8 +42,8 @@ describe('which committed transitions announce a webhook event', () => {
     const submitting = job({ status: 'submitting', attempts: 0 });
     expect(announced(submitting, DEFERRED)).toBeNull();
     const awaiting = job({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
-    expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now })).toBeNull();
-    expect(announced({ ...awaiting, noAudioCheck: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, now })).toBeNull();
+    expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
+    expect(announced({ ...awaiting, noAudioCheck: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
     expect(announced(awaiting, { type: 'callbackTimedOut', maxAttempts: 3, now })).toBeNull();
     const storing = job({ status: 'storing', leaseOwner: 'w1', storeAttempts: 1 });
     expect(
@@ -54,9 +54,10 @@ describe('which committed transitions announce a webhook event', () => {
   it('narration.failed once the attempts are used up, or for a failure that is not retried', () => {
     const lastTry = job({ status: 'submitting', attempts: 2 });
     expect(announced(lastTry, DEFERRED)).toBe('narration.failed');
-    // A null result answering the free check of one (states/callback.ts): the service's own.
-    const awaiting = job({ status: 'awaiting_callback', attempts: 3, submissions: 4, noAudioCheck: true });
-    expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, now })).toBe('narration.failed');
+    // A null result answering the free check of one (states/callback.ts), held until no audio came: the service's own.
+    const held = job({ status: 'awaiting_callback', attempts: 3, submissions: 4, noAudioCheck: true, lastErrorCode: 'NO_AUDIO' });
+    expect(announced({ ...held, lastErrorCode: null }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
+    expect(announced(held, { type: 'callbackTimedOut', maxAttempts: 3, now })).toBe('narration.failed');
     expect(announced(job({ status: 'submitting' }), { type: 'submitRejected', reason: 'empty', code: 'EMPTY_TEXT' })).toBe(
       'narration.failed'
     );

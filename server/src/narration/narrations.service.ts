@@ -64,7 +64,7 @@ async function recordCallback(
   }
 ): Promise<CallbackOutcome> {
   const now = new Date();
-  const { maxAttempts } = getService('settings').config;
+  const { maxAttempts, noAudioGraceMs } = getService('settings').config;
   if (input.audioFile && input.srtFile) {
     const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
     const outcome = await on.apply({ type: 'callbackWithFiles', urls, now });
@@ -78,7 +78,7 @@ async function recordCallback(
       (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
     return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
   }
-  const outcome = await on.apply({ type: 'callbackWithoutFiles', maxAttempts, now });
+  const outcome = await on.apply({ type: 'callbackWithoutFiles', maxAttempts, graceMs: noAudioGraceMs, now });
   if (!outcome.applied) {
     // Another one while a check is on its way (a replay, or a duplicate): only the check's answer counts.
     const checking = Boolean((await on.latest())?.noAudioCheck);
@@ -184,7 +184,8 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       // ledger settles then. A result (the common case, many at once after a backlog) is settled
       // right after the answer, off the path the service waits on; only a crash in between leaves
       // its entry pending, still counted as spent (ledger.service.ts settles it when the articleId
-      // is next accepted). A callback without files being checked settles nothing: the check's answer will.
+      // is next accepted). A callback without files being checked (or held) settles nothing: the check's
+      // answer will, or the hold's end (worker.ts).
       if (outcome.status === 'checking') return outcome;
       const withFiles = Boolean(input.audioFile && input.srtFile);
       const settle = () => getService('ledger').callbackReceived(input.articleId, withFiles, new Date());

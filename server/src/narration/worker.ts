@@ -8,7 +8,7 @@ import type { JobsRepository } from './jobs.repository';
 import type { MediaStore } from './media';
 import type { PartsRepository } from './parts.repository';
 import { createPlanStep } from './plan-step';
-import type { ResultUrls } from './domain/states';
+import { holdsEmptyResult, type ResultUrls } from './domain/states';
 import { createJoinedMedia } from './joined-media';
 import { createPartResults } from './part-results';
 import { createSerialRunner } from '../utils/serial-runner';
@@ -68,12 +68,19 @@ export function createWorker(deps: WorkerDeps) {
     }
   }
 
+  /**
+   * Lost callbacks, and empty results held past their grace (domain/states/callback.ts): those are
+   * the service's own at last, and settle the ledger as their callback would have (refunded).
+   */
   async function timeOutCallbacks(at: Date) {
+    const settleHeld = (articleId: string) => deps.ledger.callbackReceived(articleId, false, at);
     for (const row of await repository.withCallbackOverdue(at)) {
-      await repository.apply(row, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
+      const outcome = await repository.apply(row, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
+      if (outcome.applied && holdsEmptyResult(row)) await settleHeld(row.articleId);
     }
     for (const part of await parts.withCallbackOverdue(at)) {
       const outcome = await parts.apply(part, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
+      if (outcome.applied && holdsEmptyResult(part)) await settleHeld(part.articleId);
       if (outcome.applied && outcome.row.status === 'failed') await planStep.settle(part.narrationId);
     }
   }

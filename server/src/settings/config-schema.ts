@@ -228,6 +228,15 @@ export const pluginConfigSchema = z
       .int()
       .positive()
       .default(15 * 60_000),
+    /**
+     * How long an empty result that answers the free check of a callback without files is held
+     * before it counts as a failure: audio re-delivered meanwhile wins (a replay came first).
+     */
+    noAudioGraceMs: z
+      .number()
+      .int()
+      .positive()
+      .default(60_000),
     /** Submissions per article version before it is marked failed. */
     maxAttempts: z.number().int().min(1).max(20).default(3),
     /** How long a 402 pause lasts before the queue probes the balance again. */

@@ -1,5 +1,6 @@
 /** What the service's callback brings (or its absence): a result to store, a failure, or a retry. */
 import { afterFailedAttempt, hasSeenResult, SEEN_RESULTS_KEPT, type Decide, type Decision } from './decision';
+import type { NarrationJobState } from './types';
 
 export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
@@ -31,6 +32,7 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
       seenResults: seen,
       storeAttempts: 0,
       noAudioCheck: false,
+      ...(holdsEmptyResult(state) ? { lastError: null, lastErrorCode: null } : {}),
       callbackDeadline: null,
       nextAttemptAt: event.now,
     },
@@ -42,9 +44,11 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
  * replayed while a later request awaits its own result, and taken at its word it would fail that
  * request and pay for a regenerate. So it is first checked by asking again, free (regenerate
  * false): a service still generating answers 409 and its own callback follows; one that generated
- * re-delivers the audio; one that failed re-delivers the empty result. Only an empty result that
- * answers a check the service accepted (202) is the failure the consumer rule (spec 6) resends with
- * regenerate true.
+ * re-delivers the audio; one that failed re-delivers the empty result. An empty result that answers
+ * a check the service accepted (202) may still be a replay that came before the re-delivery: it is
+ * held (`lastErrorCode` NO_AUDIO, the row still awaiting) for `noAudioGraceMs`, and audio arriving
+ * meanwhile wins. Only a hold that runs out is the failure the consumer rule (spec 6) resends with
+ * regenerate true (onCallbackTimedOut).
  */
 export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
@@ -57,15 +61,24 @@ export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, ev
       patch: { status: 'queued', regenerate: false, noAudioCheck: true, callbackDeadline: null, nextAttemptAt: event.now },
     };
   }
-  return endingCheck(
-    afterFailedAttempt(
-      state,
-      event.maxAttempts,
-      { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' },
-      { regenerate: true, nextAttemptAt: event.now }
-    )
-  );
+  if (holdsEmptyResult(state)) return { kind: 'ignore', reason: 'an empty result is already held' };
+  return {
+    kind: 'apply',
+    from: ['awaiting_callback'],
+    patch: {
+      lastError: NO_AUDIO.reason,
+      lastErrorCode: NO_AUDIO.code,
+      callbackDeadline: new Date(event.now.getTime() + event.graceMs),
+    },
+  };
 };
+
+const NO_AUDIO = { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' };
+
+/** The check was answered without audio, and a late delivery of the audio is still awaited. */
+export function holdsEmptyResult(state: Pick<NarrationJobState, 'status' | 'noAudioCheck' | 'lastErrorCode'>): boolean {
+  return state.status === 'awaiting_callback' && Boolean(state.noAudioCheck) && state.lastErrorCode === NO_AUDIO.code;
+}
 
 /** The decision, and any check of a callback without files is over. */
 function endingCheck(decision: Decision): Decision {
@@ -73,14 +86,17 @@ function endingCheck(decision: Decision): Decision {
 }
 
 export const onCallbackTimedOut: Decide<'callbackTimedOut'> = (state, event) =>
-  // A check that timed out too is asked again as any lost callback is: as an attempt, so that a
-  // callback that never comes ends in failure.
-  endingCheck(
-    afterFailedAttempt(
-      state,
-      event.maxAttempts,
-      { reason: 'No result arrived from the speech service in time; asking again.', code: 'CALLBACK_TIMEOUT' },
-      // regenerate false: a finished result is re-delivered for free, or 409 if still working.
-      { regenerate: false, nextAttemptAt: event.now }
-    )
-  );
+  holdsEmptyResult(state)
+    ? // No audio came while the empty result was held: the service has none (spec 6).
+      endingCheck(afterFailedAttempt(state, event.maxAttempts, NO_AUDIO, { regenerate: true, nextAttemptAt: event.now }))
+    : // A check that timed out too is asked again as any lost callback is: as an attempt, so that a
+      // callback that never comes ends in failure.
+      endingCheck(
+        afterFailedAttempt(
+          state,
+          event.maxAttempts,
+          { reason: 'No result arrived from the speech service in time; asking again.', code: 'CALLBACK_TIMEOUT' },
+          // regenerate false: a finished result is re-delivered for free, or 409 if still working.
+          { regenerate: false, nextAttemptAt: event.now }
+        )
+      );

@@ -23,6 +23,7 @@ import type { NarrationEvent, NarrationJobState, TransitionResult } from './type
 
 export * from './types';
 export { BUDGET_REACHED } from './submission';
+export { holdsEmptyResult } from './callback';
 
 /** The decision of every event, by its type. */
 const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {

@@ -140,7 +140,7 @@ export type NarrationEvent =
   /** A signed callback with both files. */
   | { type: 'callbackWithFiles'; urls: ResultUrls; now: Date }
   /** A signed callback with a null file: checked with the service first, then a failure resent with regenerate true. */
-  | { type: 'callbackWithoutFiles'; maxAttempts: number; now: Date }
+  | { type: 'callbackWithoutFiles'; maxAttempts: number; graceMs: number; now: Date }
   /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
   | { type: 'callbackTimedOut'; maxAttempts: number; now: Date }
   /** This instance takes a result to download; the attempt is counted now, so a download that never reports back still counts. */
