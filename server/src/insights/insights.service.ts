@@ -11,6 +11,7 @@ import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';
 import { mayCountAsDownload } from './domain/downloads';
 import { listenerHash, networkHash } from './domain/listener-hash';
+import { listenerNetwork } from './domain/network';
 import { ListeningTally, batchesToWrite, type ListeningTarget, type WriteLimits } from './domain/tally';
 import type { InsightsRepository } from './insights.repository';
 
@@ -148,10 +149,11 @@ export function createInsightsService(deps: {
   async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string) {
     const day = utcDay(now());
     const salt = await saltOf(day);
+    const network = listenerNetwork(caller.address);
     return {
       day,
-      hash: listenerHash({ salt, kind, address: caller.address, userAgent: caller.userAgent ?? '', articleId }),
-      network: networkHash({ salt, address: caller.address, articleId }),
+      hash: listenerHash({ salt, kind, network, userAgent: caller.userAgent ?? '', articleId }),
+      network: networkHash({ salt, network, articleId }),
     };
   }
 
