@@ -10,6 +10,8 @@ const base = {
 module.exports = {
   // One plain closing line, `N passed, N failed`, that CI counts.
   reporters: ['default', '<rootDir>/tests/summary-reporter.js'],
+  // The longest files first, so that files running side by side end together.
+  testSequencer: '<rootDir>/tests/sequencer.js',
   projects: [
     { ...base, displayName: 'lint', testMatch: ['<rootDir>/tests/lint/**/*.test.ts'] },
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },

@@ -27,6 +27,9 @@ const withBrowser = !selecting || args.includes('e2e');
 const jest = path.join(root, 'node_modules/jest/bin/jest.js');
 const artifacts = path.join(root, 'test-artifacts');
 
+/** Test files that run side by side after the builds, when `npm test` has no arguments. */
+const SIDE_BY_SIDE = Number(process.env.SPEECH_TEST_WORKERS ?? 2);
+
 /** The jest projects that need no build, run during the builds when `npm test` has no arguments. */
 const BUILD_FREE = ['lint', 'unit', 'emulator'];
 const overlapping = args.length === 0;
@@ -106,8 +109,10 @@ const rest = createRequire(import.meta.url)(path.join(root, 'jest.config.js'))
   .projects.map((project) => project.displayName)
   .filter((name) => !BUILD_FREE.includes(name));
 if (built) {
-  const jestArgs = overlapping ? ['--selectProjects', ...rest] : args;
-  status = spawnSync(process.execPath, [jest, '--runInBand', ...jestArgs], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  // The whole run: two test files at a time (each boots its own Strapi, emulator and database on
+  // ports of its worker's own, harness.ts), the longest first (tests/sequencer.js).
+  const jestArgs = overlapping ? [`--maxWorkers=${SIDE_BY_SIDE}`, '--selectProjects', ...rest] : ['--runInBand', ...args];
+  status = spawnSync(process.execPath, [jest, ...jestArgs], { cwd: root, stdio: 'inherit' }).status ?? 1;
 }
 
 /** Every test file's seconds, from the runs that wrote them, slowest first. */

@@ -42,6 +42,9 @@
  * @property {number} port      Port of base_url (0 = pick a free one).
  * @property {number|null} webPort  Separate port for web_url; null = web endpoints share `port`.
  * @property {boolean} quiet    Suppress informational stderr logging.
+ * @property {string|null} speechCache  Folder where each sentence's synthesized speech is kept, and
+ *   taken from when the same voice says the same sentence again (eSpeak is deterministic): test
+ *   runs say the same sentences many times. null: every sentence is synthesized.
  * @property {Array<Record<string, unknown>>} injections  Injections queued at start-up.
  */
 
@@ -208,6 +211,7 @@ const SERVER_FLAGS = {
   'web-port': 'webPort',
   host: 'host',
   quiet: 'quiet',
+  'speech-cache': 'speechCache',
 };
 
 /**
@@ -266,6 +270,7 @@ export function parseCommandLine(argv, env) {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`${origin}: expected a port number`);
       options[option] = port;
     } else if (option === 'host') options.host = text;
+    else if (option === 'speechCache') options.speechCache = text || null;
     else if (option === 'quiet') options.quiet = text === '' || text === 'true' || text === '1';
     else options[option] = parseKnobText(/** @type {keyof Knobs} */ (option), text);
   };
@@ -303,9 +308,9 @@ export function parseCommandLine(argv, env) {
  * @returns {EmulatorOptions}
  */
 export function resolveOptions(partial = {}) {
-  const { host = '127.0.0.1', port = 0, webPort = null, quiet = false, injections = [], ...knobPatch } = partial;
+  const { host = '127.0.0.1', port = 0, webPort = null, quiet = false, speechCache = null, injections = [], ...knobPatch } = partial;
   const knobs = applyKnobPatch(defaultKnobs(), /** @type {Record<string, unknown>} */ (knobPatch));
-  return { ...knobs, host, port, webPort, quiet, injections };
+  return { ...knobs, host, port, webPort, quiet, speechCache, injections };
 }
 
 /** @param {EmulatorOptions} options @returns {Knobs} */
@@ -322,6 +327,7 @@ export function describeFlags() {
     '--web-port <n>          EMULATOR_WEB_PORT        separate web_url port (0 = free port); default: same as --port',
     '--host <addr>           EMULATOR_HOST            default 127.0.0.1',
     '--quiet                 EMULATOR_QUIET           less stderr logging',
+    "--speech-cache <dir>    EMULATOR_SPEECH_CACHE    keep each sentence's speech in <dir> and say it again from there (tests)",
     '--delay <ms>            alias of --generation-delay-ms',
     '--credits <n>           alias of --starting-credits',
     '--public-url <url>      alias of --public-base-url',

@@ -73,7 +73,7 @@ export class Runtime {
     this.knobs = knobsOf(options);
     this.keys = new KeyRing(this.knobs);
     /** Survives resets: a reset aborts the state's signal, which stops the state's syntheses. */
-    this.synthesizer = new SpeechSynthesizer();
+    this.synthesizer = new SpeechSynthesizer({ cacheDir: options.speechCache });
     this.state = this.freshState();
     this.baseUrl = '';
     this.webUrl = '';

@@ -7,6 +7,7 @@
  *   await emulator.stop();
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
@@ -48,8 +49,14 @@ export interface EmulatorProcess {
 
 const MAX_STDERR = 64 * 1024;
 
+/**
+ * One speech cache for every emulator of a test run (`--speech-cache`): the tests say the same
+ * sentences many times, and eSpeak takes about half a second of CPU for each.
+ */
+export const SPEECH_CACHE = path.join(os.tmpdir(), 'speech-emulator-speech-cache');
+
 function buildArgs(opts: EmulatorProcessOptions): string[] {
-  const args = ['--port', '0'];
+  const args = ['--port', '0', '--speech-cache', SPEECH_CACHE];
   if (opts.webPort) args.push('--web-port', '0');
   if (opts.delayMs !== undefined) args.push('--delay', String(opts.delayMs));
   if (opts.credits !== undefined) args.push('--credits', String(opts.credits));

@@ -3,6 +3,7 @@
  * MP3 encoding and the MP3's SHA-256, off the emulator's main thread, which keeps HTTP, state,
  * timers and callbacks. Jobs run one at a time, in arrival order (one eSpeak instance at a time).
  *
+ * Started with workerData { cacheDir }: the speech cache's folder, or null (synth.mjs).
  * Messages in:  { type: 'warm-up' }  compiles the WASM module ahead of the first job
  *               { type: 'synthesize', id, sentences, espeakVoice, gapMs, cancel }
  *                 cancel: SharedArrayBuffer of one Int32; the main thread stores 1 to stop the
@@ -11,7 +12,7 @@
  *               { id, ok: false, message }   synthesis failed or was cancelled (the main thread
  *                 has already settled a cancelled job and drops its answer)
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { compileSynthesizer, synthesizeSpeech } from './synth.mjs';
 import { sha256Hex } from './media.mjs';
 
@@ -48,7 +49,11 @@ port.on('message', (/** @type {{ type: 'warm-up' } | SynthesisJob} */ message) =
 async function runJob({ id, sentences, espeakVoice, gapMs, cancel }) {
   const cancelled = new Int32Array(cancel);
   try {
-    const speech = await synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop: () => Atomics.load(cancelled, 0) !== 0 });
+    const speech = await synthesizeSpeech(sentences, espeakVoice, {
+      gapMs,
+      shouldStop: () => Atomics.load(cancelled, 0) !== 0,
+      cacheDir: workerData?.cacheDir ?? null,
+    });
     const { mp3 } = speech;
     const sha256 = mp3 && sha256Hex(mp3); // before the transfer detaches the bytes
     const bytes = mp3 && transferableBytes(mp3);

@@ -6,7 +6,9 @@
  * Everything here is CPU-bound and runs in the synthesis worker (synth-worker.mjs), never on the
  * emulator's main thread; synthesizer.mjs is the main thread's side.
  */
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import ESpeakNg from 'espeak-ng';
 import { decodePcm16Mono } from './wav.mjs';
 import { encodeMp3 } from './mp3.mjs';
@@ -54,6 +56,42 @@ async function synthesizeSentence(sentence, espeakVoice) {
 }
 
 /**
+ * A sentence as eSpeak says it, from the speech cache when the same voice said it before
+ * (`--speech-cache`: a folder shared by emulators, one file a sentence and voice, written whole then
+ * renamed into place) or from eSpeak. eSpeak is deterministic, so the samples are the same either way.
+ * @param {string} sentence @param {string} espeakVoice @param {string | null} cacheDir
+ * @returns {Promise<{ samples: Int16Array, sampleRate: number }>}
+ */
+async function saySentence(sentence, espeakVoice, cacheDir) {
+  if (!cacheDir) return synthesizeSentence(sentence, espeakVoice);
+  const file = path.join(cacheDir, `${await cacheKey(sentence, espeakVoice)}.pcm`);
+  const kept = await readFile(file).catch(() => null);
+  if (kept && kept.length >= 4) {
+    const samples = new Int16Array(kept.buffer.slice(kept.byteOffset + 4, kept.byteOffset + kept.length));
+    return { samples, sampleRate: kept.readUInt32LE(0) };
+  }
+  const speech = await synthesizeSentence(sentence, espeakVoice);
+  const header = Buffer.alloc(4);
+  header.writeUInt32LE(speech.sampleRate, 0);
+  const bytes = Buffer.concat([header, Buffer.from(speech.samples.buffer, speech.samples.byteOffset, speech.samples.byteLength)]);
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(partial, bytes);
+  await rename(partial, file);
+  return speech;
+}
+
+/** @type {Promise<string> | undefined} */
+let synthesizerIdentity;
+/** The cache's key: the voice, the sentence, and which eSpeak said it (another build may say it otherwise). */
+async function cacheKey(sentence, espeakVoice) {
+  synthesizerIdentity ??= stat(new URL('espeak-ng.wasm', import.meta.resolve('espeak-ng'))).then((file) => `${file.size}`);
+  return createHash('sha256')
+    .update(`${await synthesizerIdentity}\0${espeakVoice}\0${sentence}`)
+    .digest('hex');
+}
+
+/**
  * @typedef {object} SpeechResult
  * @property {Buffer | null} mp3   null when the text produced no samples at all; else it owns its
  *   whole ArrayBuffer, so the worker can transfer it
@@ -65,11 +103,12 @@ async function synthesizeSentence(sentence, espeakVoice) {
  * Synthesizes sentences into one MP3 with a short silence between sentences.
  * @param {string[]} sentences
  * @param {string} espeakVoice
- * @param {{ gapMs: number, shouldStop?: () => boolean }} options  shouldStop is asked before each
- *   sentence and before encoding (the emulator was reset or closed); true ends the synthesis with an error
+ * @param {{ gapMs: number, shouldStop?: () => boolean, cacheDir?: string | null }} options  shouldStop is asked before each
+ *   sentence and before encoding (the emulator was reset or closed); true ends the synthesis with an
+ *   error. cacheDir: the speech cache (saySentence), if any
  * @returns {Promise<SpeechResult>}
  */
-export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false }) {
+export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false, cacheDir = null }) {
   const stopIfAsked = () => {
     if (shouldStop()) throw new Error('Speech synthesis was cancelled.');
   };
@@ -81,7 +120,7 @@ export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldSt
   let position = 0; // in samples
   for (const sentence of sentences) {
     stopIfAsked();
-    const speech = await synthesizeSentence(sentence, espeakVoice);
+    const speech = await saySentence(sentence, espeakVoice, cacheDir);
     if (speech.samples.length === 0) continue;
     sampleRate = speech.sampleRate;
     if (parts.length > 0) {

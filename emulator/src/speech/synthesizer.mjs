@@ -31,6 +31,13 @@ export class SpeechSynthesizer {
   #jobs = new Map();
   #nextId = 1;
   #closed = false;
+  /** @type {string | null} */
+  #cacheDir;
+
+  /** @param {{ cacheDir?: string | null }} [options]  cacheDir: the speech cache's folder (`--speech-cache`), if any */
+  constructor({ cacheDir = null } = {}) {
+    this.#cacheDir = cacheDir;
+  }
 
   /** Starts the worker and has it compile the 18 MB WASM module, so the first narration is not slower. */
   warmUp() {
@@ -83,7 +90,7 @@ export class SpeechSynthesizer {
   #ensureWorker() {
     if (this.#worker) return this.#worker;
     // No inherited node flags: the worker needs none, and some (--input-type, --eval) make it refuse to start.
-    const worker = new Worker(WORKER_URL, { execArgv: [] });
+    const worker = new Worker(WORKER_URL, { execArgv: [], workerData: { cacheDir: this.#cacheDir } });
     worker.unref();
     worker.on('message', (/** @type {import('./synth-worker.mjs').SynthesisReply} */ reply) => {
       const job = this.#jobs.get(reply.id);
