@@ -1,6 +1,7 @@
 import { batchesToWrite, ListeningTally, type ListeningTarget, type TallyBatch } from '../../server/src/insights/domain/tally';
 import { createInsightsService } from '../../server/src/insights/insights.service';
 import type { InsightsRepository } from '../../server/src/insights/insights.repository';
+import { listenedNarration } from './insights-fixtures';
 
 const DAY = '2026-11-27';
 const target = (articleId: string): ListeningTarget => ({
@@ -93,19 +94,11 @@ describe('the insights flush', () => {
   it('writes a large flush in several transactions, and one that fails is written at the next flush, once', async () => {
     const { repository, written, transactions } = memoryRepository(2);
     const warnings: string[] = [];
-    const row = (articleId: string) => ({
-      articleId,
-      audio: { url: '/a.mp3' },
-      contentType: 'api::article.article',
-      targetDocumentId: 'd',
-      targetLocale: 'en',
-      durationSeconds: 60,
-    });
     const service = createInsightsService({
       strapi: { log: { warn: (message: string) => warnings.push(message) } } as never,
       repository,
       config: { enabled: true, flushSeconds: 3600, retentionDays: 400 },
-      views: () => ({ findVisible: async (articleId: string) => row(articleId) }) as never,
+      views: () => ({ findVisible: async (articleId: string) => listenedNarration(articleId) }) as never,
       now: () => new Date(`${DAY}T12:00:00Z`),
     });
     const access = { anonymous: true, authenticate: async () => null };

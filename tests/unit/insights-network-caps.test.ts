@@ -3,6 +3,7 @@ import { ListeningTally, type ListeningTarget } from '../../server/src/insights/
 import { createInsightsService } from '../../server/src/insights/insights.service';
 import type { InsightsRepository } from '../../server/src/insights/insights.repository';
 import { guardedRoute } from '../../server/src/insights/listening-guard';
+import { listenedNarration } from './insights-fixtures';
 
 const DAY = '2026-11-28';
 const narration: ListeningTarget = {
@@ -63,17 +64,7 @@ describe('the caps of one network', () => {
 });
 
 describe('the events route: who is looked up', () => {
-  const row = (articleId: string) =>
-    articleId.startsWith('real')
-      ? {
-          articleId,
-          audio: { url: '/a.mp3' },
-          contentType: 'api::article.article',
-          targetDocumentId: 'd',
-          targetLocale: 'en',
-          durationSeconds: 60,
-        }
-      : null;
+  const row = (articleId: string) => (articleId.startsWith('real') ? listenedNarration(articleId) : null);
 
   function service() {
     const lookups: string[] = [];
