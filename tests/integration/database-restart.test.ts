@@ -342,6 +342,15 @@ describe.each(SERVER_DATABASES)('on $name, the database restarted during a drain
     await waitFor(async () => (outageLines().some((line) => line.includes('works again')) ? true : null), {
       timeoutMs: 30_000,
       what: 'the line saying the narration queue works again',
+    }).catch((error: Error) => {
+      // What the queue logged since the outage began, to tell what kept it from working again.
+      const since = stack.logs().slice(logsBefore).split('\n');
+      throw new Error(
+        `${error.message}\n${since
+          .filter((line) => line.includes('[speech]'))
+          .slice(-40)
+          .join('\n')}`
+      );
     });
     expect(outageLines()).toEqual([
       expect.stringMatching(/^\[speech\] the narration queue failed: .*Retrying on its own/),

@@ -31,6 +31,10 @@ import { sha256Hex } from './media.mjs';
  *   | { id: number, ok: false, message: string }} SynthesisReply
  */
 
+// eSpeak's file system throws an ErrnoError for each path it creates as it starts, once a sentence:
+// their stack traces took a tenth of a synthesis, and nothing reads them.
+Error.stackTraceLimit = 0;
+
 const port = parentPort;
 if (!port) throw new Error('synth-worker.mjs runs as a worker thread (see synthesizer.mjs).');
 

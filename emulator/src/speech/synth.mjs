@@ -73,12 +73,16 @@ async function saySentence(sentence, espeakVoice, cacheDir) {
   const speech = await synthesizeSentence(sentence, espeakVoice);
   const header = Buffer.alloc(4);
   header.writeUInt32LE(speech.sampleRate, 0);
-  const bytes = Buffer.concat([header, Buffer.from(speech.samples.buffer, speech.samples.byteOffset, speech.samples.byteLength)]);
+  await keep(file, Buffer.concat([header, Buffer.from(speech.samples.buffer, speech.samples.byteOffset, speech.samples.byteLength)]));
+  return speech;
+}
+
+/** Writes a cache file whole, then renames it into place: another emulator never reads half of one. */
+async function keep(/** @type {string} */ file, /** @type {Buffer} */ bytes) {
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  await mkdir(cacheDir, { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(partial, bytes);
   await rename(partial, file);
-  return speech;
 }
 
 /** @type {Promise<string> | undefined} */
@@ -109,6 +113,26 @@ async function cacheKey(sentence, espeakVoice) {
  * @returns {Promise<SpeechResult>}
  */
 export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false, cacheDir = null }) {
+  if (!cacheDir) return speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir });
+  // The same text again (a regenerate, a retry): the MP3 too is kept, lamejs takes as long as eSpeak.
+  const file = path.join(cacheDir, `${await cacheKey(sentences.join('\0'), `${espeakVoice}\0${gapMs}\0speech`)}.speech`);
+  const kept = await readFile(file).catch(() => null);
+  if (kept && kept.length >= 4) {
+    const headerLength = kept.readUInt32LE(0);
+    const { cues, durationSec, hasMp3 } = JSON.parse(kept.subarray(4, 4 + headerLength).toString('utf8'));
+    const mp3 = hasMp3 ? Buffer.from(new Uint8Array(kept.subarray(4 + headerLength)).buffer) : null;
+    return { mp3, cues, durationSec };
+  }
+  const speech = await speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir });
+  const header = Buffer.from(JSON.stringify({ cues: speech.cues, durationSec: speech.durationSec, hasMp3: speech.mp3 !== null }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length, 0);
+  await keep(file, Buffer.concat([length, header, speech.mp3 ?? Buffer.alloc(0)]));
+  return speech;
+}
+
+/** @param {string[]} sentences @param {string} espeakVoice @param {{ gapMs: number, shouldStop: () => boolean, cacheDir: string | null }} options @returns {Promise<SpeechResult>} */
+async function speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir }) {
   const stopIfAsked = () => {
     if (shouldStop()) throw new Error('Speech synthesis was cancelled.');
   };

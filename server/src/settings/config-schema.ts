@@ -232,11 +232,7 @@ export const pluginConfigSchema = z
      * How long an empty result that answers the free check of a callback without files is held
      * before it counts as a failure: audio re-delivered meanwhile wins (a replay came first).
      */
-    noAudioGraceMs: z
-      .number()
-      .int()
-      .positive()
-      .default(60_000),
+    noAudioGraceMs: z.number().int().positive().default(60_000),
     /** Submissions per article version before it is marked failed. */
     maxAttempts: z.number().int().min(1).max(20).default(3),
     /** How long a 402 pause lasts before the queue probes the balance again. */
