@@ -5,12 +5,13 @@
  * jest, e.g. `npm test -- --selectProjects unit`.
  *
  * Without arguments (CI, the README) the projects that need no build (code style, unit tests, the
- * emulator) run in a jest process of their own while the builds run. (The install project, beside
- * the integration tests at a lower priority, made the whole run slower on two cores: 3,092 s against
- * 1,566 s, its npm installs and builds and the integration tests each taking twice as long; it runs
- * after them again.) Their output follows the main run's; then the 15 slowest test files with their
- * seconds, and last the totals of all runs, `N passed, N failed` (a failed build counts as one
- * failure), also written to test-artifacts/jest-totals.txt.
+ * emulator) run in a jest process of their own while the builds run; then integration, e2e and
+ * install run two test files at a time (SPEECH_TEST_WORKERS), the longest first
+ * (tests/sequencer.js): each file boots its own Strapi, emulator and database servers, on ports of
+ * its worker's own (tests/integration/harness.ts). Their output follows the main run's; then the
+ * 15 slowest test files with their seconds, and last the totals of all runs, `N passed, N failed`
+ * (a failed build counts as one failure), also written to test-artifacts/jest-totals.txt. With
+ * arguments, jest runs them in one process (--runInBand), as before.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
