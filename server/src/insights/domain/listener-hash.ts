@@ -2,10 +2,10 @@ import crypto from 'crypto';
 
 /**
  * What a listener or a download is counted by: a hash of the day's secret salt, the network
- * (listenerNetwork, read once by the caller), the user agent and the narration. The salt is deleted once its day is over, so
- * the hash cannot be recomputed from an address afterwards nor linked to the next day's; the
- * narration in it keeps one listener's hashes of two articles apart. 128 bits: collisions among a
- * day's listeners are out of reach.
+ * (listenerNetwork, read once by the caller), the user agent and the narration. The salt is
+ * deleted once its day is over, so the hash cannot be recomputed from an address afterwards nor
+ * linked to the next day's; the narration in it keeps one listener's hashes of two articles apart.
+ * 128 bits: collisions among a day's listeners are out of reach.
  */
 export function listenerHash(input: { salt: string; network: string; userAgent: string; articleId: string; kind: string }): string {
   return sha256Hex([input.salt, input.kind, input.network, input.userAgent, input.articleId].join('\n')).slice(0, 32);
