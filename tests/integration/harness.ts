@@ -103,7 +103,15 @@ export function playgroundEnv(workDir: string, port: number | string): Record<st
  * it was made by. A stack on SQLite starts from a copy of it: Strapi then boots as on any later
  * start, about 3 s (a third of a boot) sooner, with nothing of another test in it.
  */
+/** Read once a test file: the build does not change while it runs. */
+let templatePath: string | undefined;
 function templateDatabase(): string {
+  templatePath ??= templateFor();
+  return templatePath;
+}
+
+/** The template's path for the build on disk: the plugin's server bundle and the compiled playground. */
+function templateFor(): string {
   const built = createHash('sha256').update(readFileSync(path.join(ROOT, 'dist', 'server', 'index.js')));
   const playgroundDist = path.join(ROOT, 'playground', 'dist');
   for (const entry of readdirSync(playgroundDist, { recursive: true, encoding: 'utf8' }).sort()) {

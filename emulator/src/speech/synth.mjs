@@ -64,7 +64,7 @@ async function synthesizeSentence(sentence, espeakVoice) {
  */
 async function saySentence(sentence, espeakVoice, cacheDir) {
   if (!cacheDir) return synthesizeSentence(sentence, espeakVoice);
-  const file = path.join(cacheDir, `${await cacheKey(sentence, espeakVoice)}.pcm`);
+  const file = path.join(cacheDir, `${await cacheKey('sentence', espeakVoice, sentence)}.pcm`);
   const kept = await readFile(file).catch(() => null);
   if (kept && kept.length >= 4) {
     const samples = new Int16Array(kept.buffer.slice(kept.byteOffset + 4, kept.byteOffset + kept.length));
@@ -87,11 +87,14 @@ async function keep(/** @type {string} */ file, /** @type {Buffer} */ bytes) {
 
 /** @type {Promise<string> | undefined} */
 let synthesizerIdentity;
-/** The cache's key: the voice, the sentence, and which eSpeak said it (another build may say it otherwise). */
-async function cacheKey(sentence, espeakVoice) {
+/**
+ * A cache file's name: what was said and how (voice, text, ...), and which eSpeak said it (another
+ * build may say it otherwise). @param {...(string | number)} parts
+ */
+async function cacheKey(...parts) {
   synthesizerIdentity ??= stat(new URL('espeak-ng.wasm', import.meta.resolve('espeak-ng'))).then((file) => `${file.size}`);
   return createHash('sha256')
-    .update(`${await synthesizerIdentity}\0${espeakVoice}\0${sentence}`)
+    .update([await synthesizerIdentity, ...parts].join('\0'))
     .digest('hex');
 }
 
@@ -115,7 +118,7 @@ async function cacheKey(sentence, espeakVoice) {
 export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false, cacheDir = null }) {
   if (!cacheDir) return speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir });
   // The same text again (a regenerate, a retry): the MP3 too is kept, lamejs takes as long as eSpeak.
-  const file = path.join(cacheDir, `${await cacheKey(sentences.join('\0'), `${espeakVoice}\0${gapMs}\0speech`)}.speech`);
+  const file = path.join(cacheDir, `${await cacheKey('speech', espeakVoice, gapMs, ...sentences)}.speech`);
   const kept = await readFile(file).catch(() => null);
   if (kept && kept.length >= 4) {
     const headerLength = kept.readUInt32LE(0);
