@@ -78,9 +78,17 @@ export async function waitUntil<T>(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** n sentences of about 70 characters each (some 0.15 s of synthesis apiece here), for long syntheses. */
-export const longText = (n: number) =>
-  Array.from({ length: n }, (_, i) => `This is sentence number ${i + 1} of a rather long voice preview text.`).join(' ');
+const NEVER_SAID = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heron', 'iris', 'juniper'];
+
+/**
+ * n sentences of about 80 characters each (some 0.15 s of synthesis apiece here), for long syntheses.
+ * Each call's sentences are new to the speech cache (a random name in each), so eSpeak really says them:
+ * a text said before answers from the cache at once, and a test of a synthesis in progress would see none.
+ */
+export const longText = (n: number) => {
+  const name = Array.from({ length: 5 }, () => NEVER_SAID[Math.floor(Math.random() * NEVER_SAID.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) => `This is sentence number ${i + 1} of a rather long preview by ${name}.`).join(' ');
+};
 
 export interface JsonResponse {
   status: number;
