@@ -65,6 +65,36 @@ describe('the synthesis worker', () => {
     }
   });
 
+  it("speaks every voice of the catalogue from the few data files it keeps of eSpeak's 445", async () => {
+    const result = await runSpeechScript(`
+      const { synthesizeSpeech, isVoiceData } = await import(speech + '/synth.mjs');
+      const { VOICES } = await import(speech + '/voices.mjs');
+      const voices = [];
+      for (const voice of VOICES) {
+        const said = await synthesizeSpeech([voice.language === 'ar' ? 'مرحبا بكم.' : 'Welcome.'], voice.espeakVoice, { gapMs: 300 });
+        voices.push({ id: voice.id, durationSec: said.durationSec });
+      }
+      const files = ['phontab', 'phondata', 'phonindex', 'intonations', 'en_dict', 'ar_dict', 'fr_dict', 'lang/gmw/en-US', 'lang/gmw/en',
+        'lang/sem/ar', 'lang/roa/fr', 'lang/sem/he', 'voices/!v/f3', 'voices/!v/m3', 'voices/!v/klatt', 'voices/mb/mb-ar1'];
+      process.stdout.write(JSON.stringify({ voices, kept: files.filter(isVoiceData) }));
+    `);
+    for (const voice of result.voices) expect(voice.durationSec).toBeGreaterThan(0.3);
+    expect(result.voices).toHaveLength(5);
+    expect(result.kept).toEqual([
+      'phontab',
+      'phondata',
+      'phonindex',
+      'intonations',
+      'en_dict',
+      'ar_dict',
+      'lang/gmw/en-US',
+      'lang/gmw/en',
+      'lang/sem/ar',
+      'voices/!v/f3',
+      'voices/!v/m3',
+    ]);
+  });
+
   it("rejects with eSpeak's error when a synthesis fails, aborts on its signal, and keeps serving", async () => {
     const result = await runSpeechScript(`
       const { SpeechSynthesizer } = await import(speech + '/synthesizer.mjs');

@@ -12,6 +12,7 @@ import path from 'node:path';
 import ESpeakNg from 'espeak-ng';
 import { decodePcm16Mono } from './wav.mjs';
 import { encodeMp3 } from './mp3.mjs';
+import { VOICES } from './voices.mjs';
 
 /** @type {Promise<WebAssembly.Module> | undefined} */
 let compiledWasm;
@@ -44,8 +45,19 @@ async function synthesizeSentence(sentence, espeakVoice) {
         throw toThrow;
       },
       instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ done) {
+        const env = /** @type {Record<string, Function>} */ (imports.env);
+        const loadEmbeddedFiles = env._emscripten_fs_load_embedded_files;
+        /** @type {WebAssembly.Memory | undefined} */
+        let memory;
+        env._emscripten_fs_load_embedded_files = (/** @type {number} */ table) => {
+          if (memory) keepEmbeddedFiles(memory, table, isVoiceData);
+          return loadEmbeddedFiles(table);
+        };
         WebAssembly.instantiate(wasm, imports)
-          .then((inst) => done(inst, wasm))
+          .then((inst) => {
+            memory = /** @type {WebAssembly.Memory} */ (inst.exports.memory);
+            done(inst, wasm);
+          })
           .catch(reject);
         return {};
       },
@@ -53,6 +65,44 @@ async function synthesizeSentence(sentence, espeakVoice) {
   });
   if (exitStatus !== 0) throw new Error(`espeak-ng exited with status ${exitStatus}`);
   return decodePcm16Mono(instance.FS.readFile('out.wav'));
+}
+
+/** The eSpeak languages and variants of the emulator's voices ('en-us+f3': en, f3). */
+const VOICE_LANGUAGES = new Set(VOICES.map((voice) => voice.espeakVoice.split(/[-+]/)[0]));
+const VOICE_VARIANTS = new Set(VOICES.flatMap((voice) => voice.espeakVoice.split('+').slice(1)));
+
+/**
+ * Whether eSpeak may read this data file for the emulator's voices: the phoneme tables, the
+ * dictionaries and language files of their languages, and their variants; not the other hundred
+ * languages nor the mbrola voices. @param {string} file  a path under espeak-ng-data/
+ */
+export function isVoiceData(file) {
+  const [top, ...rest] = file.split('/');
+  if (top === 'lang') return VOICE_LANGUAGES.has(rest[rest.length - 1].toLowerCase().split('-')[0]);
+  if (top === 'voices') return rest[0] === '!v' && VOICE_VARIANTS.has(rest[1]);
+  if (top.endsWith('_dict')) return VOICE_LANGUAGES.has(top.slice(0, -'_dict'.length));
+  return rest.length === 0;
+}
+
+/**
+ * eSpeak's data (445 files, every language's) is embedded in its WASM, and the glue creates each
+ * file in a new in-memory file system at every instance, one a sentence: that was half of a short
+ * sentence's CPU. This rewrites the instance's own table of embedded files (entries of name, length
+ * and data addresses, ended by a null name) to the files `keep` accepts, before the glue reads it.
+ * @param {WebAssembly.Memory} memory @param {number} table @param {(file: string) => boolean} keep
+ */
+function keepEmbeddedFiles(memory, table, keep) {
+  const words = new Uint32Array(memory.buffer);
+  const bytes = new Uint8Array(memory.buffer);
+  const nameAt = (/** @type {number} */ address) => new TextDecoder().decode(bytes.subarray(address, bytes.indexOf(0, address)));
+  /** @type {number[][]} */
+  const kept = [];
+  for (let entry = table >> 2; words[entry] !== 0; entry += 3) {
+    const name = nameAt(words[entry]);
+    if (keep(name.slice(name.indexOf('espeak-ng-data/') + 'espeak-ng-data/'.length))) kept.push([...words.subarray(entry, entry + 3)]);
+  }
+  kept.forEach((fields, i) => words.set(fields, (table >> 2) + i * 3));
+  words[(table >> 2) + kept.length * 3] = 0;
 }
 
 /**
