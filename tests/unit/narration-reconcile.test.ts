@@ -8,7 +8,8 @@ import {
 
 const MINUTE = 60_000;
 const now = new Date('2026-11-25T12:00:00.000Z');
-const timing = { now, settleMs: 2 * MINUTE, intervalMs: 5 * MINUTE };
+/** This process has run the plugin for a week: only the tests of a gap say otherwise. */
+const timing = { now, settleMs: 2 * MINUTE, intervalMs: 5 * MINUTE, runningSince: new Date(now.getTime() - 7 * 24 * 60 * MINUTE) };
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
 const row = (id: number, publishedAgoMs: number, locale: string | null = null): LiveRowStamp => ({
   id,
@@ -58,9 +59,24 @@ describe('reconciliation plan', () => {
     const cursor = { afterId: 10, passedAt: ago(24 * 60 * MINUTE) };
     const justBefore = row(11, 24 * 60 * MINUTE - MINUTE);
     const duringGap = row(12, 60 * MINUTE);
-    const plan = planReconcile(cursor, [justBefore, duringGap], 200, timing);
+    // This process started the plugin 10 minutes ago.
+    const plan = planReconcile(cursor, [justBefore, duringGap], 200, { ...timing, runningSince: new Date(now.getTime() - 10 * MINUTE) });
     expect(plan.record.map((r) => r.id)).toEqual([11]);
     expect(plan.skipped.map((r) => r.id)).toEqual([12]);
+    expect(plan.afterId).toBe(12);
+  });
+
+  it('records rows published while this process ran the plugin, however long its passes failed since the last that worked', () => {
+    // The last pass that saved its cursor was an hour ago; every pass since failed (the database refused the plugin's writes).
+    const cursor = { afterId: 10, passedAt: ago(60 * MINUTE) };
+    const beforeStart = row(11, 50 * MINUTE);
+    const whileFailing = row(12, 30 * MINUTE);
+    const plan = planReconcile(cursor, [beforeStart, whileFailing], 200, {
+      ...timing,
+      runningSince: new Date(now.getTime() - 40 * MINUTE),
+    });
+    expect(plan.record.map((r) => r.id)).toEqual([12]);
+    expect(plan.skipped.map((r) => r.id)).toEqual([11]);
     expect(plan.afterId).toBe(12);
   });
 

@@ -37,6 +37,7 @@ export function createReconciler(deps: ReconcilerDeps) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  let runningSince = now();
 
   async function maxId(uid: string): Promise<number | null> {
     const row = (await strapi.db.query(uid).findOne({ select: ['id'], orderBy: { id: 'desc' } })) as { id: number } | null;
@@ -60,7 +61,12 @@ export function createReconciler(deps: ReconcilerDeps) {
     let afterId = cursor.afterId;
     let recorded = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-      const plan = planReconcile({ ...cursor, afterId }, await liveRowsAfter(uid, afterId), BATCH, { now: at, settleMs, intervalMs });
+      const plan = planReconcile({ ...cursor, afterId }, await liveRowsAfter(uid, afterId), BATCH, {
+        now: at,
+        settleMs,
+        intervalMs,
+        runningSince,
+      });
       for (const row of plan.record) {
         if ((await deps.record(uid, row.documentId, row.locale)).queued) recorded += 1;
       }
@@ -112,6 +118,7 @@ export function createReconciler(deps: ReconcilerDeps) {
     start() {
       if (!stopped) return;
       stopped = false;
+      runningSince = now();
       const loop = (delay: number) => {
         timer = setTimeout(async () => {
           await runner.runSoon();

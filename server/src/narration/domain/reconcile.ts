@@ -37,6 +37,11 @@ export interface ReconcileTiming {
   settleMs: number;
   /** The time between passes: a row published within it after the last pass was published while the plugin ran. */
   intervalMs: number;
+  /**
+   * Since when this process has run the plugin: a row published since then went live while the
+   * plugin ran, however long its passes failed meanwhile (a database that refused its writes).
+   */
+  runningSince: Date;
 }
 
 export interface ReconcilePlan {
@@ -62,8 +67,9 @@ export function firstCursor(maxLiveId: number | null, now: Date): ReconcileCurso
  * is settled and was published while the plugin was running: no later than one interval (plus the
  * settle time) after the previous pass (`cursor.passedAt`, the same for every batch of a pass).
  * Rows published later than that went live during a gap in which no instance ran a pass (the
- * plugin was disabled, or Strapi ran without it), and are skipped. The cursor stops before the
- * first unsettled row.
+ * plugin was disabled, or Strapi ran without it), and are skipped; unless this process was
+ * running the plugin then (`runningSince`): a pass that failed is no proof that nothing ran. The
+ * cursor stops before the first unsettled row.
  */
 export function planReconcile(
   cursor: ReconcileCursor,
@@ -73,6 +79,7 @@ export function planReconcile(
 ): ReconcilePlan {
   const settledBefore = timing.now.getTime() - timing.settleMs;
   const aliveUntil = time(cursor.passedAt) + timing.intervalMs + timing.settleMs;
+  const ranSince = timing.runningSince.getTime();
   const record: LiveRowStamp[] = [];
   const skipped: LiveRowStamp[] = [];
   let afterId = cursor.afterId;
@@ -83,7 +90,7 @@ export function planReconcile(
       unsettled = true;
       break;
     }
-    (publishedAt <= aliveUntil ? record : skipped).push(row);
+    (publishedAt <= aliveUntil || publishedAt >= ranSince ? record : skipped).push(row);
     afterId = Math.max(afterId, row.id);
   }
   return { record, skipped, afterId, more: !unsettled && rows.length >= batchSize };
