@@ -62,7 +62,7 @@ async function upload(app, workDir, name, mimetype, content) {
 
 async function seed(app, workDir) {
   const samples = new Int16Array(22050 * 3).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 22050)));
-  const mp3 = encodeMp3(samples, 22050);
+  const mp3 = await encodeMp3(samples, 22050);
   const audio = await upload(app, workDir, 'bench-narration.mp3', 'audio/mpeg', mp3);
   const srt = await upload(
     app,

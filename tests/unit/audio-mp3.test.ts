@@ -2,7 +2,7 @@ import { Mp3DurationReader, isoDuration, mp3DurationSeconds } from '../../server
 import { parseMpegFrameHeader } from '../../server/src/audio/mp3-sniff';
 import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
 
-/** Real frames from the emulator's lamejs encoder: MPEG 2 layer III, mono, 22.05 kHz, 576 samples a frame, no VBR header. */
+/** Real frames from the emulator's MP3 encoder: MPEG 2 layer III, mono, 22.05 kHz, 576 samples a frame, no VBR header. */
 const RATE = 22050;
 const FRAME_SECONDS = 576 / RATE;
 const THREE_SECONDS = emulatorMp3(3);

@@ -8,7 +8,7 @@ const EMULATOR_MP3_MODULE = path.resolve(__dirname, '../../emulator/src/speech/m
 
 /**
  * A real MP3 as the emulator serves narrations: a tone encoded by the emulator's own `encodeMp3`
- * (lamejs, 22.05 kHz mono, 48 kbps; no ID3 tag). Run in a child process because it is an ES module.
+ * (LAME in WASM, 22.05 kHz mono, 48 kbps; no ID3 tag). Run in a child process because it is an ES module.
  */
 export function emulatorMp3(seconds = 1): Buffer {
   const script = `

@@ -12,7 +12,7 @@ import { parseSrt } from '../../server/src/subtitles/srt';
 
 /**
  * Joining MP3 parts into one file, checked against real encoders and decoders: parts encoded by
- * ffmpeg's LAME (ID3v2 tags, LAME Info/Xing frames, ID3v1 tags) and by the emulator's lamejs; the
+ * ffmpeg's LAME (ID3v2 tags, LAME Info/Xing frames, ID3v1 tags) and by the emulator's encoder; the
  * joined file decoded end to end by ffmpeg and its frames counted by ffprobe.
  */
 
@@ -232,7 +232,7 @@ describe('joining MP3 parts', () => {
     expect(readFileSync(out('together-2.mp3')).equals(readFileSync(out('alone-2.mp3')))).toBe(true);
   });
 
-  it("joins the emulator's lamejs parts (MPEG 2, 22.05 kHz mono) behind ID3v2 tags, zero padding, and before APEv2, Lyrics3 and ID3v1 tags", async () => {
+  it("joins the emulator's parts (MPEG 2, 22.05 kHz mono) behind ID3v2 tags, zero padding, and before APEv2, Lyrics3 and ID3v1 tags", async () => {
     const [one, two] = [emulatorMp3(1), emulatorMp3(0.5)];
     const id3v1 = Buffer.concat([Buffer.from('TAG', 'latin1'), Buffer.alloc(125, 0x20)]);
     const ape = Buffer.concat([Buffer.from('APETAGEX', 'latin1'), Buffer.alloc(24)]);

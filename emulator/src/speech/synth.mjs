@@ -1,5 +1,5 @@
 /**
- * Real speech: eSpeak NG (WASM, from npm) per sentence, then one MP3 (lamejs). Synthesizing
+ * Real speech: eSpeak NG (WASM, from npm) per sentence, then one MP3 (LAME in WASM). Synthesizing
  * sentence by sentence is what makes the SRT exact: every cue starts where its sentence's
  * samples start in the concatenated PCM and lasts samples / sampleRate seconds.
  *
@@ -167,7 +167,7 @@ async function cacheKey(...parts) {
  */
 export async function synthesizeSpeech(sentences, espeakVoice, { gapMs, shouldStop = () => false, cacheDir = null }) {
   if (!cacheDir) return speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir });
-  // The same text again (a regenerate, a retry): the MP3 too is kept, lamejs takes as long as eSpeak.
+  // The same text again (a regenerate, a retry): the MP3 too is kept.
   const file = path.join(cacheDir, `${await cacheKey('speech', espeakVoice, gapMs, ...sentences)}.speech`);
   const kept = await readFile(file).catch(() => null);
   if (kept && kept.length >= 4) {
@@ -218,5 +218,5 @@ async function speak(sentences, espeakVoice, { gapMs, shouldStop, cacheDir }) {
     offset += part.length;
   }
   stopIfAsked();
-  return { mp3: encodeMp3(pcm, sampleRate), cues, durationSec: position / sampleRate };
+  return { mp3: await encodeMp3(pcm, sampleRate), cues, durationSec: position / sampleRate };
 }

@@ -1,5 +1,5 @@
 /**
- * The main thread's side of speech synthesis. eSpeak NG and lamejs are synchronous and take
+ * The main thread's side of speech synthesis. eSpeak NG and the MP3 encoder are synchronous and take
  * hundreds of milliseconds per article; run on the main thread they held the HTTP event loop, so
  * the emulator accepted no request and delivered no callback while it synthesized. A real service
  * answers while it generates: here one long-lived worker thread (synth-worker.mjs) does the work

@@ -58,7 +58,7 @@ const SAMPLE_MS = 20;
 const EARLY_POLL_MS = 250;
 
 /**
- * How fast the emulator's synthesizer (eSpeak NG in WASM, then lamejs, in its worker thread) speaks
+ * How fast the emulator's synthesizer (eSpeak NG in WASM, then LAME in WASM, in its worker thread) speaks
  * on this machine: 12 sentences of the articles' kind, after one to warm it up. Seconds of audio a second.
  */
 async function synthesisSpeed(fixtures) {
