@@ -94,7 +94,8 @@ export function isVoiceData(file) {
 function keepEmbeddedFiles(memory, table, keep) {
   const words = new Uint32Array(memory.buffer);
   const bytes = new Uint8Array(memory.buffer);
-  const nameAt = (/** @type {number} */ address) => new TextDecoder().decode(bytes.subarray(address, bytes.indexOf(0, address)));
+  const decoder = new TextDecoder();
+  const nameAt = (/** @type {number} */ address) => decoder.decode(bytes.subarray(address, bytes.indexOf(0, address)));
   /** @type {number[][]} */
   const kept = [];
   for (let entry = table >> 2; words[entry] !== 0; entry += 3) {
