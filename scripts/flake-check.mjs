@@ -74,36 +74,40 @@ function report() {
   }
 }
 
-if (values.report) {
-  report();
-  process.exit(0);
-}
+if (values.report) report();
+else checkUnderLoad();
 
-const files = positionals.length ? positionals : FLAKE_SUITES;
-const times = Number(values.times);
-const busy = Array.from({ length: Number(values.load) }, () => spawn('yes', [], { stdio: ['ignore', 'ignore', 'ignore'] }));
-const stopLoad = () => busy.forEach((child) => child.kill());
-process.on('exit', stopLoad);
-process.on('SIGINT', () => process.exit(130));
-mkdirSync(path.dirname(logFile), { recursive: true });
+function checkUnderLoad() {
+  const files = positionals.length ? positionals : FLAKE_SUITES;
+  const times = Number(values.times);
+  const busy = Array.from({ length: Number(values.load) }, () => spawn('yes', [], { stdio: ['ignore', 'ignore', 'ignore'] }));
+  const stopLoad = () => busy.forEach((child) => child.kill());
+  process.on('exit', stopLoad);
+  // Ctrl-C: the load stops first, then the signal ends this process as it would have.
+  process.once('SIGINT', () => {
+    stopLoad();
+    process.kill(process.pid, 'SIGINT');
+  });
+  mkdirSync(path.dirname(logFile), { recursive: true });
 
-for (let round = 1; round <= times; round++) {
-  for (const file of files) {
-    const started = Date.now();
-    const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), file, '--runInBand'], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, JEST_TOTALS_FILE: path.join(root, 'test-artifacts', 'flake-check-totals.txt') },
-    });
-    const output = `${jest.stdout}\n${jest.stderr}`;
-    const failures = [...output.matchAll(/^\s+● (.+ › .+)$/gm)].map((match) => match[1]);
-    const passed = jest.status === 0;
-    const entry = { commit, file, round, passed, seconds: (Date.now() - started) / 1000, failures, at: new Date().toISOString() };
-    appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
-    console.log(`[flake-check] round ${round}/${times} ${passed ? 'PASS' : 'FAIL'} ${file} (${entry.seconds.toFixed(0)} s)`);
-    if (!passed) console.log(output.split('\n').slice(-80).join('\n'));
+  for (let round = 1; round <= times; round++) {
+    for (const file of files) {
+      const started = Date.now();
+      const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), file, '--runInBand'], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, JEST_TOTALS_FILE: path.join(root, 'test-artifacts', 'flake-check-totals.txt') },
+      });
+      const output = `${jest.stdout}\n${jest.stderr}`;
+      const failures = [...output.matchAll(/^\s+● (.+ › .+)$/gm)].map((match) => match[1]);
+      const passed = jest.status === 0;
+      const entry = { commit, file, round, passed, seconds: (Date.now() - started) / 1000, failures, at: new Date().toISOString() };
+      appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+      console.log(`[flake-check] round ${round}/${times} ${passed ? 'PASS' : 'FAIL'} ${file} (${entry.seconds.toFixed(0)} s)`);
+      if (!passed) console.log(output.split('\n').slice(-80).join('\n'));
+    }
   }
+  stopLoad();
+  report();
 }
-stopLoad();
-report();
