@@ -103,7 +103,7 @@ describe("the storing step's claim and an earlier store's leftover uploads", () 
     expect(unlinkedLookedFor).toEqual(['doc1-en']);
     expect(applied[0]).toBe('storeClaimed');
     expect(applied).not.toContain('storeDeferred');
-    expect(row().leaseOwner).toBe('worker-1');
+    expect(row().leaseOwner).toMatch(/^worker-1\//);
   });
 
   it('stores nothing while uploads whose link was cut off may still be there: the row waits its backoff', async () => {
@@ -147,5 +147,117 @@ describe('a store that fails', () => {
     const { applied, row } = await storeOnce(new NothingToStore('narration doc1-en has no pending result to store'));
     expect(applied).toEqual(['storeClaimed', 'storeFailed']);
     expect(row()).toMatchObject({ status: 'failed', lastErrorCode: 'STORE_FAILED' });
+  });
+});
+
+describe('two stores of one row in one process', () => {
+  /**
+   * A repository in memory whose writes land as the database's compare-and-set does: the status
+   * and the guard are checked against the row as it is now, not against the writer's copy.
+   */
+  function sharedRow() {
+    let row: NarrationRow = narrationRow({
+      status: 'storing',
+      pendingResult: { audioFile: 'https://media.test/a.mp3', srtFile: 'https://media.test/a.srt' },
+      storeAttempts: 0,
+    } as Partial<NarrationRow>);
+    // The result is of the version narrated now: storing it completes the row.
+    row = { ...row, submittedFingerprint: row.fingerprint };
+    const pending: MediaFileRef[] = [];
+    const removed: number[] = [];
+    const repository = {
+      readyToStore: async () => (row.status === 'storing' && !row.leaseOwner ? [row] : []),
+      pendingUploadsOf: async () => [...pending],
+      apply: async (current: NarrationRow, event: NarrationEvent) => {
+        const result = transition(current, event);
+        if (result.kind === 'ignore') return { applied: false as const, reason: result.reason };
+        const { guard } = result;
+        const lost =
+          !result.from.includes(row.status) ||
+          (guard.leaseOwner !== undefined && (row.leaseOwner ?? null) !== guard.leaseOwner) ||
+          (guard.leaseExpiredBefore !== undefined && !(Date.parse(String(row.leaseExpiresAt)) < guard.leaseExpiredBefore.getTime()));
+        if (lost) return { applied: false as const, reason: 'the row changed under us' };
+        // The files a patch links, by their ids (what the test reads back is the audio's).
+        const linked = Object.fromEntries(
+          ['audio', 'subtitles', 'subtitlesVtt'].flatMap((field) => {
+            const id = (result.patch as Record<string, unknown>)[field];
+            return id === undefined ? [] : [[field, { id }]];
+          })
+        );
+        row = { ...row, ...result.patch, ...linked } as unknown as NarrationRow;
+        return { applied: true as const, row: { ...current, ...row }, replaced: [] };
+      },
+    };
+    /** Each store's uploads, made when the test says (they join the row's pending uploads), then its end. */
+    const uploads: Array<{ make: (first: number) => void; finish: () => void }> = [];
+    const media = {
+      remove: async (files: Array<MediaFileRef | null | undefined>) => {
+        for (const file of files) if (file) removed.push(file.id);
+        return true;
+      },
+      removeUnlinkedUploads: async () => true,
+      store: () =>
+        new Promise((resolve) => {
+          let files: MediaFileRef[] = [];
+          uploads.push({
+            make: (first) => {
+              files = [first, first + 1, first + 2].map((id) => ({ id, url: `/uploads/${id}` }) as MediaFileRef);
+              pending.push(...files);
+            },
+            finish: () =>
+              resolve({ audio: files[0], subtitles: files[1], subtitlesVtt: files[2], durationSeconds: 3, audioBytes: 1000, cues: [] }),
+          });
+        }),
+    };
+    let at = new Date('2026-11-25T08:00:00Z');
+    const deps = {
+      strapi: { log: { info: () => undefined, warn: () => undefined, error: () => undefined } },
+      config: { leaseMs: 60_000, maxAttempts: 3 },
+      repository,
+      media,
+      parts: { remove: async () => undefined },
+      owner: 'worker-1',
+      now: () => at,
+      isStopped: () => false,
+      wake: () => undefined,
+      settings: { get: async () => ({}) },
+      content: {},
+      voiceOverrides: {},
+    } as unknown as StoreStepDeps;
+    return {
+      step: createStoreStep(deps),
+      repository,
+      uploads,
+      removed,
+      row: () => row,
+      advance: (ms: number) => (at = new Date(at.getTime() + ms)),
+      now: () => at,
+    };
+  }
+
+  it('never links the files of a store whose lease ran out and was claimed again by the same worker: the second claim removed them', async () => {
+    const { step, repository, uploads, removed, row, advance, now } = sharedRow();
+    await step.storeResults(now());
+    const firstOwner = row().leaseOwner;
+    expect(firstOwner).toMatch(/^worker-1/);
+    // The first store's lease runs out (the database was away, its renewals failed) and is recovered.
+    advance(61_000);
+    expect((await repository.apply(row(), { type: 'leaseExpired', now: now() })).applied).toBe(true);
+    // The same worker claims the row again: the first store's uploads, pending on the row, are removed first.
+    uploads[0].make(101);
+    await step.storeResults(now());
+    expect(removed).toEqual([101, 102, 103]);
+    expect(row().leaseOwner).toMatch(/^worker-1/);
+    expect(row().leaseOwner).not.toBe(firstOwner);
+    // Both stores reach their final write, the first one first.
+    uploads[1].make(201);
+    uploads[0].finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    uploads[1].finish();
+    await step.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(row().status).toBe('completed');
+    expect((row().audio as unknown as MediaFileRef).id).toBe(201);
+    expect(removed).not.toContain(201);
   });
 });

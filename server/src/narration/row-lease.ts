@@ -15,7 +15,7 @@ export class StoreStopped extends Error {
 export interface RowLeaseDeps {
   config: Pick<PluginConfig, 'leaseMs'>;
   repository: Pick<JobsRepository, 'apply'>;
-  /** This worker, as the rows' `leaseOwner` names it. */
+  /** The lease's holder, as the row's `leaseOwner` names it: one claim of one worker (store-step.ts). */
   owner: string;
   now: () => Date;
 }

@@ -25,7 +25,7 @@ export interface StoreStepDeps extends LiveVersionDeps {
   /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */
   joined: JoinedMediaStore;
   parts: Pick<PartsRepository, 'remove'>;
-  /** This worker, as the rows' `leaseOwner` names it. */
+  /** This worker: each of its claims holds a row's lease as `<owner>/<claim number>` (see storeResults). */
   owner: string;
   now: () => Date;
   isStopped: () => boolean;
@@ -57,15 +57,17 @@ function failedForGood(error: unknown): boolean {
 }
 
 export function createStoreStep(deps: StoreStepDeps) {
-  const { strapi, config, repository, media, owner, now } = deps;
+  const { strapi, config, repository, media, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
   /** Downloads run beside the tick, so a slow media host never holds up submissions. */
   const activeStores = new Map<Promise<void>, AbortController>();
   const MAX_PARALLEL_STORES = 2;
+  let claims = 0;
 
-  async function storeOne(job: NarrationRow, controller: AbortController) {
-    const lease = holdLease(deps, job, controller);
+  /** `owner`: this claim's lease holder; no other store, not even another of this worker's, writes as it. */
+  async function storeOne(job: NarrationRow, owner: string, controller: AbortController) {
+    const lease = holdLease({ ...deps, owner }, job, controller);
     let stored: StoredMedia;
     // A segmented narration's parts, joined: where each is in the audio, and the part rows it used.
     let joined: JoinedMedia | null = null;
@@ -74,7 +76,7 @@ export function createStoreStep(deps: StoreStepDeps) {
       else stored = await media.store(job, controller.signal);
     } catch (error) {
       await lease.release();
-      if (controller.signal.aborted) return handOff(job, controller);
+      if (controller.signal.aborted) return handOff(job, owner, controller);
       if (error instanceof PartsLostError) {
         strapi.log.warn(`[speech] ${job.articleId}: ${error.message}`);
         await repository.apply(job, { type: 'partsLost', owner, reason: error.message, segments: error.segments, now: now() });
@@ -99,7 +101,7 @@ export function createStoreStep(deps: StoreStepDeps) {
     await lease.release();
     if (controller.signal.aborted) {
       await media.remove(files);
-      return handOff(job, controller);
+      return handOff(job, owner, controller);
     }
     // Links the files in the write that completes the row, and only while the lease is ours. Should
     // it fail, the files are not removed here: the write may have committed although its answer was
@@ -155,7 +157,7 @@ export function createStoreStep(deps: StoreStepDeps) {
   }
 
   /** A store stopped from outside: a lost lease means hands off; a shutdown hands the row back. */
-  async function handOff(job: NarrationRow, controller: AbortController) {
+  async function handOff(job: NarrationRow, owner: string, controller: AbortController) {
     const reason = controller.signal.reason as StoreStopped | undefined;
     log(`stopped storing ${job.articleId}: ${reason?.message ?? 'aborted'}`);
     if (reason?.why === 'shutdown') await repository.apply(job, { type: 'storeAbandoned', owner, now: now() });
@@ -170,6 +172,10 @@ export function createStoreStep(deps: StoreStepDeps) {
       const free = MAX_PARALLEL_STORES - activeStores.size;
       if (free <= 0) return;
       for (const row of await repository.readyToStore(at, free)) {
+        // A lease per claim, not per worker: should this claim's lease run out (the database away
+        // past leaseMs) and the row be claimed again here, the first store's renewals and final
+        // write must lose, since the second claim removed its uploads as leftovers.
+        const owner = `${deps.owner}/${++claims}`;
         const claimed = await repository.apply(row, {
           type: 'storeClaimed',
           owner,
@@ -200,7 +206,7 @@ export function createStoreStep(deps: StoreStepDeps) {
           continue;
         }
         const controller = new AbortController();
-        const task = storeOne(claimed.row, controller)
+        const task = storeOne(claimed.row, owner, controller)
           .catch((error) => {
             strapi.log.error(`[speech] storing ${row.articleId} failed: ${(error as Error).message}`);
           })

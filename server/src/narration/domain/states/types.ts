@@ -45,7 +45,7 @@ export interface NarrationJobState {
   /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
   storeAttempts?: number;
   seenResults: ResultUrls[] | null;
-  /** The instance that holds the row right now (submitting or storing), if any. */
+  /** Who holds the row right now: the instance submitting it, or one claim of the instance storing it; if anyone. */
   leaseOwner?: string | null;
   /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
   stores?: number | null;
@@ -210,7 +210,8 @@ export type NarrationEvent =
 export interface TransitionGuard {
   /**
    * The row's lease must (still) belong to this owner; `null`: nobody may hold it. A worker whose
-   * lease expired and was taken over can then never write to the row again.
+   * lease expired and was taken over can then never write to the row again, nor can a store whose
+   * lease the same worker claimed again: a store's owner names its claim (store-step.ts).
    */
   leaseOwner?: string | null;
   /** The lease ran out before this time (recovery must not take a lease its holder just renewed). */
