@@ -11,6 +11,24 @@ import { narrationRow } from './narration-fixtures';
 
 const leftover: MediaFileRef = { id: 41, url: '/uploads/narration-doc1-en-old.mp3' } as MediaFileRef;
 
+/** The storing step's dependencies around a repository and a media store of the test's, as worker-1 with leases of a minute. */
+function storeStepDeps(repository: object, media: object, now: () => Date): StoreStepDeps {
+  return {
+    strapi: { log: { info: () => undefined, warn: () => undefined, error: () => undefined } },
+    config: { leaseMs: 60_000, maxAttempts: 3 },
+    repository,
+    media,
+    parts: { remove: async () => undefined },
+    owner: 'worker-1',
+    now,
+    isStopped: () => false,
+    wake: () => undefined,
+    settings: { get: async () => ({}) },
+    content: {},
+    voiceOverrides: {},
+  } as unknown as StoreStepDeps;
+}
+
 function storeStepWith({
   leftoversRemovable,
   unlinkedRemovable = true,
@@ -56,19 +74,7 @@ function storeStepWith({
     },
   };
   const at = new Date('2026-11-25T08:00:00Z');
-  const deps = {
-    strapi: { log: { info: () => undefined, warn: () => undefined, error: () => undefined } },
-    config: { leaseMs: 60_000, maxAttempts: 3 },
-    repository,
-    media,
-    owner: 'worker-1',
-    now: () => at,
-    isStopped: () => false,
-    wake: () => undefined,
-    settings: { get: async () => ({}) },
-    content: {},
-    voiceOverrides: {},
-  } as unknown as StoreStepDeps;
+  const deps = storeStepDeps(repository, media, () => at);
   return { step: createStoreStep(deps), applied, removed, unlinkedLookedFor, stores, row: () => row, at };
 }
 
@@ -210,20 +216,7 @@ describe('two stores of one row in one process', () => {
         }),
     };
     let at = new Date('2026-11-25T08:00:00Z');
-    const deps = {
-      strapi: { log: { info: () => undefined, warn: () => undefined, error: () => undefined } },
-      config: { leaseMs: 60_000, maxAttempts: 3 },
-      repository,
-      media,
-      parts: { remove: async () => undefined },
-      owner: 'worker-1',
-      now: () => at,
-      isStopped: () => false,
-      wake: () => undefined,
-      settings: { get: async () => ({}) },
-      content: {},
-      voiceOverrides: {},
-    } as unknown as StoreStepDeps;
+    const deps = storeStepDeps(repository, media, () => at);
     return {
       step: createStoreStep(deps),
       repository,
