@@ -6,7 +6,7 @@
  *
  * Without arguments (CI, the README) the projects that need no build (code style, unit tests, the
  * emulator) run in a jest process of their own while the builds run; then integration, e2e and
- * install run two test files at a time (SPEECH_TEST_WORKERS), the longest first
+ * install run three test files at a time (SPEECH_TEST_WORKERS), the longest first
  * (tests/sequencer.js): each file boots its own Strapi, emulator and database servers, on ports of
  * its worker's own (tests/integration/harness.ts). Their output follows the main run's; then the
  * 15 slowest test files with their seconds, and last the totals of all runs, `N passed, N failed`
@@ -29,13 +29,13 @@ const jest = path.join(root, 'node_modules/jest/bin/jest.js');
 const artifacts = path.join(root, 'test-artifacts');
 
 /**
- * Test files that run side by side after the builds, when `npm test` has no arguments. Twelve
- * integration files alone took 396 s two at a time (the cores 70 % busy), 306 s three at a time
- * (86 %) and 289 s four (94 %); but the whole run three at a time kept the cores 99 % busy and
- * brought out two races of the plugin under load (2026-11-28: the reconciliation's, fixed; a
- * narration's audio link after a database restart on MariaDB, open), so two until none is left.
+ * Test files that run side by side after the builds, when `npm test` has no arguments. Two at a
+ * time leave the cores idle while both wait on a timer (integration and e2e alone: 75 % busy);
+ * three keep them 94 % busy: a fresh clone's CI took 1,661 s against 1,853 s two at a time
+ * (2026-11-28). The first whole runs three at a time brought out two races of the plugin under
+ * load, both fixed since: the reconciliation's (09a4e8c) and a store's lease (689203f).
  */
-const SIDE_BY_SIDE = Number(process.env.SPEECH_TEST_WORKERS ?? 2);
+const SIDE_BY_SIDE = Number(process.env.SPEECH_TEST_WORKERS ?? 3);
 
 /** The jest projects that need no build, run during the builds when `npm test` has no arguments. */
 const BUILD_FREE = ['lint', 'unit', 'emulator'];
@@ -116,7 +116,7 @@ const rest = createRequire(import.meta.url)(path.join(root, 'jest.config.js'))
   .projects.map((project) => project.displayName)
   .filter((name) => !BUILD_FREE.includes(name));
 if (built) {
-  // The whole run: two test files at a time (each boots its own Strapi, emulator and database on
+  // The whole run: three test files at a time (each boots its own Strapi, emulator and database on
   // ports of its worker's own, harness.ts), the longest first (tests/sequencer.js).
   const jestArgs = overlapping ? [`--maxWorkers=${SIDE_BY_SIDE}`, '--selectProjects', ...rest] : ['--runInBand', ...args];
   status = spawnSync(process.execPath, [jest, ...jestArgs], { cwd: root, stdio: 'inherit' }).status ?? 1;

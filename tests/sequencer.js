@@ -1,6 +1,6 @@
 /**
  * The order jest hands test files to its workers: the longest first, so that the files running side
- * by side (`npm test` runs two at a time) end together instead of one long file starting last. The
+ * by side (`npm test` runs three at a time) end together instead of one long file starting last. The
  * seconds are those of a full run (test-artifacts/jest-times*.json, which `npm test` writes; update
  * them by hand when the order drifts); a file not listed counts by its size, as jest's own order does.
  */
