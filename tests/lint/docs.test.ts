@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { marked, type Token, type Tokens } from 'marked';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { pluginConfigSchema } from '../../server/src/settings/config-schema';
 import { INSTALL_PAGE, readmeBlock } from '../install/readme-blocks';
 

@@ -1,4 +1,4 @@
-import type { ZodError } from 'zod';
+import type { ZodError } from 'zod/v3';
 import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/settings/config-schema';
 import { runtimeSettingsSchema } from '../../server/src/settings/service';
 

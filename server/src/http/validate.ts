@@ -1,5 +1,5 @@
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** The request's input parsed by `schema`, or a 400 ValidationError listing the refused fields. */
 export function validate<Schema extends z.ZodTypeAny>(schema: Schema, input: unknown, message = 'Invalid request.'): z.output<Schema> {

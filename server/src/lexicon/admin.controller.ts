@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import {
   LEXICON_AFFECTED_PAGE_SIZE,
   type HearLexiconRuleRequest,

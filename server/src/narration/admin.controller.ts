@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/narrations';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { documentKey } from '../access/document-permissions';

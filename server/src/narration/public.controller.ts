@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { NarrationRow } from './jobs.repository';
 import { etagOf } from '../http/etag';
 import { privateAnswer, redirectToFile } from './file-redirect';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ArticleFields } from '../narration/domain/article';
 import type { NarrationModeChoice } from '../narration/domain/segments';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { LexiconRule } from '../../../shared/contracts/lexicon';
 import { oneLine } from '../narration/domain/text';
 import { localeCode } from './config-schema';

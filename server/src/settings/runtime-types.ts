@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ContentTypeNarration } from '../../../shared/contracts/settings';
 import { contentTypeNarrationSchema, segmentCharacters, type ContentTypeNarrationConfig } from './config-schema';
 

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import {
   budgetChangesSchema,
   localeVoicesSchema,

@@ -1,5 +1,5 @@
 /** Request and response shapes of the speech services contract (spec sections 2 and 4). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { PreprocessType } from '../../../shared/contracts/settings';
 import type { TranscriptionOutputFormat } from '../../../shared/contracts/transcriptions';
 import type { Voice } from '../../../shared/contracts/voices';

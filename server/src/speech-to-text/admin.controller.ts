@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import {
   DEFAULT_TRANSCRIPTION_LANGUAGE,
   TRANSCRIPT_DOWNLOAD_FORMATS,

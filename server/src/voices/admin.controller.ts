@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { MAX_PREVIEW_TEXT_LENGTH, type ListVoicesResponse, type PreviewVoiceRequest } from '../../../shared/contracts/voices';
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { accepts } from '../http/validate';

@@ -3,7 +3,7 @@
  * shared/contracts refuse a mismatch. Each `@ts-expect-error` line must fail to compile; were a
  * check to let its mismatch through, the directive itself would be the error.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { DocumentTarget } from '../../../shared/contracts/common';
 import type { EstimateRequest, NarrationView } from '../../../shared/contracts/narrations';
 import type { LexiconAffectedRequest } from '../../../shared/contracts/lexicon';
