@@ -23,7 +23,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const { status } = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
     if (status !== 0) {
       console.error(`[build] ${label} failed`);
-      process.exit(status ?? 1);
+      process.exitCode = status ?? 1;
+      break;
     }
   }
 }

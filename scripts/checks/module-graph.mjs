@@ -11,10 +11,7 @@ import { cruise } from 'dependency-cruiser';
 const TYPE_ONLY = new Set(['type-only', 'type-import']);
 
 const roots = process.argv.slice(2);
-if (roots.length === 0) {
-  console.error('usage: node scripts/checks/module-graph.mjs <folder>...');
-  process.exit(2);
-}
+if (roots.length === 0) throw new Error('usage: node scripts/checks/module-graph.mjs <folder>...');
 
 const result = await cruise(roots, {
   tsPreCompilationDeps: true,
