@@ -53,6 +53,17 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // The plugin's zod is whichever of 3.25+ or 4 the app resolves (package.json): only the
+    // versioned entries give one API in both; bare 'zod' is the v3 API in one and v4 in the other.
+    files: ['server/src/**/*.ts', 'tests/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: "Import 'zod/v3' (or 'zod/v4'): bare 'zod' changes API with the version the app resolves." }] },
+      ],
+    },
+  },
+  {
     files: ['tests/**/*.{ts,js}'],
     languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } },
     // Tests read untyped JSON answers (HTTP bodies, database rows) and poke at fakes; typing every
