@@ -201,9 +201,13 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
           waiting: rows.filter((row) => row?.status === 'queued' && row.lastErrorCode === 'BUDGET_REACHED').length,
         };
       };
-      await waitFor(async () => JSON.stringify(await statuses()) === JSON.stringify({ completed: 3, waiting: 3 }), {
+      // The last statuses go into the failure: too slow and past the budget read differently.
+      let seen = '';
+      await waitFor(async () => (seen = JSON.stringify(await statuses())) === JSON.stringify({ completed: 3, waiting: 3 }), {
         timeoutMs: 60_000,
         what: 'three narrated and three waiting for the budget',
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; last seen ${seen}`);
       });
       await sleep(1_500);
       const usage = (await stack.admin('GET', '/speech/usage')).body;
