@@ -37,6 +37,23 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch).toMatchObject({ status: 'queued', fingerprint: 'v2', regenerate: true });
     });
 
+    it('asks with regenerate true when the service was asked before or the audio is stored, either one alone', () => {
+      // Asked before, never narrated (the first request failed): the service knows the articleId,
+      // and without regenerate it would hand back what it has instead of the new text.
+      const askedOnly = job({ status: 'failed', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      // Narrated, with no request counted (a row that came with its audio).
+      const storedOnly = job({ status: 'completed', fingerprint: 'v1', narratedFingerprint: 'v1', submissions: 0 });
+      for (const row of [askedOnly, storedOnly]) {
+        expect(applied(transition(row, { type: 'contentChanged', fingerprint: 'v2', now })).patch).toMatchObject({ regenerate: true });
+        expect(applied(transition(row, { type: 'regenerateRequested', now })).patch).toMatchObject({ regenerate: true, freshWanted: true });
+      }
+      const never = job({ status: 'failed', fingerprint: 'v1', submissions: 0 });
+      expect(applied(transition(never, { type: 'regenerateRequested', now })).patch).toMatchObject({
+        regenerate: false,
+        freshWanted: false,
+      });
+    });
+
     it('remembers a new version during generation instead of submitting (it would get 409)', () => {
       const busy = job({ status: 'awaiting_callback', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
       const result = applied(transition(busy, { type: 'contentChanged', fingerprint: 'v2', now }));
@@ -271,6 +288,20 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       // Even on the last attempt: a replay must not fail the article either.
       const last = applied(transition({ ...awaiting, attempts: 3 }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now }));
       expect(last.patch).toMatchObject({ status: 'queued', noAudioCheck: true });
+    });
+
+    it('a null result when no callback is awaited changes nothing, checked or not', () => {
+      for (const status of ['queued', 'submitting', 'storing', 'completed', 'failed', 'cancelled'] as const) {
+        for (const noAudioCheck of [false, true]) {
+          const result = transition(job({ status, submissions: 1, noAudioCheck }), {
+            type: 'callbackWithoutFiles',
+            maxAttempts: 3,
+            graceMs: 1000,
+            now,
+          });
+          expect(`${status} ${noAudioCheck}: ${result.kind}`).toBe(`${status} ${noAudioCheck}: ignore`);
+        }
+      }
     });
 
     it('the check accepted (202) asks about the request in flight: no attempt counted, its version kept', () => {
