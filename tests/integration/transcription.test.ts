@@ -293,6 +293,9 @@ describe('transcription', () => {
 
   it('streams the upload to web_url, polls the job and keeps a transcript matching the synthesized text', async () => {
     expect(englishMp3).toBeDefined();
+    // Long enough for several polls at 300 ms even when a loaded machine delays the first: at
+    // 300 + 300 ms, a late first poll found the job done and there was no interval to measure.
+    await stack.control('PUT', '/config', { sttProcessingMs: 1_500 });
     const submitted = await upload(englishMp3, { language: 'en-US', output_format: 'json' }, 'fox.mp3');
     expect(submitted.status).toBe(201);
     const data = submitted.body.data;
@@ -322,7 +325,9 @@ describe('transcription', () => {
       }),
     ]);
 
-    const done = await waitForTranscription(completedId, ['completed', 'failed']);
+    const done = await waitForTranscription(completedId, ['completed', 'failed']).finally(() =>
+      stack.control('PUT', '/config', { sttProcessingMs: 300 })
+    );
     expect(done.status).toBe('completed');
     expect(done.result.format).toBe('json');
     expect(done.result.segments.map((segment: any) => segment.text)).toEqual([
