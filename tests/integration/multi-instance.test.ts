@@ -201,14 +201,16 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
           waiting: rows.filter((row) => row?.status === 'queued' && row.lastErrorCode === 'BUDGET_REACHED').length,
         };
       };
-      // The last statuses go into the failure: too slow and past the budget read differently.
-      let seen = '';
-      await waitFor(async () => (seen = JSON.stringify(await statuses())) === JSON.stringify({ completed: 3, waiting: 3 }), {
-        timeoutMs: 60_000,
-        what: 'three narrated and three waiting for the budget',
-      }).catch((error: Error) => {
-        throw new Error(`${error.message}; last seen ${seen}`);
-      });
+      // The probe's error names the statuses it saw, and waitFor's time-out quotes it: too slow
+      // and past the budget read differently.
+      await waitFor(
+        async () => {
+          const seen = JSON.stringify(await statuses());
+          if (seen !== JSON.stringify({ completed: 3, waiting: 3 })) throw new Error(`last seen ${seen}`);
+          return true;
+        },
+        { timeoutMs: 60_000, what: 'three narrated and three waiting for the budget' }
+      );
       await sleep(1_500);
       const usage = (await stack.admin('GET', '/speech/usage')).body;
       expect(usage.monthToDate.credits).toBe(spentBefore + 3 * cost);

@@ -24,12 +24,14 @@ const ENGLISH_TEXT = 'The quick brown fox jumps over the lazy dog. Speech to tex
 let stack: Stack;
 /** Strapi's os.tmpdir(): where the body parser writes uploads. It must be empty between requests. */
 let strapiTmp: string;
+/** How long the emulator keeps an STT job queued, then processing, and how often Strapi polls it. */
+const STT_STEP_MS = 300;
 
 beforeAll(async () => {
   strapiTmp = mkdtempSync(path.join(os.tmpdir(), 'speech-it-strapi-tmp-'));
   stack = await startStack({
-    env: { SPEECH_STT_POLL_MS: '300', TMPDIR: strapiTmp },
-    emulatorArgs: ['--stt-queued-ms', '300', '--stt-processing-ms', '300'],
+    env: { SPEECH_STT_POLL_MS: String(STT_STEP_MS), TMPDIR: strapiTmp },
+    emulatorArgs: ['--stt-queued-ms', String(STT_STEP_MS), '--stt-processing-ms', String(STT_STEP_MS)],
   });
 });
 
@@ -293,9 +295,9 @@ describe('transcription', () => {
 
   it('streams the upload to web_url, polls the job and keeps a transcript matching the synthesized text', async () => {
     expect(englishMp3).toBeDefined();
-    // Long enough for several polls at 300 ms even when a loaded machine delays the first: at
-    // 300 + 300 ms, a late first poll found the job done and there was no interval to measure.
-    await stack.control('PUT', '/config', { sttProcessingMs: 1_500 });
+    // Long enough for several polls even when a loaded machine delays the first: at two steps, a
+    // late first poll found the job done and there was no interval to measure.
+    await stack.control('PUT', '/config', { sttProcessingMs: 5 * STT_STEP_MS });
     const submitted = await upload(englishMp3, { language: 'en-US', output_format: 'json' }, 'fox.mp3');
     expect(submitted.status).toBe(201);
     const data = submitted.body.data;
@@ -326,7 +328,7 @@ describe('transcription', () => {
     ]);
 
     const done = await waitForTranscription(completedId, ['completed', 'failed']).finally(() =>
-      stack.control('PUT', '/config', { sttProcessingMs: 300 })
+      stack.control('PUT', '/config', { sttProcessingMs: STT_STEP_MS })
     );
     expect(done.status).toBe('completed');
     expect(done.result.format).toBe('json');
