@@ -8,7 +8,7 @@ import type { PreprocessType, SpeechSettings } from './settings';
 import type { VoiceCheck } from './voices';
 
 /**
- * Every state a narration can be in (narration/domain/states/ holds the rules between them).
+ * Every state a narration can be in (queue/domain/states/ holds the rules between them).
  * `awaiting_parts`: a segmented narration whose parts are being generated (docs/segmented-narration.md).
  */
 export const NARRATION_STATUSES = [

@@ -11,6 +11,15 @@ import type { VoiceCheck } from './voices';
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
 export type PreprocessType = '0' | '2';
 
+/**
+ * Only the strings "0" and "2". The bare numbers 0 and 2 are rejected on purpose: the service
+ * refuses a JSON number here during text processing (spec 2.2), i.e. after it has accepted the
+ * request, so letting one through would surface as a late, confusing failure.
+ */
+export function isPreprocessType(value: unknown): value is PreprocessType {
+  return value === '0' || value === '2';
+}
+
 /** When a type is narrated: on publish, on save (types without draft & publish), or never. */
 export const NARRATION_TRIGGERS = ['publish', 'save', 'off'] as const;
 export type NarrationTrigger = (typeof NARRATION_TRIGGERS)[number];

@@ -8,6 +8,9 @@
  */
 import type { DocumentTarget } from './common';
 
+/** The error code of a narration the site's monthly budget holds: it waits, queued, for next month or a let-through. */
+export const BUDGET_REACHED = 'BUDGET_REACHED';
+
 /**
  * Who or what caused a request that can charge:
  * - `admin-publish`: an admin published (or, for types narrated on save, saved) in the admin;

@@ -27,10 +27,10 @@ describe('docs/architecture.md', () => {
   it('names the files of each step of the journey', () => {
     for (const step of [
       'narration/narrate-on-publish.ts',
-      'narration/jobs.repository.ts',
-      'narration/submit-step.ts',
+      'queue/rows/narrations.repository.ts',
+      'queue/worker/submit-step.ts',
       'narration/callback.controller.ts',
-      'narration/store-step.ts',
+      'queue/worker/store-step.ts',
       'narration/public.controller.ts',
     ]) {
       expect(named).toContain(step);
@@ -43,13 +43,13 @@ describe('docs/architecture.md', () => {
   });
 
   it('tells a missing path from an existing one', () => {
-    expect(pathsNamed('see `narration/worker.ts` and narration/domain/ then /api/speech/x and a/b.json')).toEqual([
-      'narration/worker.ts',
+    expect(pathsNamed('see `queue/worker/worker.ts` and narration/domain/ then /api/speech/x and a/b.json')).toEqual([
+      'queue/worker/worker.ts',
       'narration/domain/',
     ]);
     expect(existsSync(resolved('narration/no-such-step.ts'))).toBe(false);
     expect(resolved('shared/contracts/')).toBe(path.join(ROOT, 'shared/contracts/'));
     expect(resolved('scripts/bench-scale.mjs')).toBe(path.join(ROOT, 'scripts/bench-scale.mjs'));
-    expect(resolved('narration/worker.ts')).toBe(path.join(ROOT, 'server/src/narration/worker.ts'));
+    expect(resolved('queue/worker/worker.ts')).toBe(path.join(ROOT, 'server/src/queue/worker/worker.ts'));
   });
 });

@@ -42,7 +42,7 @@ describe('folders', () => {
       typeOnly: false,
     });
     expect(graph.imports).toContainEqual(
-      expect.objectContaining({ from: SERVICE_REGISTRY, to: 'server/src/narration/worker.ts', typeOnly: true })
+      expect.objectContaining({ from: SERVICE_REGISTRY, to: 'server/src/queue/index.ts', typeOnly: true })
     );
   });
 

@@ -1,4 +1,4 @@
-import { conditionalWhere } from '../../server/src/narration/jobs.compare-and-set';
+import { conditionalWhere } from '../../server/src/queue/rows/compare-and-set';
 
 describe('the where clause of a conditional update', () => {
   it('is the expected status alone when the transition has no guard', () => {

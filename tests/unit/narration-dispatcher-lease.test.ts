@@ -1,4 +1,4 @@
-import { createLease, type LeaseQuery } from '../../server/src/narration/dispatcher-lease';
+import { createLease, type LeaseQuery } from '../../server/src/queue/worker/dispatcher-lease';
 
 /**
  * The dispatcher lease over an in-memory table that behaves like the database for the queries

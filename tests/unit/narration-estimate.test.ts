@@ -1,5 +1,5 @@
 import { versionCosts, type EstimatedVersion } from '../../server/src/narration/domain/estimate';
-import type { PartToNarrate } from '../../server/src/narration/domain/part-plan';
+import type { PartToNarrate } from '../../server/src/queue/domain/part-plan';
 import { partRow, storedPart } from './narration-fixtures';
 
 /**

@@ -1,4 +1,4 @@
-import { allFiles, linkStoredFiles } from '../../server/src/narration/domain/file-links';
+import { allFiles, linkStoredFiles } from '../../server/src/queue/domain/file-links';
 
 const file = (id: number) => ({ id, url: `https://bucket.test/${id}.bin` });
 const links = { audio: 21, subtitles: 22, subtitlesVtt: 23 };

@@ -1,12 +1,12 @@
-import type { NarrationPartRow } from '../../server/src/narration/domain/narration-row';
-import type { NarrationRow } from '../../server/src/narration/jobs.repository';
-import type { NarrationJobState } from '../../server/src/narration/domain/states';
-import type { StoredPart } from '../../server/src/narration/domain/states/segment-map';
+import type { NarrationPartRow } from '../../server/src/queue/domain/narration-row';
+import type { NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import type { NarrationState } from '../../server/src/queue/domain/states';
+import type { StoredPart } from '../../server/src/queue/domain/states/segment-map';
 
 /** Narration fixtures for the unit tests: a queue state, and a whole row around one. */
 
 /** A queued first version, as a publish records it; `overrides` set what a test is about. */
-export function job(overrides: Partial<NarrationJobState> = {}): NarrationJobState {
+export function job(overrides: Partial<NarrationState> = {}): NarrationState {
   return {
     status: 'queued',
     fingerprint: 'v1',

@@ -3,11 +3,11 @@ import { promises as fs } from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
-import { createPartResults } from '../../server/src/narration/part-results';
+import { createPartResults } from '../../server/src/queue/media/part-results';
 import { parsePluginConfig } from '../../server/src/settings/config-schema';
 import { emulatorMp3 } from './mp3-fixtures';
 
-/** A part's results fetched as its callback comes, taken by the join (narration/part-results.ts). */
+/** A part's results fetched as its callback comes, taken by the join (queue/media/part-results.ts). */
 
 const MP3 = emulatorMp3(1);
 const SRT = '1\n00:00:00,000 --> 00:00:01,000\nA part.\n';

@@ -1,5 +1,5 @@
-import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/narration/domain/part-plan';
-import { transition, type TransitionResult } from '../../server/src/narration/domain/states';
+import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/queue/domain/part-plan';
+import { transition, type TransitionResult } from '../../server/src/queue/domain/states';
 import { job, partRow, storedPart } from './narration-fixtures';
 
 /** A segmented narration (docs/segmented-narration.md): the article's part events, and its plan against the parts at hand. */

@@ -1,10 +1,5 @@
-import {
-  firstCursor,
-  planReconcile,
-  publishedLater,
-  versionUnrecorded,
-  type LiveRowStamp,
-} from '../../server/src/narration/domain/reconcile';
+import { firstCursor, planReconcile, versionUnrecorded, type LiveRowStamp } from '../../server/src/narration/domain/reconcile';
+import { publishedLater } from '../../server/src/queue/domain/narration-row';
 
 const MINUTE = 60_000;
 const now = new Date('2026-11-25T12:00:00.000Z');

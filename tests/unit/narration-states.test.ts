@@ -1,4 +1,4 @@
-import { transition } from '../../server/src/narration/domain/states';
+import { transition } from '../../server/src/queue/domain/states';
 import { job } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');

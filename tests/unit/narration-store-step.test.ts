@@ -1,7 +1,7 @@
-import { NothingToStore } from '../../server/src/narration/media';
-import { createStoreStep, type StoreStepDeps } from '../../server/src/narration/store-step';
-import { transition, type NarrationEvent } from '../../server/src/narration/domain/states';
-import type { MediaFileRef, NarrationRow } from '../../server/src/narration/jobs.repository';
+import { NothingToStore } from '../../server/src/queue/media/media';
+import { createStoreStep, type StoreStepDeps } from '../../server/src/queue/worker/store-step';
+import { transition, type NarrationEvent } from '../../server/src/queue/domain/states';
+import type { MediaFileRef, NarrationRow } from '../../server/src/queue/rows/narrations.repository';
 import { narrationRow } from './narration-fixtures';
 
 /**
@@ -23,9 +23,7 @@ function storeStepDeps(repository: object, media: object, now: () => Date): Stor
     now,
     isStopped: () => false,
     wake: () => undefined,
-    settings: { get: async () => ({}) },
-    content: {},
-    voiceOverrides: {},
+    describeLive: async () => null,
   } as unknown as StoreStepDeps;
 }
 

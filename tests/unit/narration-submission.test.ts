@@ -1,4 +1,4 @@
-import { planSubmissionFailure } from '../../server/src/narration/domain/submission';
+import { planSubmissionFailure } from '../../server/src/queue/domain/submission';
 import {
   AlreadyProcessingError,
   AuthFailedError,

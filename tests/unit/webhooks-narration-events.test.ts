@@ -1,5 +1,5 @@
-import { createJobsRepository, type CommittedChange, type NarrationRow } from '../../server/src/narration/jobs.repository';
-import { transition, type NarrationEvent, type NarrationJobState } from '../../server/src/narration/domain/states';
+import { createNarrationsRepository, type CommittedChange, type NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import { transition, type NarrationEvent, type NarrationState } from '../../server/src/queue/domain/states';
 import { narrationWebhookInfo, webhookEventOf } from '../../server/src/webhooks/narration-events';
 import { createNarrationWebhooks } from '../../server/src/webhooks/narration-webhooks';
 import { job, narrationRow } from './narration-fixtures';
@@ -13,7 +13,7 @@ function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
 }
 
 /** The webhook event a transition of `state` by `event` would announce once committed. */
-function announced(state: NarrationJobState, event: NarrationEvent) {
+function announced(state: NarrationState, event: NarrationEvent) {
   const result = transition(state, event);
   if (result.kind === 'ignore') return 'ignored';
   return webhookEventOf({ event, from: result.from, patch: result.patch });
@@ -224,7 +224,7 @@ describe('the repository tells of a change only when its conditional update won'
       db: { query: () => ({ updateMany: async () => ({ count }) }) },
       log: { error: () => undefined },
     };
-    const repository = createJobsRepository(strapi as never, (change) => changes.push(change));
+    const repository = createNarrationsRepository(strapi as never, (change) => changes.push(change));
     return { repository, changes };
   }
   const failing: NarrationEvent = { type: 'submitRejected', reason: 'There is no text to narrate.', code: 'EMPTY_TEXT' };
@@ -250,7 +250,7 @@ describe('the repository tells of a change only when its conditional update won'
 
   it('keeps the write when a listener throws', async () => {
     const strapi = { db: { query: () => ({ updateMany: async () => ({ count: 1 }) }) }, log: { error: jest.fn() } };
-    const repository = createJobsRepository(strapi as never, () => {
+    const repository = createNarrationsRepository(strapi as never, () => {
       throw new Error('listener broke');
     });
     expect((await repository.apply(row({ status: 'submitting' }), failing)).applied).toBe(true);

@@ -1,5 +1,6 @@
 import type { QueueState } from '../../../shared/contracts/common';
 import type { NarrationStatus, NarrationView } from '../../../shared/contracts/narrations';
+import { BUDGET_REACHED } from '../../../shared/contracts/usage';
 
 /**
  * How a narration is shown to editors. Pure, so the mapping is unit-tested without a browser.
@@ -41,9 +42,6 @@ export const BADGE_LABEL: Record<BadgeKind, string> = {
 export function isCreditsPause(queue: QueueState | null | undefined): boolean {
   return Boolean(queue?.paused && queue.pauseCode === 'INSUFFICIENT_CREDITS');
 }
-
-/** The error code of a narration the site's monthly budget holds (issue 24): it waits, queued, for next month or a let-through. */
-export const BUDGET_REACHED = 'BUDGET_REACHED';
 
 /** A narration waiting for the monthly budget (queued, or a segmented one whose next parts wait). */
 export function isHeldByBudget(row: Pick<NarrationView, 'status'> & Partial<Pick<NarrationView, 'lastErrorCode'>>): boolean {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { BudgetWaiting } from '../../../shared/contracts/usage';
 import { NARRATION_PART_UID, NARRATION_UID } from '../content-types';
-import { BUDGET_REACHED } from '../narration/domain/states';
+import { BUDGET_REACHED } from '../../../shared/contracts/usage';
 import type { SettingsService } from '../settings/service';
 import { budgetReason, budgetVerdict, type BudgetVerdict } from './domain/budget';
 import { monthOf } from './domain/calendar';

@@ -121,7 +121,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * could not deliver and refunded it (spec 3.1, "generation or delivery fails"). Before a paid
      * request, its result came but the ledger's write of it was lost to a crash
      * (narrations.service.ts): it was generated. `checksEarlier`: the request asks whether a
-     * callback without files was the service's own (narration/domain/states/callback.ts); the
+     * callback without files was the service's own (queue/domain/states/callback.ts); the
      * entry it asks about is settled with it, by its answer (callbackReceived).
      * Written right after the job's acceptance (submit-step.ts), the balance noted after it (noteBalance).
      */

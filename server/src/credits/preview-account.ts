@@ -1,6 +1,6 @@
 import type { LedgerKind } from '../../../shared/contracts/usage';
 import { StatusError } from '../http/status-error';
-import { BUDGET_REACHED } from '../narration/domain/states';
+import { BUDGET_REACHED } from '../../../shared/contracts/usage';
 import type { PreviewAccount } from '../voices/preview';
 import type { Origin } from './domain/cause';
 import type { BudgetService } from './budget.service';

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http/etag';
-import type { NarrationRow } from '../narration/jobs.repository';
+import type { NarrationRow } from '../queue';
 import { narrationFileUrl } from '../narration/domain/public-view';
 import { getService } from '../utils';
 

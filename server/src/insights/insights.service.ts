@@ -3,7 +3,7 @@ import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import type { ListeningEvent } from '../../../shared/contracts/insights';
 import type { ContentApiAuth } from '../access/content-api-access';
-import type { NarrationRow } from '../narration/jobs.repository';
+import type { NarrationRow } from '../queue';
 import type { PublicViewsService } from '../narration/public-views.service';
 import type { InsightsConfig } from '../settings/config-schema';
 import { createSerialRunner } from '../utils/serial-runner';

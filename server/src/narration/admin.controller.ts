@@ -4,7 +4,7 @@ import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/narrations';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { documentKey } from '../access/document-permissions';
-import type { NarrationRow } from './jobs.repository';
+import type { NarrationRow } from '../queue';
 import { getService } from '../utils';
 import { ensureMayActOn, permittedDocuments } from '../access/document-guard';
 import { accepts, contentTypeUid, documentTarget, manyTarget, optionalLocale, validate } from '../http/validate';

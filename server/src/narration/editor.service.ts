@@ -1,6 +1,6 @@
 import { countCharacters } from './domain/cost';
 import { versionCosts } from './domain/estimate';
-import { partsProgress } from './domain/part-plan';
+import { partsProgress } from '../queue';
 import { narrationParagraphs } from './domain/text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import type { Origin } from '../credits/domain/cause';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import type { NarrationRow } from './jobs.repository';
+import type { NarrationRow } from '../queue';
 import { etagOf, notModified } from '../http/etag';
 import { getService } from '../utils';
 

@@ -1,9 +1,9 @@
+import type { DescribeLive } from '../queue';
 import type { SettingsService } from '../settings/service';
 import type { ContentReader } from './content';
-import type { NarrationRow } from './jobs.repository';
 import type { VoiceOverrides } from './voice-overrides';
 
-/** What reading a job's live version takes: the settings, the content, the editor's voice. */
+/** What reading a narration's live version takes: the settings, the content, the editor's voice. */
 export interface LiveVersionDeps {
   settings: Pick<SettingsService, 'get'>;
   content: Pick<ContentReader, 'loadLive' | 'describe'>;
@@ -11,13 +11,15 @@ export interface LiveVersionDeps {
 }
 
 /**
- * The live version of a job's document as it would be narrated now (for the submission, and for
- * the chapters of what is stored); null when it is no longer published or no longer narrated.
+ * The live version of a narration's document as it would be narrated now (for the submission,
+ * and for the chapters of what is stored); null when it is no longer published or no longer narrated.
  */
-export async function describeLive({ settings, content, voiceOverrides }: LiveVersionDeps, job: NarrationRow) {
-  const current = await settings.get();
-  const narration = current.contentTypes[job.contentType];
-  const entry = narration ? await content.loadLive(job.contentType, job.targetDocumentId, job.targetLocale) : null;
-  if (!narration || !entry) return null;
-  return content.describe(job.contentType, entry, narration, current, await voiceOverrides.get(job.articleId));
+export function liveVersionReader({ settings, content, voiceOverrides }: LiveVersionDeps): DescribeLive {
+  return async (narration) => {
+    const current = await settings.get();
+    const type = current.contentTypes[narration.contentType];
+    const entry = type ? await content.loadLive(narration.contentType, narration.targetDocumentId, narration.targetLocale) : null;
+    if (!type || !entry) return null;
+    return content.describe(narration.contentType, entry, type, current, await voiceOverrides.get(narration.articleId));
+  };
 }

@@ -4,7 +4,7 @@ import { verifyCallbackSignature } from '../speech-client';
 import { AUTOMATIC, type Origin } from '../credits/domain/cause';
 import { getService } from '../utils';
 import { versionUnrecorded } from './domain/reconcile';
-import type { NarrationEvent, NarrationJobState, NarrationStatus, ResultUrls } from './domain/states';
+import type { NarrationEvent, NarrationState, NarrationStatus, ResultUrls } from '../queue';
 import { createReconciler } from './reconciler';
 
 /**
@@ -26,7 +26,7 @@ export type CallbackOutcome =
   /** `checking`: a callback without files, to be checked with the service before it counts (domain/states/callback.ts). */
   | { status: 'accepted' | 'duplicate' | 'checking' | 'failure-recorded' | 'ignored'; reason?: string };
 
-type CallbackJob = Pick<NarrationJobState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
+type CallbackJob = Pick<NarrationState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
 
 /** How long a callback waits for the answer of a submission under way to be recorded (settledJob). */
 const SUBMISSION_SETTLE_MS = 3_000;
@@ -58,7 +58,7 @@ async function recordCallback(
   on: {
     apply: (
       event: NarrationEvent
-    ) => Promise<{ applied: true; row: Pick<NarrationJobState, 'status' | 'noAudioCheck'> } | { applied: false; reason: string }>;
+    ) => Promise<{ applied: true; row: Pick<NarrationState, 'status' | 'noAudioCheck'> } | { applied: false; reason: string }>;
     latest: () => Promise<CallbackJob | null>;
     moved: (status: NarrationStatus) => void;
   }

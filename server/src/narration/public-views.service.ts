@@ -1,6 +1,6 @@
 import type { ContentApiAuth } from '../access/content-api-access';
 import { getService } from '../utils';
-import type { NarrationRow } from './jobs.repository';
+import type { NarrationRow } from '../queue';
 
 /**
  * The narrations a front end may see, through the public routes, REST's `?narration=true` and

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
-import type { NarrationRow } from './jobs.repository';
+import type { NarrationRow } from '../queue';
 import { etagOf } from '../http/etag';
 import { privateAnswer, redirectToFile } from './file-redirect';
 import { narrationJson } from './domain/public-view';

@@ -9,14 +9,15 @@ import { createFeedsService } from '../feeds/service';
 import { createLexiconService } from '../lexicon/service';
 import { createContentReader } from '../narration/content';
 import { createNarrationEditorService } from '../narration/editor.service';
-import { createJobsRepository } from '../narration/jobs.repository';
-import { createMediaStore } from '../narration/media';
+import { liveVersionReader } from '../narration/live-version';
+import { createNarrationsRepository } from '../queue';
+import { createMediaStore } from '../queue';
 import { createNarrationsService } from '../narration/narrations.service';
-import { createPartsRepository } from '../narration/parts.repository';
+import { createPartsRepository } from '../queue';
 import { createPendingRecordings } from '../narration/pending-recordings';
 import { createPublicViewsService } from '../narration/public-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
-import { createWorker } from '../narration/worker';
+import { createWorker } from '../queue';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRepository } from '../speech-to-text/repository';
@@ -53,7 +54,7 @@ export default {
   /** The site's content types and entries as narration reads them. */
   content: ({ strapi }) => createContentReader(strapi),
   /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
-  jobs: ({ strapi }) => createJobsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
+  jobs: ({ strapi }) => createNarrationsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
   /** The parts of segmented narrations on their way (docs/segmented-narration.md). */
   parts: ({ strapi }) => createPartsRepository(strapi),
   /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
@@ -72,8 +73,7 @@ export default {
       repository: getService('jobs'),
       parts: getService('parts'),
       settings,
-      voiceOverrides: getService('voice-overrides'),
-      content: getService('content'),
+      describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
       client: () => client,
       media: getService('media'),
       callbackUrl: () => settings.callbackUrl(),

@@ -43,7 +43,7 @@ export function savedFileView(file: MediaFileRef, url: string): SavedTranscriptF
   return { id: file.id, name: file.name ?? null, url, mime: file.mime ?? null };
 }
 
-/** The view with a private bucket's saved file at a URL `readableUrl` signs for the admin (narration/media.ts). */
+/** The view with a private bucket's saved file at a URL `readableUrl` signs for the admin (queue/media/media.ts). */
 export async function withReadableFile<View extends TranscriptionView>(
   view: View,
   row: TranscriptionRow,

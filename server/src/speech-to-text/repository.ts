@@ -65,7 +65,7 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
   /** A new row in `uploading`, held by `owner` while the audio goes to the service. */
   async function createUploading(data: NewTranscription, owner: string, leaseMs: number, now: Date): Promise<TranscriptionRow> {
     // The query engine, not the Document Service: an internal row announces no `entry.create` event
-    // (see the narration rows in jobs.repository.ts).
+    // (see the narration rows in queue/rows/narrations.repository.ts).
     return (await query().create({
       data: {
         ...data,

@@ -1,4 +1,4 @@
-import type { CommittedChange, NarrationRow } from '../narration/jobs.repository';
+import type { CommittedChange, NarrationRow } from '../queue';
 import { narrationJson } from '../narration/domain/public-view';
 
 /**

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { contentTypeSchema } from '../utils/content-type-lookup';
-import type { CommittedChange, NarrationRow } from '../narration/jobs.repository';
+import type { CommittedChange, NarrationRow } from '../queue';
 import { NARRATION_WEBHOOK_EVENTS, narrationWebhookInfo, webhookEventOf } from './narration-events';
 
 /**
@@ -46,7 +46,7 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
       for (const key of Object.keys(NARRATION_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
     },
 
-    /** Every committed transition of a narration row comes here (jobs.repository); returns at once. */
+    /** Every committed transition of a narration row comes here (queue/rows/narrations.repository.ts); returns at once. */
     transitionCommitted(change: CommittedChange) {
       const webhookEvent = webhookEventOf(change);
       if (!webhookEvent) return;

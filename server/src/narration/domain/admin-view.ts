@@ -1,6 +1,6 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
 import type { NarrationView, PartsProgress } from '../../../../shared/contracts/narrations';
-import type { MediaFileRef, NarrationListRow, NarrationRow } from './narration-row';
+import type { MediaFileRef, NarrationListRow, NarrationRow } from '../../queue/domain';
 import { isPreprocessType } from './cost';
 
 /** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */
@@ -45,7 +45,7 @@ export function adminNarrationView(row: ListedRow): NarrationView {
 
 /**
  * The view of a row whose files the admin plays: each file at the URL `readableUrl` gives it (a
- * private bucket's files are signed for the admin; narration/media.ts).
+ * private bucket's files are signed for the admin; queue/media/media.ts).
  */
 export async function adminNarrationViewWithFiles(
   row: NarrationRow & { parts?: PartsProgress | null },

@@ -2,11 +2,9 @@ import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
 import { compileLexicon, type LexiconRule } from './lexicon';
 import { fillTemplate, templateFor } from './templates';
-import type { TextHeading } from '../../subtitles/chapters';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
-import type { ContentVersion } from './narration-row';
-import type { PartToNarrate } from './part-plan';
-import { planSegments, type NarrationMode } from './segments';
+import type { LiveVersion } from '../../queue/domain';
+import { planSegments } from './segments';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -86,9 +84,7 @@ const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replac
  * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
  * heading starts (for chapters). Pure: no Strapi, no I/O.
  */
-export function describeArticle(
-  source: ArticleSource
-): ContentVersion & { text: string; headings: TextHeading[]; mode: NarrationMode; parts: PartToNarrate[] } {
+export function describeArticle(source: ArticleSource): LiveVersion {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
   const extracted = extractNarration(source.entry, source.narration, source.attributes);
   const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);

@@ -7,24 +7,15 @@
  */
 
 import type { CostBreakdown } from '../../../../shared/contracts/narrations';
-import type { PreprocessType } from '../../../../shared/contracts/settings';
+import { isPreprocessType, type PreprocessType } from '../../../../shared/contracts/settings';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
-export type { PreprocessType };
+export { isPreprocessType, type PreprocessType };
 
 const MULTIPLIER_BY_PREPROCESS_TYPE: Readonly<Record<PreprocessType, 1 | 2>> = { '0': 1, '2': 2 };
 
 /** Characters, multiplier and credits of one text: what the settings page's cost preview shows. */
 export type NarrationCost = CostBreakdown;
-
-/**
- * Only the strings "0" and "2". The bare numbers 0 and 2 are rejected on purpose: the service
- * refuses a JSON number here during text processing (spec 2.2), i.e. after it has accepted the
- * request, so letting one through would surface as a late, confusing failure.
- */
-export function isPreprocessType(value: unknown): value is PreprocessType {
-  return value === '0' || value === '2';
-}
 
 /**
  * Characters are counted as Unicode code points (`[...text].length`), not UTF-16 code units

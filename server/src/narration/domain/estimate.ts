@@ -10,11 +10,14 @@
  */
 import type { PartsChanged } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
-import type { NarrationPartRow } from './narration-row';
-import { planParts, type PartToNarrate } from './part-plan';
-import { generatedBefore } from './states/content';
-import type { NarrationJobState } from './states/types';
-import type { StoredPart } from './states/segment-map';
+import {
+  generatedBefore,
+  planParts,
+  type NarrationPartRow,
+  type NarrationState,
+  type PartToNarrate,
+  type StoredPart,
+} from '../../queue/domain';
 
 /** The version estimated (describeArticle's). */
 export interface EstimatedVersion {
@@ -27,7 +30,7 @@ export interface EstimatedVersion {
 }
 
 /** The article's narration row, if it has one. */
-export type EstimatedRow = Pick<NarrationJobState, 'submissions' | 'narratedFingerprint'> & { segments?: readonly StoredPart[] | null };
+export type EstimatedRow = Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & { segments?: readonly StoredPart[] | null };
 
 export interface VersionCosts {
   /** What publishing would pay: the whole text, or in parts the changed parts. */

@@ -1,3 +1,5 @@
+import { publishedLater } from '../../queue/domain';
+
 /**
  * Reconciliation: which live entries of a narrated type to record again because recording them
  * after their publish may have failed (the database went away between Strapi's commit and the
@@ -114,9 +116,4 @@ export function versionUnrecorded(
   if (existing.livePublishedAt && version.livePublishedAt && !publishedLater(version.livePublishedAt, existing.livePublishedAt))
     return false;
   return existing.fingerprint !== version.fingerprint || existing.status === 'cancelled';
-}
-
-/** Whether `seen` (a version's publish time) is later than the latest publish a row recorded; never for a draft. */
-export function publishedLater(seen: string | null, recorded: string | Date | null | undefined): boolean {
-  return seen !== null && (!recorded || time(seen) > time(recorded));
 }

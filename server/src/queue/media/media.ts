@@ -2,11 +2,11 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../settings/config-schema';
-import { NARRATION_UID } from '../content-types';
-import { DownloadRefusedError, downloadToTempFile } from '../download/download';
-import type { MediaFileRef, NarrationRow } from './jobs.repository';
-import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../subtitles/srt';
+import type { PluginConfig } from '../../settings/config-schema';
+import { NARRATION_UID } from '../../content-types';
+import { DownloadRefusedError, downloadToTempFile } from '../../download/download';
+import type { MediaFileRef, NarrationRow } from '../rows/narrations.repository';
+import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../../subtitles/srt';
 
 /**
  * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { NARRATION_UID } from '../content-types';
-import { writeStamp } from '../utils/write-stamp';
-import { LIST_COLUMNS, type NarrationListRow, type NarrationRow } from './domain/narration-row';
-import { IN_FLIGHT_STATUSES } from './domain/states';
+import { NARRATION_UID } from '../../content-types';
+import { writeStamp } from '../../utils/write-stamp';
+import { LIST_COLUMNS, type NarrationListRow, type NarrationRow } from '../domain/narration-row';
+import { IN_FLIGHT_STATUSES } from '../domain/states';
 
 /** The narration rows' queries: what the worker, the admin, the feeds and the settings page read of the queue. */
 

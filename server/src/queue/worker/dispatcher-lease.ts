@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { LEASE_UID } from '../content-types';
+import { LEASE_UID } from '../../content-types';
 
 /**
  * One instance at a time submits narrations. Claims of single jobs are already atomic, but

@@ -96,7 +96,7 @@ export function partFailureReason(progress: Extract<PartsProgress, { kind: 'fail
 }
 
 /** Queued work as the worker takes it: an article, or a part of a segmented one. */
-export type QueuedJob<Article, Part> = { kind: 'article'; row: Article } | { kind: 'part'; row: Part };
+export type QueuedWork<Article, Part> = { kind: 'article'; row: Article } | { kind: 'part'; row: Part };
 
 /**
  * The fair order of queued work (issue 23): fewest parts already taken from the same article first
@@ -110,7 +110,7 @@ export type QueuedJob<Article, Part> = { kind: 'article'; row: Article } | { kin
 export function fairOrder<
   Article extends { id: number; nextAttemptAt: string | null },
   Part extends { id: number; turn: number; partsAfter: number; nextAttemptAt: string | null },
->(articles: readonly Article[], parts: readonly Part[]): Array<QueuedJob<Article, Part>> {
+>(articles: readonly Article[], parts: readonly Part[]): Array<QueuedWork<Article, Part>> {
   const due = (value: string | null) => (value === null ? 0 : Date.parse(value));
   const keyed = [
     ...articles.map((row) => ({ job: { kind: 'article' as const, row }, turn: 0, after: 0, at: due(row.nextAttemptAt), id: row.id })),

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import type { MediaFileRef } from './domain/narration-row';
-import type { MediaLinks, NarrationJobPatch, NarrationJobState, NarrationStatus, TransitionGuard } from './domain/states';
-import type { JobsFileLinks } from './jobs.file-links';
-import { narrationQuery } from './jobs.reads';
+import type { MediaFileRef } from '../domain/narration-row';
+import type { MediaLinks, NarrationJobPatch, NarrationState, NarrationStatus, TransitionGuard } from '../domain/states';
+import type { JobsFileLinks } from './file-links';
+import { narrationQuery } from './narrations.reads';
 
 /**
  * The compare-and-set every state change lands as: a conditional update (`WHERE id = ? AND status
@@ -77,7 +77,7 @@ export function createConditionalUpdate(
  * The row as a won write left it, without reading it back: dates in the patch as the database
  * gives them back (ISO strings), and the files it linked by their ids.
  */
-export function rowAfter<Row extends NarrationJobState>(row: Row, patch: NarrationJobPatch): Row {
+export function rowAfter<Row extends NarrationState>(row: Row, patch: NarrationJobPatch): Row {
   const { links, scalar } = splitLinks(patch);
   const stored = Object.fromEntries(
     Object.entries(scalar).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { downloadToTempFile } from '../download/download';
-import type { DownloadedFile } from '../download/transfer';
-import { createLimiter } from '../utils/limiter';
-import type { PluginConfig } from '../settings/config-schema';
-import type { ResultUrls } from './domain/states';
+import { downloadToTempFile } from '../../download/download';
+import type { DownloadedFile } from '../../download/transfer';
+import { createLimiter } from '../../utils/limiter';
+import type { PluginConfig } from '../../settings/config-schema';
+import type { ResultUrls } from '../domain/states';
 import { mediaOrigins } from './media';
 
 /**

@@ -1,5 +1,5 @@
-import type { PluginConfig } from '../settings/config-schema';
-import type { JobsRepository, NarrationRow } from './jobs.repository';
+import type { PluginConfig } from '../../settings/config-schema';
+import type { NarrationsRepository, NarrationRow } from '../rows/narrations.repository';
 
 /** Why a store was stopped from outside: its lease was lost, or this instance is shutting down. */
 export class StoreStopped extends Error {
@@ -14,7 +14,7 @@ export class StoreStopped extends Error {
 
 export interface RowLeaseDeps {
   config: Pick<PluginConfig, 'leaseMs'>;
-  repository: Pick<JobsRepository, 'apply'>;
+  repository: Pick<NarrationsRepository, 'apply'>;
   /** The lease's holder, as the row's `leaseOwner` names it: one claim of one worker (store-step.ts). */
   owner: string;
   now: () => Date;

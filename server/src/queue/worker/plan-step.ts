@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import type { NarrationRow } from './domain/narration-row';
-import { partFailureReason, partsProgress, planParts, type PartToNarrate } from './domain/part-plan';
-import type { JobsRepository } from './jobs.repository';
-import type { PartsRepository } from './parts.repository';
+import type { NarrationRow } from '../domain/narration-row';
+import { partFailureReason, partsProgress, planParts, type PartToNarrate } from '../domain/part-plan';
+import type { NarrationsRepository } from '../rows/narrations.repository';
+import type { PartsRepository } from '../rows/parts.repository';
 
 /**
  * A segmented article's parts (docs/segmented-narration.md): cutting a claimed version into parts
@@ -12,7 +12,7 @@ import type { PartsRepository } from './parts.repository';
 
 export interface PlanStepDeps {
   strapi: Core.Strapi;
-  repository: Pick<JobsRepository, 'apply' | 'findById'>;
+  repository: Pick<NarrationsRepository, 'apply' | 'findById'>;
   parts: PartsRepository;
   owner: string;
   now: () => Date;

@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../settings/config-schema';
-import { backoffDelay } from '../speech-client';
-import { chaptersFromCues, type Chapter } from '../subtitles/chapters';
-import type { Cue } from '../subtitles/srt';
-import type { JobsRepository, MediaFileRef, NarrationRow } from './jobs.repository';
-import { describeLive, type LiveVersionDeps } from './live-version';
-import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from './joined-media';
-import { DownloadRefusedError, NothingToStore, type MediaStore, type StoredMedia } from './media';
-import type { PartsRepository } from './parts.repository';
+import type { PluginConfig } from '../../settings/config-schema';
+import { backoffDelay } from '../../speech-client';
+import { chaptersFromCues, type Chapter } from '../../subtitles/chapters';
+import type { Cue } from '../../subtitles/srt';
+import type { NarrationsRepository, MediaFileRef, NarrationRow } from '../rows/narrations.repository';
+import type { DescribeLive } from '../domain/live-version';
+import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from '../media/joined-media';
+import { DownloadRefusedError, NothingToStore, type MediaStore, type StoredMedia } from '../media/media';
+import type { PartsRepository } from '../rows/parts.repository';
 import { holdLease, StoreStopped } from './row-lease';
 
 /**
@@ -17,10 +17,11 @@ import { holdLease, StoreStopped } from './row-lease';
  * Stores run beside the worker's tick; the worker asks for them, and stops them when it stops.
  */
 
-export interface StoreStepDeps extends LiveVersionDeps {
+export interface StoreStepDeps {
+  describeLive: DescribeLive;
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: JobsRepository;
+  repository: NarrationsRepository;
   media: MediaStore;
   /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */
   joined: JoinedMediaStore;
@@ -148,7 +149,7 @@ export function createStoreStep(deps: StoreStepDeps) {
    */
   async function chaptersOf(job: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
     try {
-      const version = await describeLive(deps, job);
+      const version = await deps.describeLive(job);
       return version && chaptersFromCues(version.text, version.headings, cues, version.title);
     } catch (error) {
       strapi.log.warn(`[speech] no chapters for ${job.articleId}: ${(error as Error).message}`);

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { NARRATION_PART_UID } from '../content-types';
-import type { NarrationPartRow } from './domain/narration-row';
-import { IN_FLIGHT_STATUSES, transition, type NarrationEvent } from './domain/states';
-import { createConditionalUpdate, rowAfter } from './jobs.compare-and-set';
+import { NARRATION_PART_UID } from '../../content-types';
+import type { NarrationPartRow } from '../domain/narration-row';
+import { IN_FLIGHT_STATUSES, transition, type NarrationEvent } from '../domain/states';
+import { createConditionalUpdate, rowAfter } from './compare-and-set';
 
 /**
  * The parts of segmented narrations on their way (docs/segmented-narration.md). A part is a job of

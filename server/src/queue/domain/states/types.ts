@@ -22,7 +22,7 @@ export interface ResultUrls {
 }
 
 /** The fields of a narration row the state machine reads. */
-export interface NarrationJobState {
+export interface NarrationState {
   status: NarrationStatus;
   fingerprint: string | null;
   submittedFingerprint: string | null;
@@ -49,7 +49,7 @@ export interface NarrationJobState {
   leaseOwner?: string | null;
   /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
   stores?: number | null;
-  /** Files a store replaced may still be in the Media Library (narration/domain/file-links.ts). */
+  /** Files a store replaced may still be in the Media Library (queue/domain/file-links.ts). */
   replacedFilesWaiting?: boolean | null;
   lastError?: string | null;
   lastErrorCode?: string | null;

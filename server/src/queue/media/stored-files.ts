@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Core } from '@strapi/strapi';
-import type { MediaFileRef } from './domain/narration-row';
+import type { MediaFileRef } from '../domain/narration-row';
 import type { MediaStore } from './media';
 
 /**

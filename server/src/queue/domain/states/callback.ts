@@ -1,6 +1,6 @@
 /** What the service's callback brings (or its absence): a result to store, a failure, or a retry. */
 import { afterFailedAttempt, hasSeenResult, SEEN_RESULTS_KEPT, type Decide, type Decision } from './decision';
-import type { NarrationJobState } from './types';
+import type { NarrationState } from './types';
 
 export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
@@ -76,7 +76,7 @@ export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, ev
 const NO_AUDIO = { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' };
 
 /** The check was answered without audio, and a late delivery of the audio is still awaited. */
-export function holdsEmptyResult(state: Pick<NarrationJobState, 'status' | 'noAudioCheck' | 'lastErrorCode'>): boolean {
+export function holdsEmptyResult(state: Pick<NarrationState, 'status' | 'noAudioCheck' | 'lastErrorCode'>): boolean {
   return state.status === 'awaiting_callback' && Boolean(state.noAudioCheck) && state.lastErrorCode === NO_AUDIO.code;
 }
 

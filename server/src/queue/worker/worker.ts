@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../settings/config-schema';
-import type { SettingsService } from '../settings/service';
-import type { SpeechClient } from '../speech-client';
-import type { ContentReader } from './content';
-import type { JobsRepository } from './jobs.repository';
-import type { MediaStore } from './media';
-import type { PartsRepository } from './parts.repository';
+import type { PluginConfig } from '../../settings/config-schema';
+import type { SettingsService } from '../../settings/service';
+import type { SpeechClient } from '../../speech-client';
+import type { NarrationsRepository } from '../rows/narrations.repository';
+import type { MediaStore } from '../media/media';
+import type { PartsRepository } from '../rows/parts.repository';
 import { createPlanStep } from './plan-step';
-import { holdsEmptyResult, type ResultUrls } from './domain/states';
-import { createJoinedMedia } from './joined-media';
-import { createPartResults } from './part-results';
-import { createSerialRunner } from '../utils/serial-runner';
-import { createFailureEpisodes } from '../utils/failure-episodes';
+import { holdsEmptyResult, type ResultUrls } from '../domain/states';
+import { createJoinedMedia } from '../media/joined-media';
+import { createPartResults } from '../media/part-results';
+import { createSerialRunner } from '../../utils/serial-runner';
+import { createFailureEpisodes } from '../../utils/failure-episodes';
 import { createDispatcherLease } from './dispatcher-lease';
 import { createStoreStep } from './store-step';
 import { createSubmitStep, type SubmitStepDeps } from './submit-step';
-import type { VoiceOverrides } from './voice-overrides';
+import type { DescribeLive } from '../domain/live-version';
 
 /**
  * The queue worker. Each tick: recover expired leases, time out lost callbacks, store accepted
@@ -33,11 +32,11 @@ import type { VoiceOverrides } from './voice-overrides';
 export interface WorkerDeps {
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: JobsRepository;
+  repository: NarrationsRepository;
   parts: PartsRepository;
   settings: SettingsService;
-  voiceOverrides: Pick<VoiceOverrides, 'get'>;
-  content: ContentReader;
+  /** The live version of a narration's document (narration/live-version.ts). */
+  describeLive: DescribeLive;
   client: () => SpeechClient;
   media: MediaStore;
   callbackUrl: () => string;

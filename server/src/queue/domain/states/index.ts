@@ -19,7 +19,7 @@ import { onLeaseExpired, onLeaseRenewed } from './lease';
 import { onPartFailed, onPartsLost, onPartsPlanned, onPartsReady } from './parts';
 import { onReplacedFilesRemoved, onStoreAbandoned, onStoreClaimed, onStored, onStoreDeferred, onStoreFailed } from './storing';
 import { onBudgetHeld, onClaimed, onClaimReturned, onSubmitDeferred, onSubmitPaused, onSubmitRejected, onSubmitted } from './submission';
-import type { NarrationEvent, NarrationJobState, TransitionResult } from './types';
+import type { NarrationEvent, NarrationState, TransitionResult } from './types';
 
 export * from './types';
 export { BUDGET_REACHED } from './submission';
@@ -55,12 +55,12 @@ const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   partsLost: onPartsLost,
 };
 
-function decide<T extends keyof EventMap>(state: NarrationJobState, event: EventMap[T] & { type: T }): Decision {
+function decide<T extends keyof EventMap>(state: NarrationState, event: EventMap[T] & { type: T }): Decision {
   const decideEvent: Decide<T> = DECISIONS[event.type];
   return decideEvent(state, event);
 }
 
-export function transition(state: NarrationJobState, event: NarrationEvent): TransitionResult {
+export function transition(state: NarrationState, event: NarrationEvent): TransitionResult {
   const decision = decide(state, event);
   if (decision.kind === 'ignore') return decision;
   return { ...decision, guard: guardFor(state, event, decision.patch) };

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { allFiles, linkStoredFiles } from './domain/file-links';
-import type { MediaFileRef, NarrationRow } from './domain/narration-row';
-import type { MediaLinks } from './domain/states';
-import { ALL_FILES_POPULATE, narrationQuery, type JobsReads } from './jobs.reads';
+import { allFiles, linkStoredFiles } from '../domain/file-links';
+import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
+import type { MediaLinks } from '../domain/states';
+import { ALL_FILES_POPULATE, narrationQuery, type JobsReads } from './narrations.reads';
 
 /**
  * The Media Library files a narration row holds (domain/file-links.ts says which and why): linked

@@ -1,5 +1,5 @@
 /** What each event decides for a row (the per-event modules), and the pieces their decisions share. */
-import type { NarrationEvent, NarrationJobPatch, NarrationJobState, NarrationStatus, ResultUrls } from './types';
+import type { NarrationEvent, NarrationJobPatch, NarrationState, NarrationStatus, ResultUrls } from './types';
 
 /** A transition before its guard (guard.ts adds the compare-and-set conditions). */
 export type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch } | { kind: 'ignore'; reason: string };
@@ -9,7 +9,7 @@ export type EventMap = { [E in NarrationEvent as E['type']]: E };
 export type EventOf<T extends NarrationEvent['type']> = EventMap[T];
 
 /** The decision for one type of event, given the row's current fields. */
-export type Decide<T extends NarrationEvent['type']> = (state: NarrationJobState, event: EventOf<T>) => Decision;
+export type Decide<T extends NarrationEvent['type']> = (state: NarrationState, event: EventOf<T>) => Decision;
 
 export const CLEAR_LEASE = { leaseOwner: null, leaseExpiresAt: null } as const;
 
@@ -17,7 +17,7 @@ function sameUrls(a: ResultUrls, b: ResultUrls): boolean {
   return a.audioFile === b.audioFile && a.srtFile === b.srtFile;
 }
 
-export function hasSeenResult(state: Pick<NarrationJobState, 'seenResults'>, urls: ResultUrls): boolean {
+export function hasSeenResult(state: Pick<NarrationState, 'seenResults'>, urls: ResultUrls): boolean {
   return (state.seenResults ?? []).some((seen) => sameUrls(seen, urls));
 }
 
@@ -25,7 +25,7 @@ export function hasSeenResult(state: Pick<NarrationJobState, 'seenResults'>, url
 export const SEEN_RESULTS_KEPT = 20;
 
 export function afterFailedAttempt(
-  state: NarrationJobState,
+  state: NarrationState,
   maxAttempts: number,
   failure: { reason: string; code: string },
   retry: NarrationJobPatch

@@ -1,8 +1,8 @@
 import type { LedgerCause } from '../../../../shared/contracts/usage';
 import type { Chapter } from '../../subtitles/chapters';
-import type { PreprocessType } from './cost';
+import type { PreprocessType } from '../../../../shared/contracts/settings';
 import type { PlannedPart, StoredPart } from './states/segment-map';
-import type { NarrationJobState, NarrationMode } from './states';
+import type { NarrationState, NarrationMode } from './states';
 
 /** A narration row as the database holds it (the repository reads and writes it; the domain reads it). */
 
@@ -19,7 +19,7 @@ export interface MediaFileRef {
 }
 
 /** The queue's columns of a job, an article's row and a part's alike (the state machine's own fields aside). */
-export interface QueuedJobColumns extends NarrationJobState {
+export interface QueueColumns extends NarrationState {
   nextAttemptAt: string | null;
   leaseOwner: string | null;
   leaseExpiresAt: string | null;
@@ -31,7 +31,7 @@ export interface QueuedJobColumns extends NarrationJobState {
   creditsMayBeLost: boolean;
 }
 
-export interface NarrationRow extends QueuedJobColumns {
+export interface NarrationRow extends QueueColumns {
   id: number;
   documentId: string;
   articleId: string;
@@ -66,7 +66,7 @@ export interface NarrationRow extends QueuedJobColumns {
   audio?: MediaFileRef | null;
   subtitles?: MediaFileRef | null;
   subtitlesVtt?: MediaFileRef | null;
-  /** Uploads of a store not yet linked, and files a store replaced not yet removed (narration/domain/file-links.ts). */
+  /** Uploads of a store not yet linked, and files a store replaced not yet removed (queue/domain/file-links.ts). */
   pendingUploads?: MediaFileRef[] | null;
   replacedFiles?: MediaFileRef[] | null;
   /** How the version last submitted is narrated; null for rows from before segmented narration (whole). */
@@ -81,7 +81,7 @@ export interface NarrationRow extends QueuedJobColumns {
  * A part of a segmented narration on its way (docs/segmented-narration.md): a job of the same
  * machine as an article's row, under its own articleId, in a table of its own.
  */
-export interface NarrationPartRow extends QueuedJobColumns {
+export interface NarrationPartRow extends QueueColumns {
   id: number;
   /** Its key at the service. */
   articleId: string;
@@ -140,3 +140,10 @@ export const LIST_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NarrationRow>;
 
 export type NarrationListRow = Pick<NarrationRow, (typeof LIST_COLUMNS)[number]>;
+
+const time = (value: string | Date) => (value instanceof Date ? value.getTime() : Date.parse(value));
+
+/** Whether `seen` (a version's publish time) is later than the latest publish a row recorded; never for a draft. */
+export function publishedLater(seen: string | null, recorded: string | Date | null | undefined): boolean {
+  return seen !== null && (!recorded || time(seen) > time(recorded));
+}

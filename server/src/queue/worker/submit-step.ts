@@ -1,19 +1,19 @@
 import type { Core } from '@strapi/strapi';
-import type { BudgetService } from '../credits/budget.service';
-import { AUTOMATIC, type Origin } from '../credits/domain/cause';
-import type { LedgerService, NarratedTarget } from '../credits/ledger.service';
-import type { PluginConfig } from '../settings/config-schema';
-import type { SettingsService } from '../settings/service';
-import type { ProcessTextPostData, SpeechClient } from '../speech-client';
+import type { BudgetService } from '../../credits/budget.service';
+import { AUTOMATIC, type Origin } from '../../credits/domain/cause';
+import type { LedgerService, NarratedTarget } from '../../credits/ledger.service';
+import type { PluginConfig } from '../../settings/config-schema';
+import type { SettingsService } from '../../settings/service';
+import { isPreprocessType } from '../../../../shared/contracts/settings';
+import type { ProcessTextPostData, SpeechClient } from '../../speech-client';
 import type { DispatcherLease } from './dispatcher-lease';
-import type { NarrationPartRow } from './domain/narration-row';
-import { isPreprocessType } from './domain/cost';
-import { fairOrder } from './domain/part-plan';
-import { BUDGET_REACHED, type NarrationEvent } from './domain/states';
-import { planSubmissionFailure, type SubmittedText } from './domain/submission';
-import type { JobsRepository, NarrationRow } from './jobs.repository';
-import { describeLive, type LiveVersionDeps } from './live-version';
-import type { PartsRepository } from './parts.repository';
+import type { NarrationPartRow } from '../domain/narration-row';
+import { fairOrder } from '../domain/part-plan';
+import { BUDGET_REACHED, type NarrationEvent } from '../domain/states';
+import { planSubmissionFailure, type SubmittedText } from '../domain/submission';
+import type { NarrationsRepository, NarrationRow } from '../rows/narrations.repository';
+import type { DescribeLive } from '../domain/live-version';
+import type { PartsRepository } from '../rows/parts.repository';
 import type { PlanStep } from './plan-step';
 
 /**
@@ -25,10 +25,11 @@ import type { PlanStep } from './plan-step';
  * (credits, key).
  */
 
-export interface SubmitStepDeps extends LiveVersionDeps {
+export interface SubmitStepDeps {
+  describeLive: DescribeLive;
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: JobsRepository;
+  repository: NarrationsRepository;
   parts: PartsRepository;
   planStep: PlanStep;
   settings: SettingsService;
@@ -165,7 +166,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
     let job = claimed.row;
-    const version = await describeLive(deps, job);
+    const version = await deps.describeLive(job);
     if (!version) {
       await repository.apply(job, {
         type: 'submitRejected',

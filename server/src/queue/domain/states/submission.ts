@@ -1,5 +1,6 @@
 /** The worker takes a queued row and submits it: the outcomes of POST /process-text. */
 import { afterFailedAttempt, CLEAR_LEASE, type Decide } from './decision';
+import { BUDGET_REACHED } from '../../../../../shared/contracts/usage';
 
 export const onClaimed: Decide<'claimed'> = (state, event) => {
   if (state.status !== 'queued') return { kind: 'ignore', reason: `not queued (${state.status})` };
@@ -55,8 +56,7 @@ export const onSubmitDeferred: Decide<'submitDeferred'> = (state, event) => {
   return afterFailedAttempt({ ...state, attempts }, event.maxAttempts, event, retry);
 };
 
-/** Code of a job the monthly credit budget holds (admin badge: "Monthly budget reached"). */
-export const BUDGET_REACHED = 'BUDGET_REACHED';
+export { BUDGET_REACHED };
 
 export const onBudgetHeld: Decide<'budgetHeld'> = (_state, event) => ({
   kind: 'apply',

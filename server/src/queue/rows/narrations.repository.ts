@@ -1,20 +1,19 @@
 import type { Core } from '@strapi/strapi';
-import { AUTOMATIC, type Origin } from '../credits/domain/cause';
-import type { ContentVersion, MediaFileRef, NarrationRow } from './domain/narration-row';
+import { AUTOMATIC, type Origin } from '../../credits/domain/cause';
+import { publishedLater, type ContentVersion, type MediaFileRef, type NarrationRow } from '../domain/narration-row';
 import {
   IN_FLIGHT_STATUSES,
   transition,
   type NarrationEvent,
   type NarrationJobPatch,
-  type NarrationJobState,
+  type NarrationState,
   type NarrationStatus,
-} from './domain/states';
-import { publishedLater } from './domain/reconcile';
-import { createConditionalUpdate, rowAfter } from './jobs.compare-and-set';
-import { createJobsFileLinks } from './jobs.file-links';
-import { createJobsReads, narrationQuery } from './jobs.reads';
+} from '../domain/states';
+import { createConditionalUpdate, rowAfter } from './compare-and-set';
+import { createJobsFileLinks } from './file-links';
+import { createJobsReads, narrationQuery } from './narrations.reads';
 
-export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from './domain/narration-row';
+export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
 
 /** A state change whose conditional update won: the transition's event, its expected states, its patch and the row after it. */
 export interface CommittedChange {
@@ -34,7 +33,7 @@ export interface CommittedChange {
  */
 
 /** The state of an article that has never been narrated (spec 3.1 "new"). */
-const NEW_JOB: NarrationJobState = {
+const NEW_JOB: NarrationState = {
   status: 'cancelled',
   fingerprint: null,
   submittedFingerprint: null,
@@ -54,7 +53,7 @@ export type ApplyOutcome =
  * won (the webhook events are announced from there). It must return at once and never throw;
  * a listener that does throw is logged, the write stands.
  */
-export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
+export function createNarrationsRepository(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
   const query = narrationQuery(strapi);
   const reads = createJobsReads(strapi);
   const fileLinks = createJobsFileLinks(strapi, reads);
@@ -205,4 +204,4 @@ export function createJobsRepository(strapi: Core.Strapi, onCommitted: (change: 
   };
 }
 
-export type JobsRepository = ReturnType<typeof createJobsRepository>;
+export type NarrationsRepository = ReturnType<typeof createNarrationsRepository>;

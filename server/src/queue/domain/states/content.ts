@@ -1,6 +1,6 @@
 /** What publishing and editors ask of a row: narrate new content, regenerate, cancel. */
 import { CLEAR_LEASE, type Decide } from './decision';
-import type { NarrationJobState } from './types';
+import type { NarrationState } from './types';
 
 /** Queued for a submission now, as an editor or a publish asks: a fresh count of attempts, no error left, no check of an older request. */
 const queuedAfresh = (now: Date) =>
@@ -18,7 +18,7 @@ const queuedAfresh = (now: Date) =>
  * The service has been asked for this article before (or its audio is stored): new text is then
  * asked for with regenerate true, and "Regenerate" asks for a fresh take of everything.
  */
-export const generatedBefore = (state: Pick<NarrationJobState, 'submissions' | 'narratedFingerprint'>): boolean =>
+export const generatedBefore = (state: Pick<NarrationState, 'submissions' | 'narratedFingerprint'>): boolean =>
   state.narratedFingerprint !== null || state.submissions > 0;
 
 export const onContentChanged: Decide<'contentChanged'> = (state, event) => {

@@ -1,0 +1,10 @@
+/**
+ * The durable narration queue: its rows and their state table, the worker and its steps, the
+ * leases, and the media it stores. Other features import it from here (its pure rules also from
+ * ./domain). It knows nothing of what an article means: narration hands the worker `describeLive`.
+ */
+export * from './domain';
+export { createNarrationsRepository, type CommittedChange, type NarrationsRepository } from './rows/narrations.repository';
+export { createPartsRepository, type PartsRepository } from './rows/parts.repository';
+export { createMediaStore, type MediaStore } from './media/media';
+export { createWorker, type NarrationWorker } from './worker/worker';
