@@ -14,7 +14,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
-  getService('webhooks').registerEvents();
+  getService('narration-webhooks').registerEvents();
   getService('budget').registerEvents();
   // The configuration file's budget may have changed while Strapi was down: what it held is checked again.
   if (config.worker) await getService('budget').releaseHeld();

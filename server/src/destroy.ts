@@ -6,7 +6,7 @@ export default async () => {
   await getService('narrations').stop();
   // What listening was counted in memory is written before the database closes.
   await getService('insights').stop();
-  await getService('webhooks').settle();
-  getService('webhooks').unregisterEvents();
+  await getService('narration-webhooks').settle();
+  getService('narration-webhooks').unregisterEvents();
   getService('budget').unregisterEvents();
 };

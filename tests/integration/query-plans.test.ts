@@ -139,8 +139,8 @@ async function capture(knex: any, work: () => Promise<unknown>): Promise<Capture
 
 /** The queries of an idle tick, a busy tick's lookups, the files a store cleans up, a callback, the public route, the list view and the poller. */
 async function runPluginQueries(app: any) {
-  const repository = app.plugin('speech').service('jobs');
-  const transcriptions = app.plugin('speech').service('transcriptions');
+  const repository = app.plugin('speech').service('narration-rows');
+  const transcriptions = app.plugin('speech').service('transcription-rows');
   const now = new Date();
   await repository.hasActiveRows();
   await repository.claimable(now, 3);
@@ -158,7 +158,7 @@ async function runPluginQueries(app: any) {
   );
   await repository.findForDocument(UID, 'doc777');
   // Segmented narrations: the articles awaiting their parts, and the parts' own queue.
-  const parts = app.plugin('speech').service('parts');
+  const parts = app.plugin('speech').service('part-rows');
   await repository.awaitingParts();
   await parts.claimable(now, 3);
   await parts.countInFlight();

@@ -27,7 +27,7 @@ describe('docs/architecture.md', () => {
   it('names the files of each step of the journey', () => {
     for (const step of [
       'narration/narrate-on-publish.ts',
-      'queue/rows/narrations.repository.ts',
+      'queue/rows/narration-rows.ts',
       'queue/worker/submit-step.ts',
       'narration/callback.controller.ts',
       'queue/worker/store-step.ts',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { filesOverLimit, filesUnder, lineCount } from './support/file-size';
 import { describeCycles, folderCycles, folderEdges, importsOutside, type ModuleImport } from './support/folder-graph';
 import { readModuleGraph } from './support/module-graph';
+import { definingFile, misnamed } from './support/registry-names';
 
 const use = (from: string, to: string, typeOnly = false): ModuleImport => ({ from, to, typeOnly });
 
@@ -180,5 +181,34 @@ describe('file size', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('registry names', () => {
+  it('takes a name as its file only where the file is named after it', () => {
+    expect(misnamed([{ name: 'settings', file: 'server/src/settings/service.ts' }])).toEqual([]);
+    expect(misnamed([{ name: 'speech-client', file: 'server/src/speech-client/index.ts' }])).toEqual([]);
+    expect(misnamed([{ name: 'narration-rows', file: 'server/src/queue/rows/narration-rows.ts' }])).toEqual([]);
+    expect(misnamed([{ name: 'ledger', file: 'server/src/credits/ledger.service.ts' }])).toEqual([]);
+    expect(
+      misnamed([
+        { name: 'narration-views', file: 'server/src/narration/public-views.service.ts' },
+        { name: 'jobs', file: 'server/src/jobs/repository.ts' },
+        { name: 'voices', file: 'server/src/settings/service.ts' },
+      ])
+    ).toEqual([
+      'narration-views -> server/src/narration/public-views.service.ts',
+      'jobs -> server/src/jobs/repository.ts',
+      'voices -> server/src/settings/service.ts',
+    ]);
+  });
+
+  it('finds the file that declares a factory', () => {
+    const files = new Map([
+      ['a.ts', 'export const createA = () => 1;\nfunction createB() {}\n'],
+      ['b.ts', 'export function createBee() {}\nexport function createB(deps: unknown) {}\n'],
+    ]);
+    expect(definingFile(files, 'createB')).toBe('b.ts');
+    expect(definingFile(files, 'createA')).toBeNull();
   });
 });

@@ -9,15 +9,17 @@ import path from 'node:path';
 import { filesOverLimit, filesUnder } from './support/file-size';
 import { describeCycles, folderCycles, importsOutside, type ModuleImport } from './support/folder-graph';
 import { readModuleGraph, SOURCE_ROOTS, type ModuleGraph } from './support/module-graph';
+import { definingFile, misnamed } from './support/registry-names';
+import { FACTORIES } from '../../server/src/services';
 
 jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * The one exception to "type-only imports count": the typed service registry. `getService` has to know
- * every service's type, so utils/index.ts imports them all; those imports are type-only, erased from the
- * build, and utils/ depends on no feature at run time. A runtime import there still counts.
+ * The one exception to "type-only imports count": the typed service registry. `getService` is typed
+ * from services/index.ts, which imports every feature; utils/index.ts imports that type only, erased
+ * from the build, so utils/ depends on no feature at run time. A runtime import there still counts.
  */
 const SERVICE_REGISTRY = 'server/src/utils/index.ts';
 const isRegistryTypeImport = (item: ModuleImport) => item.from === SERVICE_REGISTRY && item.typeOnly;
@@ -42,7 +44,7 @@ describe('folders', () => {
       typeOnly: false,
     });
     expect(graph.imports).toContainEqual(
-      expect.objectContaining({ from: SERVICE_REGISTRY, to: 'server/src/queue/index.ts', typeOnly: true })
+      expect.objectContaining({ from: SERVICE_REGISTRY, to: 'server/src/services/index.ts', typeOnly: true })
     );
   });
 
@@ -62,6 +64,22 @@ describe('folders', () => {
       throw new Error(`Infrastructure importing a feature:\n${offending.map((item) => `  ${item.from} imports ${item.to}`).join('\n')}`);
     }
     expect(offending).toEqual([]);
+  });
+});
+
+describe('service registry', () => {
+  it('names each service after the file that defines it', () => {
+    const files = new Map(
+      filesUnder(ROOT, ['server/src'])
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')])
+    );
+    const registrations = Object.entries(FACTORIES).map(([name, factory]) => ({
+      name,
+      file: definingFile(files, factory.name) ?? '(not found)',
+    }));
+    expect(registrations.length).toBeGreaterThan(20);
+    expect(misnamed(registrations)).toEqual([]);
   });
 });
 

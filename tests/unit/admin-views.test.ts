@@ -5,7 +5,7 @@
 import { adminNarrationView, adminNarrationViewWithFiles } from '../../server/src/narration/domain/admin-view';
 import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings/admin-view';
 import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from '../../server/src/speech-to-text/admin-view';
-import type { TranscriptionRow } from '../../server/src/speech-to-text/repository';
+import type { TranscriptionRow } from '../../server/src/speech-to-text/transcription-rows';
 import { narrationRow } from './narration-fixtures';
 
 const file = (id: number, name: string) => ({ id, url: `/uploads/${name}`, name, mime: 'audio/mpeg', size: 1234 });

@@ -1,10 +1,10 @@
-import { createInsightsViews } from '../../server/src/insights/views.service';
+import { createInsightsViews } from '../../server/src/insights/insights-views.service';
 import type { InsightsRepository } from '../../server/src/insights/insights.repository';
 import type { DayTotals } from '../../server/src/insights/domain/views';
 import { documentKey } from '../../server/src/access/document-permissions';
 
 /**
- * The site's listening as an admin may read it (insights/views.service.ts), with the repository's
+ * The site's listening as an admin may read it (insights/insights-views.service.ts), with the repository's
  * sums done in memory and the Content Manager's decision given: figures of a type and locale read
  * whole come from the per-day sums, those read in part from the days of the readable narrations
  * only, and nothing of an unreadable narration shows anywhere.

@@ -1,12 +1,12 @@
 import type { NarrationPartRow } from '../../server/src/queue/domain/narration-row';
-import type { NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import type { NarrationRow } from '../../server/src/queue/rows/narration-rows';
 import type { NarrationState } from '../../server/src/queue/domain/states';
 import type { StoredPart } from '../../server/src/queue/domain/states/segment-map';
 
 /** Narration fixtures for the unit tests: a queue state, and a whole row around one. */
 
 /** A queued first version, as a publish records it; `overrides` set what a test is about. */
-export function job(overrides: Partial<NarrationState> = {}): NarrationState {
+export function narrationState(overrides: Partial<NarrationState> = {}): NarrationState {
   return {
     status: 'queued',
     fingerprint: 'v1',
@@ -23,7 +23,7 @@ export function job(overrides: Partial<NarrationState> = {}): NarrationState {
 /** A narration row of an English article, queued, with no files; `overrides` set what a test is about. */
 export function narrationRow(overrides: Partial<NarrationRow> = {}): NarrationRow {
   return {
-    ...job(),
+    ...narrationState(),
     id: 7,
     documentId: 'narration-doc',
     articleId: 'doc1-en',
@@ -53,7 +53,7 @@ export function narrationRow(overrides: Partial<NarrationRow> = {}): NarrationRo
 /** A part of a segmented narration of row 7, keyed `key`, in `status`; `overrides` set what a test is about. */
 export function partRow(key: string, status: NarrationPartRow['status'], overrides: Partial<NarrationPartRow> = {}): NarrationPartRow {
   return {
-    ...job({ status, fingerprint: key }),
+    ...narrationState({ status, fingerprint: key }),
     id: Number.parseInt(key.replace(/\D/g, '') || '0', 10),
     articleId: key,
     narrationId: 7,

@@ -1,6 +1,6 @@
 import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/queue/domain/part-plan';
 import { transition, type TransitionResult } from '../../server/src/queue/domain/states';
-import { job, partRow, storedPart } from './narration-fixtures';
+import { narrationState, partRow, storedPart } from './narration-fixtures';
 
 /** A segmented narration (docs/segmented-narration.md): the article's part events, and its plan against the parts at hand. */
 
@@ -17,7 +17,7 @@ describe("a segmented article's own events", () => {
   const plan = [part('a'), part('b')].map(({ key, characters, credits }) => ({ key, characters, credits }));
 
   it('planned by the worker that holds it: waits for its parts, with what the version pays', () => {
-    const claimed = job({ status: 'submitting', fingerprint: 'v2', leaseOwner: 'w1' });
+    const claimed = narrationState({ status: 'submitting', fingerprint: 'v2', leaseOwner: 'w1' });
     const result = applied(
       transition(claimed, { type: 'partsPlanned', owner: 'w1', plan, allReady: false, characters: 100, credits: 100, now })
     );
@@ -36,14 +36,14 @@ describe("a segmented article's own events", () => {
   });
 
   it('a fresh take (the editor asked to regenerate) no longer counts the stored parts as at hand', () => {
-    const claimed = job({ status: 'submitting', leaseOwner: 'w1', freshWanted: true });
+    const claimed = narrationState({ status: 'submitting', leaseOwner: 'w1', freshWanted: true });
     const event = { type: 'partsPlanned', owner: 'w1', plan, allReady: false, characters: 200, credits: 200, now } as const;
     expect(applied(transition(claimed, { ...event, fresh: true })).patch).toMatchObject({ segments: null, freshWanted: false });
     expect(applied(transition(claimed, event)).patch).not.toHaveProperty('segments');
   });
 
   it('joined at once when every part is at hand', () => {
-    const claimed = job({ status: 'submitting', leaseOwner: 'w1' });
+    const claimed = narrationState({ status: 'submitting', leaseOwner: 'w1' });
     const { patch } = applied(
       transition(claimed, { type: 'partsPlanned', owner: 'w1', plan, allReady: true, characters: 0, credits: 0, now })
     );
@@ -53,37 +53,39 @@ describe("a segmented article's own events", () => {
   it('is not planned unless it is being submitted', () => {
     for (const status of ['queued', 'awaiting_parts', 'storing', 'completed'] as const) {
       expect(
-        transition(job({ status }), { type: 'partsPlanned', owner: 'w1', plan, allReady: false, characters: 0, credits: 0, now }).kind
+        transition(narrationState({ status }), { type: 'partsPlanned', owner: 'w1', plan, allReady: false, characters: 0, credits: 0, now })
+          .kind
       ).toBe('ignore');
     }
   });
 
   it('moves to joining when its parts are ready, and fails with one that failed', () => {
-    expect(applied(transition(job({ status: 'awaiting_parts' }), { type: 'partsReady', now })).patch).toMatchObject({
+    expect(applied(transition(narrationState({ status: 'awaiting_parts' }), { type: 'partsReady', now })).patch).toMatchObject({
       status: 'storing',
       nextAttemptAt: now,
     });
     expect(
-      applied(transition(job({ status: 'awaiting_parts' }), { type: 'partFailed', reason: 'Part 3 of 18: no audio', code: 'NO_AUDIO' }))
-        .patch
+      applied(
+        transition(narrationState({ status: 'awaiting_parts' }), { type: 'partFailed', reason: 'Part 3 of 18: no audio', code: 'NO_AUDIO' })
+      ).patch
     ).toMatchObject({
       status: 'failed',
       lastError: 'Part 3 of 18: no audio',
       lastErrorCode: 'NO_AUDIO',
     });
-    expect(transition(job({ status: 'completed' }), { type: 'partsReady', now }).kind).toBe('ignore');
-    expect(transition(job({ status: 'queued' }), { type: 'partFailed', reason: 'x', code: 'y' }).kind).toBe('ignore');
+    expect(transition(narrationState({ status: 'completed' }), { type: 'partsReady', now }).kind).toBe('ignore');
+    expect(transition(narrationState({ status: 'queued' }), { type: 'partFailed', reason: 'x', code: 'y' }).kind).toBe('ignore');
   });
 
   it('planned again when a part was lost while joining, without the parts its stored audio could not give back', () => {
-    const joining = job({ status: 'storing', leaseOwner: 'w1' });
+    const joining = narrationState({ status: 'storing', leaseOwner: 'w1' });
     const result = applied(transition(joining, { type: 'partsLost', owner: 'w1', reason: 'gone', segments: [storedPart('a')], now }));
     expect(result.guard.leaseOwner).toBe('w1');
     expect(result.patch).toMatchObject({ status: 'queued', segments: [storedPart('a')], lastErrorCode: 'PART_LOST', nextAttemptAt: now });
   });
 
   it('a new version while its parts are generated plans it again at once; a regenerate request waits', () => {
-    const waiting = job({ status: 'awaiting_parts', fingerprint: 'v1' });
+    const waiting = narrationState({ status: 'awaiting_parts', fingerprint: 'v1' });
     expect(applied(transition(waiting, { type: 'contentChanged', fingerprint: 'v2', now })).patch).toMatchObject({
       status: 'queued',
       fingerprint: 'v2',
@@ -92,7 +94,7 @@ describe("a segmented article's own events", () => {
   });
 
   it('a stored whole article clears the map of parts; a joined one records it', () => {
-    const storing = job({ status: 'storing', leaseOwner: 'w1', submittedFingerprint: 'v1', fingerprint: 'v1' });
+    const storing = narrationState({ status: 'storing', leaseOwner: 'w1', submittedFingerprint: 'v1', fingerprint: 'v1' });
     const files = { audio: 1, subtitles: 2, subtitlesVtt: 3 };
     expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, now })).patch.segments).toBeNull();
     expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, segments: [storedPart('a')], now })).patch.segments).toEqual([
@@ -163,7 +165,7 @@ describe('the fair order of queued work', () => {
         queuedPart(21, 2, '2026-01-01T00:00:01Z'),
       ]
     );
-    expect(order.map((job) => `${job.kind}:${job.row.id}`)).toEqual(['article:1', 'part:10', 'part:20', 'part:11', 'part:21']);
+    expect(order.map((work) => `${work.kind}:${work.row.id}`)).toEqual(['article:1', 'part:10', 'part:20', 'part:11', 'part:21']);
   });
 
   it('among equals, the longest waiting first', () => {
@@ -171,7 +173,7 @@ describe('the fair order of queued work', () => {
       [article(2, '2026-01-01T00:00:02Z'), article(1, '2026-01-01T00:00:03Z')],
       [queuedPart(5, 0, '2026-01-01T00:00:01Z')]
     );
-    expect(order.map((job) => `${job.kind}:${job.row.id}`)).toEqual(['part:5', 'article:2', 'article:1']);
+    expect(order.map((work) => `${work.kind}:${work.row.id}`)).toEqual(['part:5', 'article:2', 'article:1']);
   });
 
   it("short articles published with a long one, or after it, go before the long one's first part", () => {
@@ -185,6 +187,13 @@ describe('the fair order of queued work', () => {
         queuedPart(31, 1, '2026-01-01T00:00:01Z', 0),
       ]
     );
-    expect(order.map((job) => `${job.kind}:${job.row.id}`)).toEqual(['part:20', 'article:3', 'part:30', 'part:10', 'part:31', 'part:11']);
+    expect(order.map((work) => `${work.kind}:${work.row.id}`)).toEqual([
+      'part:20',
+      'article:3',
+      'part:30',
+      'part:10',
+      'part:31',
+      'part:11',
+    ]);
   });
 });

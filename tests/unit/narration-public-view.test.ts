@@ -1,4 +1,4 @@
-import type { NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import type { NarrationRow } from '../../server/src/queue/rows/narration-rows';
 import { audioObjectJsonLd } from '../../server/src/narration/domain/json-ld';
 import { narrationJson } from '../../server/src/narration/domain/public-view';
 import { narrationRow, storedPart } from './narration-fixtures';

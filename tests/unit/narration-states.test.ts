@@ -1,5 +1,5 @@
 import { transition } from '../../server/src/queue/domain/states';
-import { job } from './narration-fixtures';
+import { narrationState } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');
 
@@ -15,24 +15,38 @@ function applied(result: ReturnType<typeof transition>) {
 describe('narration state machine (spec 3.1 as the client sees it)', () => {
   describe('content changes', () => {
     it('queues a first version with regenerate false', () => {
-      const fresh = job({ status: 'cancelled', fingerprint: null });
+      const fresh = narrationState({ status: 'cancelled', fingerprint: null });
       const { patch } = applied(transition(fresh, { type: 'contentChanged', fingerprint: 'v1', now }));
       expect(patch).toMatchObject({ status: 'queued', fingerprint: 'v1', regenerate: false, attempts: 0 });
     });
 
     it('ignores an unchanged republish of a narrated article (no charge)', () => {
-      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1 });
+      const done = narrationState({
+        status: 'completed',
+        fingerprint: 'v1',
+        submittedFingerprint: 'v1',
+        narratedFingerprint: 'v1',
+        submissions: 1,
+      });
       expect(transition(done, { type: 'contentChanged', fingerprint: 'v1', now }).kind).toBe('ignore');
     });
 
     it('ignores an unchanged republish while the same version is queued or in flight', () => {
       for (const status of ['queued', 'submitting', 'awaiting_callback', 'storing'] as const) {
-        expect(transition(job({ status, fingerprint: 'v1' }), { type: 'contentChanged', fingerprint: 'v1', now }).kind).toBe('ignore');
+        expect(transition(narrationState({ status, fingerprint: 'v1' }), { type: 'contentChanged', fingerprint: 'v1', now }).kind).toBe(
+          'ignore'
+        );
       }
     });
 
     it('queues an edited version with regenerate true', () => {
-      const done = job({ status: 'completed', fingerprint: 'v1', submittedFingerprint: 'v1', narratedFingerprint: 'v1', submissions: 1 });
+      const done = narrationState({
+        status: 'completed',
+        fingerprint: 'v1',
+        submittedFingerprint: 'v1',
+        narratedFingerprint: 'v1',
+        submissions: 1,
+      });
       const { patch } = applied(transition(done, { type: 'contentChanged', fingerprint: 'v2', now }));
       expect(patch).toMatchObject({ status: 'queued', fingerprint: 'v2', regenerate: true });
     });
@@ -40,14 +54,14 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     it('asks with regenerate true when the service was asked before or the audio is stored, either one alone', () => {
       // Asked before, never narrated (the first request failed): the service knows the articleId,
       // and without regenerate it would hand back what it has instead of the new text.
-      const askedOnly = job({ status: 'failed', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      const askedOnly = narrationState({ status: 'failed', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
       // Narrated, with no request counted (a row that came with its audio).
-      const storedOnly = job({ status: 'completed', fingerprint: 'v1', narratedFingerprint: 'v1', submissions: 0 });
+      const storedOnly = narrationState({ status: 'completed', fingerprint: 'v1', narratedFingerprint: 'v1', submissions: 0 });
       for (const row of [askedOnly, storedOnly]) {
         expect(applied(transition(row, { type: 'contentChanged', fingerprint: 'v2', now })).patch).toMatchObject({ regenerate: true });
         expect(applied(transition(row, { type: 'regenerateRequested', now })).patch).toMatchObject({ regenerate: true, freshWanted: true });
       }
-      const never = job({ status: 'failed', fingerprint: 'v1', submissions: 0 });
+      const never = narrationState({ status: 'failed', fingerprint: 'v1', submissions: 0 });
       expect(applied(transition(never, { type: 'regenerateRequested', now })).patch).toMatchObject({
         regenerate: false,
         freshWanted: false,
@@ -55,20 +69,20 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('remembers a new version during generation instead of submitting (it would get 409)', () => {
-      const busy = job({ status: 'awaiting_callback', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      const busy = narrationState({ status: 'awaiting_callback', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
       const result = applied(transition(busy, { type: 'contentChanged', fingerprint: 'v2', now }));
       expect(result.patch).toEqual({ fingerprint: 'v2' });
       expect(result.from).toEqual(['awaiting_callback']);
     });
 
     it('after storing an older version, queues the newer one with regenerate true', () => {
-      const storing = job({ status: 'storing', fingerprint: 'v2', submittedFingerprint: 'v1', submissions: 1 });
+      const storing = narrationState({ status: 'storing', fingerprint: 'v2', submittedFingerprint: 'v1', submissions: 1 });
       const { patch } = applied(transition(storing, { type: 'stored', owner: 'a', files, now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: true, narratedFingerprint: 'v1' });
     });
 
     it("records the stored MP3's duration and exact byte length with its files", () => {
-      const storing = job({ status: 'storing', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
+      const storing = narrationState({ status: 'storing', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 1 });
       const stored = { type: 'stored', owner: 'a', files, durationSeconds: 3.08, audioBytes: 18494, now } as const;
       expect(applied(transition(storing, stored)).patch).toMatchObject({ status: 'completed', durationSeconds: 3.08, audioBytes: 18494 });
       // Left out (a caller that measured nothing): null, never the previous file's figures.
@@ -77,22 +91,27 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
   });
 
   describe('submission', () => {
-    it('claims only a queued job', () => {
-      expect(applied(transition(job(), { type: 'claimed', owner: 'a', leaseMs: 1000, now })).patch.status).toBe('submitting');
-      expect(transition(job({ status: 'submitting' }), { type: 'claimed', owner: 'b', leaseMs: 1000, now }).kind).toBe('ignore');
+    it('claims only a queued narration', () => {
+      expect(applied(transition(narrationState(), { type: 'claimed', owner: 'a', leaseMs: 1000, now })).patch.status).toBe('submitting');
+      expect(transition(narrationState({ status: 'submitting' }), { type: 'claimed', owner: 'b', leaseMs: 1000, now }).kind).toBe('ignore');
     });
 
     it('returns a claim to the queue untouched: no attempt counted, no error, no delay', () => {
-      const claimed = job({ status: 'submitting', leaseOwner: 'a', leaseExpiresAt: new Date(now.getTime() + 1000), attempts: 1 });
+      const claimed = narrationState({
+        status: 'submitting',
+        leaseOwner: 'a',
+        leaseExpiresAt: new Date(now.getTime() + 1000),
+        attempts: 1,
+      });
       const { patch, from } = applied(transition(claimed, { type: 'claimReturned' }));
       expect(from).toEqual(['submitting']);
       expect(patch).toEqual({ status: 'queued', leaseOwner: null, leaseExpiresAt: null });
-      expect(transition(job({ status: 'awaiting_callback' }), { type: 'claimReturned' }).kind).toBe('ignore');
+      expect(transition(narrationState({ status: 'awaiting_callback' }), { type: 'claimReturned' }).kind).toBe('ignore');
     });
 
     it('202 moves to awaiting_callback with a deadline and counts the attempt', () => {
       const { patch, from } = applied(
-        transition(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now })
+        transition(narrationState({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 60_000, now })
       );
       expect(from).toEqual(['submitting']);
       expect(patch).toMatchObject({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
@@ -101,7 +120,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('409 ALREADY_PROCESSING waits for the callback and does not count as a new paid submission', () => {
       const { patch } = applied(
-        transition(job({ status: 'submitting', attempts: 1, submissions: 1 }), {
+        transition(narrationState({ status: 'submitting', attempts: 1, submissions: 1 }), {
           type: 'submitAlreadyProcessing',
           callbackTimeoutMs: 1000,
           now,
@@ -113,7 +132,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     it('a deferred submission returns to the queue until the attempts run out', () => {
       const retryAt = new Date(now.getTime() + 4000);
       const first = applied(
-        transition(job({ status: 'submitting', attempts: 0 }), {
+        transition(narrationState({ status: 'submitting', attempts: 0 }), {
           type: 'submitDeferred',
           retryAt,
           reason: 'down',
@@ -124,7 +143,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       );
       expect(first.patch).toMatchObject({ status: 'queued', attempts: 1, nextAttemptAt: retryAt });
       const last = applied(
-        transition(job({ status: 'submitting', attempts: 2 }), {
+        transition(narrationState({ status: 'submitting', attempts: 2 }), {
           type: 'submitDeferred',
           retryAt,
           reason: 'down',
@@ -139,7 +158,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('a failure that may have reached the service is retried with regenerate false, never paying twice', () => {
       const retryAt = new Date(now.getTime() + 1000);
-      const submitting = job({
+      const submitting = narrationState({
         status: 'submitting',
         regenerate: true,
         attempts: 0,
@@ -189,7 +208,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     it('rate limiting does not use up attempts', () => {
       const retryAt = new Date(now.getTime() + 30_000);
       const { patch } = applied(
-        transition(job({ status: 'submitting', attempts: 2 }), {
+        transition(narrationState({ status: 'submitting', attempts: 2 }), {
           type: 'submitDeferred',
           retryAt,
           reason: 'slow down',
@@ -201,9 +220,9 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch).toMatchObject({ status: 'queued', attempts: 2, nextAttemptAt: retryAt });
     });
 
-    it('a rejection fails the job with its reason and flags lost credits on REFUND_FAILED', () => {
+    it('a rejection fails the narration with its reason and flags lost credits on REFUND_FAILED', () => {
       const { patch } = applied(
-        transition(job({ status: 'submitting' }), {
+        transition(narrationState({ status: 'submitting' }), {
           type: 'submitRejected',
           reason: 'Refund failed',
           code: 'REFUND_FAILED',
@@ -213,18 +232,22 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(patch).toMatchObject({ status: 'failed', lastErrorCode: 'REFUND_FAILED', creditsMayBeLost: true });
     });
 
-    it('a queue pause puts the job back untouched', () => {
+    it('a queue pause puts the narration back untouched', () => {
       const { patch } = applied(
-        transition(job({ status: 'submitting', attempts: 1 }), { type: 'submitPaused', reason: 'no credits', code: 'INSUFFICIENT_CREDITS' })
+        transition(narrationState({ status: 'submitting', attempts: 1 }), {
+          type: 'submitPaused',
+          reason: 'no credits',
+          code: 'INSUFFICIENT_CREDITS',
+        })
       );
       expect(patch.status).toBe('queued');
       expect(patch.attempts).toBeUndefined();
     });
 
-    it('the monthly budget holds the job, unsent and unpaid, until the month ends', () => {
+    it('the monthly budget holds the narration, unsent and unpaid, until the month ends', () => {
       const until = new Date('2026-12-01T00:00:00Z');
       const held = applied(
-        transition(job({ status: 'submitting', attempts: 1, leaseOwner: 'w1' }), {
+        transition(narrationState({ status: 'submitting', attempts: 1, leaseOwner: 'w1' }), {
           type: 'budgetHeld',
           reason: 'Monthly budget reached',
           until,
@@ -235,8 +258,8 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       // Nothing was asked of the service: no attempt, no submission counted.
       expect(held.patch.attempts).toBeUndefined();
       expect(held.patch.submissions).toBeUndefined();
-      // Only a claimed job is held: a stale worker's copy of a row another moved on changes nothing.
-      expect(transition(job({ status: 'awaiting_callback' }), { type: 'budgetHeld', reason: 'x', until })).toMatchObject({
+      // Only a claimed narration is held: a stale worker's copy of a row another moved on changes nothing.
+      expect(transition(narrationState({ status: 'awaiting_callback' }), { type: 'budgetHeld', reason: 'x', until })).toMatchObject({
         kind: 'apply',
         from: ['submitting'],
       });
@@ -244,7 +267,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
   });
 
   describe('callbacks', () => {
-    const awaiting = job({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
+    const awaiting = narrationState({ status: 'awaiting_callback', submittedFingerprint: 'v1', attempts: 1, submissions: 1 });
 
     it('accepts a result and persists it before storing', () => {
       const { patch, from } = applied(transition(awaiting, { type: 'callbackWithFiles', urls, now }));
@@ -256,7 +279,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('ignores a callback when none is awaited', () => {
       for (const status of ['queued', 'completed', 'storing', 'failed', 'cancelled'] as const) {
-        expect(transition(job({ status }), { type: 'callbackWithFiles', urls, now }).kind).toBe('ignore');
+        expect(transition(narrationState({ status }), { type: 'callbackWithFiles', urls, now }).kind).toBe('ignore');
       }
     });
 
@@ -293,7 +316,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     it('a null result when no callback is awaited changes nothing, checked or not', () => {
       for (const status of ['queued', 'submitting', 'storing', 'completed', 'failed', 'cancelled'] as const) {
         for (const noAudioCheck of [false, true]) {
-          const result = transition(job({ status, submissions: 1, noAudioCheck }), {
+          const result = transition(narrationState({ status, submissions: 1, noAudioCheck }), {
             type: 'callbackWithoutFiles',
             maxAttempts: 3,
             graceMs: 1000,
@@ -305,7 +328,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('the check accepted (202) asks about the request in flight: no attempt counted, its version kept', () => {
-      const checking = job({
+      const checking = narrationState({
         status: 'submitting',
         fingerprint: 'v2',
         submittedFingerprint: 'v1',
@@ -319,7 +342,13 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it("the check answered 409: the service still generates, the check is over and the request's own callback awaited", () => {
-      const checking = job({ status: 'submitting', submittedFingerprint: 'v1', attempts: 1, submissions: 1, noAudioCheck: true });
+      const checking = narrationState({
+        status: 'submitting',
+        submittedFingerprint: 'v1',
+        attempts: 1,
+        submissions: 1,
+        noAudioCheck: true,
+      });
       const { patch } = applied(transition(checking, { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now }));
       expect(patch).toMatchObject({ status: 'awaiting_callback', attempts: 1, submissions: 1, noAudioCheck: false });
     });
@@ -361,7 +390,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('a new version, a regenerate or a cancel ends a check: the request it was about is no longer the one wanted', () => {
-      const queuedCheck = job({ status: 'queued', submittedFingerprint: 'v1', submissions: 1, noAudioCheck: true });
+      const queuedCheck = narrationState({ status: 'queued', submittedFingerprint: 'v1', submissions: 1, noAudioCheck: true });
       expect(applied(transition(queuedCheck, { type: 'contentChanged', fingerprint: 'v2', now })).patch).toMatchObject({
         regenerate: true,
         noAudioCheck: false,
@@ -382,7 +411,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
         { type: 'submitAlreadyProcessing', callbackTimeoutMs: 1000, now },
         { type: 'callbackWithFiles', urls: newUrls, now },
       ];
-      let state = job({
+      let state = narrationState({
         status: 'awaiting_callback',
         regenerate: true,
         fingerprint: 'v2',
@@ -417,7 +446,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
   });
 
   describe('storing', () => {
-    const storing = job({ status: 'storing', submittedFingerprint: 'v1', attempts: 1, submissions: 1, storeAttempts: 0 });
+    const storing = narrationState({ status: 'storing', submittedFingerprint: 'v1', attempts: 1, submissions: 1, storeAttempts: 0 });
     const held = { ...storing, storeAttempts: 1, leaseOwner: 'a' };
     const retryAt = new Date(now.getTime() + 2000);
 
@@ -508,14 +537,16 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
 
     it('replaced files removed: clears the flag in any status, only while no other store has replaced more', () => {
       for (const status of ['completed', 'queued', 'storing', 'cancelled'] as const) {
-        const result = applied(transition(job({ status, stores: 3, replacedFilesWaiting: true }), { type: 'replacedFilesRemoved' }));
+        const result = applied(
+          transition(narrationState({ status, stores: 3, replacedFilesWaiting: true }), { type: 'replacedFilesRemoved' })
+        );
         expect(result.patch).toEqual({ replacedFilesWaiting: false });
         expect(result.from).toContain(status);
         expect(result.guard).toEqual({ counters: { stores: 3 } });
       }
-      expect(transition(job({ status: 'completed', stores: 3, replacedFilesWaiting: false }), { type: 'replacedFilesRemoved' }).kind).toBe(
-        'ignore'
-      );
+      expect(
+        transition(narrationState({ status: 'completed', stores: 3, replacedFilesWaiting: false }), { type: 'replacedFilesRemoved' }).kind
+      ).toBe('ignore');
     });
 
     it('a worker stopped by its own shutdown hands the row back and gives the attempt back', () => {
@@ -525,7 +556,7 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
     });
 
     it('a new result resets the download attempts', () => {
-      const awaiting = job({ status: 'awaiting_callback', storeAttempts: 2 });
+      const awaiting = narrationState({ status: 'awaiting_callback', storeAttempts: 2 });
       expect(applied(transition(awaiting, { type: 'callbackWithFiles', urls, now })).patch.storeAttempts).toBe(0);
     });
   });
@@ -533,43 +564,47 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
   describe('compare-and-set guards', () => {
     it('every counter a patch writes is guarded by its old value', () => {
       const result = applied(
-        transition(job({ status: 'submitting', attempts: 2, submissions: 1 }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now })
+        transition(narrationState({ status: 'submitting', attempts: 2, submissions: 1 }), {
+          type: 'submitAccepted',
+          callbackTimeoutMs: 1000,
+          now,
+        })
       );
       expect(result.guard.counters).toEqual({ attempts: 2, submissions: 1 });
     });
 
     it('recovering an expired lease requires that it is still expired and still the same holder', () => {
-      const result = applied(transition(job({ status: 'storing', leaseOwner: 'a' }), { type: 'leaseExpired', now }));
+      const result = applied(transition(narrationState({ status: 'storing', leaseOwner: 'a' }), { type: 'leaseExpired', now }));
       expect(result.guard).toEqual({ leaseOwner: 'a', leaseExpiredBefore: now });
     });
   });
 
   describe('crash recovery and cancellation', () => {
     it('a submission whose worker died is retried with regenerate false, never paying twice', () => {
-      const { patch } = applied(transition(job({ status: 'submitting', regenerate: true }), { type: 'leaseExpired', now }));
+      const { patch } = applied(transition(narrationState({ status: 'submitting', regenerate: true }), { type: 'leaseExpired', now }));
       expect(patch).toMatchObject({ status: 'queued', regenerate: false, leaseOwner: null });
     });
 
     it('a store whose worker died is picked up again from the persisted result', () => {
-      const { patch, from } = applied(transition(job({ status: 'storing' }), { type: 'leaseExpired', now }));
+      const { patch, from } = applied(transition(narrationState({ status: 'storing' }), { type: 'leaseExpired', now }));
       expect(from).toEqual(['storing']);
       expect(patch).toMatchObject({ leaseOwner: null });
       expect(patch.status).toBeUndefined();
     });
 
     it('cancels unfinished work but not a completed narration', () => {
-      expect(applied(transition(job({ status: 'queued' }), { type: 'cancelled' })).patch.status).toBe('cancelled');
-      expect(transition(job({ status: 'completed' }), { type: 'cancelled' }).kind).toBe('ignore');
+      expect(applied(transition(narrationState({ status: 'queued' }), { type: 'cancelled' })).patch.status).toBe('cancelled');
+      expect(transition(narrationState({ status: 'completed' }), { type: 'cancelled' }).kind).toBe('ignore');
     });
 
     it('regenerate on request re-queues a completed article with regenerate true', () => {
-      const done = job({ status: 'completed', narratedFingerprint: 'v1', submissions: 1 });
+      const done = narrationState({ status: 'completed', narratedFingerprint: 'v1', submissions: 1 });
       expect(applied(transition(done, { type: 'regenerateRequested', now })).patch).toMatchObject({ status: 'queued', regenerate: true });
-      expect(transition(job({ status: 'awaiting_callback' }), { type: 'regenerateRequested', now }).kind).toBe('ignore');
+      expect(transition(narrationState({ status: 'awaiting_callback' }), { type: 'regenerateRequested', now }).kind).toBe('ignore');
     });
 
     it('a regenerate of unchanged text whose request may not have arrived is not satisfied by the old audio', () => {
-      const done = job({
+      const done = narrationState({
         status: 'completed',
         fingerprint: 'v1',
         submittedFingerprint: 'v1',

@@ -1,7 +1,7 @@
 import { NothingToStore } from '../../server/src/queue/media/media';
 import { createStoreStep, type StoreStepDeps } from '../../server/src/queue/worker/store-step';
 import { transition, type NarrationEvent } from '../../server/src/queue/domain/states';
-import type { MediaFileRef, NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import type { MediaFileRef, NarrationRow } from '../../server/src/queue/rows/narration-rows';
 import { narrationRow } from './narration-fixtures';
 
 /**

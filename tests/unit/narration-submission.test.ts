@@ -20,51 +20,51 @@ const ctx = { attempt: 1, maxAttempts: 3, callbackTimeoutMs: 900_000, now, rando
 describe('what a failed POST /process-text means (spec section 7)', () => {
   it('409 ALREADY_PROCESSING waits for the callback instead of resubmitting', () => {
     const plan = planSubmissionFailure(new AlreadyProcessingError(), ctx);
-    expect(plan.job.type).toBe('submitAlreadyProcessing');
+    expect(plan.event.type).toBe('submitAlreadyProcessing');
     expect(plan.pauseQueue).toBeUndefined();
   });
 
   it('429 waits at least Retry-After and does not use up attempts', () => {
     const plan = planSubmissionFailure(new RateLimitExceededError({ status: 429, retryAfterMs: 30_000 }), ctx);
-    expect(plan.job).toMatchObject({ type: 'submitDeferred', countsAsAttempt: false });
-    if (plan.job.type !== 'submitDeferred') throw new Error('unreachable');
-    expect(plan.job.retryAt.getTime() - now.getTime()).toBeGreaterThanOrEqual(30_000);
+    expect(plan.event).toMatchObject({ type: 'submitDeferred', countsAsAttempt: false });
+    if (plan.event.type !== 'submitDeferred') throw new Error('unreachable');
+    expect(plan.event.retryAt.getTime() - now.getTime()).toBeGreaterThanOrEqual(30_000);
   });
 
   it('5xx and network errors back off 1 s, 2 s, 4 s and count as attempts', () => {
     const delays = [1, 2, 3].map((attempt) => {
       const plan = planSubmissionFailure(new InternalServerError({ status: 500 }), { ...ctx, attempt });
-      if (plan.job.type !== 'submitDeferred') throw new Error('expected a deferral');
-      expect(plan.job.countsAsAttempt).toBe(true);
-      return plan.job.retryAt.getTime() - now.getTime();
+      if (plan.event.type !== 'submitDeferred') throw new Error('expected a deferral');
+      expect(plan.event.countsAsAttempt).toBe(true);
+      return plan.event.retryAt.getTime() - now.getTime();
     });
     // random 0.5 means no jitter either way
     expect(delays).toEqual([1000, 2000, 4000]);
     const network = planSubmissionFailure(new SpeechServiceUnavailableError(), ctx);
-    expect(network.job.type).toBe('submitDeferred');
+    expect(network.event.type).toBe('submitDeferred');
   });
 
   it('after a failure that may have reached the service, asks again in a way that cannot charge', () => {
     const timedOut = new SpeechServiceUnavailableError({ outcomeUnknown: true, details: { reason: 'TIMEOUT' } });
     for (const error of [timedOut, new InternalServerError({ status: 500 }), new Error('a bug of ours mid-request')]) {
       const plan = planSubmissionFailure(error, ctx);
-      expect(plan.job).toMatchObject({ type: 'submitDeferred', outcomeUnknown: true });
+      expect(plan.event).toMatchObject({ type: 'submitDeferred', outcomeUnknown: true });
     }
     for (const error of [new SpeechServiceUnavailableError({ message: 'refused' }), new RateLimitExceededError({ status: 429 })]) {
-      expect(planSubmissionFailure(error, ctx).job).toMatchObject({ type: 'submitDeferred', outcomeUnknown: false });
+      expect(planSubmissionFailure(error, ctx).event).toMatchObject({ type: 'submitDeferred', outcomeUnknown: false });
     }
   });
 
   it('402 pauses the whole queue with the balance, and puts the job back', () => {
     const plan = planSubmissionFailure(new InsufficientCreditsError({ status: 402, creditsRemaining: 12, creditsRequired: 340 }), ctx);
-    expect(plan.job.type).toBe('submitPaused');
+    expect(plan.event.type).toBe('submitPaused');
     expect(plan.pauseQueue).toMatchObject({ code: 'INSUFFICIENT_CREDITS', creditsRemaining: 12, creditsRequired: 340 });
   });
 
   it('401 and 403 pause the queue with a configuration error', () => {
     for (const error of [new AuthFailedError({ status: 401 }), new ForbiddenError({ status: 403 })]) {
       const plan = planSubmissionFailure(error, ctx);
-      expect(plan.job.type).toBe('submitPaused');
+      expect(plan.event.type).toBe('submitPaused');
       expect(plan.pauseQueue?.reason).toMatch(/API key/);
     }
   });
@@ -76,14 +76,14 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
       new ProcessingError({ status: 422 }),
     ]) {
       const plan = planSubmissionFailure(error, ctx);
-      expect(plan.job).toMatchObject({ type: 'submitRejected', code: error.code, creditsMayBeLost: false });
-      if (plan.job.type === 'submitRejected') expect(plan.job.reason.length).toBeGreaterThan(10);
+      expect(plan.event).toMatchObject({ type: 'submitRejected', code: error.code, creditsMayBeLost: false });
+      if (plan.event.type === 'submitRejected') expect(plan.event.reason.length).toBeGreaterThan(10);
     }
   });
 
   it('422 REFUND_FAILED fails the job and flags that credits may be lost', () => {
     const plan = planSubmissionFailure(new RefundFailedError({ status: 422 }), ctx);
-    expect(plan.job).toMatchObject({ type: 'submitRejected', code: 'REFUND_FAILED', creditsMayBeLost: true });
+    expect(plan.event).toMatchObject({ type: 'submitRejected', code: 'REFUND_FAILED', creditsMayBeLost: true });
   });
   describe('a text longer than the service takes (spec 8: a maximum exists, its value is not published)', () => {
     const tooLong = () =>
@@ -95,7 +95,7 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
     it('fails a whole article at once, says nothing was charged and points to the segmented mode', () => {
       const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 3000 } });
       expect(plan.pauseQueue).toBeUndefined();
-      expect(plan.job).toEqual({
+      expect(plan.event).toEqual({
         type: 'submitRejected',
         code: 'TEXT_TOO_LONG',
         reason:
@@ -107,18 +107,18 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
 
     it('says of a part of a segmented narration to lower segmentCharacters', () => {
       const plan = planSubmissionFailure(tooLong(), { ...ctx, text: { characters: 1200, isPart: true } });
-      expect(plan.job).toMatchObject({ type: 'submitRejected', code: 'TEXT_TOO_LONG' });
-      expect((plan.job as { reason: string }).reason).toMatch(/^This part \(1,200 characters\) is more than .* Lower segmentCharacters/);
+      expect(plan.event).toMatchObject({ type: 'submitRejected', code: 'TEXT_TOO_LONG' });
+      expect((plan.event as { reason: string }).reason).toMatch(/^This part \(1,200 characters\) is more than .* Lower segmentCharacters/);
     });
 
     it('reads the general model too (400 INVALID_REQUEST naming the text field)', () => {
       const error = new InvalidRequestError({ details: { text: ['Ensure this field has no more than 5000 characters.'] } });
-      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 6000 } }).job).toMatchObject({ code: 'TEXT_TOO_LONG' });
+      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 6000 } }).event).toMatchObject({ code: 'TEXT_TOO_LONG' });
     });
 
     it('keeps other validation errors as the service worded them', () => {
       const error = new ValidationFailedError({ details: { 'postData.voiceId': ['voiceId is required.'] } });
-      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 10 } }).job).toMatchObject({
+      expect(planSubmissionFailure(error, { ...ctx, text: { characters: 10 } }).event).toMatchObject({
         type: 'submitRejected',
         code: 'VALIDATION_ERROR',
       });

@@ -1,6 +1,6 @@
 import { RateLimitExceededError, type SpeechClient, type SttJob } from '../../server/src/speech-client';
 import { createPoller } from '../../server/src/speech-to-text/poller';
-import type { TranscriptionRepository, TranscriptionRow } from '../../server/src/speech-to-text/repository';
+import type { TranscriptionRows, TranscriptionRow } from '../../server/src/speech-to-text/transcription-rows';
 
 /** The poller against an in-memory repository with the same claim semantics (lease + active status). */
 
@@ -37,7 +37,7 @@ function row(id: number, overrides: Partial<TranscriptionRow> = {}): Transcripti
 function memoryRepository(rows: TranscriptionRow[]) {
   const active = (r: TranscriptionRow) => r.status === 'queued' || r.status === 'processing';
   const free = (r: TranscriptionRow, now: Date) => !r.pollLeaseOwner || !r.leaseExpiresAt || new Date(r.leaseExpiresAt) < now;
-  const repo: Partial<TranscriptionRepository> = {
+  const repo: Partial<TranscriptionRows> = {
     async duePolls(now, limit) {
       return rows
         .filter((r) => active(r) && (!r.nextPollAt || new Date(r.nextPollAt) <= now) && free(r, now))
@@ -68,7 +68,7 @@ function memoryRepository(rows: TranscriptionRow[]) {
     },
     async releaseLeases() {},
   };
-  return repo as TranscriptionRepository;
+  return repo as TranscriptionRows;
 }
 
 const strapi = { log: { info: jest.fn(), warn: jest.fn(), error: jest.fn() } } as any;

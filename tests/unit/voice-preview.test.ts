@@ -1,5 +1,5 @@
 import { ConcurrentRequestError, InsufficientCreditsError, type SpeechClient } from '../../server/src/speech-client';
-import { createAudioCache, createVoicePreview } from '../../server/src/voices/preview';
+import { createAudioCache, createVoicePreview } from '../../server/src/voices/voice-preview';
 import { sampleFor, SAMPLE_TEXTS } from '../../server/src/voices/samples';
 import { primaryLanguage } from '../../server/src/voices/language';
 

@@ -1,8 +1,8 @@
-import { createNarrationsRepository, type CommittedChange, type NarrationRow } from '../../server/src/queue/rows/narrations.repository';
+import { createNarrationRows, type CommittedChange, type NarrationRow } from '../../server/src/queue/rows/narration-rows';
 import { transition, type NarrationEvent, type NarrationState } from '../../server/src/queue/domain/states';
 import { narrationWebhookInfo, webhookEventOf } from '../../server/src/webhooks/narration-events';
 import { createNarrationWebhooks } from '../../server/src/webhooks/narration-webhooks';
-import { job, narrationRow } from './narration-fixtures';
+import { narrationState, narrationRow } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const BASE = 'https://cms.example';
@@ -32,36 +32,48 @@ const DEFERRED = {
 
 describe('which committed transitions announce a webhook event', () => {
   it('narration.ready when the audio is stored: a first narration, a regenerate, and one with a newer version queued behind it', () => {
-    const storing = job({ status: 'storing', leaseOwner: 'w1', fingerprint: 'v1', submittedFingerprint: 'v1', storeAttempts: 1 });
+    const storing = narrationState({
+      status: 'storing',
+      leaseOwner: 'w1',
+      fingerprint: 'v1',
+      submittedFingerprint: 'v1',
+      storeAttempts: 1,
+    });
     expect(announced(storing, STORED)).toBe('narration.ready');
     expect(announced({ ...storing, regenerate: true, freshWanted: true, narratedFingerprint: 'v1' }, STORED)).toBe('narration.ready');
     expect(announced({ ...storing, fingerprint: 'v2' }, STORED)).toBe('narration.ready');
   });
 
   it('nothing for a retry: a deferred submission, a null result or a lost callback with attempts left, a deferred download', () => {
-    const submitting = job({ status: 'submitting', attempts: 0 });
+    const submitting = narrationState({ status: 'submitting', attempts: 0 });
     expect(announced(submitting, DEFERRED)).toBeNull();
-    const awaiting = job({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
+    const awaiting = narrationState({ status: 'awaiting_callback', attempts: 1, submissions: 1 });
     expect(announced(awaiting, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
     expect(announced({ ...awaiting, noAudioCheck: true }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
     expect(announced(awaiting, { type: 'callbackTimedOut', maxAttempts: 3, now })).toBeNull();
-    const storing = job({ status: 'storing', leaseOwner: 'w1', storeAttempts: 1 });
+    const storing = narrationState({ status: 'storing', leaseOwner: 'w1', storeAttempts: 1 });
     expect(
       announced(storing, { type: 'storeDeferred', owner: 'w1', retryAt: now, reason: 'slow', code: 'MEDIA_TIMEOUT', maxAttempts: 3 })
     ).toBeNull();
   });
 
   it('narration.failed once the attempts are used up, or for a failure that is not retried', () => {
-    const lastTry = job({ status: 'submitting', attempts: 2 });
+    const lastTry = narrationState({ status: 'submitting', attempts: 2 });
     expect(announced(lastTry, DEFERRED)).toBe('narration.failed');
     // A null result answering the free check of one (states/callback.ts), held until no audio came: the service's own.
-    const held = job({ status: 'awaiting_callback', attempts: 3, submissions: 4, noAudioCheck: true, lastErrorCode: 'NO_AUDIO' });
+    const held = narrationState({
+      status: 'awaiting_callback',
+      attempts: 3,
+      submissions: 4,
+      noAudioCheck: true,
+      lastErrorCode: 'NO_AUDIO',
+    });
     expect(announced({ ...held, lastErrorCode: null }, { type: 'callbackWithoutFiles', maxAttempts: 3, graceMs: 1000, now })).toBeNull();
     expect(announced(held, { type: 'callbackTimedOut', maxAttempts: 3, now })).toBe('narration.failed');
-    expect(announced(job({ status: 'submitting' }), { type: 'submitRejected', reason: 'empty', code: 'EMPTY_TEXT' })).toBe(
+    expect(announced(narrationState({ status: 'submitting' }), { type: 'submitRejected', reason: 'empty', code: 'EMPTY_TEXT' })).toBe(
       'narration.failed'
     );
-    const storing = job({ status: 'storing', leaseOwner: 'w1', storeAttempts: 3 });
+    const storing = narrationState({ status: 'storing', leaseOwner: 'w1', storeAttempts: 3 });
     expect(announced(storing, { type: 'storeFailed', owner: 'w1', reason: 'bad', code: 'BAD_MEDIA' })).toBe('narration.failed');
     expect(announced({ ...storing, leaseOwner: null }, { type: 'storeClaimed', owner: 'w2', leaseMs: 1000, maxAttempts: 3, now })).toBe(
       'narration.failed'
@@ -69,13 +81,17 @@ describe('which committed transitions announce a webhook event', () => {
   });
 
   it('nothing for the other steps: claims, acceptance, callbacks with files, lease renewals, cancellations, new content', () => {
-    expect(announced(job(), { type: 'claimed', owner: 'w1', leaseMs: 1000, now })).toBeNull();
-    expect(announced(job({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now })).toBeNull();
+    expect(announced(narrationState(), { type: 'claimed', owner: 'w1', leaseMs: 1000, now })).toBeNull();
+    expect(announced(narrationState({ status: 'submitting' }), { type: 'submitAccepted', callbackTimeoutMs: 1000, now })).toBeNull();
     const urls = { audioFile: 'https://cdn.test/a.mp3', srtFile: 'https://cdn.test/a.srt' };
-    expect(announced(job({ status: 'awaiting_callback' }), { type: 'callbackWithFiles', urls, now })).toBeNull();
-    expect(announced(job({ status: 'storing', leaseOwner: 'w1' }), { type: 'leaseRenewed', owner: 'w1', leaseMs: 1000, now })).toBeNull();
-    expect(announced(job({ status: 'awaiting_callback' }), { type: 'cancelled' })).toBeNull();
-    expect(announced(job({ status: 'failed', fingerprint: 'v1' }), { type: 'contentChanged', fingerprint: 'v1', now })).toBeNull();
+    expect(announced(narrationState({ status: 'awaiting_callback' }), { type: 'callbackWithFiles', urls, now })).toBeNull();
+    expect(
+      announced(narrationState({ status: 'storing', leaseOwner: 'w1' }), { type: 'leaseRenewed', owner: 'w1', leaseMs: 1000, now })
+    ).toBeNull();
+    expect(announced(narrationState({ status: 'awaiting_callback' }), { type: 'cancelled' })).toBeNull();
+    expect(
+      announced(narrationState({ status: 'failed', fingerprint: 'v1' }), { type: 'contentChanged', fingerprint: 'v1', now })
+    ).toBeNull();
   });
 
   it('a row that is already failed never announces its failure again', () => {
@@ -224,7 +240,7 @@ describe('the repository tells of a change only when its conditional update won'
       db: { query: () => ({ updateMany: async () => ({ count }) }) },
       log: { error: () => undefined },
     };
-    const repository = createNarrationsRepository(strapi as never, (change) => changes.push(change));
+    const repository = createNarrationRows(strapi as never, (change) => changes.push(change));
     return { repository, changes };
   }
   const failing: NarrationEvent = { type: 'submitRejected', reason: 'There is no text to narrate.', code: 'EMPTY_TEXT' };
@@ -250,7 +266,7 @@ describe('the repository tells of a change only when its conditional update won'
 
   it('keeps the write when a listener throws', async () => {
     const strapi = { db: { query: () => ({ updateMany: async () => ({ count: 1 }) }) }, log: { error: jest.fn() } };
-    const repository = createNarrationsRepository(strapi as never, () => {
+    const repository = createNarrationRows(strapi as never, () => {
       throw new Error('listener broke');
     });
     expect((await repository.apply(row({ status: 'submitting' }), failing)).applied).toBe(true);

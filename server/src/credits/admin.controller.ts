@@ -31,7 +31,7 @@ export default {
     // Only a document the caller may read in the Content Manager: nothing is read or sent for another.
     await ensureMayActOn(ctx, target, 'read');
     const articleId = getService('content').articleIdFor(contentType, documentId, locale ?? null);
-    const row = await getService('jobs').findByArticleId(articleId);
+    const row = await getService('narration-rows').findByArticleId(articleId);
     if (!row) throw new errors.NotFoundError('This document has no narration.');
     const released = await getService('budget').letThrough(row.id, new Date());
     ctx.body = { articleId, released } satisfies Contract.LetThroughResponse;

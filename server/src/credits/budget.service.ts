@@ -7,7 +7,7 @@ import { budgetReason, budgetVerdict, type BudgetVerdict } from './domain/budget
 import { monthOf } from './domain/calendar';
 import type { LedgerService } from './ledger.service';
 import { createPreviewAccount, type PreviewCharge } from './preview-account';
-import type { PreviewAccount } from '../voices/preview';
+import type { PreviewAccount } from '../voices/voice-preview';
 
 /**
  * The monthly credit budget (issue 24). A request that would take the calendar month over the
@@ -139,7 +139,7 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       return released > 0;
     },
 
-    /** The budget and the ledger's side of a voice or paragraph preview (voices/preview.ts asks it). */
+    /** The budget and the ledger's side of a voice or paragraph preview (voices/voice-preview.ts asks it). */
     previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
 
     /** What the budget holds: narrations (an article counted once, whole or by its held parts) and their credits. */

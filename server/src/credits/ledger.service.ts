@@ -123,7 +123,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
      * (narrations.service.ts): it was generated. `checksEarlier`: the request asks whether a
      * callback without files was the service's own (queue/domain/states/callback.ts); the
      * entry it asks about is settled with it, by its answer (callbackReceived).
-     * Written right after the job's acceptance (submit-step.ts), the balance noted after it (noteBalance).
+     * Written right after the narration's acceptance (submit-step.ts), the balance noted after it (noteBalance).
      */
     async narrationAccepted(
       request: NarrationRequest,

@@ -1,7 +1,7 @@
 import type { LedgerKind } from '../../../shared/contracts/usage';
 import { StatusError } from '../http/status-error';
 import { BUDGET_REACHED } from '../../../shared/contracts/usage';
-import type { PreviewAccount } from '../voices/preview';
+import type { PreviewAccount } from '../voices/voice-preview';
 import type { Origin } from './domain/cause';
 import type { BudgetService } from './budget.service';
 import type { LedgerService, NarratedTarget } from './ledger.service';

@@ -1,13 +1,15 @@
 import { Readable } from 'node:stream';
-import type { Core } from '@strapi/strapi';
 import { LEDGER_CSV_COLUMNS, type GetUsageResponse } from '../../../shared/contracts/usage';
-import { readableRows, type RowDocument } from '../access/readable-rows';
-import { getService } from '../utils';
+import type { DocumentPermissions } from '../access/document-permissions';
+import { readableRows, type ContentTypeFacts, type RowDocument } from '../access/readable-rows';
+import type { SettingsService } from '../settings/service';
+import type { BudgetService } from './budget.service';
+import type { LedgerService } from './ledger.service';
 import { lastDays, monthOf } from './domain/calendar';
 import { csvLine } from '../http/csv';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
-import { createLedgerRepository, type ArticleMonthRow, type LedgerEntryRow } from './ledger.repository';
+import type { ArticleMonthRow, LedgerEntryRow, LedgerRepository } from './ledger.repository';
 
 /**
  * The usage view (GET /speech/usage) and the ledger's CSV. Reads the daily totals (a few rows per
@@ -40,10 +42,28 @@ const entryDocument = (entry: LedgerEntryRow): RowDocument | null =>
     ? { contentType: entry.contentType, documentId: entry.targetDocumentId, locale: entry.targetLocale || null }
     : null;
 
-export function createUsageService(strapi: Core.Strapi) {
-  const repository = createLedgerRepository(strapi);
+export interface UsageServiceDeps {
+  repository: LedgerRepository;
+  settings: Pick<SettingsService, 'get'>;
+  budget: Pick<BudgetService, 'waiting'>;
+  ledger: Pick<LedgerService, 'balance'>;
+  /** How many narrations failed and were not narrated since (the queue's rows). */
+  failures: () => Promise<number>;
+  permissions: Pick<DocumentPermissions, 'permitted'>;
+  types: ContentTypeFacts;
+}
+
+export function createUsageService({
+  repository,
+  settings,
+  budget: budgetService,
+  ledger,
+  failures,
+  permissions,
+  types,
+}: UsageServiceDeps) {
   const readable = <Row>(userAbility: unknown, rows: Row[], documentOf: (row: Row) => RowDocument | null) =>
-    readableRows({ permissions: getService('document-permissions'), types: getService('content') }, userAbility, rows, documentOf);
+    readableRows({ permissions, types }, userAbility, rows, documentOf);
 
   /** The month's most expensive articles the admin may read: pages of the month's articles until there are enough. */
   async function topReadable(userAbility: unknown, month: string): Promise<ArticleMonthRow[]> {
@@ -58,17 +78,17 @@ export function createUsageService(strapi: Core.Strapi) {
 
   return {
     async usage(userAbility: unknown, days: number, at = new Date()): Promise<GetUsageResponse> {
-      const { budget } = await getService('settings').get();
+      const { budget } = await settings.get();
       const { timeZone } = budget;
       const month = monthOf(at, timeZone);
       const shown = lastDays(at, days, timeZone);
       const first = shown[0] < `${month}-01` ? shown[0] : `${month}-01`;
-      const [rows, top, waiting, counts, balance] = await Promise.all([
+      const [rows, top, waiting, failed, balance] = await Promise.all([
         repository.days(first, shown[shown.length - 1]),
         topReadable(userAbility, month),
-        getService('budget').waiting(),
-        getService('jobs').countByStatus(),
-        getService('ledger').balance(),
+        budgetService.waiting(),
+        failures(),
+        ledger.balance(),
       ]);
       const monthRows = rows.filter((row) => row.day.startsWith(month));
       const mtd = monthToDate(monthRows);
@@ -86,7 +106,7 @@ export function createUsageService(strapi: Core.Strapi) {
           ),
         },
         waiting,
-        failures: counts.failed ?? 0,
+        failures: failed,
         days: usageDays(shown, rows),
         topArticles: top.map((row) => ({
           contentType: row.contentType,

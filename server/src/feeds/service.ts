@@ -1,3 +1,4 @@
+import type { ContentApiAccess } from '../access/content-api-access';
 import { documentKey } from '../access/document-permissions';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -6,9 +7,10 @@ import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http/etag';
-import type { NarrationRow } from '../queue';
+import type { NarrationRow, NarrationRows } from '../queue';
+import type { ContentReader } from '../narration/content';
 import { narrationFileUrl } from '../narration/domain/public-view';
-import { getService } from '../utils';
+import type { SettingsService } from '../settings/service';
 
 /**
  * Podcast feeds of narrated types (`GET /api/speech/feeds/:pluralName.xml`).
@@ -63,12 +65,16 @@ function listedIn(live: Set<string>, localized: boolean) {
     Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
 }
 
-export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
-  const settings = getService('settings');
+export interface FeedsServiceDeps {
+  strapi: Core.Strapi;
+  settings: SettingsService;
+  content: ContentReader;
+  contentApi: ContentApiAccess;
+  rows: NarrationRows;
+}
+
+export function createFeedsService({ strapi, settings, content, contentApi, rows }: FeedsServiceDeps) {
   const { feeds } = settings.config;
-  const content = getService('content');
-  const contentApi = getService('content-api-access');
-  const jobs = getService('jobs');
   // Keyed by type and locale: one of the site's locales, or none (feed-locale.ts refuses any other).
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();
@@ -111,15 +117,15 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
    * file itself with the local provider (public/uploads). A cloud provider's file would cost a
    * request per item; its length stays unknown (the enclosure says 0) until the audio is stored again.
    */
-  async function measureLegacyAudio(rows: NarrationRow[]): Promise<void> {
+  async function measureLegacyAudio(listed: NarrationRow[]): Promise<void> {
     const uploads = path.resolve(strapi.dirs.static.public);
-    for (const row of rows) {
+    for (const row of listed) {
       if (row.audioBytes != null || row.audio?.provider !== 'local') continue;
       try {
         const file = path.resolve(uploads, `.${decodeURIComponent(new URL(row.audio.url, 'http://local').pathname)}`);
         if (!file.startsWith(`${uploads}${path.sep}`)) continue;
         row.audioBytes = (await fs.stat(file)).size;
-        await jobs.recordAudioBytes(row.id, row.audioBytes);
+        await rows.recordAudioBytes(row.id, row.audioBytes);
       } catch (error) {
         strapi.log.warn(`[speech] could not measure the audio of ${row.articleId}: ${(error as Error).message}`);
       }
@@ -148,18 +154,18 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
     const base = settings.publicUrl();
     const items: FeedItem[] = [];
     for (let start = 0; items.length < feeds.limit; start += feeds.limit) {
-      const rows = await jobs.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
-      const live = await content.liveKeys(uid, [...new Set(rows.map((row) => row.targetDocumentId))], rowLocale);
-      const shown = rows.filter(listedIn(live, localized));
+      const listed = await rows.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
+      const live = await content.liveKeys(uid, [...new Set(listed.map((row) => row.targetDocumentId))], rowLocale);
+      const shown = listed.filter(listedIn(live, localized));
       await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
       items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base, pluralName)));
-      if (rows.length < feeds.limit) break;
+      if (listed.length < feeds.limit) break;
     }
     return items;
   }
 
   async function stampOf(uid: string): Promise<string> {
-    const [narrations, live] = await Promise.all([jobs.changeStamp(uid), content.liveStamp(uid)]);
+    const [narrations, live] = await Promise.all([rows.changeStamp(uid), content.liveStamp(uid)]);
     return `${narrations}/${live}`;
   }
 
@@ -201,7 +207,7 @@ export function createFeedsService({ strapi }: { strapi: Core.Strapi }) {
     async enclosure(pluralName: string, articleId: string): Promise<NarrationRow | null> {
       const type = collectionType(pluralName);
       if (!type || !(await isOpen(type.uid))) return null;
-      const row = await jobs.findByArticleId(articleId, true);
+      const row = await rows.findByArticleId(articleId, true);
       if (!row || row.contentType !== type.uid) return null;
       const localized = content.isLocalized(type.uid);
       const live = await content.liveKeys(type.uid, [row.targetDocumentId], localized ? row.targetLocale : null);

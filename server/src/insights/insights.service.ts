@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { ListeningEvent } from '../../../shared/contracts/insights';
 import type { ContentApiAuth } from '../access/content-api-access';
 import type { NarrationRow } from '../queue';
-import type { PublicViewsService } from '../narration/public-views.service';
+import type { NarrationViews } from '../narration/narration-views.service';
 import type { InsightsConfig } from '../settings/config-schema';
 import { createSerialRunner } from '../utils/serial-runner';
 import { isAutomated } from './domain/bots';
@@ -64,16 +64,19 @@ export function createInsightsService(deps: {
   strapi: Core.Strapi;
   repository: InsightsRepository;
   config: InsightsConfig;
-  views: () => PublicViewsService;
+  views: () => NarrationViews;
   now?: () => Date;
 }) {
   const { strapi, repository, config } = deps;
   const now = deps.now ?? (() => new Date());
   const tally = new ListeningTally();
+  // The caches age on the service's own clock, as its days do: a test's clock, or the wall clock.
+  const perf = { now: () => now().getTime() };
   // The first anonymous caller's access answers for all: anonymous callers are all the Public role.
   const publicViews = new LRUCache<string, { target: ListeningTarget | null }, ListenerAccess>({
     max: 10_000,
     ttl: PUBLIC_VIEW_MS,
+    perf,
     allowStale: true,
     allowStaleOnFetchRejection: true,
     fetchMethod: async (articleId, _stale, { context }) => ({
@@ -81,7 +84,7 @@ export function createInsightsService(deps: {
     }),
   });
   /** Articles the Public role cannot listen to (unknown, not live, no audio, closed), remembered as long as a view. */
-  const unlistenable = new LRUCache<string, true>({ max: 1_000, ttl: PUBLIC_VIEW_MS });
+  const unlistenable = new LRUCache<string, true>({ max: 1_000, ttl: PUBLIC_VIEW_MS, perf });
   let salt: { day: string; value: Promise<string> } | null = null;
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;

@@ -1,17 +1,22 @@
 import type { LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
-import { getService } from '../utils';
+import type { ContentReader } from '../narration/content';
+import type { VoiceOverrides } from '../narration/voice-overrides';
+import type { NarrationRows } from '../queue';
+import type { SettingsService } from '../settings/service';
 
 /**
  * The lexicon's effect on what is already narrated. The rules themselves apply inside the
  * narrated text (narration/domain/lexicon.ts); this answers which articles a rule would change
  * and what narrating them again would cost, without submitting anything.
  */
-export function createLexiconService() {
-  const settings = getService('settings');
-  const repository = getService('jobs');
-  const content = getService('content');
-  const voiceOverrides = getService('voice-overrides');
+export interface LexiconServiceDeps {
+  settings: SettingsService;
+  rows: NarrationRows;
+  content: ContentReader;
+  voiceOverrides: VoiceOverrides;
+}
 
+export function createLexiconService({ settings, rows: repository, content, voiceOverrides }: LexiconServiceDeps) {
   return {
     /**
      * One page of a type's published documents (in `locale`) whose narration the current lexicon

@@ -2,16 +2,30 @@ import type { Core } from '@strapi/strapi';
 import type { NarrationTrigger } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature } from '../speech-client';
 import { AUTOMATIC, type Origin } from '../credits/domain/cause';
-import { getService } from '../utils';
 import { versionUnrecorded } from './domain/reconcile';
-import type { NarrationEvent, NarrationState, NarrationStatus, ResultUrls } from '../queue';
+import type { LedgerService } from '../credits/ledger.service';
+import type { PluginConfig } from '../settings/config-schema';
+import type { SettingsService } from '../settings/service';
+import type {
+  MediaStore,
+  NarrationEvent,
+  NarrationState,
+  NarrationStatus,
+  NarrationRows,
+  NarrationWorker,
+  PartRows,
+  ResultUrls,
+} from '../queue';
+import type { ContentReader } from './content';
+import type { PendingRecordings } from './pending-recordings';
+import type { VoiceOverrides } from './voice-overrides';
 import { createReconciler } from './reconciler';
 
 /**
  * Publish and record, the narration's main line: a published version is recorded in the queue
- * (`jobs`), the `worker` submits it and stores its files, and the service's callback is verified
+ * (`narration-rows`), the `worker` submits it and stores its files, and the service's callback is verified
  * and recorded here. Also the lifecycle of the worker and the reconciliation. What editors do by
- * hand is editor.service.ts; what front ends read is public-views.service.ts.
+ * hand is narration-editor.service.ts; what front ends read is narration-views.service.ts.
  */
 
 export interface CallbackInput {
@@ -26,26 +40,26 @@ export type CallbackOutcome =
   /** `checking`: a callback without files, to be checked with the service before it counts (domain/states/callback.ts). */
   | { status: 'accepted' | 'duplicate' | 'checking' | 'failure-recorded' | 'ignored'; reason?: string };
 
-type CallbackJob = Pick<NarrationState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
+type CallbackRow = Pick<NarrationState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
 
-/** How long a callback waits for the answer of a submission under way to be recorded (settledJob). */
+/** How long a callback waits for the answer of a submission under way to be recorded (settledRow). */
 const SUBMISSION_SETTLE_MS = 3_000;
 
 /**
- * The job a callback is for, once a submission of it under way has its answer recorded: a
+ * The row a callback is for, once a submission of it under way has its answer recorded: a
  * re-delivery's callback (a check of a callback without files, a lost callback asked again) is
- * sent with the 202 that announces it, and can overtake the worker's write of that 202; the job
+ * sent with the 202 that announces it, and can overtake the worker's write of that 202; the row
  * would not await it yet and the result would be lost until the callback timeout. The write comes
  * a moment after the answer: this waits for it, a few seconds at most.
  */
-async function settledJob<Job extends { status: NarrationStatus }>(read: () => Promise<Job | null>): Promise<Job | null> {
+async function settledRow<Row extends { status: NarrationStatus }>(read: () => Promise<Row | null>): Promise<Row | null> {
   const deadline = Date.now() + SUBMISSION_SETTLE_MS;
-  let job = await read();
-  while (job?.status === 'submitting' && Date.now() < deadline) {
+  let row = await read();
+  while (row?.status === 'submitting' && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    job = await read();
+    row = await read();
   }
-  return job;
+  return row;
 }
 
 /**
@@ -54,17 +68,17 @@ async function settledJob<Job extends { status: NarrationStatus }>(read: () => P
  */
 async function recordCallback(
   input: CallbackInput,
-  job: CallbackJob,
+  row: CallbackRow,
   on: {
     apply: (
       event: NarrationEvent
     ) => Promise<{ applied: true; row: Pick<NarrationState, 'status' | 'noAudioCheck'> } | { applied: false; reason: string }>;
-    latest: () => Promise<CallbackJob | null>;
+    latest: () => Promise<CallbackRow | null>;
     moved: (status: NarrationStatus) => void;
-  }
+  },
+  { maxAttempts, noAudioGraceMs }: Pick<PluginConfig, 'maxAttempts' | 'noAudioGraceMs'>
 ): Promise<CallbackOutcome> {
   const now = new Date();
-  const { maxAttempts, noAudioGraceMs } = getService('settings').config;
   if (input.audioFile && input.srtFile) {
     const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
     const outcome = await on.apply({ type: 'callbackWithFiles', urls, now });
@@ -88,15 +102,32 @@ async function recordCallback(
   return { status: outcome.row.noAudioCheck ? 'checking' : 'failure-recorded' };
 }
 
-export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
-  const settings = getService('settings');
+export interface NarrationsServiceDeps {
+  strapi: Core.Strapi;
+  settings: SettingsService;
+  rows: NarrationRows;
+  parts: PartRows;
+  content: ContentReader;
+  media: MediaStore;
+  voiceOverrides: VoiceOverrides;
+  worker: NarrationWorker;
+  pendingRecordings: PendingRecordings;
+  ledger: Pick<LedgerService, 'callbackReceived'>;
+}
+
+export function createNarrationsService({
+  strapi,
+  settings,
+  rows: repository,
+  parts,
+  content,
+  media,
+  voiceOverrides,
+  worker,
+  pendingRecordings,
+  ledger,
+}: NarrationsServiceDeps) {
   const { config } = settings;
-  const repository = getService('jobs');
-  const parts = getService('parts');
-  const content = getService('content');
-  const media = getService('media');
-  const voiceOverrides = getService('voice-overrides');
-  const worker = getService('worker');
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
   const reconciler = createReconciler({
@@ -111,7 +142,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
         .map(([uid]) => uid),
     isLocalized: content.isLocalized,
     record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale, { reconciling: true }),
-    pending: getService('pending-recordings'),
+    pending: pendingRecordings,
   });
 
   const service = {
@@ -178,7 +209,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
     async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
       if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
       const outcome = await service.recordVerifiedCallback(input);
-      // The request it answers is settled in the ledger whatever the job made of it (a cancelled
+      // The request it answers is settled in the ledger whatever the row made of it (a cancelled
       // article's callback still says what the service charged). A refund is settled before the
       // answer: should that fail, the 500 makes the service send the callback again, and the
       // ledger settles then. A result (the common case, many at once after a backlog) is settled
@@ -188,7 +219,7 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
       // answer will, or the hold's end (worker.ts).
       if (outcome.status === 'checking') return outcome;
       const withFiles = Boolean(input.audioFile && input.srtFile);
-      const settle = () => getService('ledger').callbackReceived(input.articleId, withFiles, new Date());
+      const settle = () => ledger.callbackReceived(input.articleId, withFiles, new Date());
       if (!withFiles) await settle();
       else {
         void service.track(
@@ -202,27 +233,37 @@ export function createNarrationsService({ strapi }: { strapi: Core.Strapi }) {
 
     /** A callback whose signature holds, on its article's or its part's row. */
     async recordVerifiedCallback(input: CallbackInput): Promise<CallbackOutcome> {
-      const row = await settledJob(() => repository.findByArticleId(input.articleId));
+      const row = await settledRow(() => repository.findByArticleId(input.articleId));
       if (row) {
-        return recordCallback(input, row, {
-          apply: (event) => repository.apply(row, event),
-          latest: () => repository.findByArticleId(input.articleId),
-          moved: () => worker.wake(),
-        });
+        return recordCallback(
+          input,
+          row,
+          {
+            apply: (event) => repository.apply(row, event),
+            latest: () => repository.findByArticleId(input.articleId),
+            moved: () => worker.wake(),
+          },
+          config
+        );
       }
       // A part of a segmented narration: its article moves on once every part is in (or one failed).
-      const part = await settledJob(() => parts.findByArticleId(input.articleId));
+      const part = await settledRow(() => parts.findByArticleId(input.articleId));
       if (!part) return { status: 'ignored', reason: 'no narration awaits this article' };
-      return recordCallback(input, part, {
-        apply: (event) => parts.apply(part, event),
-        latest: () => parts.findByArticleId(input.articleId),
-        moved: (status) => {
-          if (status === 'storing' && input.audioFile && input.srtFile)
-            worker.fetchPart({ audioFile: input.audioFile, srtFile: input.srtFile });
-          if (status === 'storing' || status === 'failed') void service.track(worker.settle(part.narrationId).then(() => worker.wake()));
-          else worker.wake();
+      return recordCallback(
+        input,
+        part,
+        {
+          apply: (event) => parts.apply(part, event),
+          latest: () => parts.findByArticleId(input.articleId),
+          moved: (status) => {
+            if (status === 'storing' && input.audioFile && input.srtFile)
+              worker.fetchPart({ audioFile: input.audioFile, srtFile: input.srtFile });
+            if (status === 'storing' || status === 'failed') void service.track(worker.settle(part.narrationId).then(() => worker.wake()));
+            else worker.wake();
+          },
         },
-      });
+        config
+      );
     },
 
     async start() {

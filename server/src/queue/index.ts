@@ -4,7 +4,7 @@
  * ./domain). It knows nothing of what an article means: narration hands the worker `describeLive`.
  */
 export * from './domain';
-export { createNarrationsRepository, type CommittedChange, type NarrationsRepository } from './rows/narrations.repository';
-export { createPartsRepository, type PartsRepository } from './rows/parts.repository';
+export { createNarrationRows, type CommittedChange, type NarrationRows } from './rows/narration-rows';
+export { createPartRows, type PartRows } from './rows/part-rows';
 export { createMediaStore, type MediaStore } from './media/media';
 export { createWorker, type NarrationWorker } from './worker/worker';

@@ -1,144 +1,241 @@
 import type { Core } from '@strapi/strapi';
 import { createContentApiAccess } from '../access/content-api-access';
+import { createDocumentPermissions } from '../access/document-permissions';
 import { createBudgetService } from '../credits/budget.service';
 import { createLedgerRepository } from '../credits/ledger.repository';
 import { createLedgerService } from '../credits/ledger.service';
 import { createUsageService } from '../credits/usage.service';
-import { createDocumentPermissions } from '../access/document-permissions';
 import { createFeedsService } from '../feeds/service';
-import { createLexiconService } from '../lexicon/service';
-import { createContentReader } from '../narration/content';
-import { createNarrationEditorService } from '../narration/editor.service';
-import { liveVersionReader } from '../narration/live-version';
-import { createNarrationsRepository } from '../queue';
-import { createMediaStore } from '../queue';
-import { createNarrationsService } from '../narration/narrations.service';
-import { createPartsRepository } from '../queue';
-import { createPendingRecordings } from '../narration/pending-recordings';
-import { createPublicViewsService } from '../narration/public-views.service';
-import { createVoiceOverrides } from '../narration/voice-overrides';
-import { createWorker } from '../queue';
-import { createSettingsService } from '../settings/service';
-import { createSpeechClient } from '../speech-client';
-import { createTranscriptionRepository } from '../speech-to-text/repository';
-import { createSpeechToTextService } from '../speech-to-text/service';
 import { createInsightsRepository } from '../insights/insights.repository';
 import { createInsightsService } from '../insights/insights.service';
-import { createInsightsViews } from '../insights/views.service';
+import { createInsightsViews } from '../insights/insights-views.service';
+import { createLexiconService } from '../lexicon/service';
+import { createContentReader } from '../narration/content';
+import { createNarrationEditorService } from '../narration/narration-editor.service';
+import { liveVersionReader } from '../narration/live-version';
+import { createNarrationsService } from '../narration/narrations.service';
+import { createPendingRecordings } from '../narration/pending-recordings';
+import { createNarrationViews } from '../narration/narration-views.service';
+import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createMediaStore, createNarrationRows, createPartRows, createWorker } from '../queue';
+import { createSettingsService } from '../settings/service';
+import { createSpeechClient } from '../speech-client';
+import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
+import { createSpeechToTextService } from '../speech-to-text/service';
 import { getService } from '../utils';
-import { createVoicePreview } from '../voices/preview';
+import { createVoicePreview } from '../voices/voice-preview';
 import { createVoicesService } from '../voices/service';
 import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
 
-type Factory = ({ strapi }: { strapi: Core.Strapi }) => unknown;
-
 /**
- * The plugin's services, by name: each feature's factory, wired to the others here and nowhere
- * else (`getService(name)` in utils/ returns them typed). Strapi creates each one the first time it
- * is asked for, once per instance, so every caller shares it.
+ * The plugin's services by registry name, each its feature's factory. `getService(name)` (utils/)
+ * is typed from this table: a service is what its factory returns.
  */
-export default {
+export const FACTORIES = {
   /** The configuration file and the editor's runtime settings; the queue's pause and credits. */
   settings: createSettingsService,
   /** The one client of the speech service: narration, speech to text and voice previews all go through it. */
-  'speech-client': () => {
-    const { config } = getService('settings');
-    return createSpeechClient({
-      apiKey: config.apiKey,
-      baseUrl: config.baseUrl,
-      webUrl: config.webUrl,
-      timeoutMs: config.requestTimeoutMs,
-      voicesPath: config.voicesPath,
-    });
-  },
+  'speech-client': createSpeechClient,
   /** The site's content types and entries as narration reads them. */
-  content: ({ strapi }) => createContentReader(strapi),
+  content: createContentReader,
   /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
-  jobs: ({ strapi }) => createNarrationsRepository(strapi, (change) => getService('webhooks').transitionCommitted(change)),
+  'narration-rows': createNarrationRows,
   /** The parts of segmented narrations on their way (docs/segmented-narration.md). */
-  parts: ({ strapi }) => createPartsRepository(strapi),
+  'part-rows': createPartRows,
   /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
-  'pending-recordings': ({ strapi }) => createPendingRecordings(strapi),
+  'pending-recordings': createPendingRecordings,
   /** The voice an editor chose for one article. */
-  'voice-overrides': ({ strapi }) => createVoiceOverrides(strapi),
+  'voice-overrides': createVoiceOverrides,
   /** A narration's files in the Media Library. */
-  media: ({ strapi }) => createMediaStore(strapi, getService('settings').config),
+  media: createMediaStore,
   /** Submits queued narrations and stores their results. */
-  worker: ({ strapi }) => {
-    const settings = getService('settings');
-    const client = getService('speech-client');
-    return createWorker({
-      strapi,
-      config: settings.config,
-      repository: getService('jobs'),
-      parts: getService('parts'),
-      settings,
-      describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
-      client: () => client,
-      media: getService('media'),
-      callbackUrl: () => settings.callbackUrl(),
-      ledger: getService('ledger'),
-      budget: getService('budget'),
-    });
-  },
+  worker: createWorker,
   /** The credits ledger: every request that could charge, who caused it, how it ended. */
-  ledger: ({ strapi }) => createLedgerService({ strapi, repository: createLedgerRepository(strapi), settings: getService('settings') }),
+  ledger: createLedgerService,
   /** The monthly credit budget: what waits for it, what it lets through. */
-  budget: ({ strapi }) =>
-    createBudgetService({
-      strapi,
-      settings: getService('settings'),
-      ledger: getService('ledger'),
-      wake: () => getService('worker').wake(),
-    }),
+  budget: createBudgetService,
   /** The usage view: the ledger's days, month and top articles, and its CSV. */
-  usage: ({ strapi }) => createUsageService(strapi),
+  usage: createUsageService,
   /** Publish and record, the service's callback, the worker's and the reconciliation's lifecycle. */
   narrations: createNarrationsService,
   /** What editors do by hand: narrate now, regenerate, voice, estimates, the queue's overview. */
   'narration-editor': createNarrationEditorService,
   /** The narrations a front end may see (public routes, REST, GraphQL). */
-  'narration-views': createPublicViewsService,
+  'narration-views': createNarrationViews,
   /** `narration.ready` / `narration.failed` on Strapi's event hub, for its webhook runner. */
-  webhooks: ({ strapi }) =>
-    createNarrationWebhooks(strapi, {
-      findRow: (id) => getService('jobs').findById(id, true),
-      publicUrl: () => getService('settings').publicUrl(),
-    }),
+  'narration-webhooks': createNarrationWebhooks,
   /** Which narrated articles the lexicon would change, and at what cost. */
   lexicon: createLexiconService,
   /** The voices editors choose from. */
   voices: createVoicesService,
   /** Voice previews and "listen to this paragraph". */
-  'voice-preview': () => {
-    const client = getService('speech-client');
-    const voices = getService('voices');
-    return createVoicePreview({ client: () => client, voices: () => voices.list() });
-  },
+  'voice-preview': createVoicePreview,
   /** The transcription rows: the only code that writes them. */
-  transcriptions: ({ strapi }) => createTranscriptionRepository(strapi),
+  'transcription-rows': createTranscriptionRows,
   /** Speech to text: uploads, following jobs, results. */
   'speech-to-text': createSpeechToTextService,
   /** The Content Manager's permissions, applied to the documents the admin routes act on. */
-  'document-permissions': ({ strapi }) => createDocumentPermissions(strapi),
+  'document-permissions': createDocumentPermissions,
   /** Who may read narrations through the content API (REST and GraphQL). */
-  'content-api-access': ({ strapi }) => createContentApiAccess(strapi),
+  'content-api-access': createContentApiAccess,
   /** Podcast feeds of narrated types. */
   feeds: createFeedsService,
   /** Listening insights: the player's events and the feeds' downloads, counted in memory and flushed as daily totals. */
-  insights: ({ strapi }) =>
-    createInsightsService({
+  insights: createInsightsService,
+  /** What editors read of listening, as the Content Manager lets them. */
+  'insights-views': createInsightsViews,
+};
+
+type Factories = typeof FACTORIES;
+export type ServiceName = keyof Factories;
+export type Services = { [Name in ServiceName]: ReturnType<Factories[Name]> };
+
+/**
+ * What each factory is called with: every service's dependencies, named here and nowhere else.
+ * A dependency is looked up when its dependant is first asked for (Strapi builds each service
+ * once per instance); one read through a function (`() => …`) is looked up at each use, which
+ * breaks the one cycle (the budget wakes the worker that asks it).
+ */
+const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Factories[Name]> } = {
+  settings: (strapi) => [{ strapi }],
+  'speech-client': () => {
+    const { config } = getService('settings');
+    const { apiKey, baseUrl, webUrl, requestTimeoutMs: timeoutMs, voicesPath } = config;
+    return [{ apiKey, baseUrl, webUrl, timeoutMs, voicesPath }];
+  },
+  content: (strapi) => [strapi],
+  'narration-rows': (strapi) => [strapi, (change) => getService('narration-webhooks').transitionCommitted(change)],
+  'part-rows': (strapi) => [strapi],
+  'pending-recordings': (strapi) => [strapi],
+  'voice-overrides': (strapi) => [strapi],
+  media: (strapi) => [strapi, getService('settings').config],
+  worker: (strapi) => {
+    const settings = getService('settings');
+    const client = getService('speech-client');
+    return [
+      {
+        strapi,
+        config: settings.config,
+        repository: getService('narration-rows'),
+        parts: getService('part-rows'),
+        settings,
+        describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
+        client: () => client,
+        media: getService('media'),
+        callbackUrl: () => settings.callbackUrl(),
+        ledger: getService('ledger'),
+        budget: getService('budget'),
+      },
+    ];
+  },
+  ledger: (strapi) => [{ strapi, repository: createLedgerRepository(strapi), settings: getService('settings') }],
+  budget: (strapi) => [{ strapi, settings: getService('settings'), ledger: getService('ledger'), wake: () => getService('worker').wake() }],
+  usage: (strapi) => [
+    {
+      repository: createLedgerRepository(strapi),
+      settings: getService('settings'),
+      budget: getService('budget'),
+      ledger: getService('ledger'),
+      failures: async () => (await getService('narration-rows').countByStatus()).failed ?? 0,
+      permissions: getService('document-permissions'),
+      types: getService('content'),
+    },
+  ],
+  narrations: (strapi) => [
+    {
+      strapi,
+      settings: getService('settings'),
+      rows: getService('narration-rows'),
+      parts: getService('part-rows'),
+      content: getService('content'),
+      media: getService('media'),
+      voiceOverrides: getService('voice-overrides'),
+      worker: getService('worker'),
+      pendingRecordings: getService('pending-recordings'),
+      ledger: getService('ledger'),
+    },
+  ],
+  'narration-editor': () => [
+    {
+      settings: getService('settings'),
+      rows: getService('narration-rows'),
+      parts: getService('part-rows'),
+      content: getService('content'),
+      voiceOverrides: getService('voice-overrides'),
+      worker: getService('worker'),
+      voices: getService('voices'),
+      narrations: getService('narrations'),
+    },
+  ],
+  'narration-views': () => [
+    {
+      settings: getService('settings'),
+      rows: getService('narration-rows'),
+      content: getService('content'),
+      contentApi: getService('content-api-access'),
+    },
+  ],
+  'narration-webhooks': (strapi) => [
+    strapi,
+    { findRow: (id) => getService('narration-rows').findById(id, true), publicUrl: () => getService('settings').publicUrl() },
+  ],
+  lexicon: () => [
+    {
+      settings: getService('settings'),
+      rows: getService('narration-rows'),
+      content: getService('content'),
+      voiceOverrides: getService('voice-overrides'),
+    },
+  ],
+  voices: () => [{ config: getService('settings').config, client: getService('speech-client') }],
+  'voice-preview': () => {
+    const client = getService('speech-client');
+    const voices = getService('voices');
+    return [{ client: () => client, voices: () => voices.list() }];
+  },
+  'transcription-rows': (strapi) => [strapi],
+  'speech-to-text': (strapi) => [
+    {
+      strapi,
+      config: getService('settings').config,
+      repository: getService('transcription-rows'),
+      client: getService('speech-client'),
+      ledger: getService('ledger'),
+    },
+  ],
+  'document-permissions': (strapi) => [strapi],
+  'content-api-access': (strapi) => [strapi],
+  feeds: (strapi) => [
+    {
+      strapi,
+      settings: getService('settings'),
+      content: getService('content'),
+      contentApi: getService('content-api-access'),
+      rows: getService('narration-rows'),
+    },
+  ],
+  insights: (strapi) => [
+    {
       strapi,
       repository: createInsightsRepository(strapi),
       config: getService('settings').config.insights,
       views: () => getService('narration-views'),
-    }),
-  /** What editors read of listening, as the Content Manager lets them. */
-  'insights-views': ({ strapi }) =>
-    createInsightsViews({
+    },
+  ],
+  'insights-views': (strapi) => [
+    {
       strapi,
       repository: createInsightsRepository(strapi),
       permissions: () => getService('document-permissions'),
       content: () => getService('content'),
-    }),
-} satisfies Record<string, Factory>;
+    },
+  ],
+};
+
+/** Strapi's service registry: each name's factory, called with its wiring. */
+export default Object.fromEntries(
+  (Object.keys(FACTORIES) as ServiceName[]).map((name) => [
+    name,
+    ({ strapi }: { strapi: Core.Strapi }) => (FACTORIES[name] as (...args: unknown[]) => unknown)(...WIRING[name](strapi)),
+  ])
+) as { [Name in ServiceName]: ({ strapi }: { strapi: Core.Strapi }) => Services[Name] };

@@ -258,7 +258,7 @@ export const pluginConfigSchema = z
       .int()
       .min(0)
       .default(2 * 60_000),
-    /** How long a claimed job is held by one instance before another may take it over. */
+    /** How long a claimed narration is held by one instance before another may take it over. */
     leaseMs: z.number().int().min(1_000).default(60_000),
     /** Timeout of a single request to the speech service. */
     requestTimeoutMs: z.number().int().positive().default(30_000),

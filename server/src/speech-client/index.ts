@@ -1,5 +1,5 @@
 /** The speech client's public surface: everything outside this folder imports from here. */
-export { createSpeechClient, type SpeechClient } from './client';
+export { createSpeechClient, type SpeechClient } from './speech-client';
 export { type GeneratedSpeech } from './speech-generation';
 
 export * from './errors';

@@ -19,7 +19,7 @@ import { rethrowForAdmin } from '../http/speech-service-errors';
 import { conflict } from '../http/status-error';
 import { accepts, parsesTo } from '../http/validate';
 import { SubmissionError } from './service';
-import type { MediaFileRef, TranscriptionRow } from './repository';
+import type { MediaFileRef, TranscriptionRow } from './transcription-rows';
 import { attachmentDisposition } from './result-file';
 import { MAX_AUDIO_BYTES } from './settings';
 import { audioTooLargeError } from './upload-guard';

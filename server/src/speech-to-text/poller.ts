@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { SpeechClient } from '../speech-client';
-import type { TranscriptionRepository, TranscriptionRow } from './repository';
+import type { TranscriptionRows, TranscriptionRow } from './transcription-rows';
 import type { TranscriptionSettings } from './settings';
 import { planFromError, planFromStatus, type PollPlan } from './status';
 import { createSerialRunner } from '../utils/serial-runner';
@@ -15,7 +15,7 @@ import { createFailureEpisodes } from '../utils/failure-episodes';
 
 export interface PollerDeps {
   strapi: Core.Strapi;
-  repository: TranscriptionRepository;
+  repository: TranscriptionRows;
   client: () => SpeechClient;
   settings: TranscriptionSettings;
   owner: string;

@@ -3,14 +3,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { PayloadTooLargeError, SpeechServiceError, type TranscriptionOutputFormat } from '../speech-client';
+import { PayloadTooLargeError, SpeechServiceError, type SpeechClient, type TranscriptionOutputFormat } from '../speech-client';
 import { editorMessage } from '../http/speech-service-errors';
 import { DOWNLOAD_TYPES, renderTranscript, type DownloadFormat } from '../subtitles/transcript';
 import { createPoller } from './poller';
-import type { MediaFileRef, TranscriptionRow } from './repository';
+import type { MediaFileRef, TranscriptionRows, TranscriptionRow } from './transcription-rows';
 import { fileStem } from './result-file';
 import { MAX_AUDIO_BYTES, readTranscriptionSettings } from './settings';
-import { getService } from '../utils';
+import type { LedgerService } from '../credits/ledger.service';
+import type { PluginConfig } from '../settings/config-schema';
 import { safeFileName } from '../utils/safe-file-name';
 
 /**
@@ -46,11 +47,16 @@ export class SubmissionError extends Error {
 const AUDIO_MIME = /^(audio|video)\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 const UPLOAD_LEASE_RENEW_MS = 15_000;
 
-export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
-  const { config } = getService('settings');
+export interface SpeechToTextDeps {
+  strapi: Core.Strapi;
+  config: PluginConfig;
+  repository: TranscriptionRows;
+  client: SpeechClient;
+  ledger: Pick<LedgerService, 'transcriptionSubmitted'>;
+}
+
+export function createSpeechToTextService({ strapi, config, repository, client, ledger }: SpeechToTextDeps) {
   const settings = readTranscriptionSettings(config);
-  const repository = getService('transcriptions');
-  const client = getService('speech-client');
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const poller = createPoller({ strapi, repository, client: () => client, settings, owner });
   const upload = () => strapi.plugin('upload').service('upload');
@@ -108,7 +114,7 @@ export function createSpeechToTextService({ strapi }: { strapi: Core.Strapi }) {
         await repository.markSubmitted(row.id, owner, jobId, new Date(accepted.getTime() + settings.pollMs), accepted);
         poller.wake();
         // In the ledger as a request of the site's, at no charge (speech to text charges nothing).
-        await getService('ledger')
+        await ledger
           .transcriptionSubmitted({
             jobId,
             origin: { cause: 'transcription', causedBy: input.user.name ?? null },

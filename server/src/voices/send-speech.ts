@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { getService } from '../utils';
-import type { PreviewAccount, PreviewResult } from './preview';
+import type { PreviewAccount, PreviewResult } from './voice-preview';
 
 /**
  * Answers with speech generated for `request` (or kept from an earlier request); a speech-service

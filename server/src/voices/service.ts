@@ -1,5 +1,4 @@
-import type { Voice } from '../speech-client';
-import { getService } from '../utils';
+import type { SpeechClient, Voice } from '../speech-client';
 import { checkVoiceLanguage, type VoiceCheck } from './language';
 import { resolveVoiceId } from './resolve';
 
@@ -17,9 +16,13 @@ const checkAgainst = (voices: Voice[], voiceId: string, locale: string | null) =
  * The voices editors choose from: the list in the configuration (`voiceSource: 'config'`), or the
  * speech service's, kept for ten minutes.
  */
-export function createVoicesService() {
-  const { config } = getService('settings');
-  const client = getService('speech-client');
+/** The voices' slice of the configuration: where the list comes from, and the list when it is the configuration's. */
+export interface VoicesConfig {
+  voiceSource: 'service' | 'config';
+  voices: Voice[];
+}
+
+export function createVoicesService({ config, client }: { config: VoicesConfig; client: SpeechClient }) {
   let cached: { voices: Voice[]; at: number } | null = null;
   let fetching: Promise<Voice[]> | null = null;
   let failedAt = 0;

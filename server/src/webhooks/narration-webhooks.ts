@@ -46,7 +46,7 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
       for (const key of Object.keys(NARRATION_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
     },
 
-    /** Every committed transition of a narration row comes here (queue/rows/narrations.repository.ts); returns at once. */
+    /** Every committed transition of a narration row comes here (queue/rows/narration-rows.ts); returns at once. */
     transitionCommitted(change: CommittedChange) {
       const webhookEvent = webhookEventOf(change);
       if (!webhookEvent) return;

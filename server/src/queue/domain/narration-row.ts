@@ -18,7 +18,7 @@ export interface MediaFileRef {
   name?: string;
 }
 
-/** The queue's columns of a job, an article's row and a part's alike (the state machine's own fields aside). */
+/** The queue's columns of a narration, an article's row and a part's alike (the state machine's own fields aside). */
 export interface QueueColumns extends NarrationState {
   nextAttemptAt: string | null;
   leaseOwner: string | null;
@@ -78,7 +78,7 @@ export interface NarrationRow extends QueueColumns {
 }
 
 /**
- * A part of a segmented narration on its way (docs/segmented-narration.md): a job of the same
+ * A part of a segmented narration on its way (docs/segmented-narration.md): an item of the same
  * machine as an article's row, under its own articleId, in a table of its own.
  */
 export interface NarrationPartRow extends QueueColumns {

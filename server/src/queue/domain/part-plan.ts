@@ -113,9 +113,9 @@ export function fairOrder<
 >(articles: readonly Article[], parts: readonly Part[]): Array<QueuedWork<Article, Part>> {
   const due = (value: string | null) => (value === null ? 0 : Date.parse(value));
   const keyed = [
-    ...articles.map((row) => ({ job: { kind: 'article' as const, row }, turn: 0, after: 0, at: due(row.nextAttemptAt), id: row.id })),
+    ...articles.map((row) => ({ work: { kind: 'article' as const, row }, turn: 0, after: 0, at: due(row.nextAttemptAt), id: row.id })),
     ...parts.map((row) => ({
-      job: { kind: 'part' as const, row },
+      work: { kind: 'part' as const, row },
       turn: row.turn ?? 0,
       after: row.partsAfter ?? 0,
       at: due(row.nextAttemptAt),
@@ -124,7 +124,10 @@ export function fairOrder<
   ];
   keyed.sort(
     (a, b) =>
-      a.turn - b.turn || a.after - b.after || a.at - b.at || (a.job.kind === b.job.kind ? a.id - b.id : a.job.kind === 'article' ? -1 : 1)
+      a.turn - b.turn ||
+      a.after - b.after ||
+      a.at - b.at ||
+      (a.work.kind === b.work.kind ? a.id - b.id : a.work.kind === 'article' ? -1 : 1)
   );
-  return keyed.map((entry) => entry.job);
+  return keyed.map((entry) => entry.work);
 }

@@ -14,12 +14,12 @@ import {
 import type { NarrationEvent } from './states';
 
 /**
- * What a failed POST /process-text means for the job and the queue (spec section 7, as our issue
+ * What a failed POST /process-text means for the narration and the queue (spec section 7, as our issue
  * reads it). Pure, so each rule is tested without a server.
  */
 export type SubmissionFailurePlan =
-  | { job: NarrationEvent; pauseQueue?: undefined }
-  | { job: NarrationEvent; pauseQueue: { code: string; reason: string; creditsRemaining?: number; creditsRequired?: number } };
+  | { event: NarrationEvent; pauseQueue?: undefined }
+  | { event: NarrationEvent; pauseQueue: { code: string; reason: string; creditsRemaining?: number; creditsRequired?: number } };
 
 /** The text a request carried: a whole article, or one part of a segmented one (whose article names it: "Part 3 of 18: ..."). */
 export interface SubmittedText {
@@ -74,7 +74,7 @@ export function planSubmissionFailure(
     const reason = `Unexpected error while submitting: ${error instanceof Error ? error.message : String(error)}`;
     // Our own failure, at a point we cannot tell: the request may have gone out.
     return {
-      job: {
+      event: {
         type: 'submitDeferred',
         retryAt: new Date(now.getTime() + 60_000),
         reason,
@@ -87,11 +87,11 @@ export function planSubmissionFailure(
   }
   if (error instanceof AlreadyProcessingError) {
     // The service is generating this articleId; its callback will come. Never resubmit at once.
-    return { job: { type: 'submitAlreadyProcessing', callbackTimeoutMs: ctx.callbackTimeoutMs, now } };
+    return { event: { type: 'submitAlreadyProcessing', callbackTimeoutMs: ctx.callbackTimeoutMs, now } };
   }
   if (error instanceof InsufficientCreditsError) {
     return {
-      job: { type: 'submitPaused', reason: error.message, code: error.code },
+      event: { type: 'submitPaused', reason: error.message, code: error.code },
       pauseQueue: {
         code: error.code,
         reason: error.message,
@@ -102,12 +102,12 @@ export function planSubmissionFailure(
   }
   if (error instanceof AuthFailedError || error instanceof UnauthorizedError || error instanceof ForbiddenError) {
     const reason = `The speech service refused the API key (${error.code}): check the plugin configuration. ${error.message}`;
-    return { job: { type: 'submitPaused', reason, code: error.code }, pauseQueue: { code: error.code, reason } };
+    return { event: { type: 'submitPaused', reason, code: error.code }, pauseQueue: { code: error.code, reason } };
   }
   if (error.retryable) {
     const delay = nextRetryDelay(error, ctx.attempt, { random: ctx.random }) ?? 1_000;
     return {
-      job: {
+      event: {
         type: 'submitDeferred',
         retryAt: new Date(now.getTime() + delay),
         reason: error.message,
@@ -122,9 +122,9 @@ export function planSubmissionFailure(
   const complaints = ctx.text && textComplaints(error);
   if (ctx.text && complaints) {
     // Refused before any generation ran: nothing was charged, and asking again would be refused again.
-    return { job: { type: 'submitRejected', reason: textTooLongReason(ctx.text, complaints), code: 'TEXT_TOO_LONG' } };
+    return { event: { type: 'submitRejected', reason: textTooLongReason(ctx.text, complaints), code: 'TEXT_TOO_LONG' } };
   }
   return {
-    job: { type: 'submitRejected', reason: error.message, code: error.code, creditsMayBeLost: error instanceof RefundFailedError },
+    event: { type: 'submitRejected', reason: error.message, code: error.code, creditsMayBeLost: error instanceof RefundFailedError },
   };
 }

@@ -12,7 +12,7 @@ import { isReadyPart } from '../domain/part-plan';
 import type { StoredPart } from '../domain/states/segment-map';
 import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
 import type { PartResults } from './part-results';
-import type { PartsRepository } from '../rows/parts.repository';
+import type { PartRows } from '../rows/part-rows';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
 import { boundedMap } from '../../utils/bounded-map';
 
@@ -64,7 +64,7 @@ export function createJoinedMedia(deps: {
   strapi: Core.Strapi;
   config: PluginConfig;
   media: MediaStore;
-  parts: Pick<PartsRepository, 'forNarration'>;
+  parts: Pick<PartRows, 'forNarration'>;
   /** The row with its files (a row claimed for storing is read without them). */
   withFiles: (id: number) => Promise<NarrationRow | null>;
   /** Parts' results fetched as their callbacks came (part-results.ts): not downloaded again. */

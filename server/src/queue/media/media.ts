@@ -5,7 +5,7 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../../settings/config-schema';
 import { NARRATION_UID } from '../../content-types';
 import { DownloadRefusedError, downloadToTempFile } from '../../download/download';
-import type { MediaFileRef, NarrationRow } from '../rows/narrations.repository';
+import type { MediaFileRef, NarrationRow } from '../rows/narration-rows';
 import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../../subtitles/srt';
 
 /**

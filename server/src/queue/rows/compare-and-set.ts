@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { MediaFileRef } from '../domain/narration-row';
 import type { MediaLinks, NarrationJobPatch, NarrationState, NarrationStatus, TransitionGuard } from '../domain/states';
 import type { JobsFileLinks } from './file-links';
-import { narrationQuery } from './narrations.reads';
+import { narrationQuery } from './narration-rows.reads';
 
 /**
  * The compare-and-set every state change lands as: a conditional update (`WHERE id = ? AND status
@@ -37,8 +37,8 @@ function splitLinks(patch: NarrationJobPatch): { links: MediaLinks | null; scala
 }
 
 /**
- * `query`: the table the jobs are in (articles by default; the parts of segmented narrations,
- * which never link files, are jobs of the same machine in a table of their own).
+ * `query`: the table the narrations are in (articles by default; the parts of segmented narrations,
+ * which never link files, are items of the same machine in a table of their own).
  */
 export function createConditionalUpdate(
   strapi: Core.Strapi,
@@ -64,7 +64,7 @@ export function createConditionalUpdate(
       const { count } = await query().updateMany({ where, data: scalar });
       return { won: count === 1, replaced: [] };
     }
-    if (!fileLinks) throw new Error('These jobs link no files.');
+    if (!fileLinks) throw new Error('These narrations link no files.');
     return strapi.db.transaction(async () => {
       const { count } = await query().updateMany({ where, data: scalar });
       if (count !== 1) return { won: false, replaced: [] };

@@ -2,13 +2,13 @@ import type { Core } from '@strapi/strapi';
 import { allFiles, linkStoredFiles } from '../domain/file-links';
 import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
 import type { MediaLinks } from '../domain/states';
-import { ALL_FILES_POPULATE, narrationQuery, type JobsReads } from './narrations.reads';
+import { ALL_FILES_POPULATE, narrationQuery, type NarrationRowReads } from './narration-rows.reads';
 
 /**
  * The Media Library files a narration row holds (domain/file-links.ts says which and why): linked
  * by a store's final write, listed while they wait to be removed, all given up when the row goes.
  */
-export function createJobsFileLinks(strapi: Core.Strapi, reads: Pick<JobsReads, 'findById'>) {
+export function createJobsFileLinks(strapi: Core.Strapi, reads: Pick<NarrationRowReads, 'findById'>) {
   const query = narrationQuery(strapi);
 
   /**

@@ -2,8 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { LEASE_UID } from '../../content-types';
 
 /**
- * One instance at a time submits narrations. Claims of single jobs are already atomic, but
- * `maxInFlight` is a count across the whole account: two instances each seeing two jobs in flight
+ * One instance at a time submits narrations. Claims of single narrations are already atomic, but
+ * `maxInFlight` is a count across the whole account: two instances each seeing two narrations in flight
  * would both submit a third. Holding this lease while counting and submitting keeps the count
  * exact; it expires, so a crashed holder is replaced after `leaseMs`.
  *
@@ -30,7 +30,7 @@ export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseM
     {
       query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
       // The query engine gives the row its documentId; the Document Service would also announce an
-      // internal row as an `entry.create` event (see jobs.repository.ts).
+      // internal row as an `entry.create` event (see queue/rows/narration-rows.ts).
       createRow: async (data) => {
         await strapi.db.query(LEASE_UID).create({ data: { ...data, publishedAt: new Date() } });
       },

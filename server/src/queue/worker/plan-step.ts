@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationRow } from '../domain/narration-row';
 import { partFailureReason, partsProgress, planParts, type PartToNarrate } from '../domain/part-plan';
-import type { NarrationsRepository } from '../rows/narrations.repository';
-import type { PartsRepository } from '../rows/parts.repository';
+import type { NarrationRows } from '../rows/narration-rows';
+import type { PartRows } from '../rows/part-rows';
 
 /**
  * A segmented article's parts (docs/segmented-narration.md): cutting a claimed version into parts
@@ -12,8 +12,8 @@ import type { PartsRepository } from '../rows/parts.repository';
 
 export interface PlanStepDeps {
   strapi: Core.Strapi;
-  repository: Pick<NarrationsRepository, 'apply' | 'findById'>;
-  parts: PartsRepository;
+  repository: Pick<NarrationRows, 'apply' | 'findById'>;
+  parts: PartRows;
   owner: string;
   now: () => Date;
 }
@@ -55,19 +55,19 @@ export function createPlanStep(deps: PlanStepDeps) {
      * stored nor at the service, failed ones asked for again, the ones the version dropped removed;
      * then the article waits for its parts, or is joined at once.
      */
-    async plan(job: NarrationRow, version: SegmentedVersion): Promise<void> {
+    async plan(narration: NarrationRow, version: SegmentedVersion): Promise<void> {
       // The editor asked for a fresh take: every part generated again (paid), nothing reused.
-      const fresh = Boolean(job.freshWanted);
-      if (fresh) await parts.removeForNarration(job.id);
-      const rows = fresh ? [] : await parts.forNarration(job.id);
-      const plan = planParts(version.parts, fresh ? null : job.segments, rows);
+      const fresh = Boolean(narration.freshWanted);
+      if (fresh) await parts.removeForNarration(narration.id);
+      const rows = fresh ? [] : await parts.forNarration(narration.id);
+      const plan = planParts(version.parts, fresh ? null : narration.segments, rows);
       await parts.remove(plan.remove.map((row) => row.id));
       const at = now();
       const total = version.parts.length;
       const positions = new Map(version.parts.map((part, index) => [part.key, index + 1]));
       await parts.create(
         plan.create.map((part, turn) => ({
-          narrationId: job.id,
+          narrationId: narration.id,
           key: part.key,
           turn,
           partsAfter: plan.create.length - turn - 1,
@@ -83,7 +83,7 @@ export function createPlanStep(deps: PlanStepDeps) {
       );
       for (const row of plan.retry)
         await parts.apply(row, { type: 'contentChanged', fingerprint: row.fingerprint ?? row.articleId, now: at });
-      const outcome = await repository.apply(job, {
+      const outcome = await repository.apply(narration, {
         type: 'partsPlanned',
         owner,
         plan: version.parts.map(({ key, characters, credits }) => ({ key, characters, credits })),
@@ -96,7 +96,7 @@ export function createPlanStep(deps: PlanStepDeps) {
       if (!outcome.applied) return;
       const asked = plan.create.length + plan.retry.length;
       log(
-        `planned ${job.articleId} in ${total} parts: ${asked} to narrate (${plan.credits} credits), ${plan.allReady ? 'all at hand' : 'the others at hand'}`
+        `planned ${narration.articleId} in ${total} parts: ${asked} to narrate (${plan.credits} credits), ${plan.allReady ? 'all at hand' : 'the others at hand'}`
       );
     },
   };

@@ -1,5 +1,5 @@
 import type { PluginConfig } from '../../settings/config-schema';
-import type { NarrationsRepository, NarrationRow } from '../rows/narrations.repository';
+import type { NarrationRows, NarrationRow } from '../rows/narration-rows';
 
 /** Why a store was stopped from outside: its lease was lost, or this instance is shutting down. */
 export class StoreStopped extends Error {
@@ -14,7 +14,7 @@ export class StoreStopped extends Error {
 
 export interface RowLeaseDeps {
   config: Pick<PluginConfig, 'leaseMs'>;
-  repository: Pick<NarrationsRepository, 'apply'>;
+  repository: Pick<NarrationRows, 'apply'>;
   /** The lease's holder, as the row's `leaseOwner` names it: one claim of one worker (store-step.ts). */
   owner: string;
   now: () => Date;
@@ -26,8 +26,8 @@ export interface RowLeaseDeps {
  * was cancelled, deleted or taken over) or none has succeeded before the lease ran out, the work
  * is aborted through `controller`, and the worker writes nothing more to the row.
  */
-export function holdLease({ config, repository, owner, now }: RowLeaseDeps, job: NarrationRow, controller: AbortController) {
-  let expiresAt = job.leaseExpiresAt ? Date.parse(job.leaseExpiresAt) : now().getTime() + config.leaseMs;
+export function holdLease({ config, repository, owner, now }: RowLeaseDeps, narration: NarrationRow, controller: AbortController) {
+  let expiresAt = narration.leaseExpiresAt ? Date.parse(narration.leaseExpiresAt) : now().getTime() + config.leaseMs;
   let timer: NodeJS.Timeout | null = null;
   let renewing: Promise<void> = Promise.resolve();
   let released = false;
@@ -35,7 +35,7 @@ export function holdLease({ config, repository, owner, now }: RowLeaseDeps, job:
   const renew = async () => {
     const at = now();
     try {
-      const outcome = await repository.apply(job, { type: 'leaseRenewed', owner, leaseMs: config.leaseMs, now: at });
+      const outcome = await repository.apply(narration, { type: 'leaseRenewed', owner, leaseMs: config.leaseMs, now: at });
       if (!outcome.applied) {
         controller.abort(new StoreStopped('lease-lost', `the row is no longer ours (${outcome.reason})`));
         return;

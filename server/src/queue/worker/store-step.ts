@@ -3,11 +3,11 @@ import type { PluginConfig } from '../../settings/config-schema';
 import { backoffDelay } from '../../speech-client';
 import { chaptersFromCues, type Chapter } from '../../subtitles/chapters';
 import type { Cue } from '../../subtitles/srt';
-import type { NarrationsRepository, MediaFileRef, NarrationRow } from '../rows/narrations.repository';
+import type { NarrationRows, MediaFileRef, NarrationRow } from '../rows/narration-rows';
 import type { DescribeLive } from '../domain/live-version';
 import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from '../media/joined-media';
 import { DownloadRefusedError, NothingToStore, type MediaStore, type StoredMedia } from '../media/media';
-import type { PartsRepository } from '../rows/parts.repository';
+import type { PartRows } from '../rows/part-rows';
 import { holdLease, StoreStopped } from './row-lease';
 
 /**
@@ -21,11 +21,11 @@ export interface StoreStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: NarrationsRepository;
+  repository: NarrationRows;
   media: MediaStore;
   /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */
   joined: JoinedMediaStore;
-  parts: Pick<PartsRepository, 'remove'>;
+  parts: Pick<PartRows, 'remove'>;
   /** This worker: each of its claims holds a row's lease as `<owner>/<claim number>` (see storeResults). */
   owner: string;
   now: () => Date;
@@ -67,20 +67,20 @@ export function createStoreStep(deps: StoreStepDeps) {
   let claims = 0;
 
   /** `owner`: this claim's lease holder; no other store, not even another of this worker's, writes as it. */
-  async function storeOne(job: NarrationRow, owner: string, controller: AbortController) {
-    const lease = holdLease({ ...deps, owner }, job, controller);
+  async function storeOne(narration: NarrationRow, owner: string, controller: AbortController) {
+    const lease = holdLease({ ...deps, owner }, narration, controller);
     let stored: StoredMedia;
     // A segmented narration's parts, joined: where each is in the audio, and the part rows it used.
     let joined: JoinedMedia | null = null;
     try {
-      if (job.narrationMode === 'segmented') stored = joined = await deps.joined.join(job, controller.signal);
-      else stored = await media.store(job, controller.signal);
+      if (narration.narrationMode === 'segmented') stored = joined = await deps.joined.join(narration, controller.signal);
+      else stored = await media.store(narration, controller.signal);
     } catch (error) {
       await lease.release();
-      if (controller.signal.aborted) return handOff(job, owner, controller);
+      if (controller.signal.aborted) return handOff(narration, owner, controller);
       if (error instanceof PartsLostError) {
-        strapi.log.warn(`[speech] ${job.articleId}: ${error.message}`);
-        await repository.apply(job, { type: 'partsLost', owner, reason: error.message, segments: error.segments, now: now() });
+        strapi.log.warn(`[speech] ${narration.articleId}: ${error.message}`);
+        await repository.apply(narration, { type: 'partsLost', owner, reason: error.message, segments: error.segments, now: now() });
         return;
       }
       const refused = error instanceof DownloadRefusedError;
@@ -88,12 +88,12 @@ export function createStoreStep(deps: StoreStepDeps) {
         ? `The narration could not be downloaded: ${(error as Error).message}`
         : `The narration could not be stored: ${(error as Error).message}`;
       const code = refused ? (error as DownloadRefusedError).code : 'STORE_FAILED';
-      strapi.log.warn(`[speech] ${job.articleId}: ${reason}`);
+      strapi.log.warn(`[speech] ${narration.articleId}: ${reason}`);
       if (!failedForGood(error)) {
-        const retryAt = new Date(now().getTime() + backoffDelay(job.storeAttempts ?? 1));
-        await repository.apply(job, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
+        const retryAt = new Date(now().getTime() + backoffDelay(narration.storeAttempts ?? 1));
+        await repository.apply(narration, { type: 'storeDeferred', owner, retryAt, reason, code, maxAttempts: config.maxAttempts });
       } else {
-        await repository.apply(job, { type: 'storeFailed', owner, reason, code });
+        await repository.apply(narration, { type: 'storeFailed', owner, reason, code });
       }
       return;
     }
@@ -102,15 +102,15 @@ export function createStoreStep(deps: StoreStepDeps) {
     await lease.release();
     if (controller.signal.aborted) {
       await media.remove(files);
-      return handOff(job, owner, controller);
+      return handOff(narration, owner, controller);
     }
     // Links the files in the write that completes the row, and only while the lease is ours. Should
     // it fail, the files are not removed here: the write may have committed although its answer was
     // lost (the database went away during the commit). Either they are now the narration, or they
     // are still among the row's pending uploads, which its next store or its deletion removes
     // (file-links.ts).
-    const chapters = await chaptersOf(job, stored.cues);
-    const outcome = await repository.apply(job, {
+    const chapters = await chaptersOf(narration, stored.cues);
+    const outcome = await repository.apply(narration, {
       type: 'stored',
       owner,
       files: { audio: stored.audio.id, subtitles: stored.subtitles.id, subtitlesVtt: stored.subtitlesVtt.id },
@@ -123,14 +123,14 @@ export function createStoreStep(deps: StoreStepDeps) {
     if (!outcome.applied) {
       // Cancelled, deleted or taken over while downloading: nothing links to the new files.
       await media.remove(files);
-      log(`did not store ${job.articleId}: ${outcome.reason}`);
+      log(`did not store ${narration.articleId}: ${outcome.reason}`);
       return;
     }
     // The joined parts' results are in the linked audio now; a part row left by a failure here is planned again harmlessly.
     if (joined) await deps.parts.remove(joined.consumed);
     // Replace, then delete: the old files are removed only once the new ones are linked.
     await removeReplacedFiles(outcome.row, outcome.replaced);
-    log(`stored narration of ${job.articleId}`);
+    log(`stored narration of ${narration.articleId}`);
   }
 
   /**
@@ -147,21 +147,21 @@ export function createStoreStep(deps: StoreStepDeps) {
    * still found in it count), placed on the SRT's cues ('stored' records none as null). None
    * rather than a failed store.
    */
-  async function chaptersOf(job: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
+  async function chaptersOf(narration: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
     try {
-      const version = await deps.describeLive(job);
+      const version = await deps.describeLive(narration);
       return version && chaptersFromCues(version.text, version.headings, cues, version.title);
     } catch (error) {
-      strapi.log.warn(`[speech] no chapters for ${job.articleId}: ${(error as Error).message}`);
+      strapi.log.warn(`[speech] no chapters for ${narration.articleId}: ${(error as Error).message}`);
       return null;
     }
   }
 
   /** A store stopped from outside: a lost lease means hands off; a shutdown hands the row back. */
-  async function handOff(job: NarrationRow, owner: string, controller: AbortController) {
+  async function handOff(narration: NarrationRow, owner: string, controller: AbortController) {
     const reason = controller.signal.reason as StoreStopped | undefined;
-    log(`stopped storing ${job.articleId}: ${reason?.message ?? 'aborted'}`);
-    if (reason?.why === 'shutdown') await repository.apply(job, { type: 'storeAbandoned', owner, now: now() });
+    log(`stopped storing ${narration.articleId}: ${reason?.message ?? 'aborted'}`);
+    if (reason?.why === 'shutdown') await repository.apply(narration, { type: 'storeAbandoned', owner, now: now() });
   }
 
   return {

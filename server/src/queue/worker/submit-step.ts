@@ -11,9 +11,9 @@ import type { NarrationPartRow } from '../domain/narration-row';
 import { fairOrder } from '../domain/part-plan';
 import { BUDGET_REACHED, type NarrationEvent } from '../domain/states';
 import { planSubmissionFailure, type SubmittedText } from '../domain/submission';
-import type { NarrationsRepository, NarrationRow } from '../rows/narrations.repository';
+import type { NarrationRows, NarrationRow } from '../rows/narration-rows';
 import type { DescribeLive } from '../domain/live-version';
-import type { PartsRepository } from '../rows/parts.repository';
+import type { PartRows } from '../rows/part-rows';
 import type { PlanStep } from './plan-step';
 
 /**
@@ -29,8 +29,8 @@ export interface SubmitStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: NarrationsRepository;
-  parts: PartsRepository;
+  repository: NarrationRows;
+  parts: PartRows;
   planStep: PlanStep;
   settings: SettingsService;
   client: () => SpeechClient;
@@ -45,7 +45,7 @@ export interface SubmitStepDeps {
   now: () => Date;
 }
 
-/** A job of either table, as sending it needs: its key, its counters, and how to record an event on it. */
+/** A narration or a part, as sending it needs: its key, its counters, and how to record an event on it. */
 interface Sendable {
   articleId: string;
   attempts: number;
@@ -74,69 +74,71 @@ export function createSubmitStep(deps: SubmitStepDeps) {
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
   /**
-   * POST /process-text and its outcome on the job and in the ledger. False when no request went
-   * out (the monthly budget holds the job), or the queue paused on it.
+   * POST /process-text and its outcome on the narration and in the ledger. False when no request went
+   * out (the monthly budget holds the narration), or the queue paused on it.
    */
   async function send(
-    job: Sendable,
+    narration: Sendable,
     request: Pick<ProcessTextPostData, 'name' | 'voiceId' | 'preprocessType'> & { text: string },
     text: SubmittedText & { credits: number }
   ) {
     const { text: body, ...postData } = request;
-    const credits = await deps.ledger.chargeFor({ ...job, cost: text.credits });
-    const { target } = job;
+    const credits = await deps.ledger.chargeFor({ ...narration, cost: text.credits });
+    const { target } = narration;
     const budget = await deps.budget.check(
-      { ...target, documentId: target.targetDocumentId, locale: target.targetLocale, credits, letThroughMonth: job.letThroughMonth },
+      { ...target, documentId: target.targetDocumentId, locale: target.targetLocale, credits, letThroughMonth: narration.letThroughMonth },
       now()
     );
     if (budget.hold) {
-      await job.record({ type: 'budgetHeld', reason: budget.reason, until: budget.until });
-      log(`${job.articleId} waits for the monthly budget (${credits} credits)`);
+      await narration.record({ type: 'budgetHeld', reason: budget.reason, until: budget.until });
+      log(`${narration.articleId} waits for the monthly budget (${credits} credits)`);
       return false;
     }
     const ledgerRequest = {
       ...target,
-      origin: job.origin,
+      origin: narration.origin,
       characters: text.characters,
       factor: request.preprocessType === '2' ? 2 : 1,
-      regenerate: job.regenerate,
+      regenerate: narration.regenerate,
       credits,
     };
     try {
       const response = await deps.client().processText({
         text: body,
-        postData: { ...postData, articleId: job.articleId, callbackURL: deps.callbackUrl(), regenerate: job.regenerate },
+        postData: { ...postData, articleId: narration.articleId, callbackURL: deps.callbackUrl(), regenerate: narration.regenerate },
       });
       const at = now();
-      // The job's acceptance at once: a re-delivery's callback comes right after the 202, and a
-      // callback that finds the job not yet awaiting one is ignored (the drain across a database
+      // The narration's acceptance at once: a re-delivery's callback comes right after the 202, and a
+      // callback that finds the narration not yet awaiting one is ignored (the drain across a database
       // restart lost articles so while the ledger was written first). The ledger's entry follows;
-      // should it fail, the charge is missing from the ledger, not from the job (logged).
-      await job.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
-      const accepted = { checksEarlier: Boolean(job.noAudioCheck) };
+      // should it fail, the charge is missing from the ledger, not from the narration (logged).
+      await narration.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
+      const accepted = { checksEarlier: Boolean(narration.noAudioCheck) };
       await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at, accepted).catch((error) => {
-        strapi.log.error(`[speech] ${job.articleId}: the ledger could not record its ${credits} credits: ${(error as Error).message}`);
+        strapi.log.error(
+          `[speech] ${narration.articleId}: the ledger could not record its ${credits} credits: ${(error as Error).message}`
+        );
       });
       if (response.creditsRemaining !== undefined) {
         await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: at.toISOString() });
         await deps.ledger.noteBalance(response.creditsRemaining);
       }
-      log(`submitted ${job.articleId} (${text.characters} characters, ${credits} credits, regenerate ${job.regenerate})`);
+      log(`submitted ${narration.articleId} (${text.characters} characters, ${credits} credits, regenerate ${narration.regenerate})`);
       return true;
     } catch (error) {
       const plan = planSubmissionFailure(error, {
-        attempt: job.attempts + 1,
+        attempt: narration.attempts + 1,
         maxAttempts: config.maxAttempts,
         callbackTimeoutMs: config.callbackTimeoutMs,
         now: now(),
         text: { characters: text.characters, isPart: text.isPart },
       });
-      await job.record(plan.job);
-      if (plan.job.type === 'submitAlreadyProcessing') await deps.ledger.narrationAlreadyProcessing(ledgerRequest, text.credits, now());
-      if (plan.job.type === 'submitRejected' && plan.job.creditsMayBeLost)
+      await narration.record(plan.event);
+      if (plan.event.type === 'submitAlreadyProcessing') await deps.ledger.narrationAlreadyProcessing(ledgerRequest, text.credits, now());
+      if (plan.event.type === 'submitRejected' && plan.event.creditsMayBeLost)
         await deps.ledger.narrationRefundFailed(ledgerRequest, text.credits, now());
       if (!plan.pauseQueue) {
-        strapi.log.warn(`[speech] ${job.articleId}: ${(error as Error).message}`);
+        strapi.log.warn(`[speech] ${narration.articleId}: ${(error as Error).message}`);
         return true;
       }
       await deps.ledger.noteBalance(plan.pauseQueue.creditsRemaining);
@@ -165,18 +167,18 @@ export function createSubmitStep(deps: SubmitStepDeps) {
   async function submitArticle(row: NarrationRow, at: Date, mayAsk = true): Promise<boolean> {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
-    let job = claimed.row;
-    const version = await deps.describeLive(job);
+    let narration = claimed.row;
+    const version = await deps.describeLive(narration);
     if (!version) {
-      await repository.apply(job, {
+      await repository.apply(narration, {
         type: 'submitRejected',
         reason: 'The content is no longer published or no longer narrated.',
         code: 'NOT_PUBLISHED',
       });
       return false;
     }
-    if (version.fingerprint !== job.fingerprint || version.characters !== job.characters) {
-      await repository.setFigures(job.id, {
+    if (version.fingerprint !== narration.fingerprint || version.characters !== narration.characters) {
+      await repository.setFigures(narration.id, {
         fingerprint: version.fingerprint,
         characters: version.characters,
         credits: version.credits,
@@ -184,14 +186,14 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         preprocessType: version.preprocessType,
         title: version.title.slice(0, 255),
       });
-      job = { ...job, fingerprint: version.fingerprint };
+      narration = { ...narration, fingerprint: version.fingerprint };
     }
     if (version.text.trim() === '') {
-      await repository.apply(job, { type: 'submitRejected', reason: 'There is no text to narrate.', code: 'EMPTY_TEXT' });
+      await repository.apply(narration, { type: 'submitRejected', reason: 'There is no text to narrate.', code: 'EMPTY_TEXT' });
       return false;
     }
     if (version.mode === 'segmented') {
-      await deps.planStep.plan(job, {
+      await deps.planStep.plan(narration, {
         title: version.title,
         voiceId: version.voiceId,
         preprocessType: version.preprocessType,
@@ -200,26 +202,26 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       return false;
     }
     if (!mayAsk) {
-      await repository.apply(job, { type: 'claimReturned' });
+      await repository.apply(narration, { type: 'claimReturned' });
       return false;
     }
     // Narrated whole from now on: parts a segmented version left on their way are of no use.
-    if (job.narrationMode === 'segmented') {
-      await parts.removeForNarration(job.id);
-      await repository.setFigures(job.id, { narrationMode: 'whole' });
+    if (narration.narrationMode === 'segmented') {
+      await parts.removeForNarration(narration.id);
+      await repository.setFigures(narration.id, { narrationMode: 'whole' });
     }
-    const record = (event: NarrationEvent) => repository.apply(job, event);
+    const record = (event: NarrationEvent) => repository.apply(narration, event);
     const request = { text: version.text, name: version.title, voiceId: version.voiceId, preprocessType: version.preprocessType };
     const target: NarratedTarget = {
-      articleId: job.articleId,
+      articleId: narration.articleId,
       kind: 'narration',
-      narrationId: job.id,
-      contentType: job.contentType,
-      targetDocumentId: job.targetDocumentId,
-      targetLocale: job.targetLocale,
+      narrationId: narration.id,
+      contentType: narration.contentType,
+      targetDocumentId: narration.targetDocumentId,
+      targetLocale: narration.targetLocale,
       title: version.title.slice(0, 255),
     };
-    const sendable = { ...job, record, target, origin: originOf(job), letThroughMonth: job.letThroughMonth ?? null };
+    const sendable = { ...narration, record, target, origin: originOf(narration), letThroughMonth: narration.letThroughMonth ?? null };
     return send(sendable, request, { characters: version.characters, credits: version.credits });
   }
 
@@ -294,9 +296,9 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       }
       const due = inParts.size > 0 ? await parts.claimable(at, config.maxInFlight) : queuedParts;
       const whole = articles.filter((row) => !inParts.has(row));
-      for (const job of fairOrder(whole, due)) {
+      for (const work of fairOrder(whole, due)) {
         if (free <= 0) return;
-        const sent = job.kind === 'article' ? await submitArticle(job.row, at) : await submitPart(job.row, at);
+        const sent = work.kind === 'article' ? await submitArticle(work.row, at) : await submitPart(work.row, at);
         if (sent) free -= 1;
         if ((await settings.queueState()).paused) return;
       }

@@ -3,9 +3,9 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from '../../settings/config-schema';
 import type { SettingsService } from '../../settings/service';
 import type { SpeechClient } from '../../speech-client';
-import type { NarrationsRepository } from '../rows/narrations.repository';
+import type { NarrationRows } from '../rows/narration-rows';
 import type { MediaStore } from '../media/media';
-import type { PartsRepository } from '../rows/parts.repository';
+import type { PartRows } from '../rows/part-rows';
 import { createPlanStep } from './plan-step';
 import { holdsEmptyResult, type ResultUrls } from '../domain/states';
 import { createJoinedMedia } from '../media/joined-media';
@@ -21,7 +21,7 @@ import type { DescribeLive } from '../domain/live-version';
  * The queue worker. Each tick: recover expired leases, time out lost callbacks, store accepted
  * results, then submit queued articles while fewer than `maxInFlight` await a callback.
  * Every row it touches is claimed by a conditional update first, so several Strapi instances can
- * run workers against one database without submitting a job twice.
+ * run workers against one database without submitting a narration twice.
  *
  * The two steps that do the work have modules of their own: storing (store-step.ts: download a
  * delivered result, store its files in the Media Library, record the stored narration) and
@@ -32,8 +32,8 @@ import type { DescribeLive } from '../domain/live-version';
 export interface WorkerDeps {
   strapi: Core.Strapi;
   config: PluginConfig;
-  repository: NarrationsRepository;
-  parts: PartsRepository;
+  repository: NarrationRows;
+  parts: PartRows;
   settings: SettingsService;
   /** The live version of a narration's document (narration/live-version.ts). */
   describeLive: DescribeLive;

@@ -1,5 +1,5 @@
 /**
- * The narration job's state machine: every state change of a narration row is one of these
+ * The narration's state machine: every state change of a narration row is one of these
  * transitions, so the rules of the spec's section 3.1 (as the client sees them) live in one place
  * and can be tested without a database.
  *

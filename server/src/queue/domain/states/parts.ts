@@ -1,6 +1,6 @@
 /**
  * A segmented narration's own steps (docs/segmented-narration.md): cut into parts, waiting for them,
- * joined. Its parts are jobs of their own (the rest of this machine drives them).
+ * joined. Its parts are items of their own (the rest of this machine drives them).
  */
 import { CLEAR_LEASE, type Decide } from './decision';
 

@@ -1,4 +1,4 @@
-/** The narration job's states, the row fields the machine reads and writes, and its events (index.ts). */
+/** The narration's states, the row fields the machine reads and writes, and its events (index.ts). */
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../../shared/contracts/settings';
 import type { Chapter } from '../../../subtitles/chapters';
@@ -109,7 +109,7 @@ export interface NarrationJobPatch {
 export type NarrationEvent =
   /** Publish/save (or "narrate now") found new content for this article. */
   | { type: 'contentChanged'; fingerprint: string; now: Date }
-  /** The worker takes the job for submission. */
+  /** The worker takes the narration for submission. */
   | { type: 'claimed'; owner: string; leaseMs: number; now: Date }
   /** Claimed to be cut into parts, found to be narrated whole while no request is free: back in the queue as it was. */
   | { type: 'claimReturned' }
@@ -129,11 +129,11 @@ export type NarrationEvent =
       outcomeUnknown?: boolean;
     }
   /**
-   * The request would take the month over the credit budget: nothing is sent, the job waits until
+   * The request would take the month over the credit budget: nothing is sent, the narration waits until
    * `until` (the month's end), or until the budget rises or an editor lets it through (both clear the wait).
    */
   | { type: 'budgetHeld'; reason: string; until: Date }
-  /** 402/401/403: the whole queue pauses; this job goes back to the queue untouched. */
+  /** 402/401/403: the whole queue pauses; this narration goes back to the queue untouched. */
   | { type: 'submitPaused'; reason: string; code: string }
   /** 400/422: the service will not take this text as it is. */
   | { type: 'submitRejected'; reason: string; code: string; creditsMayBeLost?: boolean }
@@ -197,7 +197,7 @@ export type NarrationEvent =
   | { type: 'replacedFilesRemoved' }
   /** This instance stops (shutdown) in the middle of a download: hand the row back at once. */
   | { type: 'storeAbandoned'; owner: string; now: Date }
-  /** A worker held the job past its lease (crash): put it back without paying twice. */
+  /** A worker held the narration past its lease (crash): put it back without paying twice. */
   | { type: 'leaseExpired'; now: Date }
   | { type: 'cancelled' }
   /** The editor asks for a fresh generation even though nothing changed. */

@@ -1,26 +1,41 @@
 import { countCharacters } from './domain/cost';
 import { versionCosts } from './domain/estimate';
-import { partsProgress } from '../queue';
+import { partsProgress, type NarrationRows, type NarrationWorker, type PartRows } from '../queue';
 import { narrationParagraphs } from './domain/text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import type { Origin } from '../credits/domain/cause';
-import { getService } from '../utils';
+import type { SettingsService } from '../settings/service';
+import type { VoicesService } from '../voices/service';
+import type { ContentReader } from './content';
+import type { NarrationsService } from './narrations.service';
+import type { VoiceOverrides } from './voice-overrides';
 
 /**
  * What editors do by hand in the admin: narrate now (the same rules as a publish), regenerate,
  * choose an article's voice, estimate what a narration would cost, listen to a paragraph, and the
  * queue's overview and pause.
  */
-export function createNarrationEditorService() {
-  const settings = getService('settings');
-  const repository = getService('jobs');
-  const parts = getService('parts');
-  const content = getService('content');
-  const voiceOverrides = getService('voice-overrides');
-  const worker = getService('worker');
-  const voices = getService('voices');
-  const narrations = getService('narrations');
+export interface NarrationEditorDeps {
+  settings: SettingsService;
+  rows: NarrationRows;
+  parts: PartRows;
+  content: ContentReader;
+  voiceOverrides: VoiceOverrides;
+  worker: NarrationWorker;
+  voices: VoicesService;
+  narrations: NarrationsService;
+}
 
+export function createNarrationEditorService({
+  settings,
+  rows: repository,
+  parts,
+  content,
+  voiceOverrides,
+  worker,
+  voices,
+  narrations,
+}: NarrationEditorDeps) {
   const service = {
     /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
     async narrateNow(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.NarrateResponse> {

@@ -19,7 +19,7 @@ const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as c
 /** The narration's files and the others the row holds until they are removed. */
 export const ALL_FILES_POPULATE = { ...MEDIA_POPULATE, pendingUploads: true, replacedFiles: true } as const;
 
-export function createJobsReads(strapi: Core.Strapi) {
+export function createNarrationRowReads(strapi: Core.Strapi) {
   const query = narrationQuery(strapi);
 
   async function findByArticleId(articleId: string, withMedia = false): Promise<NarrationRow | null> {
@@ -194,4 +194,4 @@ export function createJobsReads(strapi: Core.Strapi) {
   };
 }
 
-export type JobsReads = ReturnType<typeof createJobsReads>;
+export type NarrationRowReads = ReturnType<typeof createNarrationRowReads>;

@@ -5,7 +5,7 @@ import { IN_FLIGHT_STATUSES, transition, type NarrationEvent } from '../domain/s
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 
 /**
- * The parts of segmented narrations on their way (docs/segmented-narration.md). A part is a job of
+ * The parts of segmented narrations on their way (docs/segmented-narration.md). A part is an item of
  * the same state machine as an article, applied by the same compare-and-set; only its table differs,
  * and it never links files (its result is joined into the article's).
  */
@@ -30,7 +30,7 @@ export interface NewPart {
 
 const MOST_READ = 50;
 
-export function createPartsRepository(strapi: Core.Strapi) {
+export function createPartRows(strapi: Core.Strapi) {
   const query = () => strapi.db.query(NARRATION_PART_UID);
   const conditionalUpdate = createConditionalUpdate(strapi, null, query);
 
@@ -125,4 +125,4 @@ export function createPartsRepository(strapi: Core.Strapi) {
   };
 }
 
-export type PartsRepository = ReturnType<typeof createPartsRepository>;
+export type PartRows = ReturnType<typeof createPartRows>;

@@ -1,6 +1,7 @@
-import type { ContentApiAuth } from '../access/content-api-access';
-import { getService } from '../utils';
-import type { NarrationRow } from '../queue';
+import type { ContentApiAccess, ContentApiAuth } from '../access/content-api-access';
+import type { NarrationRow, NarrationRows } from '../queue';
+import type { SettingsService } from '../settings/service';
+import type { ContentReader } from './content';
 
 /**
  * The narrations a front end may see, through the public routes, REST's `?narration=true` and
@@ -8,12 +9,14 @@ import type { NarrationRow } from '../queue';
  * `publicNarration` switch is on), and only for content that is live (published, or saved for a
  * type without draft & publish).
  */
-export function createPublicViewsService() {
-  const settings = getService('settings');
-  const repository = getService('jobs');
-  const content = getService('content');
-  const contentApi = getService('content-api-access');
+export interface PublicViewsDeps {
+  settings: SettingsService;
+  rows: NarrationRows;
+  content: ContentReader;
+  contentApi: ContentApiAccess;
+}
 
+export function createNarrationViews({ settings, rows: repository, content, contentApi }: PublicViewsDeps) {
   const service = {
     /** A narration by its key, or null when it is missing, not live or not readable by this caller. */
     async findVisible(articleId: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
@@ -51,4 +54,4 @@ export function createPublicViewsService() {
   return service;
 }
 
-export type PublicViewsService = ReturnType<typeof createPublicViewsService>;
+export type NarrationViews = ReturnType<typeof createNarrationViews>;

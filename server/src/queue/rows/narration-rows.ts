@@ -11,7 +11,7 @@ import {
 } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 import { createJobsFileLinks } from './file-links';
-import { createJobsReads, narrationQuery } from './narrations.reads';
+import { createNarrationRowReads, narrationQuery } from './narration-rows.reads';
 
 export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
 
@@ -28,8 +28,8 @@ export interface CommittedChange {
  * and lands as a conditional update (`WHERE id = ? AND status IN (...)`, plus the transition's
  * guard: the lease owner, the old counter values), which is atomic in SQLite and PostgreSQL alike:
  * of two instances or two duplicate callbacks racing for one row, exactly one sees `count === 1`
- * (jobs.compare-and-set.ts). The reads are in jobs.reads.ts, the files a row holds in
- * jobs.file-links.ts.
+ * (compare-and-set.ts). The reads are in narration-rows.reads.ts, the files a row holds in
+ * file-links.ts.
  */
 
 /** The state of an article that has never been narrated (spec 3.1 "new"). */
@@ -53,9 +53,9 @@ export type ApplyOutcome =
  * won (the webhook events are announced from there). It must return at once and never throw;
  * a listener that does throw is logged, the write stands.
  */
-export function createNarrationsRepository(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
+export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
   const query = narrationQuery(strapi);
-  const reads = createJobsReads(strapi);
+  const reads = createNarrationRowReads(strapi);
   const fileLinks = createJobsFileLinks(strapi, reads);
   const conditionalUpdate = createConditionalUpdate(strapi, fileLinks);
   const { findByArticleId } = reads;
@@ -204,4 +204,4 @@ export function createNarrationsRepository(strapi: Core.Strapi, onCommitted: (ch
   };
 }
 
-export type NarrationsRepository = ReturnType<typeof createNarrationsRepository>;
+export type NarrationRows = ReturnType<typeof createNarrationRows>;

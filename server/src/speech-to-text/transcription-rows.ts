@@ -55,7 +55,7 @@ export type NewTranscription = Pick<
 const WITH_FILE = { savedFile: true } as const;
 const LEASE_FREE = (now: Date) => ({ $or: [{ pollLeaseOwner: null }, { leaseExpiresAt: null }, { leaseExpiresAt: { $lt: now } }] });
 
-export function createTranscriptionRepository(strapi: Core.Strapi) {
+export function createTranscriptionRows(strapi: Core.Strapi) {
   const query = () => strapi.db.query(TRANSCRIPTION_UID);
 
   async function findById(id: number): Promise<TranscriptionRow | null> {
@@ -65,7 +65,7 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
   /** A new row in `uploading`, held by `owner` while the audio goes to the service. */
   async function createUploading(data: NewTranscription, owner: string, leaseMs: number, now: Date): Promise<TranscriptionRow> {
     // The query engine, not the Document Service: an internal row announces no `entry.create` event
-    // (see the narration rows in queue/rows/narrations.repository.ts).
+    // (see the narration rows in queue/rows/narration-rows.ts).
     return (await query().create({
       data: {
         ...data,
@@ -220,4 +220,4 @@ export function createTranscriptionRepository(strapi: Core.Strapi) {
   };
 }
 
-export type TranscriptionRepository = ReturnType<typeof createTranscriptionRepository>;
+export type TranscriptionRows = ReturnType<typeof createTranscriptionRows>;
