@@ -37,6 +37,20 @@ describe('docs/architecture.md', () => {
     }
   });
 
+  it('follows one article from publish to listener through at most twelve files', () => {
+    const journey = note.slice(note.indexOf('## One article'), note.indexOf('##', note.indexOf('## One article') + 2));
+    const files = pathsNamed(journey.slice(0, journey.indexOf('```', journey.indexOf('```') + 3))).filter((named) => !named.endsWith('/'));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    expect(files.length).toBeLessThanOrEqual(12);
+  });
+
+  it('has a glossary with the words the code uses', () => {
+    const glossary = note.slice(note.indexOf('## Glossary'));
+    for (const word of ['narration', 'narration row', 'part', 'version', 'article id', 'listening', 'ledger entry', 'lease']) {
+      expect(glossary).toMatch(new RegExp(`^\\| ${word} \\|`, 'm'));
+    }
+  });
+
   it('names only paths that exist', () => {
     expect(named.length).toBeGreaterThan(40);
     expect(named.filter((candidate) => !existsSync(resolved(candidate)))).toEqual([]);

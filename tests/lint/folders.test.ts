@@ -54,6 +54,14 @@ describe('folders', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('the queue imports nothing of narration (narration hands it describeLive)', () => {
+    const queueFiles = graph.imports.filter((item) => item.from.startsWith('server/src/queue/'));
+    expect(queueFiles.length).toBeGreaterThan(30);
+    expect(
+      queueFiles.filter((item) => item.to.startsWith('server/src/narration/')).map((item) => `${item.from} imports ${item.to}`)
+    ).toEqual([]);
+  });
+
   it('infrastructure (download, audio, speech-client, subtitles, http, utils) imports no feature', () => {
     const allowed = [...INFRASTRUCTURE, 'shared'];
     const offending = importsOutside(
