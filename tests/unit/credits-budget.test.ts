@@ -27,6 +27,13 @@ describe('the monthly budget', () => {
     });
   });
 
+  it("lets a type's request through up to the type's last credit, and says which limit holds it", () => {
+    const budget = { monthlyCredits: null, contentTypes: { [ARTICLE]: 500 } };
+    expect(budgetVerdict(budget, spent(450, { [ARTICLE]: 450 }), { credits: 50, contentType: ARTICLE })).toEqual({ kind: 'within' });
+    const over = budgetVerdict(budget, spent(450, { [ARTICLE]: 450 }), { credits: 51, contentType: ARTICLE });
+    expect(budgetReason(over as Extract<BudgetVerdict, { kind: 'over' }>)).toContain("this content type's month to 501 of 500");
+  });
+
   it("holds a type's request over the type's own limit, and only that type's", () => {
     const budget = { monthlyCredits: 10_000, contentTypes: { [ARTICLE]: 500, [PAGE]: null } };
     const month = spent(800, { [ARTICLE]: 450, [PAGE]: 350 });

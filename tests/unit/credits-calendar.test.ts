@@ -37,6 +37,12 @@ describe('the calendar of a time zone', () => {
     expect(dayOf(new Date(start.getTime() - 1000), 'America/Santiago')).toBe('2024-09-07');
   });
 
+  it('starts a day on which the clocks go back at its midnight as the clock read it then, in summer time', () => {
+    // Paris leaves summer time at 03:00 on 2026-10-25: that day's midnight is still UTC+2.
+    expect(startOfDay('2026-10-25', 'Europe/Paris')).toEqual(new Date('2026-10-24T22:00:00Z'));
+    expect(startOfDay('2026-10-26', 'Europe/Paris')).toEqual(new Date('2026-10-25T23:00:00Z'));
+  });
+
   it('counts the last days back from today, across a month and a change of the clocks', () => {
     expect(lastDays(new Date('2026-03-30T12:00:00Z'), 4, 'Europe/Berlin')).toEqual([
       '2026-03-27',

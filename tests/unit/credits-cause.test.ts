@@ -34,6 +34,40 @@ describe('who caused a charge (credits/domain/cause.ts)', () => {
     expect(publishOrigin({})).toEqual({ cause: 'api-publish', causedBy: 'Public role' });
   });
 
+  it('names a person by first and last name, else the user name, else the email; blank names do not count', () => {
+    expect(personName({ id: 7, firstname: ' ', lastname: '', username: 'ada', email: 'a@example.com' })).toBe('ada (#7)');
+    expect(personName({ firstname: 'Ada', lastname: '  ' })).toBe('Ada');
+    expect(personName({ email: 'a@example.com' })).toBe('a@example.com');
+    expect(personName({})).toBeNull();
+    expect(personName(null)).toBeNull();
+    expect(personName({ id: 1, firstname: 'x'.repeat(300) })).toHaveLength(200);
+  });
+
+  it("names a token by its name, cut to a column's length, and a token without one by its kind", () => {
+    const long = 't'.repeat(300);
+    const adminToken = publishOrigin({ auth: { strategy: { name: 'admin-token' }, credentials: { name: long } } });
+    expect(adminToken.causedBy).toHaveLength(200);
+    expect(adminToken.causedBy).toMatch(/^admin token "t+$/);
+    const apiToken = publishOrigin({ auth: { strategy: { name: 'api-token' }, credentials: { name: long } } });
+    expect(apiToken.causedBy).toHaveLength(200);
+    expect(publishOrigin({ auth: { strategy: { name: 'admin-token' }, credentials: null } })).toEqual({
+      cause: 'admin-publish',
+      causedBy: 'admin token',
+    });
+    expect(publishOrigin({ auth: { strategy: { name: 'content-api-token' } } })).toEqual({ cause: 'api-publish', causedBy: 'API token' });
+  });
+
+  it("names an API user from the request's user, else from the strategy's credentials", () => {
+    expect(publishOrigin({ user: { id: 2, username: 'writer' } })).toEqual({ cause: 'api-publish', causedBy: 'user writer (#2)' });
+    expect(publishOrigin({ auth: { strategy: { name: 'users-permissions' }, credentials: { id: 8, username: 'editor' } } })).toEqual({
+      cause: 'api-publish',
+      causedBy: 'user editor (#8)',
+    });
+    expect(publishOrigin({ auth: { strategy: { name: 'users-permissions' } } })).toEqual({ cause: 'api-publish', causedBy: 'user' });
+    expect(publishOrigin({ auth: null, user: null })).toEqual({ cause: 'api-publish', causedBy: 'Public role' });
+    expect(publishOrigin({ auth: { strategy: null } })).toEqual({ cause: 'api-publish', causedBy: 'Public role' });
+  });
+
   it('editor actions keep their own cause', () => {
     expect(editorOrigin('bulk', { id: 1, firstname: 'Sara' })).toEqual({ cause: 'bulk', causedBy: 'Sara (#1)' });
     expect(editorOrigin('regenerate', null)).toEqual({ cause: 'regenerate', causedBy: null });

@@ -42,6 +42,32 @@ describe("the ledger's totals (credits/domain/totals.ts)", () => {
     });
   });
 
+  it('an outcome settled again takes back what the old one counted (a refund, a re-delivery)', () => {
+    expect(deltaOnSettle(120, 'refunded', 'generated')).toEqual({
+      charged: 0,
+      refunded: -120,
+      pending: 0,
+      entries: 0,
+      refunds: -1,
+      redeliveries: 0,
+    });
+    expect(deltaOnSettle(0, 'redelivered', 'refunded')).toEqual({
+      charged: 0,
+      refunded: 0,
+      pending: 0,
+      entries: 0,
+      refunds: 1,
+      redeliveries: -1,
+    });
+  });
+
+  it('counts a preview of an article as a preview, not as its content type', () => {
+    expect(sourceOf({ kind: 'paragraph-preview', contentType: 'api::article.article' })).toBe(
+      sourceOf({ kind: 'voice-preview', contentType: null })
+    );
+    expect(sourceOf({ kind: 'paragraph-preview', contentType: 'api::article.article' })).not.toBe('api::article.article');
+  });
+
   it('an entry recorded with its outcome known counts it at once (a preview, a refund that failed)', () => {
     expect(deltaOnRecord({ credits: 30, outcome: 'generated' })).toEqual({
       charged: 30,
@@ -97,6 +123,13 @@ describe('the usage view from the day totals (credits/domain/usage-view.ts)', ()
       refundedCredits: 50,
       redeliveries: 0,
     });
+  });
+
+  it('adds up pending credits and re-deliveries over the rows of a day and of the month', () => {
+    const waiting = { ...row('2026-11-27', 'a', 'en', 10), pending: 10, redeliveries: 2 };
+    const more = { ...row('2026-11-27', 'a', 'en', 5), pending: 5, redeliveries: 1 };
+    expect(usageDays(['2026-11-27'], [waiting, more])[0].redeliveries).toBe(3);
+    expect(monthToDate([waiting, more])).toMatchObject({ pending: 15, redeliveries: 3, entries: 2 });
   });
 
   it("the month's totals: charged less refunded", () => {

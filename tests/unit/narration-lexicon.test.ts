@@ -1,4 +1,4 @@
-import { compileLexicon, ruleAppliesTo, type LexiconRule } from '../../server/src/narration/domain/lexicon';
+import { compileLexicon, ruleAppliesTo, type LexiconRule } from '../../server/src/lexicon/domain/rules';
 import { lexiconRuleSchema, lexiconSchema, MAX_LEXICON_RULES } from '../../server/src/settings/lexicon-schema';
 
 /** The lexicon applied to one text, as an article's paragraphs get it. */

@@ -6,7 +6,7 @@ import type { SettingsService } from '../settings/service';
 
 /**
  * The lexicon's effect on what is already narrated. The rules themselves apply inside the
- * narrated text (narration/domain/lexicon.ts); this answers which articles a rule would change
+ * narrated text (lexicon/domain/rules.ts); this answers which articles a rule would change
  * and what narrating them again would cost, without submitting anything.
  */
 export interface LexiconServiceDeps {

@@ -6,7 +6,7 @@ import { localeCode } from './config-schema';
 /**
  * The pronunciation lexicon as an editor writes it in Settings -> Speech: each rule checked, its
  * term and spoken form on one line, its options defaulted; a term repeated for the same locale is
- * refused. What it gives is the domain's LexiconRule (narration/domain/lexicon.ts applies them).
+ * refused. What it gives is the domain's LexiconRule (lexicon/domain/rules.ts applies them).
  */
 
 export const MAX_LEXICON_RULES = 500;

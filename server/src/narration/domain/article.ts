@@ -1,6 +1,6 @@
 import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
-import { compileLexicon, type LexiconRule } from './lexicon';
+import { compileLexicon, type LexiconRule } from '../../lexicon/domain/rules';
 import { fillTemplate, templateFor } from './templates';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
 import type { LiveVersion } from '../../queue/domain';

@@ -18,7 +18,7 @@
  */
 import { localeFallbacks } from '../../voices/language';
 import type { LexiconRule } from '../../../../shared/contracts/lexicon';
-import { oneLine } from './text';
+import { oneLine } from '../../narration/domain/text';
 
 /** One pronunciation rule, as the settings keep it (settings/lexicon-schema.ts checks what an editor writes and fills in the defaults). */
 export type { LexiconRule };
