@@ -1,3 +1,4 @@
+import { adminUrl } from '../../../shared/contracts/routes';
 import { attemptTokenRefresh } from '@strapi/strapi/admin';
 import { backendURL } from '../utils/backendURL';
 import type { HearLexiconRuleRequest, ListenRequest, PreviewVoiceRequest } from './types';
@@ -56,16 +57,16 @@ export async function postForBlob(path: string, body: unknown, token: string | n
 
 /** One paragraph of the draft, spoken in the entry's voice (costs credits once per voice and text). */
 export const listenParagraph = (target: ListenRequest['body'], token: string | null) =>
-  postForBlob('/speech/narrations/listen', target, token);
+  postForBlob(adminUrl('admin-narrations.listen'), target, token);
 
 /** Only called when the server announces `features.voicePreview`. */
 export const previewVoice = (voiceId: string, token: string | null) =>
-  postForBlob('/speech/tts/preview', { voiceId } satisfies PreviewVoiceRequest['body'], token);
+  postForBlob(adminUrl('admin-voices.preview'), { voiceId } satisfies PreviewVoiceRequest['body'], token);
 
 /** A lexicon rule's spoken form, in the voice of its locale (or the default voice); needs settings.update. */
 export const hearLexiconRule = (rule: HearLexiconRuleRequest['body']['rule'], token: string | null) =>
   postForBlob(
-    '/speech/lexicon/hear',
+    adminUrl('admin-lexicon.hear'),
     { rule: { spoken: rule.spoken, locale: rule.locale } } satisfies HearLexiconRuleRequest['body'],
     token
   );

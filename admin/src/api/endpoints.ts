@@ -1,4 +1,5 @@
 import type { adminApi } from '@strapi/strapi/admin';
+import { adminUrl } from '../../../shared/contracts/routes';
 import { recordNarratedTypes } from './narratedTypes';
 import {
   TRANSCRIPTION_LIST_LIMIT,
@@ -68,9 +69,6 @@ import {
  * speechApi.ts binds them to Strapi's `adminApi`. No runtime import from Strapi here.
  */
 
-const BASE = '/speech';
-const TRANSCRIPTIONS = `${BASE}/transcriptions`;
-
 /** How many recent transcriptions the Transcribe page lists (as many as the server lists when not told). */
 export const RECENT_TRANSCRIPTIONS = TRANSCRIPTION_LIST_LIMIT.default;
 
@@ -129,12 +127,12 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /** Read afresh each time the settings page opens (nothing kept once it closes). */
       getSpeechSettings: builder.query<GetSettingsResponse, void>({
-        query: () => `${BASE}/settings`,
+        query: () => adminUrl('admin-settings.get'),
         keepUnusedDataFor: 0,
       }),
 
       updateSpeechSettings: builder.mutation<SpeechSettings, UpdateSettingsRequest['body']>({
-        query: (changes) => ({ url: `${BASE}/settings`, method: 'PUT', data: changes }),
+        query: (changes) => ({ url: adminUrl('admin-settings.update'), method: 'PUT', data: changes }),
         transformResponse: (response: UpdateSettingsResponse) => response.settings,
         // A new budget changes what the usage view and the home page widget show against it.
         invalidatesTags: ['SpeechUsage'],
@@ -157,7 +155,7 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /** Which types are narrated: readable by every logged-in admin, not only settings readers. */
       getSpeechNarratedTypes: builder.query<GetNarratedTypesResponse, void>({
-        query: () => `${BASE}/narrated-types`,
+        query: () => adminUrl('admin-settings.narratedTypes'),
         keepUnusedDataFor: SESSION_SECONDS,
         async onQueryStarted(_arg, { queryFulfilled }) {
           try {
@@ -170,20 +168,20 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       getSpeechVoices: builder.query<Voice[], void>({
-        query: () => `${BASE}/voices`,
+        query: () => adminUrl('admin-voices.list'),
         transformResponse: (response: ListVoicesResponse) => response.voices,
       }),
 
       testSpeechConnection: builder.mutation<TestConnectionResponse, void>({
-        query: () => ({ url: `${BASE}/connection/test`, method: 'POST', data: {} }),
+        query: () => ({ url: adminUrl('admin-settings.testConnection'), method: 'POST', data: {} }),
       }),
 
       getSpeechCost: builder.query<CostResponse, string>({
-        query: (text) => ({ url: `${BASE}/cost`, method: 'POST', data: { text } satisfies CostRequest['body'] }),
+        query: (text) => ({ url: adminUrl('admin-narrations.cost'), method: 'POST', data: { text } satisfies CostRequest['body'] }),
       }),
 
       resumeSpeechQueue: builder.mutation<QueueState, void>({
-        query: () => ({ url: `${BASE}/queue/resume`, method: 'POST', data: {} }),
+        query: () => ({ url: adminUrl('admin-narrations.resumeQueue'), method: 'POST', data: {} }),
         transformResponse: (response: ResumeQueueResponse) => response.queue,
         invalidatesTags: ['SpeechNarration'],
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -200,7 +198,7 @@ export function withSpeechEndpoints(api: AdminApi) {
       /* Usage: credits by day, the month against the budget (the usage page, the budget card, the home page widget) */
 
       getSpeechUsage: builder.query<GetUsageResponse, UsagePeriod>({
-        query: (days) => ({ url: `${BASE}/usage`, config: { params: { days: String(days) } } }),
+        query: (days) => ({ url: adminUrl('admin-credits.usage'), config: { params: { days: String(days) } } }),
         providesTags: ['SpeechUsage'],
       }),
 
@@ -208,20 +206,20 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /** Only what the caller may read in the Content Manager is counted (the server filters). */
       getSpeechInsights: builder.query<GetInsightsResponse, InsightsPeriod>({
-        query: (days) => ({ url: `${BASE}/insights`, config: { params: { days: String(days) } } }),
+        query: (days) => ({ url: adminUrl('admin-insights.site'), config: { params: { days: String(days) } } }),
       }),
 
       /** One document's listening, in its locale (403 without the Content Manager's read on it). */
       getSpeechDocumentInsights: builder.query<GetDocumentInsightsResponse, DocumentTarget & { days: number }>({
         query: ({ contentType, documentId, locale, days }) => ({
-          url: `${BASE}/insights/document/${encodeURIComponent(documentId)}`,
+          url: adminUrl('admin-insights.document', { documentId }),
           config: { params: locale ? { contentType, locale, days: String(days) } : { contentType, days: String(days) } },
         }),
       }),
 
       /** Submits one narration the budget holds, over this month's budget (`settings.update`). */
       speechLetThrough: builder.mutation<LetThroughResponse, LetThroughRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/let-through`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-credits.letThrough'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => [...documentTags(target), 'SpeechUsage'],
       }),
 
@@ -261,7 +259,7 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       getSpeechListStatuses: builder.query<ListStatuses, NarrationStatusesRequest['body']>({
         query: ({ contentType, documentIds }) => ({
-          url: `${BASE}/narrations/statuses`,
+          url: adminUrl('admin-narrations.statuses'),
           method: 'POST',
           data: { contentType, documentIds } satisfies NarrationStatusesRequest['body'],
         }),
@@ -271,7 +269,7 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       /** Asked afresh each time the bulk dialog opens (nothing kept once it closes). */
       getSpeechEstimateMany: builder.query<EstimateManyResponse, EstimateManyRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/estimate-many`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.estimateMany'), method: 'POST', data: target }),
         keepUnusedDataFor: 0,
         providesTags: (_result, _error, target) => target.documentIds.map((id) => ({ type: 'SpeechEstimate' as const, id })),
       }),
@@ -279,14 +277,14 @@ export function withSpeechEndpoints(api: AdminApi) {
       /** What the saved lexicon would change on one page of a type's published documents (bulk dialog). */
       getSpeechLexiconAffected: builder.query<LexiconAffectedResponse, LexiconAffectedRequest['body'] & { page: number; pageSize: number }>(
         {
-          query: (target) => ({ url: `${BASE}/lexicon/affected`, method: 'POST', data: target }),
+          query: (target) => ({ url: adminUrl('admin-lexicon.affected'), method: 'POST', data: target }),
           keepUnusedDataFor: 0,
           providesTags: (_result, _error, target) => [typeTag(target.contentType)],
         }
       ),
 
       speechNarrateMany: builder.mutation<NarrateManyResponse, NarrateManyRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/narrate-many`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.narrateMany'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) =>
           target.documentIds.flatMap((documentId) => documentTags({ contentType: target.contentType, documentId })),
       }),
@@ -295,7 +293,9 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       getSpeechDocumentNarrations: builder.query<DocumentNarrationsResponse, DocumentTarget & { version?: string | null }>({
         query: ({ contentType, documentId, locale }) => ({
-          url: `${BASE}/narrations/document/${encodeURIComponent(documentId satisfies DocumentNarrationsRequest['params']['documentId'])}`,
+          url: adminUrl('admin-narrations.forDocument', {
+            documentId: documentId satisfies DocumentNarrationsRequest['params']['documentId'],
+          }),
           config: { params: (locale ? { contentType, locale } : { contentType }) satisfies DocumentNarrationsRequest['query'] },
         }),
         providesTags: (_result, _error, target) => [{ type: 'SpeechNarration', id: target.documentId }],
@@ -307,7 +307,7 @@ export function withSpeechEndpoints(api: AdminApi) {
         DocumentTarget & { version?: string | null; status?: string | null; completedAt?: string | null }
       >({
         query: ({ contentType, documentId, locale }) => ({
-          url: `${BASE}/narrations/estimate`,
+          url: adminUrl('admin-narrations.estimate'),
           method: 'POST',
           data: { contentType, documentId, locale } satisfies EstimateRequest['body'],
         }),
@@ -315,29 +315,29 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       speechNarrate: builder.mutation<NarrateResponse, NarrateRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/narrate`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.narrateNow'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
       speechRegenerate: builder.mutation<RegenerateResponse, RegenerateRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/regenerate`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.regenerate'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
       speechCancel: builder.mutation<CancelResponse, CancelRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/cancel`, method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.cancel'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
       setSpeechVoice: builder.mutation<SetVoiceResponse, SetVoiceRequest['body']>({
-        query: (target) => ({ url: `${BASE}/narrations/voice`, method: 'PUT', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.setVoice'), method: 'PUT', data: target }),
         invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
 
       /** The draft's paragraphs and the voice they would be read in; `refreshKey` is part of the cache key only. */
       getSpeechParagraphs: builder.query<ParagraphsResponse, DocumentTarget & { refreshKey?: string }>({
         query: ({ contentType, documentId, locale }) => ({
-          url: `${BASE}/narrations/paragraphs`,
+          url: adminUrl('admin-narrations.paragraphs'),
           method: 'POST',
           data: { contentType, documentId, locale } satisfies ParagraphsRequest['body'],
         }),
@@ -347,7 +347,7 @@ export function withSpeechEndpoints(api: AdminApi) {
 
       getSpeechTranscriptions: builder.query<ListTranscriptionsResponse, number>({
         query: (limit) => ({
-          url: TRANSCRIPTIONS,
+          url: adminUrl('admin-transcriptions.list'),
           // Query strings carry text: the number as the server reads it back (`z.coerce`).
           config: { params: { limit: String(limit), mine: 'true' } satisfies Record<keyof ListTranscriptionsRequest['query'], string> },
         }),
@@ -355,7 +355,7 @@ export function withSpeechEndpoints(api: AdminApi) {
       }),
 
       getSpeechTranscription: builder.query<TranscriptionDetail, number>({
-        query: (id) => `${TRANSCRIPTIONS}/${id}`,
+        query: (id) => adminUrl('admin-transcriptions.findOne', { id }),
         transformResponse: (response: GetTranscriptionResponse) => response.data,
         providesTags: (_result, _error, id) => [transcriptionTag(id)],
         // The open job's status also updates its row in the recent list (no extra request).
@@ -372,7 +372,7 @@ export function withSpeechEndpoints(api: AdminApi) {
         SaveTranscriptionRequest['params'] & { format?: TranscriptDownloadFormat }
       >({
         query: ({ id, format }) => ({
-          url: `${TRANSCRIPTIONS}/${id}/save`,
+          url: adminUrl('admin-transcriptions.save', { id }),
           method: 'POST',
           data: (format ? { format } : {}) satisfies SaveTranscriptionRequest['body'],
         }),

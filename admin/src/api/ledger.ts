@@ -1,3 +1,4 @@
+import { adminUrl } from '../../../shared/contracts/routes';
 import type { FetchClient } from '@strapi/strapi/admin';
 import { fetchError, parseJson } from './binary';
 import type { InsightsPeriod } from './endpoints';
@@ -22,8 +23,8 @@ async function downloadCsv(client: FetchClient, url: string, params: Record<stri
 
 /** GET /speech/usage/ledger.csv: the whole ledger (`settings.read`). */
 export const downloadLedgerCsv = (client: FetchClient, today: string) =>
-  downloadCsv(client, '/speech/usage/ledger.csv', undefined, ledgerFileName(today));
+  downloadCsv(client, adminUrl('admin-credits.ledgerCsv'), undefined, ledgerFileName(today));
 
 /** GET /speech/insights/listening.csv?days=: a row per article and day, of the articles the caller may read. */
 export const downloadListeningCsv = (client: FetchClient, days: InsightsPeriod, today: string) =>
-  downloadCsv(client, '/speech/insights/listening.csv', { days: String(days) }, listeningFileName(today, days));
+  downloadCsv(client, adminUrl('admin-insights.csv'), { days: String(days) }, listeningFileName(today, days));

@@ -1,3 +1,4 @@
+import { adminUrl } from '../../../shared/contracts/routes';
 import type { FetchClient } from '@strapi/strapi/admin';
 import { backendURL } from '../utils/backendURL';
 import { fetchError, parseJson, withFreshToken } from './binary';
@@ -15,8 +16,6 @@ import type {
  * the upload uses XMLHttpRequest (fetch reports no upload progress) with the admin token from
  * the auth context; downloads go through the admin fetch client as a Blob.
  */
-
-const BASE = '/speech/transcriptions';
 
 export interface UploadProgress {
   loaded: number;
@@ -36,7 +35,7 @@ export interface UploadRequest {
 function sendUpload(request: UploadRequest, token: string | null): Promise<{ status: number; data: unknown }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${backendURL()}${BASE}`);
+    xhr.open('POST', `${backendURL()}${adminUrl('admin-transcriptions.submit')}`);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
@@ -90,7 +89,7 @@ export async function downloadTranscript(
   id: number,
   format: TranscriptDownloadFormat
 ): Promise<{ blob: Blob; fileName: string }> {
-  const response = await client.get(`${BASE}/${id}/download`, {
+  const response = await client.get(adminUrl('admin-transcriptions.download', { id }), {
     params: { format } satisfies DownloadTranscriptRequest['query'],
     responseType: 'blob',
     validateStatus: (status) => status !== 401,

@@ -1,3 +1,5 @@
+import { ADMIN_ROUTES, type AdminHandler } from '../../../shared/contracts/routes';
+
 /** The plugin's RBAC actions (Settings -> Roles). Uids become `plugin::speech.<uid>`. */
 export const PERMISSION_ACTIONS = [
   { section: 'plugins', displayName: 'Read settings', uid: 'settings.read', pluginName: 'speech' },
@@ -22,4 +24,10 @@ export interface PluginRoute {
   path: string;
   handler: string;
   config: ReturnType<typeof adminOnly> | typeof publicRoute;
+}
+
+/** An admin route of the table both sides share (shared/contracts/routes.ts), with its permissions. */
+export function adminRoute(handler: AdminHandler, config: ReturnType<typeof adminOnly>): PluginRoute {
+  const { method, path } = ADMIN_ROUTES[handler];
+  return { method, path, handler, config };
 }

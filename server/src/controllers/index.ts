@@ -1,3 +1,4 @@
+import type { AdminHandler } from '../../../shared/contracts/routes';
 import adminCredits from '../credits/admin.controller';
 import adminLexicon from '../lexicon/admin.controller';
 import adminNarrations from '../narration/admin.controller';
@@ -12,7 +13,7 @@ import adminTranscriptions from '../speech-to-text/admin.controller';
 import adminVoices from '../voices/admin.controller';
 
 /** Every feature's controllers, by the name their routes' handlers use. */
-export default {
+const controllers = {
   callback,
   narrations,
   feeds,
@@ -26,3 +27,15 @@ export default {
   'admin-voices': adminVoices,
   'admin-lexicon': adminLexicon,
 };
+
+type Controllers = typeof controllers;
+type ActionsOf<Controller> = Controller extends (...args: never[]) => infer Actions ? keyof Actions : keyof Controller;
+/** Every `controller.action` a route may name. */
+export type Handler = { [Name in keyof Controllers & string]: `${Name}.${ActionsOf<Controllers[Name]> & string}` }[keyof Controllers &
+  string];
+
+/** Fails to compile when the routes' table (shared/contracts/routes.ts) names a handler no controller has. */
+type Holds<Condition extends true> = Condition;
+export type AdminRoutesAnswered = Holds<[Exclude<AdminHandler, Handler>] extends [never] ? true : false>;
+
+export default controllers;

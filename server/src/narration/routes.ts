@@ -1,22 +1,22 @@
-import { adminOnly, publicRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access/permissions';
 
 /** The narration queue for the admin (under /speech): statuses, the panel, the editor's actions, the bulk action. */
 export const adminRoutes: PluginRoute[] = [
-  { method: 'POST', path: '/cost', handler: 'admin-narrations.cost', config: adminOnly() },
-  { method: 'POST', path: '/narrations/estimate', handler: 'admin-narrations.estimate', config: adminOnly() },
-  { method: 'GET', path: '/overview', handler: 'admin-narrations.overview', config: adminOnly('settings.read') },
-  { method: 'POST', path: '/narrations/statuses', handler: 'admin-narrations.statuses', config: adminOnly() },
-  { method: 'GET', path: '/narrations/document/:documentId', handler: 'admin-narrations.forDocument', config: adminOnly() },
-  { method: 'POST', path: '/narrations/narrate', handler: 'admin-narrations.narrateNow', config: adminOnly('narrate') },
-  { method: 'POST', path: '/narrations/regenerate', handler: 'admin-narrations.regenerate', config: adminOnly('narrate') },
-  { method: 'POST', path: '/narrations/estimate-many', handler: 'admin-narrations.estimateMany', config: adminOnly() },
-  { method: 'POST', path: '/narrations/narrate-many', handler: 'admin-narrations.narrateMany', config: adminOnly('narrate') },
-  { method: 'PUT', path: '/narrations/voice', handler: 'admin-narrations.setVoice', config: adminOnly('narrate') },
-  { method: 'POST', path: '/narrations/cancel', handler: 'admin-narrations.cancel', config: adminOnly('narrate') },
-  { method: 'POST', path: '/narrations/paragraphs', handler: 'admin-narrations.paragraphs', config: adminOnly() },
+  adminRoute('admin-narrations.cost', adminOnly()),
+  adminRoute('admin-narrations.estimate', adminOnly()),
+  adminRoute('admin-narrations.overview', adminOnly('settings.read')),
+  adminRoute('admin-narrations.statuses', adminOnly()),
+  adminRoute('admin-narrations.forDocument', adminOnly()),
+  adminRoute('admin-narrations.narrateNow', adminOnly('narrate')),
+  adminRoute('admin-narrations.regenerate', adminOnly('narrate')),
+  adminRoute('admin-narrations.estimateMany', adminOnly()),
+  adminRoute('admin-narrations.narrateMany', adminOnly('narrate')),
+  adminRoute('admin-narrations.setVoice', adminOnly('narrate')),
+  adminRoute('admin-narrations.cancel', adminOnly('narrate')),
+  adminRoute('admin-narrations.paragraphs', adminOnly()),
   // Speech generation spends credits: the same permission as narrating.
-  { method: 'POST', path: '/narrations/listen', handler: 'admin-narrations.listen', config: adminOnly('narrate') },
-  { method: 'POST', path: '/queue/resume', handler: 'admin-narrations.resumeQueue', config: adminOnly('narrate') },
+  adminRoute('admin-narrations.listen', adminOnly('narrate')),
+  adminRoute('admin-narrations.resumeQueue', adminOnly('narrate')),
 ];
 
 /**
