@@ -27,6 +27,8 @@ export const ADMIN_ROUTES = {
   'admin-narrations.paragraphs': { method: 'POST', path: '/narrations/paragraphs' },
   'admin-narrations.listen': { method: 'POST', path: '/narrations/listen' },
   'admin-narrations.resumeQueue': { method: 'POST', path: '/queue/resume' },
+  // Sends a narration the monthly budget holds (issue 24): the settings' update permission.
+  'admin-narrations.letThrough': { method: 'POST', path: '/narrations/let-through' },
   'admin-lexicon.hear': { method: 'POST', path: '/lexicon/hear' },
   'admin-lexicon.affected': { method: 'POST', path: '/lexicon/affected' },
   'admin-transcriptions.submit': { method: 'POST', path: '/transcriptions' },
@@ -37,7 +39,6 @@ export const ADMIN_ROUTES = {
   // Public contract (issue 24): other implementations of the service read `monthToDate.credits` here.
   'admin-credits.usage': { method: 'GET', path: '/usage' },
   'admin-credits.ledgerCsv': { method: 'GET', path: '/usage/ledger.csv' },
-  'admin-credits.letThrough': { method: 'POST', path: '/narrations/let-through' },
   'admin-insights.site': { method: 'GET', path: '/insights' },
   'admin-insights.csv': { method: 'GET', path: '/insights/listening.csv' },
   'admin-insights.document': { method: 'GET', path: '/insights/document/:documentId' },

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { filesOverLimit, filesUnder, lineCount } from './support/file-size';
 import { describeCycles, folderCycles, folderEdges, importsOutside, type ModuleImport } from './support/folder-graph';
 import { readModuleGraph } from './support/module-graph';
+import { featureImports, featureOf, registryImports } from './support/feature-graph';
 import { definingFile, misnamed } from './support/registry-names';
 
 const use = (from: string, to: string, typeOnly = false): ModuleImport => ({ from, to, typeOnly });
@@ -210,5 +211,24 @@ describe('registry names', () => {
     ]);
     expect(definingFile(files, 'createB')).toBe('b.ts');
     expect(definingFile(files, 'createA')).toBeNull();
+  });
+});
+
+describe('feature graph', () => {
+  it('counts a file as its feature, leaves the gatherers out, and sees a getService lookup as an import', () => {
+    expect(featureOf('server/src/narration/domain/article.ts')).toBe('narration');
+    expect(featureOf('server/src/services/index.ts')).toBeNull();
+    expect(featureOf('server/src/bootstrap.ts')).toBeNull();
+    const files = new Map([['server/src/access/guard.ts', "const x = getService('content');\nconst y = getService('unknown');"]]);
+    const lookups = registryImports(files, new Map([['content', 'server/src/narration/content.ts']]));
+    expect(lookups).toEqual([{ from: 'server/src/access/guard.ts', to: 'server/src/narration/content.ts', typeOnly: false }]);
+    const cycles = folderCycles(
+      featureImports([
+        ...lookups,
+        use('server/src/narration/domain/a.ts', 'server/src/access/rules.ts', true),
+        use('server/src/services/index.ts', 'server/src/access/rules.ts'),
+      ])
+    );
+    expect(cycles.map((cycle) => cycle.folders)).toEqual([['server/src/access', 'server/src/narration']]);
   });
 });

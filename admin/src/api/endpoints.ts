@@ -1,10 +1,10 @@
 import type { adminApi } from '@strapi/strapi/admin';
-import { withInsightsEndpoints } from './resources/insights';
-import { withNarrationsEndpoints } from './resources/narrations';
-import { withSettingsEndpoints } from './resources/settings';
-import { withTranscriptionsEndpoints } from './resources/transcriptions';
-import { withUsageEndpoints } from './resources/usage';
-import { withVoicesEndpoints } from './resources/voices';
+import { withInsightsEndpoints } from './insights';
+import { withNarrationsEndpoints } from './narrations';
+import { withSettingsEndpoints } from './settings';
+import { withTranscriptionsEndpoints } from './transcriptions';
+import { withUsageEndpoints } from './usage';
+import { withVoicesEndpoints } from './voices';
 
 export {
   DOCUMENT_INSIGHTS_DAYS,
@@ -21,8 +21,8 @@ export {
  * The plugin's JSON admin routes as endpoints of Strapi's own RTK Query api (`adminApi`), the way
  * Strapi's i18n plugin builds its admin API: requests go through the admin fetch client (admin JWT,
  * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
- * One module per server resource (resources/: settings, voices, narrations, transcriptions, usage,
- * insights). Binary answers and the upload with progress are not here (see binary.ts, transcriptions.ts).
+ * One module per server resource (settings.ts, voices.ts, narrations.ts, transcriptions.ts,
+ * usage.ts, insights.ts). Binary answers are in binary.ts; the upload with progress in transcriptionFiles.ts.
  * What each route is sent and answers is the server's contract (shared/contracts, see types.ts).
  *
  * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name

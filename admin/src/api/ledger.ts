@@ -4,7 +4,7 @@ import { fetchError, parseJson } from './binary';
 import type { InsightsPeriod } from './endpoints';
 import { ledgerFileName } from '../utils/usageFormat';
 import { listeningFileName } from '../utils/insights';
-import { fileNameFromDisposition } from './transcriptions';
+import { fileNameFromDisposition } from './transcriptionFiles';
 
 /**
  * A CSV route's answer as a Blob, through the admin fetch client (its token, its refresh on a

@@ -4,7 +4,7 @@ import { Download } from '@strapi/icons';
 import { Layouts, Page, useFetchClient, useNotification, type FetchClient } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem } from '../api/errors';
-import { saveBlob } from '../api/transcriptions';
+import { saveBlob } from '../api/transcriptionFiles';
 import { textDirection } from '../utils/textDirection';
 import { useTranslator } from '../utils/useTranslator';
 

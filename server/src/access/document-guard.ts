@@ -37,14 +37,15 @@ export async function permittedDocuments(
   target: { contentType: string; documentIds: string[]; locale?: string | null },
   action: DocumentAction
 ): Promise<{ allowed: string[]; refused: string[]; locale: string | null }> {
-  const locale = await getService('document-permissions').localeOf(target.contentType, target.locale ?? null);
-  const permitted = await getService('document-permissions').permitted(
+  const permissions = getService('document-permissions');
+  const locale = await permissions.localeOf(target.contentType, target.locale ?? null);
+  const permitted = await permissions.permitted(
     ctx.state.userAbility,
     target.contentType,
     target.documentIds.map((documentId) => ({ documentId, locale })),
     action
   );
-  const localized = getService('content').isLocalized(target.contentType);
+  const localized = permissions.isLocalized(target.contentType);
   const allowed = (documentId: string) => permitted.has(documentKey(documentId, localized ? locale : null));
   return {
     allowed: target.documentIds.filter(allowed),

@@ -83,6 +83,8 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
 
   return {
     localeOf,
+    /** Whether the type has locales (a document's key then carries one). */
+    isLocalized,
 
     /** May this admin do `action` on this document (and locale)? Reads the one version it needs. */
     async decide(userAbility: unknown, uid: string, target: DocumentRef, action: DocumentAction): Promise<DocumentDecision> {

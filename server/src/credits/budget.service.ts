@@ -6,8 +6,7 @@ import type { SettingsService } from '../settings/service';
 import { budgetReason, budgetVerdict, type BudgetVerdict } from './domain/budget';
 import { monthOf } from './domain/calendar';
 import type { LedgerService } from './ledger.service';
-import { createPreviewAccount, type PreviewCharge } from './preview-account';
-import type { PreviewAccount } from '../voices/voice-preview';
+import { createPreviewAccount, type PreviewAccount, type PreviewCharge } from './preview-account';
 
 /**
  * The monthly credit budget (issue 24). A request that would take the calendar month over the

@@ -1,8 +1,7 @@
-import type { LedgerKind } from '../../../shared/contracts/usage';
+import { BUDGET_REACHED, type LedgerKind } from '../../../shared/contracts/usage';
 import { StatusError } from '../http/status-error';
-import { BUDGET_REACHED } from '../../../shared/contracts/usage';
-import type { PreviewAccount } from '../voices/voice-preview';
 import type { Origin } from './domain/cause';
+import type { PreviewAccount } from './domain/preview';
 import type { BudgetService } from './budget.service';
 import type { LedgerService, NarratedTarget } from './ledger.service';
 
@@ -19,6 +18,8 @@ export interface PreviewCharge {
   /** The article a paragraph preview reads from. */
   target?: Omit<NarratedTarget, 'kind' | 'narrationId'> | null;
 }
+
+export type { PreviewAccount };
 
 export function createPreviewAccount(
   services: { budget: Pick<BudgetService, 'check'>; ledger: Pick<LedgerService, 'previewGenerated'> },

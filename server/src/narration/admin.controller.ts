@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/narrations';
+import type { LetThroughRequest, LetThroughResponse } from '../../../shared/contracts/usage';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { documentKey } from '../access/document-permissions';
 import type { NarrationRow } from '../queue';
@@ -34,6 +35,7 @@ const estimateBody = accepts<Contract.EstimateRequest['body']>()(
     voiceId: z.string().min(1).max(200).optional(),
   })
 );
+const letThroughBody = accepts<LetThroughRequest['body']>()(documentTarget);
 const costBody = accepts<Contract.CostRequest['body']>()(z.object({ text: z.string().max(1_000_000) }));
 const listenBody = accepts<Contract.ListenRequest['body']>()(documentTarget.extend({ index: z.number().int().min(0).max(10_000) }));
 
@@ -146,6 +148,19 @@ export default {
     const target = await ensureMayActOn(ctx, validate(cancelBody, ctx.request.body), 'narrate');
     await getService('narrations').cancelDocument(target.contentType, target.documentId, target.locale);
     ctx.body = { cancelled: true } satisfies Contract.CancelResponse;
+  },
+
+  /** Sends one narration waiting for the budget this month, over it (the settings permission's call). */
+  async letThrough(ctx: Context) {
+    const target = validate(letThroughBody, ctx.request.body);
+    const { contentType, documentId, locale } = target;
+    // Only a document the caller may read in the Content Manager: nothing is read or sent for another.
+    await ensureMayActOn(ctx, target, 'read');
+    const articleId = getService('content').articleIdFor(contentType, documentId, locale ?? null);
+    const row = await getService('narration-rows').findByArticleId(articleId);
+    if (!row) throw new errors.NotFoundError('This document has no narration.');
+    const released = await getService('budget').letThrough(row.id, new Date());
+    ctx.body = { articleId, released } satisfies LetThroughResponse;
   },
 
   async resumeQueue(ctx: Context) {

@@ -17,6 +17,7 @@ export const adminRoutes: PluginRoute[] = [
   // Speech generation spends credits: the same permission as narrating.
   adminRoute('admin-narrations.listen', adminOnly('narrate')),
   adminRoute('admin-narrations.resumeQueue', adminOnly('narrate')),
+  adminRoute('admin-narrations.letThrough', adminOnly('settings.update')),
 ];
 
 /**

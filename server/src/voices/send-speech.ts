@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { rethrowForAdmin } from '../http/speech-service-errors';
 import { getService } from '../utils';
-import type { PreviewAccount, PreviewResult } from './voice-preview';
+import type { PreviewAccount } from '../credits/domain/preview';
+import type { PreviewResult } from './voice-preview';
 
 /**
  * Answers with speech generated for `request` (or kept from an earlier request); a speech-service

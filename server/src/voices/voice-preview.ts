@@ -5,6 +5,7 @@
  * instance go to the service one at a time (spec 7.3 allows one request per account at a time; 7.5:
  * queue on the client), and a 409 CONCURRENT_REQUEST caused by another instance is retried briefly.
  */
+import type { PreviewAccount } from '../credits/domain/preview';
 import { LRUCache } from 'lru-cache';
 import { ConcurrentRequestError, type GeneratedSpeech, type SpeechClient, type Voice } from '../speech-client';
 import { sampleFor } from './samples';
@@ -41,16 +42,6 @@ export function createAudioCache(maxEntries = CACHE_MAX_ENTRIES, maxBytes = CACH
     // lru-cache counts sizes from 1.
     sizeCalculation: (entry) => Math.max(1, entry.audio.length),
   });
-}
-
-/**
- * The credits side of a generation (server/src/credits/preview-account.ts): asked before a request
- * goes out (the budget may refuse it by throwing), and told what the service charged after. A
- * preview served from the cache asks nothing and is told nothing: it cost nothing.
- */
-export interface PreviewAccount {
-  beforeGenerating(characters: number): Promise<void>;
-  generated(speech: { characters: number; creditsUsed?: number; creditsRemaining?: number }): Promise<void>;
 }
 
 export interface PreviewDeps {

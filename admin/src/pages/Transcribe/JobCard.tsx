@@ -5,7 +5,7 @@ import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../../api/errors';
 import { speechApi, useSaveSpeechTranscriptionMutation } from '../../api/speechApi';
-import { downloadTranscript, saveBlob } from '../../api/transcriptions';
+import { downloadTranscript, saveBlob } from '../../api/transcriptionFiles';
 import { TRANSCRIPT_DOWNLOAD_FORMATS, type TranscriptDownloadFormat } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
 import { mediaUrl } from '../../utils/media';

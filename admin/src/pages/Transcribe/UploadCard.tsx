@@ -5,7 +5,7 @@ import { useAuth } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { styled } from 'styled-components';
 import { isAbort, toProblem } from '../../api/errors';
-import { uploadAudio } from '../../api/transcriptions';
+import { uploadAudio } from '../../api/transcriptionFiles';
 import {
   DEFAULT_TRANSCRIPTION_LANGUAGE,
   MAX_TRANSCRIPTION_UPLOAD_BYTES,

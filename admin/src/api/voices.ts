@@ -1,6 +1,6 @@
 import type { SettingsApi } from './settings';
-import { adminUrl } from '../../../../shared/contracts/routes';
-import { type ListVoicesResponse, type Voice } from '../types';
+import { adminUrl } from '../../../shared/contracts/routes';
+import { type ListVoicesResponse, type Voice } from './types';
 
 /** The voices editors choose from (a voice's preview is binary: ../binary.ts). */
 export function withVoicesEndpoints(api: SettingsApi) {

@@ -1,7 +1,7 @@
 import type { UsageApi } from './usage';
-import { adminUrl } from '../../../../shared/contracts/routes';
-import type { InsightsPeriod } from '../tags';
-import { type DocumentTarget, type GetDocumentInsightsResponse, type GetInsightsResponse } from '../types';
+import { adminUrl } from '../../../shared/contracts/routes';
+import type { InsightsPeriod } from './tags';
+import { type DocumentTarget, type GetDocumentInsightsResponse, type GetInsightsResponse } from './types';
 
 /** Listening insights: the listening page, its home page widget, the edit view's card. */
 export function withInsightsEndpoints(api: UsageApi) {

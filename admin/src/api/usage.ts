@@ -1,7 +1,7 @@
 import type { TranscriptionsApi } from './transcriptions';
-import { adminUrl } from '../../../../shared/contracts/routes';
-import { documentTags, type UsagePeriod } from '../tags';
-import { type GetUsageResponse, type LetThroughRequest, type LetThroughResponse } from '../types';
+import { adminUrl } from '../../../shared/contracts/routes';
+import { documentTags, type UsagePeriod } from './tags';
+import { type GetUsageResponse, type LetThroughRequest, type LetThroughResponse } from './types';
 
 /** Usage: credits by day and the month against the budget (the usage page, the budget card, the home page widget), and letting a held narration through. */
 export function withUsageEndpoints(api: TranscriptionsApi) {
@@ -14,7 +14,7 @@ export function withUsageEndpoints(api: TranscriptionsApi) {
 
       /** Submits one narration the budget holds, over this month's budget (`settings.update`). */
       speechLetThrough: builder.mutation<LetThroughResponse, LetThroughRequest['body']>({
-        query: (target) => ({ url: adminUrl('admin-credits.letThrough'), method: 'POST', data: target }),
+        query: (target) => ({ url: adminUrl('admin-narrations.letThrough'), method: 'POST', data: target }),
         invalidatesTags: (_result, _error, target) => [...documentTags(target), 'SpeechUsage'],
       }),
     }),

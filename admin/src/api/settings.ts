@@ -1,7 +1,7 @@
 import type { adminApi } from '@strapi/strapi/admin';
-import { adminUrl } from '../../../../shared/contracts/routes';
-import { NO_FEATURES, SESSION_SECONDS, SPEECH_TAGS, STRAPI_WEBHOOK_TAG } from '../tags';
-import { recordNarratedTypes } from '../narratedTypes';
+import { adminUrl } from '../../../shared/contracts/routes';
+import { NO_FEATURES, SESSION_SECONDS, SPEECH_TAGS, STRAPI_WEBHOOK_TAG } from './tags';
+import { recordNarratedTypes } from './narratedTypes';
 import {
   type GetNarratedTypesResponse,
   type GetSettingsResponse,
@@ -10,7 +10,7 @@ import {
   type TestConnectionResponse,
   type UpdateSettingsRequest,
   type UpdateSettingsResponse,
-} from '../types';
+} from './types';
 
 /** Settings -> Speech: the settings, the narrated types every admin reads, the connection test, and the site's webhooks through Strapi's own admin API (its webhooks permissions apply). */
 export function withSettingsEndpoints(api: typeof adminApi) {

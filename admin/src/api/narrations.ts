@@ -1,6 +1,6 @@
 import type { VoicesApi } from './voices';
-import { adminUrl } from '../../../../shared/contracts/routes';
-import { documentTags, typeTag, type ListStatuses } from '../tags';
+import { adminUrl } from '../../../shared/contracts/routes';
+import { documentTags, typeTag, type ListStatuses } from './tags';
 import {
   type CancelRequest,
   type CancelResponse,
@@ -29,7 +29,7 @@ import {
   type ResumeQueueResponse,
   type SetVoiceRequest,
   type SetVoiceResponse,
-} from '../types';
+} from './types';
 
 /** Narrations: the list view's statuses and bulk action, the edit view's panel (estimates, narrate, regenerate, cancel, voice, paragraphs), the cost preview and the queue's resume. `version` (the document's save/publish state) is part of a panel query's cache key only. */
 export function withNarrationsEndpoints(api: VoicesApi) {
