@@ -22,7 +22,6 @@ import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
 import { createSpeechToTextService } from '../speech-to-text/service';
-import { getService } from '../utils';
 import { createVoicePreview } from '../voices/voice-preview';
 import { createVoicesService } from '../voices/service';
 import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
@@ -89,6 +88,11 @@ export const FACTORIES = {
 type Factories = typeof FACTORIES;
 export type ServiceName = keyof Factories;
 export type Services = { [Name in ServiceName]: ReturnType<Factories[Name]> };
+
+/** A service of this table, as Strapi built it (utils/index.ts gives the same lookup to the rest of the plugin). */
+function getService<Name extends ServiceName>(name: Name): Services[Name] {
+  return strapi.plugin('speech').service(name) as Services[Name];
+}
 
 /**
  * What each factory is called with: every service's dependencies, named here and nowhere else.

@@ -1,5 +1,5 @@
 /**
- * The credits side of a voice or paragraph preview (credits/preview-account.ts): asked before a
+ * The credits side of a voice or paragraph preview (createPreviewAccount in credits/budget.service.ts): asked before a
  * request goes out (the budget may refuse it by throwing), and told what the service charged after.
  * A preview served from the cache asks nothing and is told nothing: it cost nothing.
  */
