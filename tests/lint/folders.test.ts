@@ -28,6 +28,14 @@ const isRegistryTypeImport = (item: ModuleImport) => item.from === SERVICE_REGIS
 /** Building blocks that features use and that use no feature: they may import each other and shared/ only. */
 const INFRASTRUCTURE = ['download', 'audio', 'speech-client', 'subtitles', 'http', 'utils'].map((folder) => `server/src/${folder}`);
 
+/** The server's TypeScript sources by path. */
+const serverSources = () =>
+  new Map(
+    filesUnder(ROOT, ['server/src'])
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')])
+  );
+
 const MAX_LINES = 450;
 const SIZE_CHECKED = SOURCE_ROOTS;
 
@@ -81,12 +89,9 @@ describe('folders', () => {
     }
     expect(offending).toEqual([]);
   });
+
   it('features form no cycle but the known one, counting type imports and getService lookups', () => {
-    const files = new Map(
-      filesUnder(ROOT, ['server/src'])
-        .filter((file) => file.endsWith('.ts'))
-        .map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')])
-    );
+    const files = serverSources();
     const defining = new Map(Object.entries(FACTORIES).map(([name, factory]) => [name, definingFile(files, factory.name) ?? '']));
     const lookups = registryImports(files, defining);
     expect(lookups.length).toBeGreaterThan(50);
@@ -101,11 +106,7 @@ describe('folders', () => {
 
 describe('service registry', () => {
   it('names each service after the file that defines it', () => {
-    const files = new Map(
-      filesUnder(ROOT, ['server/src'])
-        .filter((file) => file.endsWith('.ts'))
-        .map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')])
-    );
+    const files = serverSources();
     const registrations = Object.entries(FACTORIES).map(([name, factory]) => ({
       name,
       file: definingFile(files, factory.name) ?? '(not found)',
