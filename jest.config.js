@@ -2,7 +2,8 @@
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 
 const base = {
-  testEnvironment: 'node',
+  // jest's node environment, counting each file's CPU seconds for npm test's list (tests/cpu-environment.js).
+  testEnvironment: '<rootDir>/tests/cpu-environment.js',
   transform: { '^.+\\.tsx?$': tsJest },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
 };

@@ -83,6 +83,10 @@ function startJest(name, projects) {
 
 const totalsFile = path.join(artifacts, 'jest-totals.txt');
 const timesFile = path.join(artifacts, 'jest-times.json');
+/** Each test file's CPU seconds, one JSON line each (tests/cpu-environment.js). */
+const cpuFile = path.join(artifacts, 'jest-cpu.jsonl');
+rmSync(cpuFile, { force: true });
+process.env.JEST_CPU_FILE = cpuFile;
 const sideRuns = overlapping ? [startJest('build-free', BUILD_FREE)] : [];
 rmSync(totalsFile, { force: true });
 rmSync(timesFile, { force: true });
@@ -137,12 +141,25 @@ if (overlapping) {
     if (status === 0) status = code;
     runs.push({ totals: side.totals, times: side.times });
   }
-  console.log('\n[test] the 15 slowest test files:');
+  const cpu = new Map(
+    existsSync(cpuFile)
+      ? readFileSync(cpuFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : []
+  );
+  const cpuOf = (file) => (cpu.has(file) ? `${cpu.get(file).toFixed(1).padStart(8)} CPU-s` : '');
+  console.log('\n[test] the 15 slowest test files (seconds, and CPU seconds with the processes each started):');
   for (const [file, seconds] of slowestFiles(
     runs.map((run) => run.times),
     15
   ))
-    console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
+    console.log(`${seconds.toFixed(1).padStart(8)} s ${cpuOf(file)}  ${file}`);
+  // Two cores run three files at a time: the whole run's length follows its CPU seconds.
+  const spent = [...cpu.entries()].sort((a, b) => b[1] - a[1]);
+  console.log(`\n[test] CPU seconds of all test files: ${spent.reduce((sum, [, each]) => sum + each, 0).toFixed(0)}; the 15 costliest:`);
+  for (const [file] of spent.slice(0, 15)) console.log(`${cpuOf(file)}  ${file}`);
   // Every run's totals; a run that wrote none (a build failed, or jest itself did) counts as one failure.
   const totals = runs.map((run) => (run.totals ? readTotals(run.totals) : null));
   const sum = (key) => totals.reduce((total, each) => total + (each?.[key] ?? 0), 0);
