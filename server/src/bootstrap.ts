@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
-import { invalidConfigError } from './settings/config-schema';
+import { pluginConfig } from './config';
+import { invalidConfigError } from './settings/problems';
 import { PERMISSION_ACTIONS } from './access/permissions';
 import { getService } from './utils';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await strapi.service('admin::permission').actionProvider.registerMany(PERMISSION_ACTIONS);
-  const { config } = getService('settings');
+  const config = pluginConfig(strapi);
   const content = getService('content');
   // Content types are known only now: a type or field that can never be narrated stops Strapi
   // here, naming it, like any other bad value of the config.

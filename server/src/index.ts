@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import bootstrap from './bootstrap';
-import config from './settings/config';
+import config from './config';
 import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';

@@ -25,12 +25,12 @@ export const ADMIN_ROUTES = {
   'admin-narrations.setVoice': { method: 'PUT', path: '/narrations/voice' },
   'admin-narrations.cancel': { method: 'POST', path: '/narrations/cancel' },
   'admin-narrations.paragraphs': { method: 'POST', path: '/narrations/paragraphs' },
+  'admin-narrations.lexiconAffected': { method: 'POST', path: '/lexicon/affected' },
   'admin-narrations.listen': { method: 'POST', path: '/narrations/listen' },
   'admin-narrations.resumeQueue': { method: 'POST', path: '/queue/resume' },
   // Sends a narration the monthly budget holds (issue 24): the settings' update permission.
   'admin-narrations.letThrough': { method: 'POST', path: '/narrations/let-through' },
   'admin-lexicon.hear': { method: 'POST', path: '/lexicon/hear' },
-  'admin-lexicon.affected': { method: 'POST', path: '/lexicon/affected' },
   'admin-transcriptions.submit': { method: 'POST', path: '/transcriptions' },
   'admin-transcriptions.list': { method: 'GET', path: '/transcriptions' },
   'admin-transcriptions.findOne': { method: 'GET', path: '/transcriptions/:id' },

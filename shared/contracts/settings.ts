@@ -34,7 +34,7 @@ export type NarrationMode = (typeof NARRATION_MODES)[number];
 /**
  * The longest part of a segmented narration, in characters (code points, as the service counts).
  * The default keeps an edit's cost to about one part of some 900 characters on average (parts
- * average about half the maximum: narration/domain/text/segments.ts) and a part well under the
+ * average about half the maximum: text/segments.ts) and a part well under the
  * service's unpublished limit. The minimum still holds an ordinary sentence, so parts are cut at
  * sentence ends, not inside sentences; the maximum is the longest text the emulator takes in one
  * request, beyond which segmenting would leave ordinary articles whole.
@@ -43,7 +43,7 @@ export const DEFAULT_SEGMENT_CHARACTERS = 2_000;
 export const MIN_SEGMENT_CHARACTERS = 200;
 export const MAX_SEGMENT_CHARACTERS = 100_000;
 
-/** Blocks a narration can leave out (narration/domain/text.ts). */
+/** Blocks a narration can leave out (server/src/text/). */
 export const SKIPPABLE_BLOCKS = ['code', 'quote', 'image', 'table'] as const;
 export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
 
@@ -72,7 +72,7 @@ export interface ContentTypeNarration {
 
 /**
  * What the configuration file gives a type of the fields a saved entry may leave out, the file's
- * then applying (server/src/settings/runtime-types.ts): what the settings page shows but need not
+ * then applying (server/src/narration/config.ts, typesOverFile): what the settings page shows but need not
  * send back.
  */
 export type FileContentTypeNarration = Pick<ContentTypeNarration, 'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters'>;

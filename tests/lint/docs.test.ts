@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { marked, type Token, type Tokens } from 'marked';
 import { z } from 'zod/v3';
-import { pluginConfigSchema } from '../../server/src/settings/config-schema';
+import { pluginConfigSchema } from '../../server/src/config/schema';
 import { INSTALL_PAGE, readmeBlock } from '../install/readme-blocks';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -194,7 +194,7 @@ describe('the docs', () => {
     const { missing, unknown } = referenceProblems(pluginConfigSchema, pages.get('docs/configuration.md')!);
     if (missing.length || unknown.length) {
       throw new Error(
-        `docs/configuration.md and server/src/settings/config-schema.ts disagree.\n` +
+        `docs/configuration.md and server/src/config/schema.ts (with each feature's config.ts) disagree.\n` +
           `Keys of the schema the reference does not list: ${missing.join(', ') || 'none'}\n` +
           `Keys the reference lists that the schema does not have: ${unknown.join(', ') || 'none'}`
       );

@@ -3,7 +3,7 @@
  * narration rows, transcription jobs, the settings page's content types and the narrated types.
  */
 import { adminNarrationView, adminNarrationViewWithFiles } from '../../server/src/narration/domain/admin-view';
-import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings/admin-view';
+import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from '../../server/src/settings-page/admin-view';
 import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from '../../server/src/speech-to-text/admin-view';
 import type { TranscriptionRow } from '../../server/src/speech-to-text/transcription-rows';
 import { narrationRow } from './narration-fixtures';

@@ -1,6 +1,7 @@
 import type { ZodError } from 'zod/v3';
-import { describeConfigIssues, parsePluginConfig, pluginConfigSchema } from '../../server/src/settings/config-schema';
-import { runtimeSettingsSchema } from '../../server/src/settings/service';
+import { parsePluginConfig, pluginConfigSchema } from '../../server/src/config/schema';
+import { describeConfigIssues } from '../../server/src/settings/problems';
+import { runtimeSettingsSchema } from '../../server/src/config/settings';
 
 const minimal = { baseUrl: 'https://api.speech.example', webUrl: 'https://web.speech.example' };
 

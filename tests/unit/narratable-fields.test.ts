@@ -1,4 +1,4 @@
-import { describeConfigProblems, invalidConfigError } from '../../server/src/settings/config-schema';
+import { describeConfigProblems, invalidConfigError } from '../../server/src/settings/problems';
 import { fieldProblem, narratableFields, narrationConfigProblems } from '../../server/src/narration/domain/narratable-fields';
 
 const model = {

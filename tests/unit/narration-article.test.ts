@@ -1,7 +1,7 @@
 import { describeArticle, type ArticleSource } from '../../server/src/narration/domain/article';
 import { narrationCost } from '../../server/src/narration/domain/cost';
 import { narrationFingerprint } from '../../server/src/narration/domain/fingerprint';
-import { lexiconRuleSchema } from '../../server/src/settings/lexicon-schema';
+import { lexiconRuleSchema } from '../../server/src/lexicon/config';
 
 /** What is narrated for an entry: text, cost and fingerprint all describe the same string. */
 

@@ -1,5 +1,5 @@
 import { compileLexicon, ruleAppliesTo, type LexiconRule } from '../../server/src/lexicon/domain/rules';
-import { lexiconRuleSchema, lexiconSchema, MAX_LEXICON_RULES } from '../../server/src/settings/lexicon-schema';
+import { lexiconRuleSchema, lexiconSchema, MAX_LEXICON_RULES } from '../../server/src/lexicon/config';
 
 /** The lexicon applied to one text, as an article's paragraphs get it. */
 const applyLexicon = (text: string, rules: readonly LexiconRule[], locale: string | null) => compileLexicon(rules, locale)(text);

@@ -4,7 +4,7 @@ import http from 'http';
 import os from 'os';
 import path from 'path';
 import { createPartResults } from '../../server/src/queue/media/part-results';
-import { parsePluginConfig } from '../../server/src/settings/config-schema';
+import { parsePluginConfig } from '../../server/src/config/schema';
 import { emulatorMp3 } from './mp3-fixtures';
 
 /** A part's results fetched as its callback comes, taken by the join (queue/media/part-results.ts). */

@@ -1,4 +1,4 @@
-import { cutSegments } from '../../server/src/narration/domain/text';
+import { cutSegments } from '../../server/src/text';
 import { countCharacters } from '../../server/src/narration/domain/cost';
 import { article, seededRandom } from './segment-fixtures';
 

@@ -1,5 +1,5 @@
 import { fillTemplate, templateFor, templateProblem } from '../../server/src/narration/domain/templates';
-import { parsePluginConfig } from '../../server/src/settings/config-schema';
+import { parsePluginConfig } from '../../server/src/config/schema';
 
 const values = { title: 'Databases', author: 'Layla Haddad', site: 'The Daily' };
 

@@ -7,7 +7,7 @@ import {
   htmlToText,
   markdownToText,
   normaliseNarrationText,
-} from '../../server/src/narration/domain/text';
+} from '../../server/src/text';
 
 /** The text extractNarration gives (its heading positions are tested with chapters). */
 const extractNarrationText = (...args: Parameters<typeof extractNarration>) => extractNarration(...args).text;

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { createSettingsService, runtimeSettingsSchema } from '../../server/src/settings/service';
+import { createSettingsService } from '../../server/src/settings/service';
+import { runtimeSettingsSchema, settingsParts } from '../../server/src/config';
 import { segmentCharactersOf } from '../../server/src/narration/domain/segments';
 
 /** The settings in effect (GET /speech/settings): the config file, overridden by what was saved from the admin. */
@@ -21,6 +22,12 @@ function fakeStrapi(pluginConfig: Record<string, unknown>) {
   return strapi as unknown as Core.Strapi;
 }
 
+/** The settings service as the plugin assembles it (server/src/services/index.ts). */
+function settingsService(strapi: Core.Strapi) {
+  const connection = { apiKey: '', baseUrl: '', webUrl: '', callbackUrl: '', voiceSource: 'service' as const };
+  return createSettingsService({ strapi, parts: settingsParts(strapi), connection });
+}
+
 const file = {
   baseUrl: 'https://api.speech.example',
   webUrl: 'https://web.speech.example',
@@ -33,7 +40,7 @@ const file = {
 
 describe('segmented narration in the settings in effect', () => {
   it('says every type’s mode (whole unless segmented) and the global part size; a type’s own size only when it has one', async () => {
-    const settings = await createSettingsService({ strapi: fakeStrapi(file) }).get();
+    const settings = await settingsService(fakeStrapi(file)).get();
     expect(settings.segmentCharacters).toBe(3_000);
     expect(settings.contentTypes[ARTICLE]).toMatchObject({ narrationMode: 'segmented', segmentCharacters: 1_200 });
     expect(settings.contentTypes[PAGE].narrationMode).toBe('whole');
@@ -41,7 +48,7 @@ describe('segmented narration in the settings in effect', () => {
   });
 
   it('takes what is saved from the admin over the file, and keeps the file’s mode for a saved type that names none', async () => {
-    const service = createSettingsService({ strapi: fakeStrapi(file) });
+    const service = settingsService(fakeStrapi(file));
     const saved = await service.update({
       segmentCharacters: 800,
       contentTypes: { [ARTICLE]: { textFields: ['body'] }, [PAGE]: { textFields: ['content'], narrationMode: 'segmented' } },
@@ -54,7 +61,7 @@ describe('segmented narration in the settings in effect', () => {
   });
 
   it('a saved segmentCharacters: null clears a type’s own size, the file’s included: the global size applies', async () => {
-    const service = createSettingsService({ strapi: fakeStrapi(file) });
+    const service = settingsService(fakeStrapi(file));
     const changes = { contentTypes: { [ARTICLE]: { textFields: ['body'], narrationMode: 'segmented' as const, segmentCharacters: null } } };
     // As the settings route takes it (the controller parses the body with this schema).
     expect(runtimeSettingsSchema.safeParse(changes).success).toBe(true);
@@ -77,7 +84,7 @@ describe('segmented narration in the settings in effect', () => {
   });
 
   it('defaults to 2,000 characters when the file says nothing', async () => {
-    const settings = await createSettingsService({ strapi: fakeStrapi({ baseUrl: file.baseUrl, webUrl: file.webUrl }) }).get();
+    const settings = await settingsService(fakeStrapi({ baseUrl: file.baseUrl, webUrl: file.webUrl })).get();
     expect(settings.segmentCharacters).toBe(2_000);
   });
 });

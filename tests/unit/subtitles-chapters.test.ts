@@ -1,7 +1,7 @@
 import { chaptersFromCues, chaptersToVtt, skeleton } from '../../server/src/subtitles/chapters';
 import { parseSrt } from '../../server/src/subtitles/srt';
 import { describeArticle } from '../../server/src/narration/domain/article';
-import { extractNarration } from '../../server/src/narration/domain/text';
+import { extractNarration } from '../../server/src/text';
 
 const cue = (startMs: number, endMs: number, text: string, index = 1) => ({ index, startMs, endMs, text });
 

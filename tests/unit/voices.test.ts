@@ -1,7 +1,7 @@
 import { checkVoiceLanguage, forLocale as localeVoiceFor, localeFallbacks, primaryLanguage } from '../../server/src/voices/language';
 import { resolveVoiceId } from '../../server/src/voices/resolve';
-import { parsePluginConfig } from '../../server/src/settings/config-schema';
-import { runtimeSettingsSchema } from '../../server/src/settings/service';
+import { parsePluginConfig } from '../../server/src/config/schema';
+import { runtimeSettingsSchema } from '../../server/src/config/settings';
 
 const localeVoices = { ar: 'ar-female-1', en: 'en-male-1', 'pt-BR': 'pt-br-1' };
 

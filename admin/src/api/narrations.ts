@@ -74,7 +74,7 @@ export function withNarrationsEndpoints(api: VoicesApi) {
       /** What the saved lexicon would change on one page of a type's published documents (bulk dialog). */
       getSpeechLexiconAffected: builder.query<LexiconAffectedResponse, LexiconAffectedRequest['body'] & { page: number; pageSize: number }>(
         {
-          query: (target) => ({ url: adminUrl('admin-lexicon.affected'), method: 'POST', data: target }),
+          query: (target) => ({ url: adminUrl('admin-narrations.lexiconAffected'), method: 'POST', data: target }),
           keepUnusedDataFor: 0,
           providesTags: (_result, _error, target) => [typeTag(target.contentType)],
         }

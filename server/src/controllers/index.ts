@@ -8,7 +8,7 @@ import feeds from '../feeds/controller';
 import adminInsights from '../insights/admin.controller';
 import insightsEvents from '../insights/events.controller';
 import player from '../player/controller';
-import adminSettings from '../settings/admin.controller';
+import adminSettings from '../settings-page/admin.controller';
 import adminTranscriptions from '../speech-to-text/admin.controller';
 import adminVoices from '../voices/admin.controller';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
-import { localeCode } from '../settings/config-schema';
+import { localeCode } from '../utils/config-values';
 import { notModified } from '../http/etag';
 import { redirectToFile } from '../narration/file-redirect';
 import { getService } from '../utils';

@@ -11,6 +11,7 @@ import type { NarrationRow, NarrationRows } from '../queue';
 import type { ContentReader } from '../narration/content';
 import { narrationFileUrl } from '../narration/domain/public-view';
 import type { SettingsService } from '../settings/service';
+import type { FeedsConfig } from './config';
 
 /**
  * Podcast feeds of narrated types (`GET /api/speech/feeds/:pluralName.xml`).
@@ -68,13 +69,13 @@ function listedIn(live: Set<string>, localized: boolean) {
 export interface FeedsServiceDeps {
   strapi: Core.Strapi;
   settings: SettingsService;
+  config: FeedsConfig;
   content: ContentReader;
   contentApi: ContentApiAccess;
   rows: NarrationRows;
 }
 
-export function createFeedsService({ strapi, settings, content, contentApi, rows }: FeedsServiceDeps) {
-  const { feeds } = settings.config;
+export function createFeedsService({ strapi, settings, config: feeds, content, contentApi, rows }: FeedsServiceDeps) {
   // Keyed by type and locale: one of the site's locales, or none (feed-locale.ts refuses any other).
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();

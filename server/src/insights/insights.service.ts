@@ -5,7 +5,7 @@ import type { ListeningEvent } from '../../../shared/contracts/insights';
 import type { ContentApiAuth } from '../access/content-api-access';
 import type { NarrationRow } from '../queue';
 import type { NarrationViews } from '../narration/narration-views.service';
-import type { InsightsConfig } from '../settings/config-schema';
+import type { InsightsConfig } from './config';
 import { createSerialRunner } from '../utils/serial-runner';
 import { isAutomated } from './domain/bots';
 import { addDays, utcDay } from './domain/day';

@@ -4,6 +4,7 @@ import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/narrations';
 import type { LetThroughRequest, LetThroughResponse } from '../../../shared/contracts/usage';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
+import { LEXICON_AFFECTED_PAGE_SIZE, type LexiconAffectedRequest, type LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
 import { documentKey } from '../access/document-permissions';
 import type { NarrationRow } from '../queue';
 import { getService } from '../utils';
@@ -37,6 +38,14 @@ const estimateBody = accepts<Contract.EstimateRequest['body']>()(
 );
 const letThroughBody = accepts<LetThroughRequest['body']>()(documentTarget);
 const costBody = accepts<Contract.CostRequest['body']>()(z.object({ text: z.string().max(1_000_000) }));
+const lexiconAffectedBody = accepts<LexiconAffectedRequest['body']>()(
+  z.object({
+    contentType: contentTypeUid,
+    locale: optionalLocale,
+    page: z.number().int().min(1).max(10_000).default(1),
+    pageSize: z.number().int().min(1).max(LEXICON_AFFECTED_PAGE_SIZE.max).default(LEXICON_AFFECTED_PAGE_SIZE.default),
+  })
+);
 const listenBody = accepts<Contract.ListenRequest['body']>()(documentTarget.extend({ index: z.number().int().min(0).max(10_000) }));
 
 /** Narration rows the caller may read (their document, in their locale, passes "read"). */
@@ -58,7 +67,7 @@ export default {
     // Two independent reads, side by side: on a database server each is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocuments(contentType, documentIds),
-      getService('settings').queueState(),
+      getService('queue-state').read(),
     ]);
     const rows = await readableRows(ctx, contentType, found);
     ctx.body = { data: rows.map(adminNarrationView), queue } satisfies Contract.NarrationStatusesResponse;
@@ -73,7 +82,7 @@ export default {
     // Two independent reads, side by side, as `statuses` does: on a database server each is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocument(target.contentType, target.documentId),
-      getService('settings').queueState(),
+      getService('queue-state').read(),
     ]);
     const rows = await readableRows(ctx, target.contentType, found);
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
@@ -183,6 +192,22 @@ export default {
   async cost(ctx: Context) {
     const { text } = validate(costBody, ctx.request.body, 'text is required');
     ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') } satisfies Contract.CostResponse;
+  },
+
+  /**
+   * POST /speech/lexicon/affected { contentType, locale?, page?, pageSize? }: which published
+   * documents of one page the current lexicon would change, and what narrating them again would
+   * cost. Only documents the caller may read are looked at; nothing is submitted.
+   */
+  async lexiconAffected(ctx: Context) {
+    const target = validate(lexiconAffectedBody, ctx.request.body ?? {});
+    // The locale the documents are read in is the one their permission is checked in.
+    const locale = await getService('document-permissions').localeOf(target.contentType, target.locale ?? null);
+    const readable = async (documentIds: string[]) =>
+      new Set((await permittedDocuments(ctx, { contentType: target.contentType, documentIds, locale }, 'read')).allowed);
+    const result = await getService('lexicon-affected').affected(target.contentType, locale, target, readable);
+    if (!result) throw new errors.NotFoundError('This content type is not narrated.');
+    ctx.body = result satisfies LexiconAffectedResponse;
   },
 
   /**

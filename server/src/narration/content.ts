@@ -3,8 +3,8 @@ import { writeStamp } from '../utils/write-stamp';
 import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
-import type { ContentTypeNarrationConfig } from '../settings/config-schema';
-import type { EffectiveSettings } from '../settings/service';
+import type { SpeechSettings } from '../../../shared/contracts/settings';
+import type { ContentTypeNarrationConfig } from './config';
 import { articleKey, describeArticle } from './domain/article';
 import { narrationModeOf, segmentCharactersOf } from './domain/segments';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
@@ -137,8 +137,8 @@ export function createContentReader(strapi: Core.Strapi) {
     describe(
       uid: string,
       entry: ContentEntry,
-      narration: EffectiveSettings['contentTypes'][string],
-      settings: EffectiveSettings,
+      narration: SpeechSettings['contentTypes'][string],
+      settings: SpeechSettings,
       voiceOverride?: string | null
     ) {
       const model = schema(uid);

@@ -1,7 +1,7 @@
 import { countCharacters } from './domain/cost';
 import { versionCosts } from './domain/estimate';
-import { partsProgress, type NarrationRows, type NarrationWorker, type PartRows } from '../queue';
-import { narrationParagraphs } from './domain/text';
+import { partsProgress, type NarrationRows, type NarrationWorker, type PartRows, type QueueStateStore } from '../queue';
+import { narrationParagraphs } from '../text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import type { Origin } from '../credits/domain/cause';
 import type { SettingsService } from '../settings/service';
@@ -17,6 +17,7 @@ import type { VoiceOverrides } from './voice-overrides';
  */
 export interface NarrationEditorDeps {
   settings: SettingsService;
+  queueState: QueueStateStore;
   rows: NarrationRows;
   parts: PartRows;
   content: ContentReader;
@@ -28,6 +29,7 @@ export interface NarrationEditorDeps {
 
 export function createNarrationEditorService({
   settings,
+  queueState,
   rows: repository,
   parts,
   content,
@@ -166,7 +168,7 @@ export function createNarrationEditorService({
 
     /** Lifts a pause (credits, API key) and lets the worker submit again at once. */
     async resumeQueue() {
-      const queue = await settings.updateQueueState({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
+      const queue = await queueState.update({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
       worker.wake();
       return queue;
     },
@@ -179,7 +181,7 @@ export function createNarrationEditorService({
         baseUrl: connection.baseUrl,
         webUrl: connection.webUrl,
         callbackUrl: connection.callbackUrl,
-        queue: await settings.queueState(),
+        queue: await queueState.read(),
         counts: await repository.countByStatus(),
         settings: await settings.get(),
       };

@@ -4,8 +4,10 @@ import { verifyCallbackSignature } from '../speech-client';
 import { AUTOMATIC, type Origin } from '../credits/domain/cause';
 import { versionUnrecorded } from './domain/reconcile';
 import type { LedgerService } from '../credits/ledger.service';
-import type { PluginConfig } from '../settings/config-schema';
 import type { SettingsService } from '../settings/service';
+import type { QueueConfig } from '../queue';
+import type { SpeechClientConfig } from '../speech-client/config';
+import type { NarrationConfig } from './config';
 import type {
   MediaStore,
   NarrationEvent,
@@ -76,7 +78,7 @@ async function recordCallback(
     latest: () => Promise<CallbackRow | null>;
     moved: (status: NarrationStatus) => void;
   },
-  { maxAttempts, noAudioGraceMs }: Pick<PluginConfig, 'maxAttempts' | 'noAudioGraceMs'>
+  { maxAttempts, noAudioGraceMs }: Pick<QueueConfig, 'maxAttempts' | 'noAudioGraceMs'>
 ): Promise<CallbackOutcome> {
   const now = new Date();
   if (input.audioFile && input.srtFile) {
@@ -104,6 +106,10 @@ async function recordCallback(
 
 export interface NarrationsServiceDeps {
   strapi: Core.Strapi;
+  /** The reconciliation's timing, the callback's signing key, and the queue's rules a callback applies. */
+  config: Pick<NarrationConfig, 'reconcileIntervalMs' | 'reconcileSettleMs'> &
+    Pick<QueueConfig, 'worker' | 'maxAttempts' | 'noAudioGraceMs'> &
+    Pick<SpeechClientConfig, 'apiKey'>;
   settings: SettingsService;
   rows: NarrationRows;
   parts: PartRows;
@@ -117,6 +123,7 @@ export interface NarrationsServiceDeps {
 
 export function createNarrationsService({
   strapi,
+  config,
   settings,
   rows: repository,
   parts,
@@ -127,7 +134,6 @@ export function createNarrationsService({
   pendingRecordings,
   ledger,
 }: NarrationsServiceDeps) {
-  const { config } = settings;
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
   const reconciler = createReconciler({

@@ -14,6 +14,7 @@ export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.setVoice', adminOnly('narrate')),
   adminRoute('admin-narrations.cancel', adminOnly('narrate')),
   adminRoute('admin-narrations.paragraphs', adminOnly()),
+  adminRoute('admin-narrations.lexiconAffected', adminOnly()),
   // Speech generation spends credits: the same permission as narrating.
   adminRoute('admin-narrations.listen', adminOnly('narrate')),
   adminRoute('admin-narrations.resumeQueue', adminOnly('narrate')),

@@ -8,3 +8,5 @@ export { createNarrationRows, type CommittedChange, type NarrationRows } from '.
 export { createPartRows, type PartRows } from './rows/part-rows';
 export { createMediaStore, type MediaStore } from './media/media';
 export { createWorker, type NarrationWorker } from './worker/worker';
+export { createQueueState, type QueueStateStore } from './worker/queue-state';
+export { queueConfigShape, type QueueConfig } from './worker/config';

@@ -4,7 +4,7 @@ import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } fr
 import { contentApiRoutes as feeds } from '../feeds/routes';
 import { adminRoutes as insightsAdmin, contentApiRoutes as insightsPublic } from '../insights/routes';
 import { contentApiRoutes as player } from '../player/routes';
-import { adminRoutes as settings } from '../settings/routes';
+import { adminRoutes as settings } from '../settings-page/routes';
 import { adminRoutes as speechToText } from '../speech-to-text/routes';
 import { adminRoutes as voices } from '../voices/routes';
 

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { pluginConfig, settingsParts, sliceOf } from '../config';
 import { createContentApiAccess } from '../access/content-api-access';
 import { createDocumentPermissions } from '../access/document-permissions';
 import { createBudgetService } from '../credits/budget.service';
@@ -9,7 +10,7 @@ import { createFeedsService } from '../feeds/service';
 import { createInsightsRepository } from '../insights/insights.repository';
 import { createInsightsService } from '../insights/insights.service';
 import { createInsightsViews } from '../insights/insights-views.service';
-import { createLexiconService } from '../lexicon/service';
+import { createLexiconAffected } from '../narration/lexicon-affected.service';
 import { createContentReader } from '../narration/content';
 import { createNarrationEditorService } from '../narration/narration-editor.service';
 import { liveVersionReader } from '../narration/live-version';
@@ -17,13 +18,16 @@ import { createNarrationsService } from '../narration/narrations.service';
 import { createPendingRecordings } from '../narration/pending-recordings';
 import { createNarrationViews } from '../narration/narration-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
-import { createMediaStore, createNarrationRows, createPartRows, createWorker } from '../queue';
+import { createMediaStore, createNarrationRows, createPartRows, createQueueState, createWorker, queueConfigShape } from '../queue';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
 import { createSpeechToTextService } from '../speech-to-text/service';
 import { createVoicePreview } from '../voices/voice-preview';
 import { createVoicesService } from '../voices/service';
+import { voicesConfigShape } from '../voices/config';
+import { downloadConfigShape } from '../download/config';
+import { speechToTextConfigShape } from '../speech-to-text/config';
 import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
 
 /**
@@ -31,8 +35,10 @@ import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
  * is typed from this table: a service is what its factory returns.
  */
 export const FACTORIES = {
-  /** The configuration file and the editor's runtime settings; the queue's pause and credits. */
+  /** The settings in effect: the configuration file, under what an editor saved. */
   settings: createSettingsService,
+  /** The queue's pause and the balance the service last reported, shared by every instance. */
+  'queue-state': createQueueState,
   /** The one client of the speech service: narration, speech to text and voice previews all go through it. */
   'speech-client': createSpeechClient,
   /** The site's content types and entries as narration reads them. */
@@ -64,7 +70,7 @@ export const FACTORIES = {
   /** `narration.ready` / `narration.failed` on Strapi's event hub, for its webhook runner. */
   'narration-webhooks': createNarrationWebhooks,
   /** Which narrated articles the lexicon would change, and at what cost. */
-  lexicon: createLexiconService,
+  'lexicon-affected': createLexiconAffected,
   /** The voices editors choose from. */
   voices: createVoicesService,
   /** Voice previews and "listen to this paragraph". */
@@ -94,6 +100,12 @@ function getService<Name extends ServiceName>(name: Name): Services[Name] {
   return strapi.plugin('speech').service(name) as Services[Name];
 }
 
+/** What the media store reads of the configuration: the download limits, and the service's hosts. */
+function mediaConfig(strapi: Core.Strapi) {
+  const { baseUrl, webUrl } = pluginConfig(strapi);
+  return { ...sliceOf(pluginConfig(strapi), downloadConfigShape), baseUrl, webUrl };
+}
+
 /**
  * What each factory is called with: every service's dependencies, named here and nowhere else.
  * A dependency is looked up when its dependant is first asked for (Strapi builds each service
@@ -101,10 +113,13 @@ function getService<Name extends ServiceName>(name: Name): Services[Name] {
  * breaks the one cycle (the budget wakes the worker that asks it).
  */
 const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Factories[Name]> } = {
-  settings: (strapi) => [{ strapi }],
-  'speech-client': () => {
-    const { config } = getService('settings');
-    const { apiKey, baseUrl, webUrl, requestTimeoutMs: timeoutMs, voicesPath } = config;
+  settings: (strapi) => {
+    const { apiKey, baseUrl, webUrl, callbackUrl, voiceSource } = pluginConfig(strapi);
+    return [{ strapi, parts: settingsParts(strapi), connection: { apiKey, baseUrl, webUrl, callbackUrl, voiceSource } }];
+  },
+  'queue-state': (strapi) => [strapi],
+  'speech-client': (strapi) => {
+    const { apiKey, baseUrl, webUrl, requestTimeoutMs: timeoutMs, voicesPath } = pluginConfig(strapi);
     return [{ apiKey, baseUrl, webUrl, timeoutMs, voicesPath }];
   },
   content: (strapi) => [strapi],
@@ -112,17 +127,18 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'part-rows': (strapi) => [strapi],
   'pending-recordings': (strapi) => [strapi],
   'voice-overrides': (strapi) => [strapi],
-  media: (strapi) => [strapi, getService('settings').config],
+  media: (strapi) => [strapi, mediaConfig(strapi)],
   worker: (strapi) => {
     const settings = getService('settings');
     const client = getService('speech-client');
     return [
       {
         strapi,
-        config: settings.config,
+        config: { ...sliceOf(pluginConfig(strapi), queueConfigShape), ...mediaConfig(strapi) },
         repository: getService('narration-rows'),
         parts: getService('part-rows'),
         settings,
+        queueState: getService('queue-state'),
         describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
         client: () => client,
         media: getService('media'),
@@ -148,6 +164,14 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   narrations: (strapi) => [
     {
       strapi,
+      config: (({ reconcileIntervalMs, reconcileSettleMs, worker, maxAttempts, noAudioGraceMs, apiKey }) => ({
+        reconcileIntervalMs,
+        reconcileSettleMs,
+        worker,
+        maxAttempts,
+        noAudioGraceMs,
+        apiKey,
+      }))(pluginConfig(strapi)),
       settings: getService('settings'),
       rows: getService('narration-rows'),
       parts: getService('part-rows'),
@@ -162,6 +186,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'narration-editor': () => [
     {
       settings: getService('settings'),
+      queueState: getService('queue-state'),
       rows: getService('narration-rows'),
       parts: getService('part-rows'),
       content: getService('content'),
@@ -183,7 +208,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     strapi,
     { findRow: (id) => getService('narration-rows').findById(id, true), publicUrl: () => getService('settings').publicUrl() },
   ],
-  lexicon: () => [
+  'lexicon-affected': () => [
     {
       settings: getService('settings'),
       rows: getService('narration-rows'),
@@ -191,7 +216,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       voiceOverrides: getService('voice-overrides'),
     },
   ],
-  voices: () => [{ config: getService('settings').config, client: getService('speech-client') }],
+  voices: (strapi) => [{ config: sliceOf(pluginConfig(strapi), voicesConfigShape), client: getService('speech-client') }],
   'voice-preview': () => {
     const client = getService('speech-client');
     const voices = getService('voices');
@@ -201,7 +226,11 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'speech-to-text': (strapi) => [
     {
       strapi,
-      config: getService('settings').config,
+      config: {
+        ...sliceOf(pluginConfig(strapi), speechToTextConfigShape),
+        requestTimeoutMs: pluginConfig(strapi).requestTimeoutMs,
+        worker: pluginConfig(strapi).worker,
+      },
       repository: getService('transcription-rows'),
       client: getService('speech-client'),
       ledger: getService('ledger'),
@@ -213,6 +242,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     {
       strapi,
       settings: getService('settings'),
+      config: pluginConfig(strapi).feeds,
       content: getService('content'),
       contentApi: getService('content-api-access'),
       rows: getService('narration-rows'),
@@ -222,7 +252,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     {
       strapi,
       repository: createInsightsRepository(strapi),
-      config: getService('settings').config.insights,
+      config: pluginConfig(strapi).insights,
       views: () => getService('narration-views'),
     },
   ],

@@ -1,66 +1,34 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
-import { z } from 'zod/v3';
-import {
-  budgetChangesSchema,
-  localeVoicesSchema,
-  parsePluginConfig,
-  segmentCharacters,
-  siteName,
-  templatesSchema,
-  type PluginConfig,
-} from './config-schema';
-import type { QueueState } from '../../../shared/contracts/common';
-import type { SpeechSettings } from '../../../shared/contracts/settings';
-import { lexiconSchema } from './lexicon-schema';
-import { runtimeContentTypeSchema, typesOverFile, type RuntimeContentTypeNarration } from './runtime-types';
-import { effectiveTrigger } from '../narration/domain/triggers';
-import { narrationModeOf } from '../narration/domain/segments';
+import type { z } from 'zod/v3';
+import type { ConnectionInfo, SpeechSettings } from '../../../shared/contracts/settings';
 
 /**
- * The plugin's settings: its configuration file (`config/plugins.ts`, validated once), and what an
- * editor may change at run time (default voice, voices per locale, preprocessType, per-type narration
- * and its mode, the part size of segmented narrations, the pronunciation lexicon), which lives in
- * the plugin store and overrides the file. The publish path reads them on every document action,
- * so they are cached in memory for a few seconds. The queue-wide state (paused, credits) is kept
- * in the same store.
+ * The plugin's settings in effect: its configuration file, overridden by what an editor saved in
+ * Settings -> Speech (in the plugin store). The publish path reads them on every document action,
+ * so they are cached in memory for a few seconds. What each feature lets an editor change, and how
+ * a saved value applies over the file, is the feature's own (`<feature>/config.ts`); the plugin's
+ * assembly (server/src/config/) hands them in as `parts`.
  */
 
-export const runtimeSettingsSchema = z
-  .object({
-    defaultVoiceId: z.string().min(1).max(200),
-    /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
-    localeVoices: localeVoicesSchema,
-    preprocessType: z.enum(['0', '2']),
-    /** Replaces the saved map; a type's `segmentCharacters: null` clears its own size (runtime-types.ts). */
-    contentTypes: z.record(z.string(), runtimeContentTypeSchema),
-    /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
-    lexicon: lexiconSchema,
-    siteName,
-    /** Each replaces the file's whole map. */
-    introTemplates: templatesSchema,
-    outroTemplates: templatesSchema,
-    /** The longest part of a segmented narration, for every type without its own. */
-    segmentCharacters,
-    /** Changed key by key: the keys given replace the saved ones (or the file's). */
-    budget: budgetChangesSchema,
-  })
-  .partial()
-  .strict();
-export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
+/** What may be saved, how a change lands on what was saved, and what applies. */
+export interface SettingsParts<Saved extends object> {
+  /** What may be saved: every key optional, each checked. */
+  schema: z.ZodType<Saved, z.ZodTypeDef, unknown>;
+  /** A change over what was saved before. */
+  combine: (saved: Saved, changes: Saved) => Saved;
+  /** What was saved, over the configuration file. */
+  inEffect: (saved: Saved) => SpeechSettings;
+}
 
-/** The settings in effect (the configuration file, overridden by what was saved from the admin): what the admin is shown. */
-export type EffectiveSettings = SpeechSettings;
-
-const EMPTY_QUEUE_STATE: QueueState = {
-  paused: false,
-  pausedUntil: null,
-  pauseCode: null,
-  pauseReason: null,
-  creditsRemaining: null,
-  creditsRequired: null,
-  creditsSeenAt: null,
-};
+/** The configuration file's values that say how this server reaches the speech service. */
+export interface ConnectionConfig {
+  apiKey: string;
+  baseUrl: string;
+  webUrl: string;
+  /** Empty: the server's public URL + /api/speech/callback. */
+  callbackUrl: string;
+  voiceSource: ConnectionInfo['voiceSource'];
+}
 
 const CACHE_MS = 5_000;
 
@@ -71,64 +39,32 @@ function publicUrl(strapi: Core.Strapi): string {
   return (configured || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/+$/, '');
 }
 
-export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
-  const config: PluginConfig = parsePluginConfig(strapi.config.get('plugin::speech'));
+export function createSettingsService<Saved extends object>({
+  strapi,
+  parts,
+  connection,
+}: {
+  strapi: Core.Strapi;
+  parts: SettingsParts<Saved>;
+  connection: ConnectionConfig;
+}) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
-  let cached: { value: EffectiveSettings; at: number } | null = null;
-  const callbackUrl = () => config.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
+  let cached: { value: SpeechSettings; at: number } | null = null;
+  const callbackUrl = () => connection.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
 
-  function merge(runtime: RuntimeSettings): EffectiveSettings {
-    return {
-      defaultVoiceId: runtime.defaultVoiceId ?? config.defaultVoiceId,
-      localeVoices: runtime.localeVoices ?? config.localeVoices,
-      preprocessType: runtime.preprocessType ?? config.preprocessType,
-      contentTypes: inEffect(typesOverFile(config.contentTypes, runtime.contentTypes ?? {})),
-      lexicon: runtime.lexicon ?? [],
-      siteName: runtime.siteName ?? config.siteName,
-      introTemplates: runtime.introTemplates ?? config.introTemplates,
-      outroTemplates: runtime.outroTemplates ?? config.outroTemplates,
-      segmentCharacters: runtime.segmentCharacters ?? config.segmentCharacters,
-      budget: {
-        // A saved null is "no limit", over the file's.
-        monthlyCredits: runtime.budget?.monthlyCredits !== undefined ? runtime.budget.monthlyCredits : config.budget.monthlyCredits,
-        timeZone: runtime.budget?.timeZone ?? config.budget.timeZone,
-        contentTypes: runtime.budget?.contentTypes ?? config.budget.contentTypes,
-      },
-    };
-  }
-
-  /**
-   * Every narrated type with what applies to it: the trigger (off, or its type's own) and the
-   * narration mode (whole unless segmented). A type's segmentCharacters stays left out when it
-   * has none (null when it was cleared from the admin): the global one applies, and the admin
-   * sending the type back does not pin it.
-   */
-  function inEffect(types: Record<string, RuntimeContentTypeNarration>): Record<string, RuntimeContentTypeNarration> {
-    const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid));
-    return Object.fromEntries(
-      Object.entries(types).map(([uid, type]) => [
-        uid,
-        { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)), narrationMode: narrationModeOf(type) },
-      ])
-    );
-  }
-
-  async function readRuntime(): Promise<RuntimeSettings> {
+  async function readSaved(): Promise<Saved> {
     const raw = await store().get({ key: 'settings' });
-    const parsed = runtimeSettingsSchema.safeParse(raw ?? {});
-    return parsed.success ? parsed.data : {};
+    const parsed = parts.schema.safeParse(raw ?? {});
+    return parsed.success ? parsed.data : ({} as Saved);
   }
 
-  async function readFresh(): Promise<EffectiveSettings> {
-    const value = merge(await readRuntime());
+  async function readFresh(): Promise<SpeechSettings> {
+    const value = parts.inEffect(await readSaved());
     cached = { value, at: Date.now() };
     return value;
   }
 
   return {
-    /** The validated configuration file. */
-    config,
-
     /** The site's public origin, for the URLs front ends are given. */
     publicUrl: () => publicUrl(strapi),
 
@@ -136,17 +72,17 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
     callbackUrl,
 
     /** How this server reaches the speech service, as the admin shows it: never the API key itself. */
-    connection() {
+    connection(): ConnectionInfo {
       return {
-        apiKeyConfigured: Boolean(config.apiKey),
-        baseUrl: config.baseUrl,
-        webUrl: config.webUrl,
+        apiKeyConfigured: Boolean(connection.apiKey),
+        baseUrl: connection.baseUrl,
+        webUrl: connection.webUrl,
         callbackUrl: callbackUrl(),
-        voiceSource: config.voiceSource,
+        voiceSource: connection.voiceSource,
       };
     },
 
-    async get(): Promise<EffectiveSettings> {
+    async get(): Promise<SpeechSettings> {
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
       return readFresh();
     },
@@ -158,25 +94,12 @@ export function createSettingsService({ strapi }: { strapi: Core.Strapi }) {
      */
     fresh: readFresh,
 
-    async update(changes: RuntimeSettings): Promise<EffectiveSettings> {
-      const saved = await readRuntime();
-      const parsed = runtimeSettingsSchema.parse(changes);
-      const next = { ...saved, ...parsed, ...(parsed.budget ? { budget: { ...saved.budget, ...parsed.budget } } : {}) };
+    async update(changes: Saved): Promise<SpeechSettings> {
+      const next = parts.combine(await readSaved(), parts.schema.parse(changes));
       await store().set({ key: 'settings', value: next });
       // What was just written: no second read of the store.
-      cached = { value: merge(next), at: Date.now() };
+      cached = { value: parts.inEffect(next), at: Date.now() };
       return cached.value;
-    },
-
-    async queueState(): Promise<QueueState> {
-      const raw = (await store().get({ key: 'queue' })) as Partial<QueueState> | null;
-      return { ...EMPTY_QUEUE_STATE, ...(raw ?? {}) };
-    },
-
-    async updateQueueState(changes: Partial<QueueState>): Promise<QueueState> {
-      const next = { ...(await this.queueState()), ...changes };
-      await store().set({ key: 'queue', value: next });
-      return next;
     },
   };
 }

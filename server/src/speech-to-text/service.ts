@@ -11,7 +11,9 @@ import type { MediaFileRef, TranscriptionRows, TranscriptionRow } from './transc
 import { fileStem } from './result-file';
 import { MAX_AUDIO_BYTES, readTranscriptionSettings } from './settings';
 import type { LedgerService } from '../credits/ledger.service';
-import type { PluginConfig } from '../settings/config-schema';
+import type { QueueConfig } from '../queue';
+import type { SpeechClientConfig } from '../speech-client/config';
+import type { SpeechToTextConfig } from './config';
 import { safeFileName } from '../utils/safe-file-name';
 
 /**
@@ -49,7 +51,8 @@ const UPLOAD_LEASE_RENEW_MS = 15_000;
 
 export interface SpeechToTextDeps {
   strapi: Core.Strapi;
-  config: PluginConfig;
+  /** Its own timing, the service's request timeout, and whether this instance runs workers. */
+  config: SpeechToTextConfig & Pick<SpeechClientConfig, 'requestTimeoutMs'> & Pick<QueueConfig, 'worker'>;
   repository: TranscriptionRows;
   client: SpeechClient;
   ledger: Pick<LedgerService, 'transcriptionSubmitted'>;

@@ -1,4 +1,5 @@
-import type { PluginConfig } from '../settings/config-schema';
+import type { SpeechClientConfig } from '../speech-client/config';
+import type { SpeechToTextConfig } from './config';
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 
 /** Timing and limits of speech to text, derived from the plugin's configuration. */
@@ -18,7 +19,7 @@ export interface TranscriptionSettings {
 }
 
 export function readTranscriptionSettings(
-  config: Pick<PluginConfig, 'sttPollIntervalMs' | 'sttMaxWaitMs' | 'requestTimeoutMs'>
+  config: SpeechToTextConfig & Pick<SpeechClientConfig, 'requestTimeoutMs'>
 ): TranscriptionSettings {
   const { requestTimeoutMs } = config;
   return {

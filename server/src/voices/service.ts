@@ -1,6 +1,7 @@
 import type { SpeechClient, Voice } from '../speech-client';
 import { checkVoiceLanguage, type VoiceCheck } from './language';
 import { resolveVoiceId } from './resolve';
+import type { VoicesConfig } from './config';
 
 /** How long the service's voice list is kept before it is asked again. */
 const VOICES_CACHE_MS = 10 * 60_000;
@@ -16,13 +17,8 @@ const checkAgainst = (voices: Voice[], voiceId: string, locale: string | null) =
  * The voices editors choose from: the list in the configuration (`voiceSource: 'config'`), or the
  * speech service's, kept for ten minutes.
  */
-/** The voices' slice of the configuration: where the list comes from, and the list when it is the configuration's. */
-export interface VoicesConfig {
-  voiceSource: 'service' | 'config';
-  voices: Voice[];
-}
 
-export function createVoicesService({ config, client }: { config: VoicesConfig; client: SpeechClient }) {
+export function createVoicesService({ config, client }: { config: Pick<VoicesConfig, 'voiceSource' | 'voices'>; client: SpeechClient }) {
   let cached: { voices: Voice[]; at: number } | null = null;
   let fetching: Promise<Voice[]> | null = null;
   let failedAt = 0;

@@ -1,12 +1,12 @@
 /**
  * The module graph seen feature by feature: every file under server/src/<feature>/ counts as
  * <feature>, type-only imports too, and a `getService('name')` call counts as an import of the file
- * that defines that service (the registry's hidden edge). The gatherers (services/, controllers/,
+ * that defines that service (the registry's hidden edge). The gatherers (services/, controllers/, config/,
  * routes/) and the plugin's root files assemble the features and are left out.
  */
 import type { ModuleImport } from './folder-graph';
 
-export const GATHERERS = ['services', 'controllers', 'routes'];
+export const GATHERERS = ['services', 'controllers', 'routes', 'config'];
 
 /** server/src/<feature>/… -> <feature>; null for a root file or a gatherer. */
 export function featureOf(file: string): string | null {

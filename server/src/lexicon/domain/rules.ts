@@ -18,9 +18,9 @@
  */
 import { localeFallbacks } from '../../voices/language';
 import type { LexiconRule } from '../../../../shared/contracts/lexicon';
-import { oneLine } from '../../narration/domain/text';
+import { oneLine } from '../../text';
 
-/** One pronunciation rule, as the settings keep it (settings/lexicon-schema.ts checks what an editor writes and fills in the defaults). */
+/** One pronunciation rule, as the settings keep it (lexicon/config.ts checks what an editor writes and fills in the defaults). */
 export type { LexiconRule };
 
 /** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */

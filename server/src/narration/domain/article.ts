@@ -2,7 +2,7 @@ import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
 import { compileLexicon, type LexiconRule } from '../../lexicon/domain/rules';
 import { fillTemplate, templateFor } from './templates';
-import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from './text';
+import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from '../../text';
 import type { LiveVersion } from '../../queue/domain';
 import { planSegments } from './segments';
 
@@ -17,7 +17,7 @@ export function articleKey(documentId: string, locale: string | null | undefined
 
 /**
  * The fields a type's entries are read from, the blocks left out, and the author `{author}` reads
- * (a content type's narration settings: settings/config-schema.ts's contentTypeNarrationSchema).
+ * (a content type's narration settings: narration/config.ts's contentTypeNarrationSchema).
  */
 export interface ArticleFields extends NarrationFields {
   authorField?: string;

@@ -7,7 +7,7 @@
  */
 import { ALL_LOCALES } from '../../../../shared/contracts/settings';
 import { forLocale } from '../../voices/language';
-import { ensureSentenceEnd, oneLine } from './text';
+import { ensureSentenceEnd, oneLine } from '../../text';
 
 export const TEMPLATE_PLACEHOLDERS = ['title', 'author', 'site'] as const;
 export type TemplateValues = Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>;

@@ -4,13 +4,12 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { joinMp3, mp3FileSource, type Mp3PartSource } from '../../audio/mp3-join';
 import { DownloadRefusedError, downloadToTempFile } from '../../download/download';
-import type { PluginConfig } from '../../settings/config-schema';
 import { joinCues, partCues } from '../../subtitles/join';
 import { formatSrt, formatVtt, parseSrt, type Cue } from '../../subtitles/srt';
 import type { NarrationRow } from '../domain/narration-row';
 import { isReadyPart } from '../domain/part-plan';
 import type { StoredPart } from '../domain/states/segment-map';
-import { mediaOrigins, type MediaStore, type StoredMedia } from './media';
+import { mediaOrigins, type MediaConfig, type MediaStore, type StoredMedia } from './media';
 import type { PartResults } from './part-results';
 import type { PartRows } from '../rows/part-rows';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
@@ -62,7 +61,7 @@ async function allSettledOrThrow<T extends readonly unknown[]>(promises: { [K in
 
 export function createJoinedMedia(deps: {
   strapi: Core.Strapi;
-  config: PluginConfig;
+  config: MediaConfig;
   media: MediaStore;
   parts: Pick<PartRows, 'forNarration'>;
   /** The row with its files (a row claimed for storing is read without them). */

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../../settings/config-schema';
+import type { DownloadConfig } from '../../download/config';
+import type { SpeechClientConfig } from '../../speech-client/config';
 import { NARRATION_UID } from '../../content-types';
 import { DownloadRefusedError, downloadToTempFile } from '../../download/download';
 import type { MediaFileRef, NarrationRow } from '../rows/narration-rows';
@@ -38,8 +39,11 @@ export class NothingToStore extends Error {
   }
 }
 
+/** What the media store reads of the configuration: the download limits, and the service's hosts its files come from. */
+export type MediaConfig = DownloadConfig & Pick<SpeechClientConfig, 'baseUrl' | 'webUrl'>;
+
 /** Allowed download origins: configured, or the origins of the service's own hosts. */
-export function mediaOrigins(config: Pick<PluginConfig, 'mediaHosts' | 'baseUrl' | 'webUrl'>): string[] {
+export function mediaOrigins(config: Pick<MediaConfig, 'mediaHosts' | 'baseUrl' | 'webUrl'>): string[] {
   if (config.mediaHosts.length > 0) return config.mediaHosts;
   return [...new Set([new URL(config.baseUrl).origin, new URL(config.webUrl).origin])];
 }
@@ -58,7 +62,7 @@ const FILE_UID = 'plugin::upload.file';
 
 type FoundFile = MediaFileRef & { related?: unknown[] | null; createdBy?: { id: number } | null };
 
-export function createMediaStore(strapi: Core.Strapi, config: PluginConfig) {
+export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
   const upload = () => strapi.plugin('upload').service('upload');
 
   async function uploadFile(row: NarrationRow, filepath: string, name: string, mimetype: string, caption: string): Promise<MediaFileRef> {

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { downloadToTempFile } from '../../download/download';
 import type { DownloadedFile } from '../../download/transfer';
 import { createLimiter } from '../../utils/limiter';
-import type { PluginConfig } from '../../settings/config-schema';
 import type { ResultUrls } from '../domain/states';
-import { mediaOrigins } from './media';
+import { mediaOrigins, type MediaConfig } from './media';
 
 /**
  * The results of a segmented narration's parts, fetched as their callbacks arrive, so that the join
@@ -59,7 +58,7 @@ async function removeFoldersLeft(base: string): Promise<void> {
 }
 
 export function createPartResults(
-  config: PluginConfig,
+  config: MediaConfig,
   options: {
     /** Where its folder is made; default os.tmpdir(). */
     tempDir?: string;

@@ -1,4 +1,4 @@
-import type { PluginConfig } from '../../settings/config-schema';
+import type { QueueConfig } from './config';
 import type { NarrationRows, NarrationRow } from '../rows/narration-rows';
 
 /** Why a store was stopped from outside: its lease was lost, or this instance is shutting down. */
@@ -13,7 +13,7 @@ export class StoreStopped extends Error {
 }
 
 export interface RowLeaseDeps {
-  config: Pick<PluginConfig, 'leaseMs'>;
+  config: Pick<QueueConfig, 'leaseMs'>;
   repository: Pick<NarrationRows, 'apply'>;
   /** The lease's holder, as the row's `leaseOwner` names it: one claim of one worker (store-step.ts). */
   owner: string;

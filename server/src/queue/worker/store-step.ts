@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../../settings/config-schema';
+import type { QueueConfig } from './config';
 import { backoffDelay } from '../../speech-client';
 import { chaptersFromCues, type Chapter } from '../../subtitles/chapters';
 import type { Cue } from '../../subtitles/srt';
@@ -20,7 +20,7 @@ import { holdLease, StoreStopped } from './row-lease';
 export interface StoreStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
-  config: PluginConfig;
+  config: Pick<QueueConfig, 'leaseMs' | 'maxAttempts'>;
   repository: NarrationRows;
   media: MediaStore;
   /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */

@@ -2,8 +2,9 @@ import type { Core } from '@strapi/strapi';
 import type { BudgetService } from '../../credits/budget.service';
 import { AUTOMATIC, type Origin } from '../../credits/domain/cause';
 import type { LedgerService, NarratedTarget } from '../../credits/ledger.service';
-import type { PluginConfig } from '../../settings/config-schema';
 import type { SettingsService } from '../../settings/service';
+import type { QueueConfig } from './config';
+import type { QueueStateStore } from './queue-state';
 import { isPreprocessType } from '../../../../shared/contracts/settings';
 import type { ProcessTextPostData, SpeechClient } from '../../speech-client';
 import type { DispatcherLease } from './dispatcher-lease';
@@ -28,11 +29,13 @@ import type { PlanStep } from './plan-step';
 export interface SubmitStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
-  config: PluginConfig;
+  config: QueueConfig;
   repository: NarrationRows;
   parts: PartRows;
   planStep: PlanStep;
   settings: SettingsService;
+  /** Paused or not, and the balance the service last reported. */
+  queueState: QueueStateStore;
   client: () => SpeechClient;
   callbackUrl: () => string;
   dispatcher: Pick<DispatcherLease, 'acquire'>;
@@ -70,7 +73,7 @@ function originOf(row: Pick<NarrationRow, 'cause' | 'causedBy'>): Origin {
 const ARTICLES_PER_PASS = 20;
 
 export function createSubmitStep(deps: SubmitStepDeps) {
-  const { strapi, config, repository, parts, settings, owner, now } = deps;
+  const { strapi, config, repository, parts, settings, queueState, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
   /**
@@ -120,7 +123,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         );
       });
       if (response.creditsRemaining !== undefined) {
-        await settings.updateQueueState({ creditsRemaining: response.creditsRemaining, creditsSeenAt: at.toISOString() });
+        await queueState.update({ creditsRemaining: response.creditsRemaining, creditsSeenAt: at.toISOString() });
         await deps.ledger.noteBalance(response.creditsRemaining);
       }
       log(`submitted ${narration.articleId} (${text.characters} characters, ${credits} credits, regenerate ${narration.regenerate})`);
@@ -142,7 +145,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         return true;
       }
       await deps.ledger.noteBalance(plan.pauseQueue.creditsRemaining);
-      await settings.updateQueueState({
+      await queueState.update({
         paused: true,
         pausedUntil: new Date(now().getTime() + config.creditsPauseMs).toISOString(),
         pauseCode: plan.pauseQueue.code,
@@ -276,11 +279,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       ];
       if (articles.length === 0 && queuedParts.length === 0) return;
       if (!(await deps.dispatcher.acquire(at))) return;
-      const queue = await settings.queueState();
+      const queue = await queueState.read();
       if (queue.paused) {
         if (queue.pausedUntil && new Date(queue.pausedUntil) > at) return;
         // The pause ran out: let one submission probe the balance (or the key) again.
-        await settings.updateQueueState({ paused: false, pausedUntil: null });
+        await queueState.update({ paused: false, pausedUntil: null });
       }
       let free = config.maxInFlight - (await repository.countInFlight()) - (await parts.countInFlight());
       // Articles narrated in parts are cut up first, slots free or not: it asks nothing of the
@@ -292,7 +295,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         if (!(await submitArticle(row, at, free > 0))) continue;
         // Narrated whole after all (its settings changed meanwhile): it was sent.
         free -= 1;
-        if ((await settings.queueState()).paused) return;
+        if ((await queueState.read()).paused) return;
       }
       const due = inParts.size > 0 ? await parts.claimable(at, config.maxInFlight) : queuedParts;
       const whole = articles.filter((row) => !inParts.has(row));
@@ -300,7 +303,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         if (free <= 0) return;
         const sent = work.kind === 'article' ? await submitArticle(work.row, at) : await submitPart(work.row, at);
         if (sent) free -= 1;
-        if ((await settings.queueState()).paused) return;
+        if ((await queueState.read()).paused) return;
       }
     },
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import type { PluginConfig } from '../../settings/config-schema';
+import type { QueueConfig } from './config';
+import type { MediaConfig } from '../media/media';
 import type { SettingsService } from '../../settings/service';
 import type { SpeechClient } from '../../speech-client';
 import type { NarrationRows } from '../rows/narration-rows';
@@ -31,10 +32,11 @@ import type { DescribeLive } from '../domain/live-version';
 
 export interface WorkerDeps {
   strapi: Core.Strapi;
-  config: PluginConfig;
+  config: QueueConfig & MediaConfig;
   repository: NarrationRows;
   parts: PartRows;
   settings: SettingsService;
+  queueState: SubmitStepDeps['queueState'];
   /** The live version of a narration's document (narration/live-version.ts). */
   describeLive: DescribeLive;
   client: () => SpeechClient;

@@ -31,7 +31,7 @@
  */
 import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Marked } from 'marked';
-import type { SkippableBlock } from '../../../../../shared/contracts/settings';
+import type { SkippableBlock } from '../../../shared/contracts/settings';
 import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } from './speakable';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * An article's text from its entry: each field read by its attribute type (rich-text.ts), the
  * title first, paragraphs in the canonical layout (speakable.ts). Pure: no Strapi, no I/O.
  */
-import type { SkippableBlock } from '../../../../../shared/contracts/settings';
+import type { SkippableBlock } from '../../../shared/contracts/settings';
 import { blocksToText, collectHeadings, htmlToText, looksLikeBlocks, markdownToText } from './rich-text';
 import { ensureSentenceEnd, normaliseNarrationText } from './speakable';
 

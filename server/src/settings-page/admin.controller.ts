@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { Core, Struct } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type * as Contract from '../../../shared/contracts/settings';
-import { describeConfigIssues, describeConfigProblems } from './config-schema';
-import { runtimeSettingsSchema } from './service';
+import { pluginConfig, runtimeSettingsSchema } from '../config';
+import { describeConfigIssues, describeConfigProblems } from '../settings/problems';
 import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from './admin-view';
 import { SpeechServiceError } from '../speech-client';
 import { accepts } from '../http/validate';
@@ -29,11 +29,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       // The voice each locale is read in, and whether the voice list gives it another language.
       localeVoiceChecks: await getService('voices').checkLocales(locales, current),
       connection: settings.connection(),
-      queue: await settings.queueState(),
+      queue: await getService('queue-state').read(),
       averages: await getService('narration-editor').averageCharacters(),
       features: SERVER_FEATURES,
       // So the page sends a type's mode, part size, skipped blocks or author back only where they differ from the file's.
-      fileContentTypes: fileTypesView(settings.config.contentTypes),
+      fileContentTypes: fileTypesView(pluginConfig(strapi).contentTypes),
     } satisfies Contract.GetSettingsResponse;
   },
 

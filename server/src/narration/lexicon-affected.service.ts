@@ -1,6 +1,6 @@
 import type { LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
-import type { ContentReader } from '../narration/content';
-import type { VoiceOverrides } from '../narration/voice-overrides';
+import type { ContentReader } from './content';
+import type { VoiceOverrides } from './voice-overrides';
 import type { NarrationRows } from '../queue';
 import type { SettingsService } from '../settings/service';
 
@@ -9,14 +9,14 @@ import type { SettingsService } from '../settings/service';
  * narrated text (lexicon/domain/rules.ts); this answers which articles a rule would change
  * and what narrating them again would cost, without submitting anything.
  */
-export interface LexiconServiceDeps {
+export interface LexiconAffectedDeps {
   settings: SettingsService;
   rows: NarrationRows;
   content: ContentReader;
   voiceOverrides: VoiceOverrides;
 }
 
-export function createLexiconService({ settings, rows: repository, content, voiceOverrides }: LexiconServiceDeps) {
+export function createLexiconAffected({ settings, rows: repository, content, voiceOverrides }: LexiconAffectedDeps) {
   return {
     /**
      * One page of a type's published documents (in `locale`) whose narration the current lexicon
@@ -70,4 +70,4 @@ export function createLexiconService({ settings, rows: repository, content, voic
   };
 }
 
-export type LexiconService = ReturnType<typeof createLexiconService>;
+export type LexiconService = ReturnType<typeof createLexiconAffected>;

@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 import type { LexiconRule } from '../../../shared/contracts/lexicon';
-import { oneLine } from '../narration/domain/text';
-import { localeCode } from './config-schema';
+import { oneLine } from '../text';
+import { localeCode } from '../utils/config-values';
 
 /**
  * The pronunciation lexicon as an editor writes it in Settings -> Speech: each rule checked, its
@@ -54,3 +54,9 @@ export const lexiconSchema = z
         });
     });
   });
+
+/** What an editor changes of the lexicon in Settings -> Speech (it is not in the configuration file). */
+export const lexiconSettingsShape = {
+  /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
+  lexicon: lexiconSchema,
+};

@@ -1,0 +1,55 @@
+import type { Core } from '@strapi/strapi';
+import type { z } from 'zod/v3';
+import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
+import { parsePluginConfig, type PluginConfig } from './schema';
+import { runtimeSettingsParts } from './settings';
+
+/**
+ * The plugin's configuration, assembled from its features' slices (`<feature>/config.ts`): the
+ * file's schema (schema.ts) and what an editor may change over it (settings.ts). Strapi merges
+ * these defaults with the app's `config/plugins.ts` and then calls the validator. URLs default to
+ * the local emulator so that a bare install starts; the validator still rejects anything malformed.
+ */
+export default {
+  default: {
+    apiKey: '',
+    baseUrl: 'http://127.0.0.1:4010',
+    webUrl: 'http://127.0.0.1:4010',
+    callbackUrl: '',
+    contentTypes: {},
+    defaultVoiceId: '',
+    localeVoices: {},
+    siteName: '',
+    introTemplates: {},
+    outroTemplates: {},
+    preprocessType: '0',
+  },
+  validator(config: unknown) {
+    parsePluginConfig(config);
+  },
+};
+
+const parsed = new WeakMap<Core.Strapi, PluginConfig>();
+
+/** The app's configuration of the plugin, parsed once per Strapi (Strapi's validator has already refused a bad one). */
+export function pluginConfig(strapi: Core.Strapi): PluginConfig {
+  let config = parsed.get(strapi);
+  if (!config) {
+    config = parsePluginConfig(strapi.config.get('plugin::speech'));
+    parsed.set(strapi, config);
+  }
+  return config;
+}
+
+/** The keys of one feature's slice (`<feature>/config.ts`'s shape) of the parsed configuration: what that feature is given. */
+export function sliceOf<Shape extends z.ZodRawShape>(config: PluginConfig, shape: Shape): z.output<z.ZodObject<Shape>> {
+  return Object.fromEntries(Object.keys(shape).map((key) => [key, config[key as keyof PluginConfig]])) as z.output<z.ZodObject<Shape>>;
+}
+
+/** The settings service's parts for this Strapi: the file, and whether a type has draft & publish (its trigger). */
+export function settingsParts(strapi: Core.Strapi) {
+  return runtimeSettingsParts(pluginConfig(strapi), (uid) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid)));
+}
+
+export { parsePluginConfig, pluginConfigSchema, type PluginConfig, type PluginConfigInput } from './schema';
+export { runtimeSettingsSchema, type RuntimeSettings } from './settings';

@@ -1,0 +1,38 @@
+import { z } from 'zod/v3';
+import type { SpeechSettings } from '../../../shared/contracts/settings';
+import { budgetChangesOver, budgetInEffect, creditsSettingsShape } from '../credits/config';
+import { lexiconSettingsShape } from '../lexicon/config';
+import { narrationInEffect, narrationSettingsShape } from '../narration/config';
+import type { SettingsParts } from '../settings/service';
+import { voicesInEffect, voicesSettingsShape } from '../voices/config';
+import type { PluginConfig } from './schema';
+
+/**
+ * What an editor may change in Settings -> Speech (`PUT /speech/settings`), each feature's part:
+ * any subset of the keys, each checked as its feature says. Saved in the plugin store, over the
+ * configuration file.
+ */
+export const runtimeSettingsSchema = z
+  .object({ ...voicesSettingsShape, ...narrationSettingsShape, ...lexiconSettingsShape, ...creditsSettingsShape })
+  .partial()
+  .strict();
+export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
+
+/** How the settings service saves and applies the runtime settings over `file`. */
+export function runtimeSettingsParts(file: PluginConfig, hasDraftAndPublish: (uid: string) => boolean): SettingsParts<RuntimeSettings> {
+  return {
+    schema: runtimeSettingsSchema,
+    // Each key given replaces the saved one, but the budget's, which are changed one by one.
+    combine: (saved, changes) => ({
+      ...saved,
+      ...changes,
+      ...(changes.budget ? { budget: budgetChangesOver(saved.budget, changes.budget) } : {}),
+    }),
+    inEffect: (saved): SpeechSettings => ({
+      ...voicesInEffect(file, saved),
+      ...narrationInEffect(file, saved, hasDraftAndPublish),
+      lexicon: saved.lexicon ?? [],
+      budget: budgetInEffect(file.budget, saved.budget),
+    }),
+  };
+}

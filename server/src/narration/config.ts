@@ -1,0 +1,187 @@
+import { z } from 'zod/v3';
+import {
+  ALL_LOCALES,
+  DEFAULT_SEGMENT_CHARACTERS,
+  MAX_SEGMENT_CHARACTERS,
+  MIN_SEGMENT_CHARACTERS,
+  NARRATION_MODES,
+  NARRATION_TRIGGERS,
+  SKIPPABLE_BLOCKS,
+  type ContentTypeNarration,
+  type NarrationTrigger,
+  type SpeechSettings,
+} from '../../../shared/contracts/settings';
+import { contentTypeUidKey, localeCode } from '../utils/config-values';
+import type { ArticleFields } from './domain/article';
+import { narrationModeOf, type NarrationModeChoice } from './domain/segments';
+import { MAX_TEMPLATE_LENGTH, templateProblem } from './domain/templates';
+import { effectiveTrigger } from './domain/triggers';
+
+/**
+ * Narration's slice of the configuration: which types are narrated and how, what is read around
+ * an article, and how often live entries are checked for a narration never recorded. Most of it
+ * an editor may change in Settings -> Speech, over the file.
+ */
+
+const segmentCharactersRange = `must be a whole number of characters from ${MIN_SEGMENT_CHARACTERS} to ${MAX_SEGMENT_CHARACTERS}`;
+
+/** The longest part of a segmented narration (shared/contracts/settings.ts says why these bounds). */
+export const segmentCharacters = z
+  .number()
+  .int(segmentCharactersRange)
+  .min(MIN_SEGMENT_CHARACTERS, segmentCharactersRange)
+  .max(MAX_SEGMENT_CHARACTERS, segmentCharactersRange);
+
+export const contentTypeNarrationSchema = z
+  .object({
+    titleField: z.string().min(1).optional(),
+    textFields: z.array(z.string().min(1)).min(1, 'name at least one text field'),
+    /**
+     * Left out: the type decides (published for draft & publish types, saved otherwise). 'off'
+     * keeps the settings but narrates nothing; a value that cannot fire for the type is refused.
+     */
+    trigger: z.enum(NARRATION_TRIGGERS).optional(),
+    /**
+     * Serve this type's narrations to anyone, even where the content API keeps the type closed
+     * (public audio of members-only text). Off: a narration is visible exactly where its entry is.
+     */
+    publicNarration: z.boolean().optional(),
+    /** Kinds of block not read, on top of the chosen fields; left out: every kind is read as before. */
+    skipBlocks: z.array(z.enum(SKIPPABLE_BLOCKS)).max(SKIPPABLE_BLOCKS.length).optional(),
+    /** The text field `{author}` reads in intro and outro templates. */
+    authorField: z.string().min(1).optional(),
+    /** Left out: 'whole' (one request per article). 'segmented': in parts, an edit paying only for the parts it changed. */
+    narrationMode: z.enum(NARRATION_MODES).optional(),
+    /** The longest part of this type when segmented; left out: the global segmentCharacters. */
+    segmentCharacters: segmentCharacters.optional(),
+  })
+  .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
+export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
+
+/**
+ * A type's entry as saved from the admin: the file's shape, and `segmentCharacters: null` to clear
+ * the type's own part size (the global one applies, even where the file gives the type a size).
+ */
+export const runtimeContentTypeSchema = contentTypeNarrationSchema.extend({
+  segmentCharacters: segmentCharacters.nullable().optional(),
+}) satisfies z.ZodType<ContentTypeNarration, z.ZodTypeDef, unknown>;
+export type RuntimeContentTypeNarration = z.infer<typeof runtimeContentTypeSchema>;
+
+/** Intro or outro templates by locale code, or `*` for every locale without its own (narration/domain/templates.ts). */
+export const templatesSchema = z.record(
+  z.union([z.literal(ALL_LOCALES), localeCode]),
+  z
+    .string()
+    .max(MAX_TEMPLATE_LENGTH, `a template may have at most ${MAX_TEMPLATE_LENGTH} characters`)
+    .superRefine((text, ctx) => {
+      const problem = templateProblem(text);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+);
+
+/** The site's name as `{site}` reads it. */
+export const siteName = z.string().trim().max(200);
+
+const preprocessType = z.enum(['0', '2']);
+
+/** Narration's slice of the configuration file. */
+export const narrationConfigShape = {
+  contentTypes: z.record(contentTypeUidKey, contentTypeNarrationSchema).default({}),
+  /** `{site}` in intro and outro templates. */
+  siteName: siteName.default(''),
+  /** Read before every article (per locale, `*` for all): `{title}`, `{author}`, `{site}`. None by default. */
+  introTemplates: templatesSchema.default({}),
+  /** Read after every article, like introTemplates. */
+  outroTemplates: templatesSchema.default({}),
+  /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
+  preprocessType: preprocessType.default('0'),
+  /** The longest part of a segmented narration, for every type without its own. */
+  segmentCharacters: segmentCharacters.default(DEFAULT_SEGMENT_CHARACTERS),
+  /**
+   * How often live entries are checked for a publish whose narration was never recorded (the
+   * database went away right after Strapi's commit, or the process died there). Also at start.
+   */
+  reconcileIntervalMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .default(5 * 60_000),
+  /** How old a publish must be before the reconciliation looks at it (its own recording, and slower transactions, come first). */
+  reconcileSettleMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(2 * 60_000),
+};
+export type NarrationConfig = z.output<z.ZodObject<typeof narrationConfigShape>>;
+
+/** What an editor may change of narration in Settings -> Speech; each map given replaces the saved one whole. */
+export const narrationSettingsShape = {
+  preprocessType,
+  /** Replaces the saved map; a type's `segmentCharacters: null` clears its own size. */
+  contentTypes: z.record(z.string(), runtimeContentTypeSchema),
+  siteName,
+  introTemplates: templatesSchema,
+  outroTemplates: templatesSchema,
+  /** The longest part of a segmented narration, for every type without its own. */
+  segmentCharacters,
+};
+export type NarrationSettings = Partial<z.output<z.ZodObject<typeof narrationSettingsShape>>>;
+
+/**
+ * Every type of the file or the saved map. A saved entry replaces the file's, but what it leaves
+ * out of the file's (`publicNarration`, which the settings page does not offer; what is read, the
+ * author field, the narration mode and the part size, when a saved entry predates them) is kept.
+ * A saved `segmentCharacters: null` stays null, over the file's size: the type has no size of its
+ * own (the global one applies), and the settings page, shown it, sends the clear back.
+ */
+export function typesOverFile(
+  file: Readonly<Record<string, ContentTypeNarrationConfig>>,
+  saved: Readonly<Record<string, RuntimeContentTypeNarration>>
+): Record<string, RuntimeContentTypeNarration> {
+  const types: Record<string, RuntimeContentTypeNarration> = { ...file };
+  for (const [uid, type] of Object.entries(saved)) {
+    const fromFile = file[uid];
+    const kept = {
+      publicNarration: fromFile?.publicNarration,
+      skipBlocks: fromFile?.skipBlocks,
+      authorField: fromFile?.authorField,
+      narrationMode: fromFile?.narrationMode,
+      segmentCharacters: fromFile?.segmentCharacters,
+    };
+    types[uid] = { ...kept, ...type };
+  }
+  return types;
+}
+
+type NarrationInEffect = Pick<
+  SpeechSettings,
+  'preprocessType' | 'contentTypes' | 'siteName' | 'introTemplates' | 'outroTemplates' | 'segmentCharacters'
+>;
+
+/**
+ * Narration's settings in effect: what was saved from the admin over the file, and every narrated
+ * type with what applies to it: the trigger (off, or its type's own) and the narration mode (whole
+ * unless segmented). A type's segmentCharacters stays left out when it has none (null when it was
+ * cleared from the admin): the global one applies, and the admin sending the type back does not pin it.
+ */
+export function narrationInEffect(
+  file: NarrationConfig,
+  saved: NarrationSettings,
+  hasDraftAndPublish: (uid: string) => boolean
+): NarrationInEffect {
+  const types = typesOverFile(file.contentTypes, saved.contentTypes ?? {});
+  return {
+    preprocessType: saved.preprocessType ?? file.preprocessType,
+    contentTypes: Object.fromEntries(
+      Object.entries(types).map(([uid, type]) => [
+        uid,
+        { ...type, trigger: effectiveTrigger(type.trigger, hasDraftAndPublish(uid)), narrationMode: narrationModeOf(type) },
+      ])
+    ),
+    siteName: saved.siteName ?? file.siteName,
+    introTemplates: saved.introTemplates ?? file.introTemplates,
+    outroTemplates: saved.outroTemplates ?? file.outroTemplates,
+    segmentCharacters: saved.segmentCharacters ?? file.segmentCharacters,
+  };
+}
