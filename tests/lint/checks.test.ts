@@ -8,7 +8,7 @@ import path from 'node:path';
 import { filesOverLimit, filesUnder, lineCount } from './support/file-size';
 import { describeCycles, folderCycles, folderEdges, importsOutside, type ModuleImport } from './support/folder-graph';
 import { readModuleGraph } from './support/module-graph';
-import { featureImports, featureOf, registryImports } from './support/feature-graph';
+import { featureImports, featureOf, pastFrontDoors, registryImports } from './support/feature-graph';
 import { definingFile, misnamed } from './support/registry-names';
 
 const use = (from: string, to: string, typeOnly = false): ModuleImport => ({ from, to, typeOnly });
@@ -230,5 +230,18 @@ describe('feature graph', () => {
       ])
     );
     expect(cycles.map((cycle) => cycle.folders)).toEqual([['server/src/access', 'server/src/narration']]);
+  });
+
+  it("finds an import past another feature's front door, and lets through the front door, the feature itself and the gatherers", () => {
+    const past = use('server/src/narration/content.ts', 'server/src/voices/resolve.ts', true);
+    expect(
+      pastFrontDoors([
+        past,
+        use('server/src/narration/content.ts', 'server/src/voices/index.ts'),
+        use('server/src/narration/content.ts', 'server/src/narration/domain/article.ts'),
+        use('server/src/services/index.ts', 'server/src/voices/service.ts'),
+        use('server/src/bootstrap.ts', 'server/src/settings/problems.ts'),
+      ])
+    ).toEqual([past]);
   });
 });

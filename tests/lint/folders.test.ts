@@ -9,7 +9,7 @@ import path from 'node:path';
 import { filesOverLimit, filesUnder } from './support/file-size';
 import { describeCycles, folderCycles, importsOutside, type ModuleImport } from './support/folder-graph';
 import { readModuleGraph, SOURCE_ROOTS, type ModuleGraph } from './support/module-graph';
-import { featureImports, registryImports } from './support/feature-graph';
+import { featureImports, pastFrontDoors, registryImports } from './support/feature-graph';
 import { definingFile, misnamed } from './support/registry-names';
 import { FACTORIES } from '../../server/src/services';
 
@@ -49,7 +49,7 @@ describe('folders', () => {
     for (const root of SOURCE_ROOTS) expect(graph.files.some((file) => file.startsWith(`${root}/`))).toBe(true);
     expect(graph.imports).toContainEqual({
       from: 'server/src/download/body-inspector.ts',
-      to: 'server/src/audio/mp3-sniff.ts',
+      to: 'server/src/audio/index.ts',
       typeOnly: false,
     });
     expect(graph.imports).toContainEqual(
@@ -81,6 +81,14 @@ describe('folders', () => {
       throw new Error(`Infrastructure importing a feature:\n${offending.map((item) => `  ${item.from} imports ${item.to}`).join('\n')}`);
     }
     expect(offending).toEqual([]);
+  });
+
+  it("a feature imports another only through its front door, the other's index.ts (type imports too)", () => {
+    const past = pastFrontDoors(graph.imports);
+    expect(graph.imports.filter((item) => item.to.endsWith('/index.ts')).length).toBeGreaterThan(100);
+    if (past.length > 0)
+      throw new Error(`Imports past a front door:\n${past.map((item) => `  ${item.from} imports ${item.to}`).join('\n')}`);
+    expect(past).toEqual([]);
   });
 
   it('features form no cycle, counting type imports and getService lookups', () => {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema } from '../utils';
 
 /**
  * Who may see a narration through the content API: exactly who may read the narrated entry

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils';
 
 /**
  * What an admin may do with a document, decided by the Content Manager's own permission checker

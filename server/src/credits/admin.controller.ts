@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/usage';
-import { validate } from '../http/validate';
+import { validate } from '../http';
 import { getService } from '../utils';
 
 /** Credits for the admin: the usage view and the ledger's CSV. Shapes: shared/contracts/usage.ts. */

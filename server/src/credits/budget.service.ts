@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { NARRATION_PART_UID, NARRATION_UID } from '../content-types';
 import { BUDGET_REACHED, type BudgetWaiting, type LedgerKind } from '../../../shared/contracts/usage';
-import { StatusError } from '../http/status-error';
-import type { SettingsService } from '../settings/service';
+import { StatusError } from '../http';
+import type { SettingsService } from '../settings';
 import { budgetReason, budgetVerdict, type BudgetVerdict } from './domain/budget';
 import { monthOf } from './domain/calendar';
 import type { Origin } from './domain/cause';

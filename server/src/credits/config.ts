@@ -1,6 +1,6 @@
 import { z } from 'zod/v3';
 import type { BudgetSettings } from '../../../shared/contracts/usage';
-import { contentTypeUidKey } from '../utils/config-values';
+import { contentTypeUidKey } from '../utils';
 import { isTimeZone } from './domain/calendar';
 
 /** A monthly credit budget: a whole number of credits, or null for none. */

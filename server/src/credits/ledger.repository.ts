@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { LedgerCause, LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
 import { LEDGER_ARTICLE_UID, LEDGER_DAY_UID, LEDGER_ENTRY_UID } from '../content-types';
-import { addToTotals } from '../utils/add-to-totals';
+import { addToTotals } from '../utils';
 import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, type DayDelta, type DayKey } from './domain/totals';
 
 /**

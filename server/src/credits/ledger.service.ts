@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
-import type { SettingsService } from '../settings/service';
+import type { SettingsService } from '../settings';
 import { dayOf, monthBounds, monthOf } from './domain/calendar';
 import type { Origin } from './domain/cause';
 import { chargedOnAcceptance, outcomeOfCallback } from './domain/charges';

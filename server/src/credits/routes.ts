@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
 /** Credits (admin routes under /speech): the usage view and the ledger, read with the settings' read permission. A narration the budget holds is let through by narration's routes. */
 export const adminRoutes: PluginRoute[] = [

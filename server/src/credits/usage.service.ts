@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import { LEDGER_CSV_COLUMNS, type GetUsageResponse } from '../../../shared/contracts/usage';
-import type { DocumentPermissions } from '../access/document-permissions';
-import { readableRows, type ContentTypeFacts, type RowDocument } from '../access/readable-rows';
-import type { SettingsService } from '../settings/service';
+import type { DocumentPermissions } from '../access';
+import { readableRows, type ContentTypeFacts, type RowDocument } from '../access';
+import type { SettingsService } from '../settings';
 import type { BudgetService } from './budget.service';
 import type { LedgerService } from './ledger.service';
 import { lastDays, monthOf } from './domain/calendar';
-import { csvLine } from '../http/csv';
+import { csvLine } from '../http';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
 import type { ArticleMonthRow, LedgerEntryRow, LedgerRepository } from './ledger.repository';

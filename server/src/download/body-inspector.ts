@@ -7,8 +7,8 @@
  */
 import { Transform, type TransformCallback } from 'stream';
 import { TextDecoder } from 'util';
-import { Mp3DurationReader } from '../audio/mp3';
-import { Mp3Sniffer, type Mp3Verdict } from '../audio/mp3-sniff';
+import { Mp3DurationReader } from '../audio';
+import { Mp3Sniffer, type Mp3Verdict } from '../audio';
 import { DownloadRefusedError, formatBytes, tooLarge } from './refusal';
 
 export type DownloadKind = 'mp3' | 'srt';

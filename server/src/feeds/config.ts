@@ -1,5 +1,5 @@
 import { z } from 'zod/v3';
-import { contentTypeUidKey, httpUrl, localeCode } from '../utils/config-values';
+import { contentTypeUidKey, httpUrl, localeCode } from '../utils';
 
 /** What a podcast feed says about itself (RSS channel, iTunes tags); every key may be left out. */
 export const feedChannelSchema = z

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
-import { localeCode } from '../utils/config-values';
-import { notModified } from '../http/etag';
-import { redirectToFile } from '../narration/file-redirect';
+import { localeCode } from '../utils';
+import { notModified } from '../http';
+import { redirectToFile } from '../narration';
 import { getService } from '../utils';
-import { validate } from '../http/validate';
+import { validate } from '../http';
 
 /**
  * Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`, and their items' enclosures,

@@ -1,4 +1,4 @@
-import { publicRoute, type PluginRoute } from '../access/permissions';
+import { publicRoute, type PluginRoute } from '../access';
 
 /** Podcast feeds (public, under /api/speech). A feed is the same for everyone: the Public role decides what is in it (service.ts). */
 export const contentApiRoutes: PluginRoute[] = [

@@ -1,16 +1,16 @@
-import type { ContentApiAccess } from '../access/content-api-access';
-import { documentKey } from '../access/document-permissions';
+import type { ContentApiAccess } from '../access';
+import { documentKey } from '../access';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { feedLocale } from './feed-locale';
-import { etagOf } from '../http/etag';
+import { etagOf } from '../http';
 import type { NarrationRow, NarrationRows } from '../queue';
-import type { ContentReader } from '../narration/content';
-import { narrationFileUrl } from '../narration/domain/public-view';
-import type { SettingsService } from '../settings/service';
+import type { ContentReader } from '../narration';
+import { narrationFileUrl } from '../narration';
+import type { SettingsService } from '../settings';
 import type { FeedsConfig } from './config';
 
 /**

@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/insights';
-import { ensureMayActOn } from '../access/document-guard';
-import { documentTarget, validate } from '../http/validate';
+import { ensureMayActOn } from '../access';
+import { documentTarget, validate } from '../http';
 import { getService } from '../utils';
 
 /**

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { NO_LOCALE_KEY } from '../../../shared/contracts/common';
 import { LISTENING_MILESTONES } from '../../../shared/contracts/insights';
 import { LISTENING_DAY_UID, LISTENING_SALT_UID, LISTENING_UNIQUE_UID } from '../content-types';
-import { addToTotals } from '../utils/add-to-totals';
+import { addToTotals } from '../utils';
 import { narrationDayKey, type DayDelta, type TallyBatch, type UniqueKind, type UniqueSighting } from './domain/tally';
 import type { DayTotals } from './domain/views';
 

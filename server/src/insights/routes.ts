@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access';
 
 /** Listening insights: the player's events (public, under /api/speech), and what editors read (admin, under /speech). */
 export const contentApiRoutes: PluginRoute[] = [

@@ -4,9 +4,9 @@ import { z } from 'zod/v3';
 import type { HearLexiconRuleRequest } from '../../../shared/contracts/lexicon';
 import { lexiconRuleSchema } from './config';
 import { getService } from '../utils';
-import { resolveVoiceId } from '../voices/resolve';
-import { sendSpeech } from '../voices/send-speech';
-import { accepts, validate } from '../http/validate';
+import { resolveVoiceId } from '../voices';
+import { sendSpeech } from '../voices';
+import { accepts, validate } from '../http';
 
 /**
  * The pronunciation lexicon in Settings -> Speech: hear a rule (what it would change of the narrated

@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 import type { LexiconRule } from '../../../shared/contracts/lexicon';
 import { oneLine } from '../text';
-import { localeCode } from '../utils/config-values';
+import { localeCode } from '../utils';
 
 /**
  * The pronunciation lexicon as an editor writes it in Settings -> Speech: each rule checked, its

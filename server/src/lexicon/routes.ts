@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
 /** The lexicon's tool in Settings (an admin route under /speech); the rules are saved with the settings. */
 export const adminRoutes: PluginRoute[] = [

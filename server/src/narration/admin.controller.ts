@@ -5,13 +5,13 @@ import type * as Contract from '../../../shared/contracts/narrations';
 import type { LetThroughRequest, LetThroughResponse } from '../../../shared/contracts/usage';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { LEXICON_AFFECTED_PAGE_SIZE, type LexiconAffectedRequest, type LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
-import { documentKey } from '../access/document-permissions';
+import { documentKey } from '../access';
 import type { NarrationRow } from '../queue';
 import { getService } from '../utils';
-import { ensureMayActOn, permittedDocuments } from '../access/document-guard';
-import { accepts, contentTypeUid, documentTarget, manyTarget, optionalLocale, validate } from '../http/validate';
-import { editorOrigin } from '../credits/domain/cause';
-import { sendSpeech } from '../voices/send-speech';
+import { ensureMayActOn, permittedDocuments } from '../access';
+import { accepts, contentTypeUid, documentTarget, manyTarget, optionalLocale, validate } from '../http';
+import { editorOrigin } from '../credits';
+import { sendSpeech } from '../voices';
 import { narrationCost } from './domain/cost';
 import { adminNarrationView, adminNarrationViewWithFiles } from './domain/admin-view';
 

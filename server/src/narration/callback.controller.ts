@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { narrationCallbackPayloadSchema } from '../speech-client';
 import { getService } from '../utils';
-import { validate } from '../http/validate';
+import { validate } from '../http';
 
 /**
  * POST /api/speech/callback, called by the speech service (no Strapi auth: the HMAC signature is

@@ -11,7 +11,7 @@ import {
   type NarrationTrigger,
   type SpeechSettings,
 } from '../../../shared/contracts/settings';
-import { contentTypeUidKey, localeCode } from '../utils/config-values';
+import { contentTypeUidKey, localeCode } from '../utils';
 import type { ArticleFields } from './domain/article';
 import { narrationModeOf, type NarrationModeChoice } from './domain/segments';
 import { MAX_TEMPLATE_LENGTH, templateProblem } from './domain/templates';

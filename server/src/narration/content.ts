@@ -1,6 +1,6 @@
-import { documentKey } from '../access/document-permissions';
-import { writeStamp } from '../utils/write-stamp';
-import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils/content-type-lookup';
+import { documentKey } from '../access';
+import { writeStamp } from '../utils';
+import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
@@ -9,7 +9,7 @@ import { articleKey, describeArticle } from './domain/article';
 import { narrationModeOf, segmentCharactersOf } from './domain/segments';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
 import { triggerProblem } from './domain/triggers';
-import { resolveVoiceId } from '../voices/resolve';
+import { resolveVoiceId } from '../voices';
 
 /** A document's entry as the Document Service returns it. */
 type ContentEntry = Record<string, unknown> & { documentId: string; locale?: string | null };

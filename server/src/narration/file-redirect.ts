@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import type { NarrationRow } from '../queue';
-import { etagOf, notModified } from '../http/etag';
+import { etagOf, notModified } from '../http';
 import { getService } from '../utils';
 
 /**

@@ -2,7 +2,7 @@ import type { LexiconAffectedResponse } from '../../../shared/contracts/lexicon'
 import type { ContentReader } from './content';
 import type { VoiceOverrides } from './voice-overrides';
 import type { NarrationRows } from '../queue';
-import type { SettingsService } from '../settings/service';
+import type { SettingsService } from '../settings';
 
 /**
  * The lexicon's effect on what is already narrated. The rules themselves apply inside the

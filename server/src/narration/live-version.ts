@@ -1,5 +1,5 @@
 import type { DescribeLive } from '../queue';
-import type { SettingsService } from '../settings/service';
+import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 import type { VoiceOverrides } from './voice-overrides';
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { publishOrigin, type RequestState } from '../credits/domain/cause';
+import { publishOrigin, type RequestState } from '../credits';
 import { getService } from '../utils';
-import { withSavepoint } from '../utils/savepoint';
+import { withSavepoint } from '../utils';
 
 /**
  * Document Service middleware: publishing (and, for types configured `save`, creating or

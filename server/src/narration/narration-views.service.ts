@@ -1,6 +1,6 @@
-import type { ContentApiAccess, ContentApiAuth } from '../access/content-api-access';
+import type { ContentApiAccess, ContentApiAuth } from '../access';
 import type { NarrationRow, NarrationRows } from '../queue';
-import type { SettingsService } from '../settings/service';
+import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 
 /**

@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationTrigger } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature } from '../speech-client';
-import { AUTOMATIC, type Origin } from '../credits/domain/cause';
+import { AUTOMATIC, type Origin } from '../credits';
 import { versionUnrecorded } from './domain/reconcile';
-import type { LedgerService } from '../credits/ledger.service';
-import type { SettingsService } from '../settings/service';
+import type { LedgerService } from '../credits';
+import type { SettingsService } from '../settings';
 import type { QueueConfig } from '../queue';
-import type { SpeechClientConfig } from '../speech-client/config';
+import type { SpeechClientConfig } from '../speech-client';
 import type { NarrationConfig } from './config';
 import type {
   MediaStore,

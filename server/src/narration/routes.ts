@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access';
 
 /** The narration queue for the admin (under /speech): statuses, the panel, the editor's actions, the bulk action. */
 export const adminRoutes: PluginRoute[] = [

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { notModified } from '../http/etag';
+import { notModified } from '../http';
 import { loadPlayerAsset, playerCacheControl } from './asset';
 
 /** GET /api/speech/player.js: the `<speech-narration>` web component, an ES module with no data in it. */

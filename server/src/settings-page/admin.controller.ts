@@ -3,10 +3,10 @@ import type { Core, Struct } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import type * as Contract from '../../../shared/contracts/settings';
 import { pluginConfig, runtimeSettingsSchema } from '../config';
-import { describeConfigIssues, describeConfigProblems } from '../settings/problems';
+import { describeConfigIssues, describeConfigProblems } from '../settings';
 import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES } from './admin-view';
 import { SpeechServiceError } from '../speech-client';
-import { accepts } from '../http/validate';
+import { accepts } from '../http';
 import { getService } from '../utils';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. Shapes: shared/contracts/settings.ts. */

@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
 /** Settings -> Speech (admin routes under /speech). */
 export const adminRoutes: PluginRoute[] = [

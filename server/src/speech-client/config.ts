@@ -1,5 +1,5 @@
 import { z } from 'zod/v3';
-import { httpUrl } from '../utils/config-values';
+import { httpUrl } from '../utils';
 
 /** The speech client's slice of the configuration (`config/plugins.ts` -> `speech.config`): the account and its hosts. */
 export const speechClientConfigShape = {

@@ -8,3 +8,5 @@ export { formatDuration } from './wording';
 export * from './retry';
 export * from './signature';
 export * from './types';
+export type { SpeechClientConfig } from './config';
+export { formatMegabytes } from './wording';

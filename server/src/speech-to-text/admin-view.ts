@@ -1,5 +1,5 @@
 import type { SavedTranscriptFile, TranscriptionDetail, TranscriptionView } from '../../../shared/contracts/transcriptions';
-import { transcriptView } from '../subtitles/transcript';
+import { transcriptView } from '../subtitles';
 import type { MediaFileRef, TranscriptionRow } from './transcription-rows';
 
 /** What the Transcribe page sees of a job (shared/contracts/transcriptions.ts). Pure: no Strapi, no I/O. */

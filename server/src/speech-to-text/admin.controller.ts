@@ -15,9 +15,9 @@ import {
   type TranscriptDownloadFormat,
 } from '../../../shared/contracts/transcriptions';
 import { removeTemporaryFiles } from './body-guard';
-import { rethrowForAdmin } from '../http/speech-service-errors';
-import { conflict } from '../http/status-error';
-import { accepts, parsesTo } from '../http/validate';
+import { rethrowForAdmin } from '../http';
+import { conflict } from '../http';
+import { accepts, parsesTo } from '../http';
 import { SubmissionError } from './service';
 import type { MediaFileRef, TranscriptionRow } from './transcription-rows';
 import { attachmentDisposition } from './result-file';

@@ -1,5 +1,5 @@
 /** The names a transcription result is downloaded and saved under. Pure. */
-import { safeFileName, splitExtension } from '../utils/safe-file-name';
+import { safeFileName, splitExtension } from '../utils';
 
 /** `interview.final.mp3` -> `interview.final`; never empty, no path separators, control characters or `<>:"|?*`. */
 export function fileStem(fileName: string): string {

@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
 /** Speech to text for the admin, under /speech (admin JWT + `plugin::speech.transcribe`). */
 export const adminRoutes: PluginRoute[] = [

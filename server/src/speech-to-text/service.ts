@@ -4,17 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { PayloadTooLargeError, SpeechServiceError, type SpeechClient, type TranscriptionOutputFormat } from '../speech-client';
-import { editorMessage } from '../http/speech-service-errors';
-import { DOWNLOAD_TYPES, renderTranscript, type DownloadFormat } from '../subtitles/transcript';
+import { editorMessage } from '../http';
+import { DOWNLOAD_TYPES, renderTranscript, type DownloadFormat } from '../subtitles';
 import { createPoller } from './poller';
 import type { MediaFileRef, TranscriptionRows, TranscriptionRow } from './transcription-rows';
 import { fileStem } from './result-file';
 import { MAX_AUDIO_BYTES, readTranscriptionSettings } from './settings';
-import type { LedgerService } from '../credits/ledger.service';
+import type { LedgerService } from '../credits';
 import type { QueueConfig } from '../queue';
-import type { SpeechClientConfig } from '../speech-client/config';
+import type { SpeechClientConfig } from '../speech-client';
 import type { SpeechToTextConfig } from './config';
-import { safeFileName } from '../utils/safe-file-name';
+import { safeFileName } from '../utils';
 
 /**
  * Speech to text as the admin routes see it: submit an upload (streamed from the body parser's

@@ -1,4 +1,4 @@
-import type { SpeechClientConfig } from '../speech-client/config';
+import type { SpeechClientConfig } from '../speech-client';
 import type { SpeechToTextConfig } from './config';
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 

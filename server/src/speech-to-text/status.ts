@@ -6,7 +6,7 @@
  * Pure: no Strapi, no I/O.
  */
 import { backoffDelay, SpeechServiceError, type SttJob } from '../speech-client';
-import { isReadableSubtitles } from '../subtitles/transcript';
+import { isReadableSubtitles } from '../subtitles';
 import type { TranscriptionStatus } from '../../../shared/contracts/transcriptions';
 
 export type { TranscriptionStatus };

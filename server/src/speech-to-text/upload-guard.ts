@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
-import { formatMegabytes } from '../speech-client/wording';
+import { formatMegabytes } from '../speech-client';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
 
 /**

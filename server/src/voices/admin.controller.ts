@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
 import { MAX_PREVIEW_TEXT_LENGTH, type ListVoicesResponse, type PreviewVoiceRequest } from '../../../shared/contracts/voices';
-import { rethrowForAdmin } from '../http/speech-service-errors';
-import { accepts } from '../http/validate';
+import { rethrowForAdmin } from '../http';
+import { accepts } from '../http';
 import { getService } from '../utils';
-import { editorOrigin } from '../credits/domain/cause';
+import { editorOrigin } from '../credits';
 import { sendSpeech } from './send-speech';
 
 /** The voices editors choose from, and a voice's preview (audio bytes). Shapes: shared/contracts/voices.ts. */

@@ -1,6 +1,6 @@
 import { z } from 'zod/v3';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
-import { localeCode } from '../utils/config-values';
+import { localeCode } from '../utils';
 
 /** A voice id as sent to the service: non-empty, no surrounding spaces. */
 export const voiceId = z.string().trim().min(1, 'must name a voice').max(200);

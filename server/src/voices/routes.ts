@@ -1,4 +1,4 @@
-import { adminOnly, adminRoute, type PluginRoute } from '../access/permissions';
+import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
 /** The voice list and voice previews (admin routes under /speech). */
 export const adminRoutes: PluginRoute[] = [

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { rethrowForAdmin } from '../http/speech-service-errors';
+import { rethrowForAdmin } from '../http';
 import { getService } from '../utils';
-import type { PreviewAccount } from '../credits/domain/preview';
+import type { PreviewAccount } from '../credits';
 import type { PreviewResult } from './voice-preview';
 
 /**

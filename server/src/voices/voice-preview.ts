@@ -5,7 +5,7 @@
  * instance go to the service one at a time (spec 7.3 allows one request per account at a time; 7.5:
  * queue on the client), and a 409 CONCURRENT_REQUEST caused by another instance is retried briefly.
  */
-import type { PreviewAccount } from '../credits/domain/preview';
+import type { PreviewAccount } from '../credits';
 import { LRUCache } from 'lru-cache';
 import { ConcurrentRequestError, type GeneratedSpeech, type SpeechClient, type Voice } from '../speech-client';
 import { sampleFor } from './samples';

@@ -1,5 +1,5 @@
 import type { CommittedChange, NarrationRow } from '../queue';
-import { narrationJson } from '../narration/domain/public-view';
+import { narrationJson } from '../narration';
 
 /**
  * The webhook events the plugin announces through Strapi's own webhook runner, and what they carry.

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { contentTypeSchema } from '../utils/content-type-lookup';
+import { contentTypeSchema } from '../utils';
 import type { CommittedChange, NarrationRow } from '../queue';
 import { NARRATION_WEBHOOK_EVENTS, narrationWebhookInfo, webhookEventOf } from './narration-events';
 

@@ -40,3 +40,16 @@ export function featureImports(imports: readonly ModuleImport[]): ModuleImport[]
     return [{ from: inFeature(from, item.from), to: inFeature(to, item.to), typeOnly: item.typeOnly }];
   });
 }
+
+/**
+ * Imports from one feature into another that pass its front door: a feature's files import another
+ * only through that feature's `index.ts` (type imports too). The gatherers and the root files, which
+ * assemble the features, may reach in.
+ */
+export function pastFrontDoors(imports: readonly ModuleImport[]): ModuleImport[] {
+  return imports.filter((item) => {
+    const from = featureOf(item.from);
+    const to = featureOf(item.to);
+    return from !== null && to !== null && from !== to && item.to !== `server/src/${to}/index.ts`;
+  });
+}

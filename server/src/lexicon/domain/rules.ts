@@ -16,7 +16,7 @@
  *
  * Pure: no Strapi, no I/O.
  */
-import { localeFallbacks } from '../../voices/language';
+import { localeFallbacks } from '../../voices';
 import type { LexiconRule } from '../../../../shared/contracts/lexicon';
 import { oneLine } from '../../text';
 

@@ -1,4 +1,4 @@
-import type { ContentApiAuth } from '../../access/content-api-access';
+import type { ContentApiAuth } from '../../access';
 import { narrationJson } from '../domain/public-view';
 import { getService } from '../../utils';
 

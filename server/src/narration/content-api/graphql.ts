@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import contentTypes from '../../content-types';
-import type { ContentApiAuth } from '../../access/content-api-access';
+import type { ContentApiAuth } from '../../access';
 import { entryNarration } from './entry-narration';
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
-import type { ContentApiAuth } from '../../access/content-api-access';
+import type { ContentApiAuth } from '../../access';
 import { entryNarration } from './entry-narration';
 
 /**

@@ -1,6 +1,6 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
 import type { NarrationView, PartsProgress } from '../../../../shared/contracts/narrations';
-import type { MediaFileRef, NarrationListRow, NarrationRow } from '../../queue/domain';
+import type { MediaFileRef, NarrationListRow, NarrationRow } from '../../queue';
 import { isPreprocessType } from './cost';
 
 /** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */

@@ -1,9 +1,9 @@
 import { narrationCost, type PreprocessType } from './cost';
 import { narrationFingerprint } from './fingerprint';
-import { compileLexicon, type LexiconRule } from '../../lexicon/domain/rules';
+import { compileLexicon, type LexiconRule } from '../../lexicon';
 import { fillTemplate, templateFor } from './templates';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from '../../text';
-import type { LiveVersion } from '../../queue/domain';
+import type { LiveVersion } from '../../queue';
 import { planSegments } from './segments';
 
 /**

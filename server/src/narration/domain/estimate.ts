@@ -10,14 +10,7 @@
  */
 import type { PartsChanged } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
-import {
-  generatedBefore,
-  planParts,
-  type NarrationPartRow,
-  type NarrationState,
-  type PartToNarrate,
-  type StoredPart,
-} from '../../queue/domain';
+import { generatedBefore, planParts, type NarrationPartRow, type NarrationState, type PartToNarrate, type StoredPart } from '../../queue';
 
 /** The version estimated (describeArticle's). */
 export interface EstimatedVersion {

@@ -1,4 +1,4 @@
-import { isoDuration } from '../../audio/mp3';
+import { isoDuration } from '../../audio';
 
 /**
  * A narration as a schema.org `AudioObject` (JSON-LD), ready for a page's

@@ -1,4 +1,4 @@
-import type { NarrationRow } from '../../queue/domain';
+import type { NarrationRow } from '../../queue';
 import { audioObjectJsonLd } from './json-ld';
 
 /** What front ends (REST, GraphQL, the player) see of a narration. Pure. */

@@ -1,4 +1,4 @@
-import { publishedLater } from '../../queue/domain';
+import { publishedLater } from '../../queue';
 
 /**
  * Reconciliation: which live entries of a narrated type to record again because recording them

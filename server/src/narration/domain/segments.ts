@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 
 import type { NarrationMode } from '../../../../shared/contracts/settings';
 import { isPreprocessType, narrationCost, type PreprocessType } from './cost';
-import type { PlannedPart } from '../../queue/domain';
+import type { PlannedPart } from '../../queue';
 import { cutSegments } from '../../text';
 
 export type { NarrationMode };

@@ -6,7 +6,7 @@
  * Pure: no Strapi, no I/O.
  */
 import { ALL_LOCALES } from '../../../../shared/contracts/settings';
-import { forLocale } from '../../voices/language';
+import { forLocale } from '../../voices';
 import { ensureSentenceEnd, oneLine } from '../../text';
 
 export const TEMPLATE_PLACEHOLDERS = ['title', 'author', 'site'] as const;

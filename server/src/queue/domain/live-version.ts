@@ -1,5 +1,5 @@
 import type { NarrationMode } from '../../../../shared/contracts/settings';
-import type { TextHeading } from '../../subtitles/chapters';
+import type { TextHeading } from '../../subtitles';
 import type { ContentVersion, NarrationRow } from './narration-row';
 import type { PartToNarrate } from './part-plan';
 

@@ -1,5 +1,5 @@
 import type { LedgerCause } from '../../../../shared/contracts/usage';
-import type { Chapter } from '../../subtitles/chapters';
+import type { Chapter } from '../../subtitles';
 import type { PreprocessType } from '../../../../shared/contracts/settings';
 import type { PlannedPart, StoredPart } from './states/segment-map';
 import type { NarrationState, NarrationMode } from './states';

@@ -2,10 +2,10 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { joinMp3, mp3FileSource, type Mp3PartSource } from '../../audio/mp3-join';
-import { DownloadRefusedError, downloadToTempFile } from '../../download/download';
-import { joinCues, partCues } from '../../subtitles/join';
-import { formatSrt, formatVtt, parseSrt, type Cue } from '../../subtitles/srt';
+import { joinMp3, mp3FileSource, type Mp3PartSource } from '../../audio';
+import { DownloadRefusedError, downloadToTempFile } from '../../download';
+import { joinCues, partCues } from '../../subtitles';
+import { formatSrt, formatVtt, parseSrt, type Cue } from '../../subtitles';
 import type { NarrationRow } from '../domain/narration-row';
 import { isReadyPart } from '../domain/part-plan';
 import type { StoredPart } from '../domain/states/segment-map';
@@ -13,7 +13,7 @@ import { mediaOrigins, type MediaConfig, type MediaStore, type StoredMedia } fro
 import type { PartResults } from './part-results';
 import type { PartRows } from '../rows/part-rows';
 import { localPathOf, StoredFileUnreadable } from './stored-files';
-import { boundedMap } from '../../utils/bounded-map';
+import { boundedMap } from '../../utils';
 
 /** Parts fetched from the service at once while joining: a few, as a browser fetches from one host. */
 const PARALLEL_PART_DOWNLOADS = 4;

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { NARRATION_UID } from '../../content-types';
-import { writeStamp } from '../../utils/write-stamp';
+import { writeStamp } from '../../utils';
 import { LIST_COLUMNS, type NarrationListRow, type NarrationRow } from '../domain/narration-row';
 import { IN_FLIGHT_STATUSES } from '../domain/states';
 

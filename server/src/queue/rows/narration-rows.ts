@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { AUTOMATIC, type Origin } from '../../credits/domain/cause';
+import { AUTOMATIC, type Origin } from '../../credits';
 import { publishedLater, type ContentVersion, type MediaFileRef, type NarrationRow } from '../domain/narration-row';
 import {
   IN_FLIGHT_STATUSES,

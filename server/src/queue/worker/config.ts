@@ -1,5 +1,5 @@
 import { z } from 'zod/v3';
-import { httpUrl } from '../../utils/config-values';
+import { httpUrl } from '../../utils';
 
 /** The queue's slice of the configuration: how narrations are submitted, retried, held and handed between instances. */
 export const queueConfigShape = {

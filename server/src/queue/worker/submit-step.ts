@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import type { BudgetService } from '../../credits/budget.service';
-import { AUTOMATIC, type Origin } from '../../credits/domain/cause';
-import type { LedgerService, NarratedTarget } from '../../credits/ledger.service';
-import type { SettingsService } from '../../settings/service';
+import type { BudgetService } from '../../credits';
+import { AUTOMATIC, type Origin } from '../../credits';
+import type { LedgerService, NarratedTarget } from '../../credits';
+import type { SettingsService } from '../../settings';
 import type { QueueConfig } from './config';
 import type { QueueStateStore } from './queue-state';
 import { isPreprocessType } from '../../../../shared/contracts/settings';

@@ -1,7 +1,7 @@
 /** The narration's states, the row fields the machine reads and writes, and its events (index.ts). */
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../../shared/contracts/settings';
-import type { Chapter } from '../../../subtitles/chapters';
+import type { Chapter } from '../../../subtitles';
 import type { PlannedPart, StoredPart } from './segment-map';
 
 // The statuses the admin is told of are the queue's own: one list, in the contracts.

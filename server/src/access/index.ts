@@ -1,0 +1,6 @@
+/** The plugin's RBAC actions and route policies, the Content Manager's permissions on documents, the content API's read rule. Other features import it from here. */
+export type { ContentApiAccess, ContentApiAuth } from './content-api-access';
+export { ensureMayActOn, permittedDocuments } from './document-guard';
+export { documentKey, type DocumentPermissions } from './document-permissions';
+export { adminOnly, adminRoute, type PluginRoute, publicRoute } from './permissions';
+export { type ContentTypeFacts, readableRows, type RowDocument } from './readable-rows';

@@ -1,0 +1,5 @@
+/** The credits ledger, the monthly budget and who caused a request. Other features import it from here. */
+export type { BudgetService } from './budget.service';
+export { AUTOMATIC, editorOrigin, type Origin, publishOrigin, type RequestState } from './domain/cause';
+export type { PreviewAccount } from './domain/preview';
+export type { LedgerService, NarratedTarget } from './ledger.service';

@@ -1,0 +1,6 @@
+/** What controllers share: input validation, ETags, CSV, status errors, speech-service errors as admin answers. Other features import it from here. */
+export { csvLine } from './csv';
+export { etagOf, notModified } from './etag';
+export { editorMessage, rethrowForAdmin } from './speech-service-errors';
+export { conflict, StatusError } from './status-error';
+export { accepts, contentTypeUid, documentTarget, manyTarget, optionalLocale, parsesTo, validate } from './validate';

@@ -1,0 +1,5 @@
+/** What an article means: its text, its cost, its public views and files. Other features import it from here. */
+export type { ContentReader } from './content';
+export { narrationFileUrl, narrationJson } from './domain/public-view';
+export { redirectToFile } from './file-redirect';
+export type { NarrationViews } from './narration-views.service';

@@ -1,0 +1,3 @@
+/** The settings in effect, and how a bad value of the configuration is told. Other features import it from here. */
+export { describeConfigIssues, describeConfigProblems } from './problems';
+export type { SettingsService } from './service';

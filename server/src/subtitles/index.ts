@@ -1,0 +1,5 @@
+/** SRT and WebVTT, chapters, transcripts. Other features import it from here. */
+export { type Chapter, chaptersFromCues, chaptersToVtt, type TextHeading } from './chapters';
+export { joinCues, partCues } from './join';
+export { type Cue, formatSrt, formatVtt, narrationDuration, parseSrt, srtToVtt } from './srt';
+export { DOWNLOAD_TYPES, type DownloadFormat, isReadableSubtitles, renderTranscript, transcriptView } from './transcript';

@@ -1,0 +1,5 @@
+/** The voice list, which voice reads an article, speech generation for a preview. Other features import it from here. */
+export { forLocale, localeFallbacks } from './language';
+export { resolveVoiceId } from './resolve';
+export { sendSpeech } from './send-speech';
+export type { VoicesService } from './service';
