@@ -43,7 +43,9 @@ for (const name of wanted.length ? wanted : Object.keys(DOMAINS)) {
   const config = {
     packageManager: 'npm',
     testRunner: 'jest',
-    plugins: ['@stryker-mutator/jest-runner'],
+    plugins: ['@stryker-mutator/jest-runner', path.join(root, 'scripts', 'mutation', 'message-texts.mjs')],
+    // The words of an ignored event's reason or a failure's message are said, not tested.
+    ignorers: ['message-texts'],
     jest: { projectType: 'custom', configFile: 'scripts/mutation/jest.config.js', enableFindRelatedTests: false },
     mutate: domain.mutate,
     coverageAnalysis: 'perTest',

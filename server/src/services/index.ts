@@ -95,6 +95,12 @@ type Factories = typeof FACTORIES;
 export type ServiceName = keyof Factories;
 export type Services = { [Name in ServiceName]: ReturnType<Factories[Name]> };
 
+// getService (utils/index.ts) is typed by this table, which it does not import: the table fills it in.
+declare module '../utils' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the table's types, under the registry's name
+  interface ServiceRegistry extends Services {}
+}
+
 /** A service of this table, as Strapi built it (utils/index.ts gives the same lookup to the rest of the plugin). */
 function getService<Name extends ServiceName>(name: Name): Services[Name] {
   return strapi.plugin('speech').service(name) as Services[Name];

@@ -1,5 +1,3 @@
-import type { ServiceName, Services } from '../services';
-
 /** Small helpers every feature may use. Other features import them from here. */
 export { addToTotals } from './add-to-totals';
 export { boundedMap } from './bounded-map';
@@ -13,10 +11,14 @@ export { createSerialRunner } from './serial-runner';
 export { writeStamp } from './write-stamp';
 
 /**
- * One of the plugin's services, typed by its factory in services/index.ts (as Strapi's own plugins
- * do it: i18n's `getService`). A type-only import, erased from the build: utils/ depends on no
- * feature at run time.
+ * The plugin's services by registry name, each typed by its factory. Declared empty here and filled
+ * in by services/index.ts from its table (module augmentation): the registry the whole plugin
+ * looks services up in imports nothing of the features, not even their types.
  */
-export function getService<Name extends ServiceName>(name: Name): Services[Name] {
-  return strapi.plugin('speech').service(name) as Services[Name];
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by services/index.ts
+export interface ServiceRegistry {}
+
+/** One of the plugin's services, typed by its factory in services/index.ts (as Strapi's own plugins do it: i18n's `getService`). */
+export function getService<Name extends keyof ServiceRegistry>(name: Name): ServiceRegistry[Name] {
+  return strapi.plugin('speech').service(name) as ServiceRegistry[Name];
 }
