@@ -74,8 +74,12 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   const baseUrl = env('SPEECH_BASE_URL', 'http://127.0.0.1:4010');
   return {
     ...uploadConfig(env),
-    // Apollo turns introspection off in production; the tests read the schema with it on.
-    graphql: { config: { apolloServer: { introspection: env.bool('GRAPHQL_INTROSPECTION', false) } } },
+    // Apollo turns introspection off in production; the tests read the schema with it on. The tests
+    // that do not read GraphQL turn the plugin off (PLAYGROUND_GRAPHQL=false), as in an app without it.
+    graphql: {
+      enabled: env.bool('PLAYGROUND_GRAPHQL', true),
+      config: { apolloServer: { introspection: env.bool('GRAPHQL_INTROSPECTION', false) } },
+    },
     speech: {
       enabled: true,
       resolve: PLUGIN_ROOT,

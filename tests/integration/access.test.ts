@@ -46,7 +46,7 @@ let othersArticle: string;
 let ownArticle: string;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { GRAPHQL_INTROSPECTION: 'true' } });
+  stack = await startStack({ graphql: true, env: { GRAPHQL_INTROSPECTION: 'true' } });
   articles = contentManager(stack, ARTICLE);
   pages = contentManager(stack, PAGE);
 

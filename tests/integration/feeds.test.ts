@@ -96,6 +96,7 @@ async function download(url: string): Promise<Buffer> {
 
 beforeAll(async () => {
   stack = await startStack({
+    graphql: true,
     env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1', SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL }) },
   });
   articles = contentManager(stack, ARTICLE);
