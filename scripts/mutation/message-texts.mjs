@@ -1,10 +1,10 @@
 /**
- * A StrykerJS ignorer (scripts/mutation.mjs): the words of a state table's messages, an ignored
- * event's `reason` and a failure's `lastError`, are said, not tested. Their mutants are reported
+ * A StrykerJS ignorer (scripts/mutation.mjs): the words of a domain's messages (an ignored event's
+ * `reason`, a failure's `lastError`, a refusal's `message`) are said, not tested. Their mutants are reported
  * as ignored, with this reason, and count neither way. A status, a code (`lastErrorCode`) or any
  * other value stays mutated.
  */
-const MESSAGE_KEYS = new Set(['reason', 'lastError']);
+const MESSAGE_KEYS = new Set(['reason', 'lastError', 'message']);
 
 class MessageTexts {
   static inject = [];
