@@ -41,9 +41,14 @@ export function pluginConfig(strapi: Core.Strapi): PluginConfig {
   return config;
 }
 
+/** These keys of the parsed configuration, and no other: what a service is given. */
+export function pick<Key extends keyof PluginConfig>(config: PluginConfig, keys: readonly Key[]): Pick<PluginConfig, Key> {
+  return Object.fromEntries(keys.map((key) => [key, config[key]])) as Pick<PluginConfig, Key>;
+}
+
 /** The keys of one feature's slice (`<feature>/config.ts`'s shape) of the parsed configuration: what that feature is given. */
 export function sliceOf<Shape extends z.ZodRawShape>(config: PluginConfig, shape: Shape): z.output<z.ZodObject<Shape>> {
-  return Object.fromEntries(Object.keys(shape).map((key) => [key, config[key as keyof PluginConfig]])) as z.output<z.ZodObject<Shape>>;
+  return pick(config, Object.keys(shape) as Array<keyof PluginConfig>) as z.output<z.ZodObject<Shape>>;
 }
 
 /** The settings service's parts for this Strapi: the file, and whether a type has draft & publish (its trigger). */

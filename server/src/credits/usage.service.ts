@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { LEDGER_CSV_COLUMNS, type GetUsageResponse } from '../../../shared/contracts/usage';
-import type { DocumentPermissions } from '../access';
-import { readableRows, type ContentTypeFacts, type RowDocument } from '../access';
+import { type DocumentPermissions, readableRows, type ContentTypeFacts, type RowDocument } from '../access';
 import type { SettingsService } from '../settings';
 import type { BudgetService } from './budget.service';
 import type { LedgerService } from './ledger.service';

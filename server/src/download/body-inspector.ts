@@ -7,8 +7,7 @@
  */
 import { Transform, type TransformCallback } from 'stream';
 import { TextDecoder } from 'util';
-import { Mp3DurationReader } from '../audio';
-import { Mp3Sniffer, type Mp3Verdict } from '../audio';
+import { Mp3DurationReader, Mp3Sniffer, type Mp3Verdict } from '../audio';
 import { DownloadRefusedError, formatBytes, tooLarge } from './refusal';
 
 export type DownloadKind = 'mp3' | 'srt';

@@ -1,11 +1,9 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
-import { localeCode } from '../utils';
-import { notModified } from '../http';
+import { localeCode, getService } from '../utils';
+import { notModified, validate } from '../http';
 import { redirectToFile } from '../narration';
-import { getService } from '../utils';
-import { validate } from '../http';
 
 /**
  * Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`, and their items' enclosures,

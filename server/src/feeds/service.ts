@@ -1,5 +1,4 @@
-import type { ContentApiAccess } from '../access';
-import { documentKey } from '../access';
+import { type ContentApiAccess, documentKey } from '../access';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
@@ -8,8 +7,7 @@ import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http';
 import type { NarrationRow, NarrationRows } from '../queue';
-import type { ContentReader } from '../narration';
-import { narrationFileUrl } from '../narration';
+import { type ContentReader, narrationFileUrl } from '../narration';
 import type { SettingsService } from '../settings';
 import type { FeedsConfig } from './config';
 

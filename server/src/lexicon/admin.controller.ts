@@ -4,8 +4,7 @@ import { z } from 'zod/v3';
 import type { HearLexiconRuleRequest } from '../../../shared/contracts/lexicon';
 import { lexiconRuleSchema } from './config';
 import { getService } from '../utils';
-import { resolveVoiceId } from '../voices';
-import { sendSpeech } from '../voices';
+import { resolveVoiceId, sendSpeech } from '../voices';
 import { accepts, validate } from '../http';
 
 /**

@@ -1,6 +1,5 @@
 import { documentKey } from '../access';
-import { writeStamp } from '../utils';
-import { contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils';
+import { writeStamp, contentTypeSchema, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils';
 import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { SpeechSettings } from '../../../shared/contracts/settings';

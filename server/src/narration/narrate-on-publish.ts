@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { publishOrigin, type RequestState } from '../credits';
-import { getService } from '../utils';
-import { withSavepoint } from '../utils';
+import { getService, withSavepoint } from '../utils';
 
 /**
  * Document Service middleware: publishing (and, for types configured `save`, creating or

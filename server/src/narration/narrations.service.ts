@@ -1,14 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationTrigger } from '../../../shared/contracts/settings';
-import { verifyCallbackSignature } from '../speech-client';
-import { AUTOMATIC, type Origin } from '../credits';
+import { verifyCallbackSignature, type SpeechClientConfig } from '../speech-client';
+import { AUTOMATIC, type Origin, type LedgerService } from '../credits';
 import { versionUnrecorded } from './domain/reconcile';
-import type { LedgerService } from '../credits';
 import type { SettingsService } from '../settings';
-import type { QueueConfig } from '../queue';
-import type { SpeechClientConfig } from '../speech-client';
-import type { NarrationConfig } from './config';
 import type {
+  QueueConfig,
   MediaStore,
   NarrationEvent,
   NarrationState,
@@ -18,6 +15,7 @@ import type {
   PartRows,
   ResultUrls,
 } from '../queue';
+import type { NarrationConfig } from './config';
 import type { ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
 import type { VoiceOverrides } from './voice-overrides';

@@ -2,12 +2,11 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
 import type { NarrationRow } from '../queue';
-import { etagOf } from '../http';
+import { etagOf, validate } from '../http';
 import { privateAnswer, redirectToFile } from './file-redirect';
 import { narrationJson } from './domain/public-view';
 import { chaptersToVtt } from '../subtitles';
 import { getService } from '../utils';
-import { validate } from '../http';
 
 /**
  * Public, read-only narration routes for front ends: JSON, and the stored files themselves.

@@ -1,6 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createFailureEpisodes } from '../utils';
-import { createSerialRunner } from '../utils';
+import { createFailureEpisodes, createSerialRunner } from '../utils';
 import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './domain/reconcile';
 import type { PendingRecordings } from './pending-recordings';
 

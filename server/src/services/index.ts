@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { pluginConfig, settingsParts, sliceOf } from '../config';
+import { pick, pluginConfig, settingsParts, sliceOf } from '../config';
 import { createContentApiAccess } from '../access/content-api-access';
 import { createDocumentPermissions } from '../access/document-permissions';
 import { createBudgetService } from '../credits/budget.service';
@@ -108,8 +108,8 @@ function getService<Name extends ServiceName>(name: Name): Services[Name] {
 
 /** What the media store reads of the configuration: the download limits, and the service's hosts. */
 function mediaConfig(strapi: Core.Strapi) {
-  const { baseUrl, webUrl } = pluginConfig(strapi);
-  return { ...sliceOf(pluginConfig(strapi), downloadConfigShape), baseUrl, webUrl };
+  const config = pluginConfig(strapi);
+  return { ...sliceOf(config, downloadConfigShape), ...pick(config, ['baseUrl', 'webUrl']) };
 }
 
 /**
@@ -170,14 +170,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   narrations: (strapi) => [
     {
       strapi,
-      config: (({ reconcileIntervalMs, reconcileSettleMs, worker, maxAttempts, noAudioGraceMs, apiKey }) => ({
-        reconcileIntervalMs,
-        reconcileSettleMs,
-        worker,
-        maxAttempts,
-        noAudioGraceMs,
-        apiKey,
-      }))(pluginConfig(strapi)),
+      config: pick(pluginConfig(strapi), ['reconcileIntervalMs', 'reconcileSettleMs', 'worker', 'maxAttempts', 'noAudioGraceMs', 'apiKey']),
       settings: getService('settings'),
       rows: getService('narration-rows'),
       parts: getService('part-rows'),
@@ -232,11 +225,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'speech-to-text': (strapi) => [
     {
       strapi,
-      config: {
-        ...sliceOf(pluginConfig(strapi), speechToTextConfigShape),
-        requestTimeoutMs: pluginConfig(strapi).requestTimeoutMs,
-        worker: pluginConfig(strapi).worker,
-      },
+      config: { ...sliceOf(pluginConfig(strapi), speechToTextConfigShape), ...pick(pluginConfig(strapi), ['requestTimeoutMs', 'worker']) },
       repository: getService('transcription-rows'),
       client: getService('speech-client'),
       ledger: getService('ledger'),

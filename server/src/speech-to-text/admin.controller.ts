@@ -15,9 +15,7 @@ import {
   type TranscriptDownloadFormat,
 } from '../../../shared/contracts/transcriptions';
 import { removeTemporaryFiles } from './body-guard';
-import { rethrowForAdmin } from '../http';
-import { conflict } from '../http';
-import { accepts, parsesTo } from '../http';
+import { rethrowForAdmin, conflict, accepts, parsesTo } from '../http';
 import { SubmissionError } from './service';
 import type { MediaFileRef, TranscriptionRow } from './transcription-rows';
 import { attachmentDisposition } from './result-file';

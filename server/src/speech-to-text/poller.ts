@@ -3,8 +3,7 @@ import type { SpeechClient } from '../speech-client';
 import type { TranscriptionRows, TranscriptionRow } from './transcription-rows';
 import type { TranscriptionSettings } from './settings';
 import { planFromError, planFromStatus, type PollPlan } from './status';
-import { createSerialRunner } from '../utils';
-import { createFailureEpisodes } from '../utils';
+import { createSerialRunner, createFailureEpisodes } from '../utils';
 
 /**
  * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at

@@ -3,7 +3,13 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { PayloadTooLargeError, SpeechServiceError, type SpeechClient, type TranscriptionOutputFormat } from '../speech-client';
+import {
+  PayloadTooLargeError,
+  SpeechServiceError,
+  type SpeechClient,
+  type TranscriptionOutputFormat,
+  type SpeechClientConfig,
+} from '../speech-client';
 import { editorMessage } from '../http';
 import { DOWNLOAD_TYPES, renderTranscript, type DownloadFormat } from '../subtitles';
 import { createPoller } from './poller';
@@ -12,7 +18,6 @@ import { fileStem } from './result-file';
 import { MAX_AUDIO_BYTES, readTranscriptionSettings } from './settings';
 import type { LedgerService } from '../credits';
 import type { QueueConfig } from '../queue';
-import type { SpeechClientConfig } from '../speech-client';
 import type { SpeechToTextConfig } from './config';
 import { safeFileName } from '../utils';
 

@@ -1,6 +1,5 @@
-import type { SpeechClientConfig } from '../speech-client';
+import { type SpeechClientConfig, MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 import type { SpeechToTextConfig } from './config';
-import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../speech-client';
 
 /** Timing and limits of speech to text, derived from the plugin's configuration. */
 

@@ -2,10 +2,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import type { DownloadConfig } from '../../download';
+import { type DownloadConfig, DownloadRefusedError, downloadToTempFile } from '../../download';
 import type { SpeechClientConfig } from '../../speech-client';
 import { NARRATION_UID } from '../../content-types';
-import { DownloadRefusedError, downloadToTempFile } from '../../download';
 import type { MediaFileRef, NarrationRow } from '../rows/narration-rows';
 import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../../subtitles';
 

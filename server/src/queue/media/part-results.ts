@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { downloadToTempFile } from '../../download';
-import type { DownloadedFile } from '../../download';
+import { downloadToTempFile, type DownloadedFile } from '../../download';
 import { createLimiter } from '../../utils';
 import type { ResultUrls } from '../domain/states';
 import { mediaOrigins, type MediaConfig } from './media';

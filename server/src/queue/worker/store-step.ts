@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { QueueConfig } from './config';
 import { backoffDelay } from '../../speech-client';
-import { chaptersFromCues, type Chapter } from '../../subtitles';
-import type { Cue } from '../../subtitles';
+import { chaptersFromCues, type Chapter, type Cue } from '../../subtitles';
 import type { NarrationRows, MediaFileRef, NarrationRow } from '../rows/narration-rows';
 import type { DescribeLive } from '../domain/live-version';
 import { PartsLostError, type JoinedMedia, type JoinedMediaStore } from '../media/joined-media';

@@ -1,7 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { BudgetService } from '../../credits';
-import { AUTOMATIC, type Origin } from '../../credits';
-import type { LedgerService, NarratedTarget } from '../../credits';
+import { type BudgetService, AUTOMATIC, type Origin, type LedgerService, type NarratedTarget } from '../../credits';
 import type { SettingsService } from '../../settings';
 import type { QueueConfig } from './config';
 import type { QueueStateStore } from './queue-state';
