@@ -128,8 +128,8 @@ export async function logIn(page: Page, url: string) {
  * Chromium on a loaded machine can hold idle callbacks until it renders its next frame, and a page
  * nobody looks at renders none: the button then never comes, though the selection is made (seen
  * in CI; taking a screenshot, which renders a frame, brought it at once). So while waiting, a
- * frame is rendered now and then, as a screen would. The row is selected again only if a
- * re-render of the list dropped the selection.
+ * frame is rendered now and then, as a screen would. The row is selected before the button is
+ * looked for, and again if a re-render of the list dropped the selection.
  */
 export async function selectForBulkAction(page: Page, row: Locator, label: string, timeoutMs = 30_000): Promise<Locator> {
   const action = page.getByRole('button', { name: label, exact: true });
@@ -137,8 +137,9 @@ export async function selectForBulkAction(page: Page, row: Locator, label: strin
   let lastFrame = Date.now();
   await waitFor(
     async () => {
-      if (await action.isVisible()) return true;
+      // The row first: with another row already selected the button may be there before this one is.
       if (!(await checkbox.isChecked())) await checkbox.check();
+      if (await action.isVisible()) return true;
       if (Date.now() - lastFrame >= 1_000) {
         await page.screenshot();
         lastFrame = Date.now();
