@@ -6,13 +6,22 @@
 
 export const ROUTE_TARGETS = ['any', 'process-text', 'voices', 'stt-submit', 'stt-status', 'tts', 'media'];
 
+/** @typedef {{ type: 'int'|'bool'|'string', min?: number, default?: unknown, required?: boolean, check?: (value: string) => string | null }} InjectionField */
+
+/** @param {string} value */
+const notBlank = (value) => (value.trim() ? null : 'must not be blank');
+/** @param {string} value */
+const oneWord = (value) => notBlank(value) ?? (/\s/u.test(value) ? 'must be a single word (no spaces)' : null);
+
 /**
  * scope says where an injection is consumed:
  *  - request: when a request for `target` arrives (before auth for http5xx, at the rate-limit step for 429)
- *  - narration: when /process-text accepts a request that starts a generation (sync*, generationFailure, noAudio, lostAnswer),
- *    when a refund is attempted (refundFailure), or when a callback is delivered (slowCallback, duplicateCallback)
+ *  - narration: when /process-text accepts a request that starts a generation (sync*, generationFailure, noAudio, lostAnswer,
+ *    dropSentence, replaceWord), when a refund is attempted (refundFailure), or when a callback is delivered (slowCallback,
+ *    duplicateCallback)
  *  - stt: when an STT job is created
- * @type {Record<string, { scope: 'request'|'narration'|'stt', fields: Record<string, { type: 'int'|'bool'|'string', min?: number, default?: unknown, required?: boolean }> }>}
+ * A string field's `check` says what is wrong with its value, or returns null.
+ * @type {Record<string, { scope: 'request'|'narration'|'stt', fields: Record<string, InjectionField> }>}
  */
 export const INJECTION_KINDS = {
   http5xx: { scope: 'request', fields: {} },
@@ -29,6 +38,12 @@ export const INJECTION_KINDS = {
   duplicateCallback: {
     scope: 'narration',
     fields: { times: { type: 'int', min: 2, default: 2 }, concurrent: { type: 'bool', default: false } },
+  },
+  // The audio says something other than the text that was sent (speech-faults.mjs); STT transcribes the audio.
+  dropSentence: { scope: 'narration', fields: { sentence: { type: 'int', min: 0, default: 1 } } },
+  replaceWord: {
+    scope: 'narration',
+    fields: { word: { type: 'string', required: true, check: oneWord }, with: { type: 'string', required: true, check: notBlank } },
   },
   sttJobFailure: { scope: 'stt', fields: { message: { type: 'string', default: 'Transcription failed (injected by the emulator).' } } },
   sttStuck: { scope: 'stt', fields: {} },
@@ -85,6 +100,8 @@ export function parseInjection(body) {
       throw new InjectionError(
         `${name} must be ${field.type === 'int' ? `an integer >= ${field.min ?? 0}` : `a ${field.type === 'bool' ? 'boolean' : 'string'}`}`
       );
+    const problem = field.check?.(/** @type {string} */ (value));
+    if (problem) throw new InjectionError(`${name} ${problem}`);
     injection[name] = value;
   }
   const known = new Set(['kind', 'count', 'target', 'articleId', ...Object.keys(spec.fields)]);

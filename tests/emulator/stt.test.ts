@@ -295,6 +295,26 @@ describe('status', () => {
     expect(final).toEqual({ job_id: jobId, status: 'failed', error: { code: 'TRANSCRIPTION_FAILED', message: 'model overloaded' } });
   });
 
+  it('answers injected 500s on submit and status, and an injected 429 on status, leaving the job itself alone', async () => {
+    await emulator.control('inject', { body: { kind: 'http5xx', target: 'stt-submit' } });
+    const failed = await uploadMultipart(submitUrl(), [audioPart(toneWav(1, [[0.2, 0.6]]))]);
+    expect(failed.status).toBe(500);
+    expect(failed.body.error.code).toBe('INTERNAL_ERROR');
+    expect((await emulator.control('stt-jobs')).jobs).toEqual([]);
+
+    const jobId = await submit([audioPart(toneWav(1, [[0.2, 0.6]])), { name: 'language', value: 'en-GB' }]);
+    await emulator.control('inject', { body: { kind: 'http5xx', target: 'stt-status' } });
+    await emulator.control('inject', { body: { kind: 'rateLimit429', target: 'stt-status', retryAfter: 2 } });
+    expect((await requestJson(statusUrl(jobId))).status).toBe(500);
+    const limited = await requestJson(statusUrl(jobId));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('2');
+    const { final } = await pollUntilDone(jobId);
+    expect(final.status).toBe('completed');
+    const { jobs } = await emulator.control('stt-jobs');
+    expect(jobs).toEqual([expect.objectContaining({ job_id: jobId, language: 'en-GB', transcriptSource: 'wav-energy' })]);
+  });
+
   it('keeps an injected stuck job in processing', async () => {
     await emulator.control('inject', { body: { kind: 'sttStuck' } });
     const jobId = await submit([audioPart(toneWav(1, [[0.2, 0.6]]))]);

@@ -172,5 +172,10 @@ export const CONTROL_ROUTES = [
       events: ctx.runtime.state.events.filter((e) => (!articleId || e.articleId === articleId) && (!type || e.type === type)),
     });
   }),
-  route('GET', '/__control/stt-jobs', async (ctx) => sendJson(ctx.res, 200, { jobs: [...ctx.runtime.state.sttJobs.values()] })),
+  // ?sha256= finds the jobs that transcribed one MP3 (an article's audio.sha256).
+  route('GET', '/__control/stt-jobs', async (ctx) => {
+    const { sha256 } = query(ctx);
+    const jobs = [...ctx.runtime.state.sttJobs.values()].filter((j) => !sha256 || j.audio.sha256 === sha256.toLowerCase());
+    sendJson(ctx.res, 200, { jobs });
+  }),
 ];

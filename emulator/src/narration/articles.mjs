@@ -17,7 +17,9 @@
  * @property {number} characters  code points of the narrated request's text
  * @property {number} creditsCharged  credits currently held for the latest generation (0 after a refund)
  * @property {{ audioFile: string|null, srtFile: string|null } | null} result  stored result (null until the first generation ends)
- * @property {{ durationSec: number, cues: number, sentences: number, narratedSentences: number, truncated: boolean } | null} audio
+ * @property {{ durationSec: number, cues: number, sentences: number, narratedSentences: number, truncated: boolean, sha256: string,
+ *   injected: import('./speech-faults.mjs').SpeechFault[] } | null} audio  sha256: of the MP3 (an STT job's audio.sha256 matches
+ *   it); injected: how the audio differs from the text
  * @property {{ articleId: string, response: { audioFile: string|null, srtFile: string|null, signature: string } } | null} lastCallback
  * @property {string} createdAt
  * @property {string} updatedAt

@@ -5,11 +5,13 @@
 import { findVoice } from '../speech/voices.mjs';
 import { splitIntoSentences } from '../speech/text.mjs';
 import { deliverCallback } from './callbacks.mjs';
+import { applySpeechFaults } from './speech-faults.mjs';
 
 /**
  * @typedef {object} GenerationPlan  failure modes decided when the request was accepted
  * @property {boolean} fail     generation fails
  * @property {boolean} noAudio  generation produces no audio
+ * @property {Parameters<typeof applySpeechFaults>[1]} faults  what the audio says differently from the text
  */
 
 /**
@@ -43,7 +45,7 @@ export async function runGeneration(ctx, record, text, plan) {
     ? { kind: 'failed', message: 'Generation failed (injected by the emulator).' }
     : plan.noAudio
       ? { kind: 'no-audio' }
-      : await synthesizeArticle(ctx, record, text);
+      : await synthesizeArticle(ctx, record, text, plan.faults);
   state.assertLive();
   record.updatedAt = new Date().toISOString();
 
@@ -94,15 +96,18 @@ export function refundArticle({ state, knobs }, record, { allowInjectedFailure =
 }
 
 /**
- * Synthesizes the narrated part of the text (the title is not narrated). The audio covers at
- * most maxNarratedSentences sentences; the SRT always describes exactly the audio.
+ * Synthesizes the narrated part of the text (the title is not narrated), as altered by injected
+ * speech faults. The audio covers at most maxNarratedSentences sentences; the SRT always describes
+ * exactly the audio.
  * @param {GenerationContext} ctx @param {import('./articles.mjs').ArticleRecord} record @param {string} text
+ * @param {GenerationPlan['faults']} faults
  * @returns {Promise<GenerationOutcome>}
  */
-async function synthesizeArticle({ state, knobs, logError, synthesizer }, record, text) {
+async function synthesizeArticle({ state, knobs, logError, synthesizer }, record, text, faults) {
   const voice = /** @type {import('../speech/voices.mjs').Voice} */ (findVoice(record.voiceId));
   const sentences = splitIntoSentences(text, knobs().maxCueChars);
-  const narrated = sentences.slice(0, knobs().maxNarratedSentences);
+  const altered = applySpeechFaults(sentences, faults);
+  const narrated = altered.sentences.slice(0, knobs().maxNarratedSentences);
   try {
     const speech = await synthesizer.synthesize(narrated, voice.espeakVoice, { gapMs: knobs().sentenceGapMs, signal: state.signal });
     if (!speech.mp3 || !speech.sha256) return { kind: 'no-audio' };
@@ -116,7 +121,9 @@ async function synthesizeArticle({ state, knobs, logError, synthesizer }, record
       cues: speech.cues.length,
       sentences: sentences.length,
       narratedSentences: narrated.length,
-      truncated: narrated.length < sentences.length,
+      truncated: narrated.length < altered.sentences.length,
+      sha256: speech.sha256,
+      injected: altered.applied,
     };
     return { kind: 'generated', files, audio };
   } catch (error) {

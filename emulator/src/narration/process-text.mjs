@@ -66,12 +66,20 @@ export async function processText(ctx) {
 
   failSynchronouslyIfInjected(runtime, record);
 
+  const event = { articleId: request.articleId };
+  const dropSentence = state.injections.take('dropSentence', event);
+  const replaceWord = state.injections.take('replaceWord', event);
+  /** @type {import('./generation.mjs').GenerationPlan} */
   const plan = {
-    fail: Boolean(state.injections.take('generationFailure', { articleId: request.articleId })) || knobs.generationFailure,
-    noAudio: Boolean(state.injections.take('noAudio', { articleId: request.articleId })) || knobs.noAudio,
+    fail: Boolean(state.injections.take('generationFailure', event)) || knobs.generationFailure,
+    noAudio: Boolean(state.injections.take('noAudio', event)) || knobs.noAudio,
+    faults: {
+      dropSentence: dropSentence && { sentence: /** @type {number} */ (dropSentence.sentence) },
+      replaceWord: replaceWord && { word: /** @type {string} */ (replaceWord.word), with: /** @type {string} */ (replaceWord.with) },
+    },
   };
   runGeneration(runtime.backgroundContext(), record, request.text, plan).catch(backgroundErrorHandler(runtime.logError));
-  const lost = state.injections.take('lostAnswer', { articleId: request.articleId });
+  const lost = state.injections.take('lostAnswer', event);
   if (lost) {
     // Charged and generating, but the client never learns it: the case a client must not pay twice for.
     const holdMs = /** @type {number} */ (lost.holdMs);
