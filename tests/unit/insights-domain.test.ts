@@ -2,9 +2,10 @@ import { isAutomated } from '../../server/src/insights/domain/bots';
 import { addDays, daysBetween, utcDay } from '../../server/src/insights/domain/day';
 import { mayCountAsDownload } from '../../server/src/insights/domain/downloads';
 import { readListeningEvent } from '../../server/src/insights/domain/events';
-import { listenerHash } from '../../server/src/insights/domain/listener-hash';
+import { listenerHash, networkHash } from '../../server/src/insights/domain/listener-hash';
 import { listenerNetwork } from '../../server/src/insights/domain/network';
 import ipaddr from 'ipaddr.js';
+import { LISTENING_EVENT_MAX_BYTES } from '../../shared/contracts/insights';
 
 describe('listenerNetwork (IAB 2.1: IPv6 by its first 64 bits)', () => {
   it('keeps an IPv4 address, reads an IPv4-mapped IPv6 one as its IPv4, and cuts IPv6 to /64', () => {
@@ -24,6 +25,40 @@ describe('listenerNetwork (IAB 2.1: IPv6 by its first 64 bits)', () => {
     expect(listenerNetwork('010.0.0.1')).toBe(ipaddr.process('010.0.0.1').toString());
     expect(listenerNetwork('256.1.1.1')).toBe('256.1.1.1');
     expect(listenerNetwork(' 203.0.113.7 ')).toBe('203.0.113.7');
+  });
+
+  it('parses no plain IPv4 address, mapped or not, whatever its octets: 0 to 255, one to three digits', () => {
+    const parse = jest.spyOn(ipaddr, 'process');
+    try {
+      // Each edge of each octet range the fast path accepts (0-9, 10-99, 100-199, 200-249, 250-255), in every position.
+      for (const octet of [0, 9, 10, 99, 100, 199, 200, 249, 250, 255]) {
+        const address = [octet, octet, octet, octet].join('.');
+        expect(listenerNetwork(address)).toBe(address);
+        expect(listenerNetwork(`::ffff:${address}`)).toBe(address);
+        expect(listenerNetwork(`::FFFF:${address}`)).toBe(address);
+      }
+      expect(listenerNetwork('203.0.113.7')).toBe('203.0.113.7');
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('reads what is not canonical dotted IPv4 as ipaddr.js does, once trimmed: padded, leading zeros, missing octets', () => {
+    // The fast path must not take these whole: each would become another network than the one ipaddr.js reads.
+    // Padded after each kind of last octet (one digit, 10-199, 200-249, 250-255):
+    expect(listenerNetwork('203.0.113.7 ')).toBe('203.0.113.7');
+    expect(listenerNetwork('203.0.113.25 ')).toBe('203.0.113.25');
+    expect(listenerNetwork('203.0.113.20 ')).toBe('203.0.113.20');
+    expect(listenerNetwork('203.0.113.10 ')).toBe('203.0.113.10');
+    expect(listenerNetwork(' 2001:db8:85a3:8d3::1 ')).toBe('2001:db8:85a3:8d3:0:0:0:0/64');
+    for (const address of ['01.2.3.4', '1.2.3.01', '1.2', '1.2.3']) {
+      expect({ address, network: listenerNetwork(address) }).toEqual({ address, network: ipaddr.process(address).toString() });
+    }
+    expect(listenerNetwork('1.2')).toBe('1.0.0.2');
+    // More than four octets, or a prefix length: not an address, kept whole.
+    expect(listenerNetwork('1.2.3.4.5')).toBe('1.2.3.4.5');
+    expect(listenerNetwork('203.0.113.7/24')).toBe('203.0.113.7/24');
   });
 });
 
@@ -46,6 +81,34 @@ describe('listenerHash', () => {
   });
   it('holds neither the address nor the agent', () => {
     expect(listenerHash(base)).not.toContain('203');
+  });
+
+  it('is the same on a Node without crypto.hash (20.0 to 20.11, which package.json engines allow)', async () => {
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('crypto', () => ({ ...jest.requireActual('crypto'), hash: undefined }));
+      try {
+        const { listenerHash: withoutHash } = await import('../../server/src/insights/domain/listener-hash');
+        expect(withoutHash(base)).toBe('a7a9e1a3fb7c3bf14de0c012fc31ea43');
+      } finally {
+        jest.dontMock('crypto');
+      }
+    });
+  });
+});
+
+describe('networkHash', () => {
+  const network = { salt: 'salt-1', network: '203.0.113.7', articleId: 'doc-en' };
+  it("is the listener hash of kind 'network' without a user agent: one per network, narration and day, whatever its agents", () => {
+    expect(networkHash(network)).toBe(listenerHash({ ...network, kind: 'network', userAgent: '' }));
+    expect(networkHash(network)).toMatch(/^[0-9a-f]{32}$/);
+    // Apart from the hashes of any listener or download of that network.
+    for (const kind of ['listener', 'download']) {
+      expect(networkHash(network)).not.toBe(listenerHash({ ...network, kind, userAgent: '' }));
+      expect(networkHash(network)).not.toBe(listenerHash({ ...network, kind, userAgent: 'Browser' }));
+    }
+    for (const change of [{ salt: 'salt-2' }, { network: '203.0.113.8' }, { articleId: 'doc-ar' }]) {
+      expect(networkHash({ ...network, ...change })).not.toBe(networkHash(network));
+    }
   });
 });
 
@@ -70,6 +133,11 @@ describe('isAutomated', () => {
       expect({ agent, automated: isAutomated(agent) }).toEqual({ agent, automated: false });
     }
   });
+  it("reads an agent without the spaces around it: a script's agent padded with them is still a script", () => {
+    // isbot's patterns anchor at the agent's start and end: ' axios/1.7.2 ' alone would pass for a browser.
+    expect(isAutomated(' axios/1.7.2 ')).toBe(true);
+    expect(isAutomated('\taxios/1.7.2\r\n')).toBe(true);
+  });
 });
 
 describe('mayCountAsDownload', () => {
@@ -82,6 +150,18 @@ describe('mayCountAsDownload', () => {
     expect(mayCountAsDownload('GET', 'bytes=0-1')).toBe(false);
     expect(mayCountAsDownload('GET', 'bytes = 0 - 0')).toBe(false);
     expect(mayCountAsDownload('POST', undefined)).toBe(false);
+  });
+  it('reads a probe however it is spaced or written, and nothing else as one', () => {
+    expect(mayCountAsDownload('GET', '')).toBe(true);
+    expect(mayCountAsDownload('GET', ' bytes=0-1')).toBe(false);
+    expect(mayCountAsDownload('GET', 'bytes=0-1 ')).toBe(false);
+    expect(mayCountAsDownload('GET', 'Bytes=0-1')).toBe(false);
+    expect(mayCountAsDownload('GET', 'bytes=0-01')).toBe(false);
+    expect(mayCountAsDownload('GET', 'bytes=0-2')).toBe(true);
+    expect(mayCountAsDownload('GET', 'bytes=0-10')).toBe(true);
+    // Two ranges fetch more than the size; a range in another unit is no byte probe.
+    expect(mayCountAsDownload('GET', 'bytes=0-1, 500-999')).toBe(true);
+    expect(mayCountAsDownload('GET', 'x-bytes=0-1')).toBe(true);
   });
 });
 
@@ -122,5 +202,27 @@ describe('readListeningEvent', () => {
     expect(refused(null).status).toBe(400);
     expect(refused({ articleId: 'doc-en', event: 'play', heard: 0 }, 5000).status).toBe(413);
     expect(refused('x'.repeat(1025), 0).status).toBe(413);
+  });
+  it('takes a body of exactly LISTENING_EVENT_MAX_BYTES, as received or as text, and refuses one byte more', () => {
+    const event = { articleId: 'doc-en', event: 'play', heard: 0 };
+    expect(readListeningEvent(event, LISTENING_EVENT_MAX_BYTES)).toEqual({ event });
+    expect(readListeningEvent(event, LISTENING_EVENT_MAX_BYTES + 1)).toEqual({ refused: expect.objectContaining({ status: 413 }) });
+    // JSON allows spaces after the value: the text padded to the limit, then one past it.
+    const json = JSON.stringify(event);
+    const padded = (bytes: number) => json + ' '.repeat(bytes - Buffer.byteLength(json));
+    expect(readListeningEvent(padded(LISTENING_EVENT_MAX_BYTES), 0)).toEqual({ event });
+    expect(readListeningEvent(padded(LISTENING_EVENT_MAX_BYTES + 1), 0)).toEqual({ refused: expect.objectContaining({ status: 413 }) });
+  });
+  it("names percent as what is wrong with a progress event's percent, or with a percent on another event", () => {
+    const message = (body: unknown) => (readListeningEvent(body, 10) as { refused: { message: string } }).refused.message;
+    expect(message({ articleId: 'doc-en', event: 'progress', heard: 1 })).toMatch(/^Invalid listening event: percent /);
+    expect(message({ articleId: 'doc-en', event: 'end', percent: 90, heard: 1 })).toMatch(/^Invalid listening event: percent /);
+    // Only 10 to 90 are progress milestones (the end is its own event), and the refusal says so.
+    expect(message({ articleId: 'doc-en', event: 'progress', percent: 100, heard: 1 })).toMatch(
+      /^Invalid listening event: percent .*10, 20/
+    );
+    expect(message({ articleId: 'doc-en', event: 'progress', percent: 55, heard: 1 })).toMatch(
+      /^Invalid listening event: percent .*10, 20/
+    );
   });
 });

@@ -64,6 +64,57 @@ describe('batchesToWrite', () => {
     ]);
   });
 
+  it('fills a batch to exactly the hashes limit', () => {
+    const batches = batchesToWrite(drained(2, 100), { days: 5, uniques: 200 });
+    expect(batches.map((b) => [b.days.length, b.uniques.length])).toEqual([[2, 200]]);
+  });
+
+  it('orders the batches by (day, narration) whatever order the tally counted them in', () => {
+    const tally = new ListeningTally();
+    for (const [day, articleId] of [
+      ['2026-11-28', 'doc01-en'],
+      ['2026-11-27', 'doc02-en'],
+      ['2026-11-27', 'doc01-en'],
+    ])
+      tally.listen(day, target(articleId), `hash-${day}-${articleId}`, { articleId, event: 'play', heard: 0 });
+    const batches = batchesToWrite(tally.drain(), { days: 1, uniques: 200 });
+    expect(batches.map((b) => b.days.map((d) => `${d.day} ${d.target.articleId}`))).toEqual([
+      ['2026-11-27 doc01-en'],
+      ['2026-11-27 doc02-en'],
+      ['2026-11-28 doc01-en'],
+    ]);
+    expect(batches.map((b) => b.uniques.map((u) => `${u.day} ${u.articleId}`))).toEqual([
+      ['2026-11-27 doc01-en'],
+      ['2026-11-27 doc02-en'],
+      ['2026-11-28 doc01-en'],
+    ]);
+  });
+
+  it('cuts narration days without hashes by the days limit, and loses none', () => {
+    // Milestones after their plays were drained: days to add to, no new hash.
+    const tally = new ListeningTally();
+    for (let a = 0; a < 3; a += 1)
+      tally.listen(DAY, target(`doc0${a}-en`), `hash-${a}`, { articleId: `doc0${a}-en`, event: 'play', heard: 0 });
+    tally.drain();
+    for (let a = 0; a < 3; a += 1)
+      tally.listen(DAY, target(`doc0${a}-en`), `hash-${a}`, { articleId: `doc0${a}-en`, event: 'progress', percent: 10, heard: 0 });
+    const batches = batchesToWrite(tally.drain(), { days: 1, uniques: 200 });
+    expect(batches.map((b) => [b.days.map((d) => d.target.articleId), b.uniques.length])).toEqual([
+      [['doc00-en'], 0],
+      [['doc01-en'], 0],
+      [['doc02-en'], 0],
+    ]);
+  });
+
+  it('cuts hashes without narration days by the hashes limit, and loses none', () => {
+    const batches = batchesToWrite({ days: [], uniques: drained(3, 150).uniques }, { days: 5, uniques: 200 });
+    expect(batches.map((b) => [b.days.length, b.uniques.length])).toEqual([
+      [0, 150],
+      [0, 150],
+      [0, 150],
+    ]);
+  });
+
   it('an empty batch makes no batch', () => {
     expect(batchesToWrite({ days: [], uniques: [] }, { days: 5, uniques: 200 })).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { LISTENERS_PER_NETWORK, PLAYS_PER_NETWORK } from '../../server/src/insights/domain/network-caps';
+import { LISTENERS_PER_NETWORK, NetworkCaps, PLAYS_PER_NETWORK } from '../../server/src/insights/domain/network-caps';
 import { ListeningTally, type ListeningTarget } from '../../server/src/insights/domain/tally';
 import { createInsightsService } from '../../server/src/insights/insights.service';
 import type { InsightsRepository } from '../../server/src/insights/insights.repository';
@@ -60,6 +60,20 @@ describe('the caps of one network', () => {
     expect(tally.download(DAY, narration, 'app-0', 'net-1')).toBe(true);
     expect(tally.download(DAY, narration, 'app-0-elsewhere', 'net-2')).toBe(true);
     expect(tally.drain().uniques).toHaveLength(LISTENERS_PER_NETWORK + 1);
+  });
+});
+
+describe('NetworkCaps.forgetBefore', () => {
+  it("forgets the caps of the days before the one given, and keeps that day's and later ones", () => {
+    const caps = new NetworkCaps();
+    const days = ['2026-11-27', '2026-11-28', '2026-11-29'];
+    for (const day of days) {
+      for (let play = 0; play < PLAYS_PER_NETWORK; play += 1) caps.takePlay(day, 'net-1');
+      for (let agent = 0; agent < LISTENERS_PER_NETWORK; agent += 1) caps.admitListener(day, 'net-1', `agent-${agent}`);
+    }
+    caps.forgetBefore('2026-11-28');
+    expect(days.map((day) => caps.takePlay(day, 'net-1'))).toEqual([true, false, false]);
+    expect(days.map((day) => caps.admitListener(day, 'net-1', 'one-more'))).toEqual([true, false, false]);
   });
 });
 

@@ -103,6 +103,7 @@ describe('ListeningTally', () => {
     expect(batch.days).toHaveLength(1);
     expect(batch.days[0].plays).toBe(2);
     expect(batch.days[0].reached).toEqual(Array(10).fill(2));
+    expect(batch.days[0].deciseconds).toBe(2 * 600);
     expect(batch.uniques.map((u) => u.hash).sort()).toEqual(['a', 'b']);
   });
 
@@ -114,6 +115,76 @@ describe('ListeningTally', () => {
     tally.forgetBefore('2026-11-28');
     tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
     expect(tally.drain().days[0].plays).toBe(1);
+  });
+
+  it("keeps the caps of the day it forgets before: that day's listener stays capped", () => {
+    const tally = new ListeningTally();
+    for (let i = 0; i < PLAYS_PER_LISTENER_PER_DAY; i++)
+      tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    tally.drain();
+    tally.forgetBefore(DAY);
+    expect(tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 })).toBe(false);
+    expect(tally.empty).toBe(true);
+  });
+
+  it('says whether an event counted: a milestone or seconds alone do, a milestone already counted or nothing heard do not', () => {
+    const tally = new ListeningTally();
+    const narration = target('doc-en');
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 })).toBe(true);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'progress', percent: 50, heard: 0 })).toBe(true);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'progress', percent: 50, heard: 0 })).toBe(false);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'pause', heard: 2.5 })).toBe(true);
+    expect(tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'pause', heard: 0 })).toBe(false);
+    const [day] = tally.drain().days;
+    expect(day.reached).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0, 0]);
+    expect(day.deciseconds).toBe(25);
+  });
+
+  it('reaches a milestone by progress or end only: a percent on another event is none', () => {
+    const tally = new ListeningTally();
+    // The events route refuses such an event; the tally does not rely on it.
+    tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', percent: 50, heard: 0 });
+    tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'pause', percent: 60, heard: 0 });
+    expect(tally.drain().days[0].reached).toEqual(Array(10).fill(0));
+  });
+
+  it('counts an end that arrived twice before its play once, and not again at the next play', () => {
+    const tally = new ListeningTally();
+    const narration = target('doc-en');
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 0 });
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'end', heard: 0 });
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    tally.listen(DAY, narration, 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    const [day] = tally.drain().days;
+    expect(day.plays).toBe(2);
+    expect(day.reached[9]).toBe(1);
+  });
+
+  it("keeps nothing waiting once a listener's plays are all counted, even if the narration gets longer that day", () => {
+    const tally = new ListeningTally();
+    for (let i = 0; i < PLAYS_PER_LISTENER_PER_DAY; i++)
+      tally.listen(DAY, target('doc-en', 60), 'h', { articleId: 'doc-en', event: 'play', heard: 3600 });
+    tally.drain();
+    // 100 s beyond the plays' worth: no play can come to count them, so they are dropped, not kept.
+    expect(tally.listen(DAY, target('doc-en', 60), 'h', { articleId: 'doc-en', event: 'pause', heard: 100 })).toBe(false);
+    // Narrated again, twice as long: its plays now have room, but only for what is heard from now on.
+    expect(tally.listen(DAY, target('doc-en', 120), 'h', { articleId: 'doc-en', event: 'pause', heard: 0 })).toBe(false);
+    expect(tally.listen(DAY, target('doc-en', 120), 'h', { articleId: 'doc-en', event: 'pause', heard: 10 })).toBe(true);
+    expect(tally.drain().days[0].deciseconds).toBe(100);
+  });
+
+  it('is not empty while it holds a narration day, or a hash, to write', () => {
+    const tally = new ListeningTally();
+    expect(tally.empty).toBe(true);
+    tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'play', heard: 0 });
+    tally.drain();
+    // A milestone after the drain of its play: a narration day without a new hash.
+    tally.listen(DAY, target('doc-en'), 'h', { articleId: 'doc-en', event: 'progress', percent: 10, heard: 0 });
+    expect(tally.empty).toBe(false);
+    expect(tally.drain().uniques).toEqual([]);
+    // Hashes put back without a narration day.
+    tally.restore({ days: [], uniques: [{ day: DAY, kind: 'download', articleId: 'doc-en', hash: 'd1' }] });
+    expect(tally.empty).toBe(false);
   });
 });
 
@@ -160,6 +231,32 @@ describe('listening views', () => {
       ['ar', 5],
       ['en', 4],
     ]);
+  });
+  it('ranks ties on plays by downloads, then listeners, then article id, whatever the order read', () => {
+    const tied = [
+      row('2026-11-27', 'e-en', 'en', 2, { downloads: 1, listeners: 9 }),
+      row('2026-11-27', 'a-en', 'en', 2, { downloads: 5, listeners: 1 }),
+      row('2026-11-27', 'd-en', 'en', 2, { downloads: 1, listeners: 9 }),
+      row('2026-11-27', 'b-en', 'en', 4, { downloads: 0, listeners: 1 }),
+      row('2026-11-27', 'c-en', 'en', 2, { downloads: 5, listeners: 3 }),
+    ];
+    const order = (list: DayTotals[]) => topArticles(list, new Map(), 10).map((article) => article.articleId);
+    expect(order(tied)).toEqual(['b-en', 'c-en', 'a-en', 'd-en', 'e-en']);
+    expect(order([...tied].reverse())).toEqual(['b-en', 'c-en', 'a-en', 'd-en', 'e-en']);
+  });
+  it('lists an article whose type or document is unknown with empty ones', () => {
+    const [known, unknown] = topArticles(
+      [row('2026-11-27', 'a-en', 'en', 2), row('2026-11-27', 'x-en', 'en', 1, { contentType: null, documentId: null })],
+      new Map(),
+      10
+    );
+    expect([known.contentType, known.documentId]).toEqual(['api::article.article', 'a']);
+    expect([unknown.articleId, unknown.contentType, unknown.documentId]).toEqual(['x-en', '', '']);
+  });
+  it('ranks locales by plays, then by name', () => {
+    const locales = [row('2026-11-27', 'c-fr', 'fr', 2), row('2026-11-27', 'a-en', 'en', 5), row('2026-11-27', 'b-ar', 'ar', 2)];
+    expect(byLocale(locales).map((locale) => locale.locale)).toEqual(['en', 'ar', 'fr']);
+    expect(byLocale([...locales].reverse()).map((locale) => locale.locale)).toEqual(['en', 'ar', 'fr']);
   });
   it('writes a CSV row in the contract columns order', () => {
     expect(csvRow(rows[2], null)).toHaveLength(LISTENING_CSV_COLUMNS.length);
