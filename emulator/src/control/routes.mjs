@@ -172,10 +172,13 @@ export const CONTROL_ROUTES = [
       events: ctx.runtime.state.events.filter((e) => (!articleId || e.articleId === articleId) && (!type || e.type === type)),
     });
   }),
-  // ?sha256= finds the jobs that transcribed one MP3 (an article's audio.sha256).
+  // ?sha256= finds the jobs that transcribed one MP3 (an article's audio.sha256): uploaded as it is, or its frames carried by another file.
   route('GET', '/__control/stt-jobs', async (ctx) => {
     const { sha256 } = query(ctx);
-    const jobs = [...ctx.runtime.state.sttJobs.values()].filter((j) => !sha256 || j.audio.sha256 === sha256.toLowerCase());
+    const wanted = sha256?.toLowerCase();
+    const jobs = [...ctx.runtime.state.sttJobs.values()].filter(
+      (j) => !wanted || j.audio.sha256 === wanted || j.recognisedAudio.includes(wanted)
+    );
     sendJson(ctx.res, 200, { jobs });
   }),
 ];

@@ -62,7 +62,7 @@ const SAMPLE_RATES = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [1
 /**
  * Reads one MPEG audio frame header.
  * @param {Buffer} buf @param {number} pos
- * @returns {{ length: number, samples: number, sampleRate: number } | null}
+ * @returns {{ length: number, samples: number, sampleRate: number, version: 1 | 2 | 2.5, layer: number } | null}
  */
 export function readFrameHeader(buf, pos) {
   if (pos + 4 > buf.length || buf[pos] !== 0xff || (buf[pos + 1] & 0xe0) !== 0xe0) return null;
@@ -78,7 +78,7 @@ export function readFrameHeader(buf, pos) {
   const samples = layer === 1 ? 384 : layer === 3 && !v1 ? 576 : 1152;
   const length =
     layer === 1 ? (Math.floor((12 * bitrate) / sampleRate) + padding) * 4 : Math.floor(((samples / 8) * bitrate) / sampleRate) + padding;
-  return { length, samples, sampleRate };
+  return { length, samples, sampleRate, version: v1 ? 1 : versionBits === 2 ? 2 : 2.5, layer };
 }
 
 /**

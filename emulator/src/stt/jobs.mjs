@@ -15,6 +15,7 @@ import { transcribe } from './transcribe.mjs';
  * @property {'json'|'srt'} outputFormat
  * @property {{ filename: string | null, bytes: number, sha256: string }} audio
  * @property {import('./transcribe.mjs').TranscriptSource | null} transcriptSource
+ * @property {string[]} recognisedAudio  the SHA-256 of each of the emulator's MP3s the upload is or carries, in order
  * @property {{ subtitles: unknown } | null} result
  * @property {{ code: string, message: string } | null} error
  * @property {boolean} stuck  injected: never leaves `processing`
@@ -43,6 +44,7 @@ export function createSttJob(ctx, company, file, { language, outputFormat }) {
     outputFormat,
     audio: { filename: file.filename, bytes: file.bytes, sha256: file.sha256 },
     transcriptSource: null,
+    recognisedAudio: [],
     result: null,
     error: null,
     stuck,
@@ -88,6 +90,7 @@ async function advance({ state, knobs }, job, analysis, injectedFailure) {
     return;
   }
   job.transcriptSource = transcript.source;
+  job.recognisedAudio = transcript.audio;
   job.result = { subtitles: job.outputFormat === 'srt' ? transcript.srt : transcript.segments };
   setStatus('completed');
 }
