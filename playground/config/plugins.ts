@@ -111,6 +111,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         budget: env.json('SPEECH_BUDGET', {}),
         // Listening insights (JSON: { enabled, flushSeconds, retentionDays }); on by default.
         insights: env.json('SPEECH_INSIGHTS', {}),
+        // Verified narration (JSON: { minWordAccuracy, maxAttempts, maxWaitMs }); which types verify is in contentTypes.
+        verification: env.json('SPEECH_VERIFICATION', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

@@ -21,5 +21,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   if (config.worker) await getService('budget').releaseHeld();
   await getService('narrations').start();
   await getService('speech-to-text').start();
+  getService('verifier').start();
   getService('insights').start();
 };

@@ -5,6 +5,7 @@
  */
 import type { DocumentTarget, ManyTarget, MediaRef, QueueState } from './common';
 import type { PreprocessType, SpeechSettings } from './settings';
+import type { VerificationView } from './verification';
 import type { VoiceCheck } from './voices';
 
 /**
@@ -50,6 +51,8 @@ export interface NarrationView {
   subtitlesVtt: MediaRef | null;
   /** A segmented narration: how many of its parts are ready ("7 of 18 parts ready"). Null in whole-article mode, and in lists. */
   parts: PartsProgress | null;
+  /** Its check by speech to text (shared/contracts/verification.ts); null for a type that does not verify, and before anything was stored. */
+  verification: VerificationView | null;
 }
 
 /** Parts of a segmented narration (docs/segmented-narration.md). */

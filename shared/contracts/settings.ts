@@ -7,6 +7,7 @@ import type { FieldError, QueueState } from './common';
 import type { LexiconRule, LexiconRuleInput } from './lexicon';
 import type { BudgetSettings } from './usage';
 import type { VoiceCheck } from './voices';
+import type { VerificationSettings } from './verification';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
 export type PreprocessType = '0' | '2';
@@ -68,6 +69,8 @@ export interface ContentTypeNarration {
    * the admin (over a size the configuration file gives the type), the global one applies too.
    */
   segmentCharacters?: number | null;
+  /** Check each stored narration of this type by the service's speech to text (docs/verification.md). */
+  verify?: boolean;
 }
 
 /**
@@ -75,7 +78,10 @@ export interface ContentTypeNarration {
  * then applying (server/src/narration/config.ts, typesOverFile): what the settings page shows but need not
  * send back.
  */
-export type FileContentTypeNarration = Pick<ContentTypeNarration, 'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters'>;
+export type FileContentTypeNarration = Pick<
+  ContentTypeNarration,
+  'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify'
+>;
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */
 export interface SpeechSettings {
@@ -95,11 +101,17 @@ export interface SpeechSettings {
   segmentCharacters: number;
   /** The monthly credit budget (shared/contracts/usage.ts); `budget.monthlyCredits` is a public contract. */
   budget: BudgetSettings;
+  /** How narrations of the types that verify are checked (shared/contracts/verification.ts). */
+  verification: VerificationSettings;
 }
 
-/** What the admin may change: any subset; each map given replaces the saved one whole; `budget` keys are changed one by one. */
+/** What the admin may change: any subset; each map given replaces the saved one whole; `budget` and `verification` keys are changed one by one. */
 export type SettingsChanges = Partial<
-  Omit<SpeechSettings, 'lexicon' | 'budget'> & { lexicon: LexiconRuleInput[]; budget: Partial<BudgetSettings> }
+  Omit<SpeechSettings, 'lexicon' | 'budget' | 'verification'> & {
+    lexicon: LexiconRuleInput[];
+    budget: Partial<BudgetSettings>;
+    verification: Partial<VerificationSettings>;
+  }
 >;
 
 /** Optional capabilities the server announces (the admin hides what is off). */

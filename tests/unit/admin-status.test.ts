@@ -1,4 +1,5 @@
 import { BADGE_LABEL, badgeKind, isInProgress, knownErrorCode, rowForLocale } from '../../admin/src/utils/status';
+import { clockTime } from '../../admin/src/utils/clockTime';
 import { modelFromPath } from '../../admin/src/utils/paths';
 import type { NarrationStatus } from '../../admin/src/api/types';
 import { queueState as queue } from './admin-fixtures';
@@ -27,6 +28,26 @@ describe('admin badge mapping', () => {
     expect(badgeKind({ status: 'queued' }, queue({ paused: true, pauseCode: 'AUTH_FAILED' }))).toBe('queued');
     expect(BADGE_LABEL.paused).toBe('Paused for credits');
     expect(BADGE_LABEL.none).toBe('Not narrated');
+  });
+
+  it('marks a ready narration whose check heard something else, and only that', () => {
+    const verification = (status: 'pending' | 'verified' | 'mismatch' | 'failed') => ({
+      status,
+      wordAccuracy: null,
+      placeCount: 2,
+      places: [],
+      checks: { total: 1, done: 1 },
+      reason: null,
+      checkedAt: null,
+    });
+    expect(badgeKind({ status: 'completed', verification: verification('mismatch') }, queue())).toBe('mismatch');
+    expect(BADGE_LABEL.mismatch).toBe('Ready, check audio');
+    for (const status of ['pending', 'verified', 'failed'] as const) {
+      expect(badgeKind({ status: 'completed', verification: verification(status) }, queue())).toBe('ready');
+    }
+    expect(badgeKind({ status: 'completed', verification: null }, queue())).toBe('ready');
+    // A new version on its way: the badge says so, whatever the last audio's check said.
+    expect(badgeKind({ status: 'queued', verification: verification('mismatch') }, queue())).toBe('queued');
   });
 
   it('knows which statuses are in progress', () => {
@@ -62,5 +83,16 @@ describe('admin badge mapping', () => {
     expect(modelFromPath('/admin/content-manager/collection-types/api::article.article/abc')).toBe('api::article.article');
     expect(modelFromPath('/admin/content-manager/single-types/api::home.home')).toBeNull();
     expect(modelFromPath('/admin/settings/speech')).toBeNull();
+  });
+});
+
+describe('a time in the audio', () => {
+  it.each([
+    [0, '0:00'],
+    [8.667, '0:08'],
+    [75, '1:15'],
+    [3725.4, '1:02:05'],
+  ])('%s s reads %s', (seconds, shown) => {
+    expect(clockTime(seconds)).toBe(shown);
   });
 });

@@ -47,6 +47,7 @@ describe('narration view', () => {
       subtitles: { id: 4, url: '/uploads/a.srt' },
       subtitlesVtt: null,
       parts: null,
+      verification: null,
     });
   });
 

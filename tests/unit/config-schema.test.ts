@@ -45,6 +45,22 @@ describe('plugin configuration', () => {
     );
   });
 
+  it('verifies no type unless it says so, and takes a minimum word accuracy from 0 to 1', () => {
+    const config = parsePluginConfig(minimal);
+    expect(config.verification).toEqual({ minWordAccuracy: 0.95, maxAttempts: 5, maxWaitMs: 30 * 60_000 });
+    expect(
+      parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: ['body'], verify: true } } }).contentTypes['api::a.a']
+        .verify
+    ).toBe(true);
+    expect(() => parsePluginConfig({ ...minimal, verification: { minWordAccuracy: 1.5 } })).toThrow(
+      /speech\.config\.verification\.minWordAccuracy: must be from 0 to 1/
+    );
+    expect(() => parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: ['body'], verify: 'yes' } } })).toThrow(
+      /speech\.config\.contentTypes\.api::a\.a\.verify/
+    );
+    expect(() => parsePluginConfig({ ...minimal, verification: { minWordAcuracy: 0.9 } })).toThrow(/minWordAcuracy/);
+  });
+
   it('no longer knows reclaimUploadMemory (removed: a plugin does not change the V8 flags of its host)', () => {
     expect(() => parsePluginConfig({ ...minimal, reclaimUploadMemory: true })).toThrow(/unknown key\(s\) reclaimUploadMemory/);
   });

@@ -174,16 +174,55 @@ const storedChange = (after: NarrationRow): CommittedChange => ({
 });
 
 describe('announcing on the event hub', () => {
-  it('registers both events with the webhook store and removes them again', () => {
+  it('registers its events with the webhook store and removes them again', () => {
     const { strapi, allowed } = fakeStrapi(async () => undefined);
-    const webhooks = createNarrationWebhooks(strapi, { findRow: async () => null, publicUrl: () => BASE });
+    const webhooks = createNarrationWebhooks(strapi, {
+      findRow: async () => null,
+      publicUrl: () => BASE,
+      verificationOf: async () => null,
+    });
     webhooks.registerEvents();
     expect([...allowed.entries()]).toEqual([
       ['SPEECH_NARRATION_READY', 'narration.ready'],
       ['SPEECH_NARRATION_FAILED', 'narration.failed'],
+      ['SPEECH_NARRATION_VERIFICATION_FAILED', 'narration.verification_failed'],
     ]);
     webhooks.unregisterEvents();
     expect(allowed.size).toBe(0);
+  });
+
+  it('announces a failed check with the narration and its verification, where the places differ', async () => {
+    const emitted: Array<{ name: string; info: any }> = [];
+    const { strapi } = fakeStrapi(async (name, info) => {
+      emitted.push({ name, info });
+    });
+    const stored = row({ status: 'completed', title: 'Checked', audio: { id: 1, url: '/a' }, subtitles: { id: 2, url: '/b' } });
+    const verification = {
+      status: 'mismatch' as const,
+      wordAccuracy: 0.8,
+      placeCount: 1,
+      places: [{ expected: 'Four five six', heard: '', atSeconds: 2.5 }],
+      checks: { total: 1, done: 1 },
+      reason: null,
+      checkedAt: '2026-11-29T10:00:00.000Z',
+    };
+    const webhooks = createNarrationWebhooks(strapi, {
+      findRow: async () => stored,
+      publicUrl: () => BASE,
+      verificationOf: async () => verification,
+    });
+    webhooks.verificationFailed(stored.id, stored.articleId);
+    await webhooks.settle();
+    expect(emitted).toEqual([
+      {
+        name: 'narration.verification_failed',
+        info: expect.objectContaining({
+          uid: 'api::article.article',
+          narration: expect.objectContaining({ title: 'Checked', error: null }),
+          verification,
+        }),
+      },
+    ]);
   });
 
   it('returns at once while the event hub is slow, and emits the stored row with the transition status', async () => {
@@ -197,7 +236,11 @@ describe('announcing on the event hub', () => {
         })
     );
     const stored = row({ status: 'queued', title: 'From the database', audio: { id: 1, url: '/a' }, subtitles: { id: 2, url: '/b' } });
-    const webhooks = createNarrationWebhooks(strapi, { findRow: async () => stored, publicUrl: () => BASE });
+    const webhooks = createNarrationWebhooks(strapi, {
+      findRow: async () => stored,
+      publicUrl: () => BASE,
+      verificationOf: async () => null,
+    });
     webhooks.transitionCommitted(storedChange(row({ status: 'completed' })));
     // Nothing is awaited by the caller: the emission happens beside it.
     let settled = false;

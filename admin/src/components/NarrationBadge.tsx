@@ -24,7 +24,19 @@ export const NarrationBadge = ({ row, queue, size = 'S' }: Props) => {
     </Status>
   );
   const reason =
-    (kind === 'failed' || kind === 'budget') && row ? describeFailure(row) : kind === 'paused' ? (queue?.pauseReason ?? null) : null;
+    (kind === 'failed' || kind === 'budget') && row
+      ? describeFailure(row)
+      : kind === 'paused'
+        ? (queue?.pauseReason ?? null)
+        : kind === 'mismatch' && row?.verification
+          ? formatMessage(
+              {
+                id: getTranslation('badge.mismatchReason'),
+                defaultMessage: 'Its audio differs from the text sent in {count, plural, one {# place} other {# places}}.',
+              },
+              { count: row.verification.placeCount }
+            )
+          : null;
   if (!reason) return badge;
   return (
     <Tooltip label={reason}>

@@ -21,6 +21,7 @@ import { partsProgressMessage, regenerateCostMessage } from '../utils/parts';
 import { badgeKind, isHeldByBudget, isInProgress, rowForLocale } from '../utils/status';
 import { BudgetHold } from './BudgetHold';
 import { useFailureReason } from './FailureReason';
+import { VerificationCard } from './VerificationCard';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { PanelEstimate } from './PanelEstimate';
@@ -72,6 +73,13 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     allowedActions: { canNarrate },
   } = useRBAC(PERMISSIONS.narrate);
   const [busy, setBusy] = React.useState<Action | null>(null);
+  const audioRef = React.useRef<HTMLAudioElement>(null);
+  const playFrom = React.useCallback((seconds: number) => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    audio.currentTime = seconds;
+    void audio.play().catch(() => undefined);
+  }, []);
   const [confirmOpen, setConfirmOpen] = React.useState(false);
 
   const target: DocumentTarget = React.useMemo(() => ({ contentType: model, documentId, locale }), [model, documentId, locale]);
@@ -90,7 +98,10 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
     loading: narrationQuery.isLoading || narrationQuery.isUninitialized,
     error: problemOf(narrationQuery.error),
   };
-  const anyInProgress = Boolean(narration.data?.data.some((candidate) => isInProgress(candidate)));
+  // A check still listening to a stored narration is followed like a narration in progress.
+  const anyInProgress = Boolean(
+    narration.data?.data.some((candidate) => isInProgress(candidate) || candidate.verification?.status === 'pending')
+  );
   // Polled while a narration is in progress, and for a while after a save, publish or action.
   const { refetch: reloadNarration } = speechApi.endpoints.getSpeechDocumentNarrations.useQuerySubscription(narrationArgs, {
     refetchOnMountOrArgChange: true,
@@ -232,7 +243,10 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
         </Flex>
       ) : null}
 
-      {row?.audio ? <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} /> : null}
+      {row?.audio ? (
+        <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} audioRef={audioRef} />
+      ) : null}
+      {row?.audio && row.verification ? <VerificationCard verification={row.verification} onPlayFrom={playFrom} dir={dir} /> : null}
       {row?.audio ? (
         <React.Suspense fallback={null}>
           <ListeningCard target={target} />

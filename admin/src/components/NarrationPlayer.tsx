@@ -10,6 +10,8 @@ interface Props {
   subtitlesVtt: MediaRef | null;
   subtitles: MediaRef | null;
   locale: string | null;
+  /** The audio element, for a caller that plays from a time (the verification's places). */
+  audioRef?: React.RefObject<HTMLAudioElement>;
 }
 
 /** Builds a VTT URL from the SRT when only the SRT is stored. */
@@ -37,9 +39,10 @@ function useVttSource(subtitlesVtt: MediaRef | null, subtitles: MediaRef | null)
 }
 
 /** The stored MP3 with its subtitles; the line being spoken is shown under the player. */
-export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Props) => {
+export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale, audioRef: givenRef }: Props) => {
   const { formatMessage } = useIntl();
-  const audioRef = React.useRef<HTMLAudioElement>(null);
+  const ownRef = React.useRef<HTMLAudioElement>(null);
+  const audioRef = givenRef ?? ownRef;
   const [line, setLine] = React.useState('');
   const [failed, setFailed] = React.useState(false);
   const src = mediaUrl(audio.url);
@@ -72,7 +75,7 @@ export const NarrationPlayer = ({ audio, subtitlesVtt, subtitles, locale }: Prop
       detach?.();
       tracks.removeEventListener('addtrack', onAddTrack);
     };
-  }, [vtt]);
+  }, [vtt, audioRef]);
 
   return (
     <Flex direction="column" alignItems="stretch" gap={2}>

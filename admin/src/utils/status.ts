@@ -6,7 +6,7 @@ import { BUDGET_REACHED } from '../../../shared/contracts/usage';
  * How a narration is shown to editors. Pure, so the mapping is unit-tested without a browser.
  */
 
-export type BadgeKind = 'none' | 'queued' | 'budget' | 'paused' | 'generating' | 'ready' | 'failed' | 'cancelled';
+export type BadgeKind = 'none' | 'queued' | 'budget' | 'paused' | 'generating' | 'ready' | 'mismatch' | 'failed' | 'cancelled';
 export type BadgeVariant = 'neutral' | 'secondary' | 'warning' | 'primary' | 'success' | 'danger';
 
 export const IN_PROGRESS: ReadonlySet<NarrationStatus> = new Set<NarrationStatus>([
@@ -24,6 +24,7 @@ export const BADGE_VARIANT: Record<BadgeKind, BadgeVariant> = {
   paused: 'warning',
   generating: 'primary',
   ready: 'success',
+  mismatch: 'warning',
   failed: 'danger',
   cancelled: 'neutral',
 };
@@ -35,6 +36,7 @@ export const BADGE_LABEL: Record<BadgeKind, string> = {
   paused: 'Paused for credits',
   generating: 'Generating',
   ready: 'Ready',
+  mismatch: 'Ready, check audio',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
@@ -49,7 +51,7 @@ export function isHeldByBudget(row: Pick<NarrationView, 'status'> & Partial<Pick
 }
 
 export function badgeKind(
-  row: (Pick<NarrationView, 'status'> & Partial<Pick<NarrationView, 'lastErrorCode'>>) | null | undefined,
+  row: (Pick<NarrationView, 'status'> & Partial<Pick<NarrationView, 'lastErrorCode' | 'verification'>>) | null | undefined,
   queue?: QueueState | null
 ): BadgeKind {
   if (!row) return 'none';
@@ -63,7 +65,8 @@ export function badgeKind(
     case 'storing':
       return 'generating';
     case 'completed':
-      return 'ready';
+      // Ready and public, but its check heard something else than the text sent.
+      return row.verification?.status === 'mismatch' ? 'mismatch' : 'ready';
     case 'failed':
       return 'failed';
     case 'cancelled':

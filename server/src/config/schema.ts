@@ -8,6 +8,7 @@ import { queueConfigShape } from '../queue';
 import { configIssues, invalidConfigError } from '../settings/problems';
 import { speechClientConfigShape } from '../speech-client/config';
 import { speechToTextConfigShape } from '../speech-to-text/config';
+import { verificationConfigShape } from '../verification/config';
 import { voicesConfigShape } from '../voices/config';
 
 /**
@@ -26,6 +27,7 @@ export const pluginConfigSchema = z
     ...feedsConfigShape,
     ...creditsConfigShape,
     ...insightsConfigShape,
+    ...verificationConfigShape,
   })
   .strict();
 

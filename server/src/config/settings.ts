@@ -4,6 +4,7 @@ import { budgetChangesOver, budgetInEffect, creditsSettingsShape } from '../cred
 import { lexiconSettingsShape } from '../lexicon/config';
 import { narrationInEffect, narrationSettingsShape } from '../narration/config';
 import type { SettingsParts } from '../settings/service';
+import { verificationChangesOver, verificationInEffect, verificationSettingsShape } from '../verification/config';
 import { voicesInEffect, voicesSettingsShape } from '../voices/config';
 import type { PluginConfig } from './schema';
 
@@ -13,7 +14,13 @@ import type { PluginConfig } from './schema';
  * configuration file.
  */
 export const runtimeSettingsSchema = z
-  .object({ ...voicesSettingsShape, ...narrationSettingsShape, ...lexiconSettingsShape, ...creditsSettingsShape })
+  .object({
+    ...voicesSettingsShape,
+    ...narrationSettingsShape,
+    ...lexiconSettingsShape,
+    ...creditsSettingsShape,
+    ...verificationSettingsShape,
+  })
   .partial()
   .strict();
 export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
@@ -22,17 +29,19 @@ export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 export function runtimeSettingsParts(file: PluginConfig, hasDraftAndPublish: (uid: string) => boolean): SettingsParts<RuntimeSettings> {
   return {
     schema: runtimeSettingsSchema,
-    // Each key given replaces the saved one, but the budget's, which are changed one by one.
+    // Each key given replaces the saved one, but the budget's and the verification's, which are changed one by one.
     combine: (saved, changes) => ({
       ...saved,
       ...changes,
       ...(changes.budget ? { budget: budgetChangesOver(saved.budget, changes.budget) } : {}),
+      ...(changes.verification ? { verification: verificationChangesOver(saved.verification, changes.verification) } : {}),
     }),
     inEffect: (saved): SpeechSettings => ({
       ...voicesInEffect(file, saved),
       ...narrationInEffect(file, saved, hasDraftAndPublish),
       lexicon: saved.lexicon ?? [],
       budget: budgetInEffect(file.budget, saved.budget),
+      verification: verificationInEffect(file.verification, saved.verification),
     }),
   };
 }

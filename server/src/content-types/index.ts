@@ -9,6 +9,7 @@ import narrationSchema from './narration/schema.json';
 import narrationPartSchema from './narration-part/schema.json';
 import pendingRecordingSchema from './pending-recording/schema.json';
 import transcriptionSchema from './transcription/schema.json';
+import verificationSchema from './verification/schema.json';
 import voiceOverrideSchema from './voice-override/schema.json';
 
 export const NARRATION_UID = 'plugin::speech.narration' as const;
@@ -22,6 +23,7 @@ export const LEDGER_ARTICLE_UID = 'plugin::speech.ledger-article' as const;
 export const LISTENING_DAY_UID = 'plugin::speech.listening-day' as const;
 export const LISTENING_UNIQUE_UID = 'plugin::speech.listening-unique' as const;
 export const LISTENING_SALT_UID = 'plugin::speech.listening-salt' as const;
+export const VERIFICATION_UID = 'plugin::speech.verification' as const;
 
 export default {
   narration: { schema: narrationSchema },
@@ -36,4 +38,5 @@ export default {
   'listening-day': { schema: listeningDaySchema },
   'listening-unique': { schema: listeningUniqueSchema },
   'listening-salt': { schema: listeningSaltSchema },
+  verification: { schema: verificationSchema },
 };

@@ -69,7 +69,11 @@ export default {
       getService('queue-state').read(),
     ]);
     const rows = await readableRows(ctx, contentType, found);
-    ctx.body = { data: rows.map(adminNarrationView), queue } satisfies Contract.NarrationStatusesResponse;
+    const checks = await getService('verification-views').forList(rows);
+    ctx.body = {
+      data: rows.map((row) => adminNarrationView(row, checks.get(row.id) ?? null)),
+      queue,
+    } satisfies Contract.NarrationStatusesResponse;
   },
 
   async forDocument(ctx: Context) {
@@ -86,8 +90,11 @@ export default {
     const rows = await readableRows(ctx, target.contentType, found);
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
     const media = getService('media');
+    const checks = await getService('verification-views').forNarrations(selected);
     ctx.body = {
-      data: await Promise.all(selected.map((row) => adminNarrationViewWithFiles(row, (file) => media.readableUrl(file)))),
+      data: await Promise.all(
+        selected.map((row) => adminNarrationViewWithFiles(row, (file) => media.readableUrl(file), checks.get(row.id) ?? null))
+      ),
       queue,
     } satisfies Contract.DocumentNarrationsResponse;
   },

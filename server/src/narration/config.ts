@@ -54,6 +54,8 @@ export const contentTypeNarrationSchema = z
     narrationMode: z.enum(NARRATION_MODES).optional(),
     /** The longest part of this type when segmented; left out: the global segmentCharacters. */
     segmentCharacters: segmentCharacters.optional(),
+    /** Check each stored narration by the service's speech to text (docs/verification.md). */
+    verify: z.boolean().optional(),
   })
   .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
@@ -131,7 +133,8 @@ export type NarrationSettings = Partial<z.output<z.ZodObject<typeof narrationSet
 /**
  * Every type of the file or the saved map. A saved entry replaces the file's, but what it leaves
  * out of the file's (`publicNarration`, which the settings page does not offer; what is read, the
- * author field, the narration mode and the part size, when a saved entry predates them) is kept.
+ * author field, the narration mode, the part size and the verification, when a saved entry
+ * predates them) is kept.
  * A saved `segmentCharacters: null` stays null, over the file's size: the type has no size of its
  * own (the global one applies), and the settings page, shown it, sends the clear back.
  */
@@ -148,6 +151,7 @@ export function typesOverFile(
       authorField: fromFile?.authorField,
       narrationMode: fromFile?.narrationMode,
       segmentCharacters: fromFile?.segmentCharacters,
+      verify: fromFile?.verify,
     };
     types[uid] = { ...kept, ...type };
   }

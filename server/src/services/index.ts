@@ -29,6 +29,9 @@ import { voicesConfigShape } from '../voices/config';
 import { downloadConfigShape } from '../download/config';
 import { speechToTextConfigShape } from '../speech-to-text/config';
 import { createNarrationWebhooks } from '../webhooks/narration-webhooks';
+import { createCheckRows } from '../verification/check-rows';
+import { createVerifier } from '../verification/verifier';
+import { createVerificationViews } from '../verification/verification-views.service';
 
 /**
  * The plugin's services by registry name, each its feature's factory. `getService(name)` (utils/)
@@ -89,6 +92,12 @@ export const FACTORIES = {
   insights: createInsightsService,
   /** What editors read of listening, as the Content Manager lets them. */
   'insights-views': createInsightsViews,
+  /** The checks of stored narrations: the only code that writes them. */
+  'check-rows': createCheckRows,
+  /** Checks stored narrations of the types that verify by the service's speech to text. */
+  verifier: createVerifier,
+  /** A narration's `verification` as the admin reads it. */
+  'verification-views': createVerificationViews,
 };
 
 type Factories = typeof FACTORIES;
@@ -129,7 +138,13 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     return [{ apiKey, baseUrl, webUrl, timeoutMs, voicesPath }];
   },
   content: (strapi) => [strapi],
-  'narration-rows': (strapi) => [strapi, (change) => getService('narration-webhooks').transitionCommitted(change)],
+  'narration-rows': (strapi) => [
+    strapi,
+    (change) => {
+      getService('narration-webhooks').transitionCommitted(change);
+      if (change.event.type === 'stored') getService('verifier').wake();
+    },
+  ],
   'part-rows': (strapi) => [strapi],
   'pending-recordings': (strapi) => [strapi],
   'voice-overrides': (strapi) => [strapi],
@@ -205,7 +220,11 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   ],
   'narration-webhooks': (strapi) => [
     strapi,
-    { findRow: (id) => getService('narration-rows').findById(id, true), publicUrl: () => getService('settings').publicUrl() },
+    {
+      findRow: (id) => getService('narration-rows').findById(id, true),
+      publicUrl: () => getService('settings').publicUrl(),
+      verificationOf: async (row) => (await getService('verification-views').forNarrations([row])).get(row.id) ?? null,
+    },
   ],
   'lexicon-affected': () => [
     {
@@ -251,6 +270,30 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       views: () => getService('narration-views'),
     },
   ],
+  'check-rows': (strapi) => [strapi],
+  verifier: (strapi) => {
+    const config = pluginConfig(strapi);
+    const settings = getService('settings');
+    return [
+      {
+        strapi,
+        config: {
+          ...config.verification,
+          pollMs: config.sttPollIntervalMs,
+          ...pick(config, ['leaseMs', 'worker', 'downloadTimeoutMs', 'maxAudioBytes']),
+        },
+        rows: getService('check-rows'),
+        narrations: getService('narration-rows'),
+        client: getService('speech-client'),
+        settings,
+        describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
+        voices: getService('voices'),
+        media: getService('media'),
+        verificationFailed: (narrationId, articleId) => getService('narration-webhooks').verificationFailed(narrationId, articleId),
+      },
+    ];
+  },
+  'verification-views': () => [{ settings: getService('settings'), rows: getService('check-rows') }],
   'insights-views': (strapi) => [
     {
       strapi,

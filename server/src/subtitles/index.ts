@@ -2,4 +2,11 @@
 export { type Chapter, chaptersFromCues, chaptersToVtt, type TextHeading } from './chapters';
 export { joinCues, partCues } from './join';
 export { type Cue, formatSrt, formatVtt, narrationDuration, parseSrt, srtToVtt } from './srt';
-export { DOWNLOAD_TYPES, type DownloadFormat, isReadableSubtitles, renderTranscript, transcriptView } from './transcript';
+export {
+  DOWNLOAD_TYPES,
+  type DownloadFormat,
+  isReadableSubtitles,
+  renderTranscript,
+  segmentsFromSubtitles,
+  transcriptView,
+} from './transcript';

@@ -1,5 +1,6 @@
 import type { CommittedChange, NarrationRow } from '../queue';
 import { narrationJson } from '../narration';
+import type { VerificationView } from '../../../shared/contracts/verification';
 
 /**
  * The webhook events the plugin announces through Strapi's own webhook runner, and what they carry.
@@ -10,6 +11,7 @@ import { narrationJson } from '../narration';
 export const NARRATION_WEBHOOK_EVENTS = {
   SPEECH_NARRATION_READY: 'narration.ready',
   SPEECH_NARRATION_FAILED: 'narration.failed',
+  SPEECH_NARRATION_VERIFICATION_FAILED: 'narration.verification_failed',
 } as const;
 
 export type NarrationWebhookEvent = (typeof NARRATION_WEBHOOK_EVENTS)[keyof typeof NARRATION_WEBHOOK_EVENTS];
@@ -36,7 +38,7 @@ export function webhookEventOf(change: Pick<CommittedChange, 'event' | 'from' | 
 export function narrationWebhookInfo(
   webhookEvent: NarrationWebhookEvent,
   row: NarrationRow,
-  options: { base: string; modelName: string | null }
+  options: { base: string; modelName: string | null; verification?: VerificationView | null }
 ) {
   const failed = webhookEvent === NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_FAILED;
   return {
@@ -46,6 +48,9 @@ export function narrationWebhookInfo(
       ...narrationJson(row, options.base),
       error: failed ? { code: row.lastErrorCode, message: row.lastError } : null,
     },
+    ...(webhookEvent === NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_VERIFICATION_FAILED
+      ? { verification: options.verification ?? null }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { contentTypeSchema } from '../utils';
 import type { CommittedChange, NarrationRow } from '../queue';
 import { NARRATION_WEBHOOK_EVENTS, narrationWebhookInfo, webhookEventOf } from './narration-events';
+import type { VerificationView } from '../../../shared/contracts/verification';
 
 /**
  * Announces narrations that became ready or failed on Strapi's event hub, where Strapi's webhook
@@ -18,6 +19,8 @@ export interface NarrationWebhooksDeps {
   findRow: (id: number) => Promise<NarrationRow | null>;
   /** The site's public origin, for the narration URLs. */
   publicUrl: () => string;
+  /** A narration's checks as the admin reads them (verification/). */
+  verificationOf: (row: NarrationRow) => Promise<VerificationView | null>;
 }
 
 export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebhooksDeps) {
@@ -36,6 +39,25 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
     await strapi.eventHub.emit(webhookEvent, narrationWebhookInfo(webhookEvent, row, { base: deps.publicUrl(), modelName }));
   }
 
+  /** Runs an announcement beside the caller: its failure is only logged, shutdown waits for it. */
+  function track(name: string, articleId: string, work: Promise<void>) {
+    const task: Promise<void> = work
+      .catch((error) => {
+        strapi.log.error(`[speech] could not announce ${name} for ${articleId}: ${(error as Error).message}`);
+      })
+      .finally(() => pending.delete(task));
+    pending.add(task);
+  }
+
+  async function announceVerificationFailed(narrationId: number) {
+    const row = await deps.findRow(narrationId);
+    if (!row) return;
+    const event = NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_VERIFICATION_FAILED;
+    const modelName = contentTypeSchema(strapi, row.contentType)?.modelName ?? null;
+    const verification = await deps.verificationOf(row);
+    await strapi.eventHub.emit(event, narrationWebhookInfo(event, row, { base: deps.publicUrl(), modelName, verification }));
+  }
+
   return {
     /** Makes the events selectable for webhooks (Strapi refuses events it does not know). */
     registerEvents() {
@@ -49,13 +71,12 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
     /** Every committed transition of a narration row comes here (queue/rows/narration-rows.ts); returns at once. */
     transitionCommitted(change: CommittedChange) {
       const webhookEvent = webhookEventOf(change);
-      if (!webhookEvent) return;
-      const task: Promise<void> = announce(webhookEvent, change)
-        .catch((error) => {
-          strapi.log.error(`[speech] could not announce ${webhookEvent} for ${change.row.articleId}: ${(error as Error).message}`);
-        })
-        .finally(() => pending.delete(task));
-      pending.add(task);
+      if (webhookEvent) track(webhookEvent, change.row.articleId, announce(webhookEvent, change));
+    },
+
+    /** A check of a narration ended in a mismatch or failed (verification/verifier.ts); returns at once. */
+    verificationFailed(narrationId: number, articleId: string) {
+      track(NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_VERIFICATION_FAILED, articleId, announceVerificationFailed(narrationId));
     },
 
     /** Waits for announcements under way (shutdown: before the database closes). */

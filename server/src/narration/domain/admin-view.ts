@@ -1,5 +1,6 @@
 import type { MediaRef } from '../../../../shared/contracts/common';
 import type { NarrationView, PartsProgress } from '../../../../shared/contracts/narrations';
+import type { VerificationView } from '../../../../shared/contracts/verification';
 import type { MediaFileRef, NarrationListRow, NarrationRow } from '../../queue';
 import { isPreprocessType } from './cost';
 
@@ -13,8 +14,8 @@ type ListedRow = NarrationListRow &
 
 const mediaRef = (file: MediaFileRef | null | undefined): MediaRef | null => (file ? { id: file.id, url: file.url } : null);
 
-/** A row as the admin sees it; never the API key, never internal lease data. Lists read no files (null there). */
-export function adminNarrationView(row: ListedRow): NarrationView {
+/** A row as the admin sees it, with its check; never the API key, never internal lease data. Lists read no files (null there). */
+export function adminNarrationView(row: ListedRow, verification: VerificationView | null = null): NarrationView {
   return {
     articleId: row.articleId,
     documentId: row.targetDocumentId,
@@ -40,6 +41,7 @@ export function adminNarrationView(row: ListedRow): NarrationView {
     subtitles: mediaRef(row.subtitles),
     subtitlesVtt: mediaRef(row.subtitlesVtt),
     parts: row.parts ?? null,
+    verification,
   };
 }
 
@@ -49,9 +51,10 @@ export function adminNarrationView(row: ListedRow): NarrationView {
  */
 export async function adminNarrationViewWithFiles(
   row: NarrationRow & { parts?: PartsProgress | null },
-  readableUrl: (file: MediaFileRef) => Promise<{ url: string }>
+  readableUrl: (file: MediaFileRef) => Promise<{ url: string }>,
+  verification: VerificationView | null = null
 ): Promise<NarrationView> {
-  const view = adminNarrationView(row);
+  const view = adminNarrationView(row, verification);
   for (const field of ['audio', 'subtitles', 'subtitlesVtt'] as const) {
     const file = row[field];
     if (file && view[field]) view[field] = { id: file.id, url: (await readableUrl(file)).url };

@@ -93,6 +93,20 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
    * One page of a type's narrations that have stored audio, newest audio first (a podcast feed), with
    * what a feed item needs of their files. `locale` null: every locale.
    */
+  /**
+   * Narrations of `contentTypes` stored at `since` or later, the earliest first, with their audio
+   * (the verifier's sweep: each store is checked once).
+   */
+  async function storedSince(since: Date, contentTypes: readonly string[], limit: number): Promise<NarrationRow[]> {
+    if (contentTypes.length === 0) return [];
+    return (await query().findMany({
+      where: { status: 'completed', contentType: { $in: [...contentTypes] }, completedAt: { $gte: since } },
+      orderBy: [{ completedAt: 'asc' }, { id: 'asc' }],
+      limit,
+      populate: { audio: { select: ['id', 'url', 'hash', 'provider', 'size', 'mime'] } },
+    })) as NarrationRow[];
+  }
+
   async function withAudioNewestFirst(
     contentType: string,
     locale: string | null,
@@ -186,6 +200,7 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     awaitingParts,
     readyToStore,
     withAudioNewestFirst,
+    storedSince,
     changeStamp,
     findForDocuments,
     findForDocument,

@@ -25,7 +25,8 @@ export interface LeaseQuery {
   deleteMany(params: { where: Record<string, unknown> }): Promise<{ count: number }>;
 }
 
-export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseMs: number) {
+/** `name`: the lease's row; the narration queue's is `dispatcher`, another worker holds one of its own. */
+export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseMs: number, name = 'dispatcher') {
   return createLease(
     {
       query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
@@ -36,32 +37,33 @@ export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseM
       },
     },
     owner,
-    leaseMs
+    leaseMs,
+    name
   );
 }
 
 export function createLease(
   deps: { query: () => LeaseQuery; createRow: (data: Record<string, unknown>) => Promise<void> },
   owner: string,
-  leaseMs: number
+  leaseMs: number,
+  name = 'dispatcher'
 ) {
   const { query } = deps;
-  const NAME = 'dispatcher';
 
   /** The id of the lease row, creating it when there is none and dropping any duplicate. */
   async function leaseRowId(): Promise<number> {
-    let rows = await query().findMany({ where: { name: NAME }, orderBy: { id: 'asc' }, select: ['id'] });
+    let rows = await query().findMany({ where: { name }, orderBy: { id: 'asc' }, select: ['id'] });
     if (rows.length === 0) {
       // Another instance may insert at the same moment (the uniqueness check is not atomic): both
       // rows then exist, and the lowest id wins below.
-      await deps.createRow({ name: NAME, owner: null, expiresAt: null }).catch(() => undefined);
-      rows = await query().findMany({ where: { name: NAME }, orderBy: { id: 'asc' }, select: ['id'] });
+      await deps.createRow({ name, owner: null, expiresAt: null }).catch(() => undefined);
+      rows = await query().findMany({ where: { name }, orderBy: { id: 'asc' }, select: ['id'] });
     }
     const [first, ...duplicates] = rows;
     if (!first) throw new Error('the dispatcher lease row could not be created');
     if (duplicates.length > 0) {
       await query()
-        .deleteMany({ where: { name: NAME, id: { $gt: first.id } } })
+        .deleteMany({ where: { name, id: { $gt: first.id } } })
         .catch(() => undefined);
     }
     return first.id;
@@ -78,7 +80,7 @@ export function createLease(
       return count === 1;
     },
     async release(): Promise<void> {
-      await query().updateMany({ where: { name: NAME, owner }, data: { owner: null, expiresAt: null } });
+      await query().updateMany({ where: { name, owner }, data: { owner: null, expiresAt: null } });
     },
   };
 }

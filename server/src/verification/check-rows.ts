@@ -1,0 +1,82 @@
+import type { Core } from '@strapi/strapi';
+import { VERIFICATION_UID } from '../content-types';
+import { OPEN_CHECK_STATUSES, type CheckPatch, type CheckRow } from './domain/check';
+
+/**
+ * The only code that writes check rows. A row is worked on under its lease, taken by a
+ * conditional update (`WHERE id = ? AND status IN (open) AND lease free`), so a restart finds
+ * every check where it was and two instances never submit one audio twice.
+ */
+
+export type NewCheck = Pick<CheckRow, 'narrationId' | 'articleId' | 'audioKey' | 'partKey' | 'language' | 'text'>;
+
+const leaseFree = (now: Date) => ({ $or: [{ leaseOwner: null }, { leaseExpiresAt: null }, { leaseExpiresAt: { $lt: now } }] });
+const due = (now: Date) => ({ $or: [{ nextAttemptAt: null }, { nextAttemptAt: { $lte: now } }] });
+
+export function createCheckRows(strapi: Core.Strapi) {
+  const query = () => strapi.db.query(VERIFICATION_UID);
+
+  return {
+    async forNarrations(narrationIds: readonly number[]): Promise<CheckRow[]> {
+      if (narrationIds.length === 0) return [];
+      return (await query().findMany({ where: { narrationId: { $in: [...narrationIds] } }, orderBy: { id: 'asc' } })) as CheckRow[];
+    },
+
+    async create(check: NewCheck, now: Date): Promise<void> {
+      await query().create({ data: { ...check, status: 'pending', attempts: 0, nextAttemptAt: now, regenerated: false } });
+    },
+
+    /** Removes a narration's checks of audio it no longer has (a new store, a part an edit replaced). */
+    async removeOtherThan(narrationId: number, audioKeys: readonly string[]): Promise<number> {
+      const { count } = await query().deleteMany({ where: { narrationId, audioKey: { $notIn: [...audioKeys] } } });
+      return count;
+    },
+
+    async remove(id: number): Promise<void> {
+      await query().delete({ where: { id } });
+    },
+
+    async due(now: Date, limit: number): Promise<CheckRow[]> {
+      return (await query().findMany({
+        where: { status: { $in: [...OPEN_CHECK_STATUSES] }, $and: [due(now), leaseFree(now)] },
+        orderBy: [{ nextAttemptAt: 'asc' }, { id: 'asc' }],
+        limit,
+      })) as CheckRow[];
+    },
+
+    /** The earliest time an open check is due; null when none is open. */
+    async nextDueAt(): Promise<Date | null> {
+      const [row] = (await query().findMany({
+        where: { status: { $in: [...OPEN_CHECK_STATUSES] } },
+        orderBy: [{ nextAttemptAt: 'asc' }],
+        select: ['nextAttemptAt'],
+        limit: 1,
+      })) as Array<Pick<CheckRow, 'nextAttemptAt'>>;
+      if (!row) return null;
+      return row.nextAttemptAt ? new Date(row.nextAttemptAt) : new Date(0);
+    },
+
+    async claim(id: number, owner: string, leaseMs: number, now: Date): Promise<boolean> {
+      const { count } = await query().updateMany({
+        where: { id, status: { $in: [...OPEN_CHECK_STATUSES] }, ...leaseFree(now) },
+        data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+      });
+      return count === 1;
+    },
+
+    /** Writes a step's outcome and lets the row go; false when the lease was lost (the row removed or taken over). */
+    async finish(id: number, owner: string, patch: CheckPatch): Promise<boolean> {
+      const { count } = await query().updateMany({
+        where: { id, leaseOwner: owner },
+        data: { ...patch, leaseOwner: null, leaseExpiresAt: null },
+      });
+      return count === 1;
+    },
+
+    async releaseLeases(owner: string): Promise<void> {
+      await query().updateMany({ where: { leaseOwner: owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
+    },
+  };
+}
+
+export type CheckRows = ReturnType<typeof createCheckRows>;

@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Core } from '@strapi/strapi';
+import { joinMp3, mp3FileSource } from '../audio';
+import {
+  createDispatcherLease,
+  localPathOf,
+  StoredFileUnreadable,
+  type DescribeLive,
+  type MediaStore,
+  type NarrationRow,
+  type NarrationRows,
+  type StoredPart,
+} from '../queue';
+import type { SettingsService } from '../settings';
+import { SpeechServiceError, type SpeechClient } from '../speech-client';
+import { planFromError, planFromStatus } from '../speech-to-text';
+import { segmentsFromSubtitles } from '../subtitles';
+import { createFailureEpisodes, createSerialRunner } from '../utils';
+import type { VoicesService } from '../voices';
+import type { CheckRows } from './check-rows';
+import type { VerificationConfig } from './config';
+import {
+  afterComparison,
+  afterFailure,
+  afterSubmitted,
+  stillTranscribing,
+  type CheckPatch,
+  type CheckRow,
+  type StepFailure,
+} from './domain/check';
+import { compareTranscript } from './domain/compare';
+import { audioToCheck, type AudioToCheck } from './domain/view';
+
+/**
+ * Checks stored narrations by listening to them: each store of a type that verifies gets a check
+ * row per audio (the article's, or each part an edit re-generated); the row's audio goes to the
+ * service's speech to text, its job is polled, and the transcript is compared with the text sent.
+ *
+ * Everything is in the database: the rows, their attempts and leases, and how far the stores have
+ * been looked at (the plugin store's `verification` key), so a restart carries on. One instance at
+ * a time looks for new stores and works the rows (its own lease, `verifier`); a step that fails
+ * (429, 5xx, the network) is tried again later, a bounded number of times. None of it is on the
+ * way of a publish, a store or a public route: it runs beside them, on its own timer.
+ */
+
+export interface VerifierConfig extends VerificationConfig {
+  pollMs: number;
+  leaseMs: number;
+  worker: boolean;
+  downloadTimeoutMs: number;
+  maxAudioBytes: number;
+}
+
+export interface VerifierDeps {
+  strapi: Core.Strapi;
+  config: VerifierConfig;
+  rows: CheckRows;
+  narrations: Pick<NarrationRows, 'storedSince' | 'findById'>;
+  client: SpeechClient;
+  settings: Pick<SettingsService, 'get'>;
+  describeLive: DescribeLive;
+  voices: Pick<VoicesService, 'check'>;
+  media: Pick<MediaStore, 'readableUrl'>;
+  /** A check ended in a mismatch or failed: `narration.verification_failed` goes out (webhooks/). */
+  verificationFailed: (narrationId: number, articleId: string) => void;
+  now?: () => Date;
+}
+
+/** Stores looked at per pass, and checks worked per pass. */
+const BATCH = 20;
+/** A store committed a little before a later one already seen is still found: the sweep looks back this far. */
+const LOOK_BACK_MS = 5 * 60_000;
+const STORE_KEY = 'verification';
+
+export function createVerifier(deps: VerifierDeps) {
+  const { strapi, config, rows, narrations, client } = deps;
+  const now = deps.now ?? (() => new Date());
+  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const lease = createDispatcherLease(strapi, owner, config.leaseMs, 'verifier');
+  const store = () => strapi.store({ type: 'plugin', name: 'speech' });
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = true;
+
+  /** The earliest store not yet looked at: set at first start, so stores from before verification existed are not checked. */
+  async function sweptUntil(): Promise<Date> {
+    const saved = (await store().get({ key: STORE_KEY })) as { sweptUntil?: string } | null;
+    if (saved?.sweptUntil) return new Date(saved.sweptUntil);
+    const start = now();
+    await store().set({ key: STORE_KEY, value: { sweptUntil: start.toISOString() } });
+    return start;
+  }
+
+  /** The language the audio is spoken in: its voice's, else the article's locale; null leaves the service's default. */
+  async function languageOf(voiceId: string, locale: string | null): Promise<string | null> {
+    const voice = await deps.voices.check(voiceId, locale).catch(() => null);
+    return voice?.language ?? locale;
+  }
+
+  /** Gives a stored narration a check for each of its audio not checked yet, with the text that was sent for it. */
+  async function addChecks(narration: NarrationRow, existing: CheckRow[]) {
+    const audio = audioToCheck(narration);
+    const known = new Set(existing.map((row) => row.audioKey));
+    await rows.removeOtherThan(
+      narration.id,
+      audio.map((item) => item.audioKey)
+    );
+    const missing = audio.filter((item) => !known.has(item.audioKey));
+    if (missing.length === 0) return;
+    const live = await deps.describeLive(narration);
+    // Edited since this audio was made: what was sent is no longer known, and new audio is on its way.
+    if (!live || live.fingerprint !== narration.narratedFingerprint) return;
+    const language = await languageOf(live.voiceId, live.locale);
+    const at = now();
+    for (const item of missing) {
+      const text = item.part ? live.parts.find((part) => part.key === item.part!.key)?.text : live.text;
+      if (text === undefined) continue;
+      await rows.create(
+        {
+          narrationId: narration.id,
+          articleId: narration.articleId,
+          audioKey: item.audioKey,
+          partKey: item.part?.key ?? null,
+          language,
+          text,
+        },
+        at
+      );
+    }
+    strapi.log.info(`[speech] ${narration.articleId}: ${missing.length} verification check(s) queued`);
+  }
+
+  /** Looks at the stores since the last pass; the types that verify are read from the settings each time. */
+  async function sweep() {
+    const settings = await deps.settings.get();
+    const types = Object.entries(settings.contentTypes)
+      .filter(([, type]) => type.verify)
+      .map(([uid]) => uid);
+    const until = await sweptUntil();
+    const stored = await narrations.storedSince(new Date(until.getTime() - LOOK_BACK_MS), types, BATCH);
+    const existing = await rows.forNarrations(stored.map((row) => row.id));
+    let latest = until;
+    for (const narration of stored) {
+      await addChecks(
+        narration,
+        existing.filter((row) => row.narrationId === narration.id)
+      );
+      const completed = narration.completedAt ? new Date(narration.completedAt) : null;
+      if (completed && completed > latest) latest = completed;
+    }
+    if (latest > until) await store().set({ key: STORE_KEY, value: { sweptUntil: latest.toISOString() } });
+    if (stored.length === BATCH) runner.requestRerun();
+  }
+
+  function failureOf(error: unknown): StepFailure {
+    if (error instanceof StoredFileUnreadable)
+      return { message: `The stored audio could not be read: ${error.message}`, code: 'AUDIO_UNREADABLE', retryable: true };
+    if (error instanceof SpeechServiceError) {
+      return { message: error.message, code: error.code, retryable: error.retryable, retryAfterMs: error.retryAfterMs };
+    }
+    return { message: error instanceof Error ? error.message : String(error), code: 'CHECK_FAILED', retryable: true };
+  }
+
+  /** The file to send for one audio: the stored MP3, or a part's frames cut from it into `workDir`. */
+  async function audioFile(narration: NarrationRow, item: AudioToCheck, workDir: string): Promise<string> {
+    const stored = await localPathOf(strapi, deps.media, narration.audio!, {
+      workDir,
+      maxBytes: config.maxAudioBytes,
+      timeoutMs: config.downloadTimeoutMs,
+    });
+    if (!item.part) return stored;
+    const partFile = path.join(workDir, `part-${item.part.key.slice(0, 40).replace(/[^a-zA-Z0-9_-]/g, '-')}.mp3`);
+    await joinMp3([mp3FileSource(stored, item.part as Pick<StoredPart, 'audioOffset' | 'audioLength'>)], partFile);
+    return partFile;
+  }
+
+  async function submit(row: CheckRow): Promise<CheckPatch | 'superseded'> {
+    const narration = await narrations.findById(row.narrationId, { audio: true });
+    const item = narration ? audioToCheck(narration).find((candidate) => candidate.audioKey === row.audioKey) : undefined;
+    if (!narration || !item) return 'superseded';
+    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-'));
+    try {
+      const file = await audioFile(narration, item, workDir);
+      const { jobId } = await client.submitTranscription({
+        file,
+        filename: `${narration.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}.mp3`,
+        contentType: 'audio/mpeg',
+        ...(row.language ? { language: row.language } : {}),
+        outputFormat: 'json',
+      });
+      strapi.log.info(`[speech] ${row.articleId}: verification ${row.id} sent to speech to text (job ${jobId})`);
+      return afterSubmitted(jobId, now(), config.pollMs);
+    } catch (error) {
+      return afterFailure(row, failureOf(error), now(), config.maxAttempts);
+    } finally {
+      await fs.rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  async function poll(row: CheckRow): Promise<CheckPatch> {
+    const at = now();
+    const context = {
+      pollMs: config.pollMs,
+      consecutiveErrors: 0,
+      ageMs: at.getTime() - new Date(row.submittedAt ?? at).getTime(),
+      maxWaitMs: config.maxWaitMs,
+    };
+    const plan = await client.getTranscriptionStatus(row.jobId!).then(
+      (job) => planFromStatus(job, context),
+      (error) => planFromError(error, context)
+    );
+    switch (plan.kind) {
+      case 'waiting':
+        return stillTranscribing(at, plan.delayMs);
+      case 'retry':
+        return afterFailure(
+          row,
+          { message: plan.error, code: plan.errorCode, retryable: true, retryAfterMs: plan.delayMs },
+          at,
+          config.maxAttempts
+        );
+      case 'failed':
+        return afterFailure(row, { message: plan.error, code: plan.errorCode, retryable: false }, at, config.maxAttempts);
+      case 'completed': {
+        const settings = await deps.settings.get();
+        const comparison = compareTranscript(row.text, segmentsFromSubtitles(plan.result.subtitles), row.language);
+        return afterComparison(comparison, settings.verification.minWordAccuracy, at);
+      }
+    }
+  }
+
+  async function work(row: CheckRow) {
+    if (!(await rows.claim(row.id, owner, config.leaseMs, now()))) return;
+    const patch = row.status === 'pending' ? await submit(row) : await poll(row);
+    if (patch === 'superseded') {
+      await rows.remove(row.id);
+      return;
+    }
+    if (!(await rows.finish(row.id, owner, patch))) return;
+    if (patch.status === 'verified' || patch.status === 'mismatch') {
+      strapi.log.info(
+        `[speech] ${row.articleId}: verification ${row.id} ${patch.status} (${Math.round((patch.wordAccuracy ?? 0) * 1000) / 10} % of words heard)`
+      );
+    } else if (patch.status === 'failed') {
+      strapi.log.warn(`[speech] ${row.articleId}: verification ${row.id} failed: ${patch.lastError}`);
+    }
+  }
+
+  async function pass() {
+    if (!(await lease.acquire(now()))) return;
+    await sweep();
+    for (const row of await rows.due(now(), BATCH)) {
+      if (stopped) return;
+      await work(row).catch((error) => strapi.log.error(`[speech] verification ${row.id}: ${(error as Error).message}`));
+    }
+  }
+
+  const outage = createFailureEpisodes(strapi.log, 'the narration checks');
+  const runner = createSerialRunner(pass, { onError: outage.failed, onSuccess: outage.succeeded, isStopped: () => stopped });
+
+  /** Sleeps until the next check is due, at most one poll interval (stores of other instances come unannounced). */
+  async function delayUntilNext(): Promise<number> {
+    const next = await rows.nextDueAt().catch(() => null);
+    const wait = next ? next.getTime() - now().getTime() : config.pollMs;
+    return Math.min(config.pollMs, Math.max(250, wait));
+  }
+
+  function schedule(delayMs: number) {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(async () => {
+      timer = null;
+      await runner.runSoon();
+      schedule(await delayUntilNext());
+    }, delayMs);
+    timer.unref?.();
+  }
+
+  return {
+    start() {
+      if (!config.worker || !stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** A store just completed: look at it now rather than at the next poll. */
+    wake() {
+      if (!stopped) schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await runner.current();
+      await rows.releaseLeases(owner).catch(() => undefined);
+      await lease.release().catch(() => undefined);
+    },
+  };
+}
+
+export type Verifier = ReturnType<typeof createVerifier>;
