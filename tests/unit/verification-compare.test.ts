@@ -121,6 +121,18 @@ describe('the alignment', () => {
     expect(result.differences).toEqual([{ sent: { from: 1, to: 4 }, heard: { from: 1, to: 2 } }]);
   });
 
+  it('puts a run that was only lost, or only added, as far back as it goes: at a sentence start, not astride one', () => {
+    const sent = ['stays', 'the', 'second', 'goes', 'the', 'third'];
+    expect(align(sent, ['stays', 'the', 'third']).differences).toEqual([{ sent: { from: 1, to: 4 }, heard: { from: 1, to: 1 } }]);
+    expect(align(['a', 'b', 'a', 'c'], ['a', 'b', 'a', 'b', 'a', 'c']).differences).toEqual([
+      { sent: { from: 0, to: 0 }, heard: { from: 0, to: 2 } },
+    ]);
+    // Never past the place before it.
+    const twice = align(['x', 'a', 'y', 'a', 'z'], ['q', 'a', 'z']);
+    expect(twice.differences[0].sent.from).toBe(0);
+    expect(twice.differences[1].sent.from).toBeGreaterThanOrEqual(twice.differences[0].sent.to);
+  });
+
   it('is exact for equal words, never below 0, and 1 for nothing sent and nothing heard', () => {
     expect(align(['a', 'b'], ['a', 'b'])).toMatchObject({ wordAccuracy: 1, differences: [] });
     expect(align(['a'], ['x', 'y', 'z']).wordAccuracy).toBe(0);

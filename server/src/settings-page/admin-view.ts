@@ -52,13 +52,14 @@ export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeN
  */
 export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarration>>): Record<string, FileContentTypeNarration> {
   return Object.fromEntries(
-    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters }]) => [
+    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify }]) => [
       uid,
       {
         ...(skipBlocks ? { skipBlocks: [...skipBlocks] } : {}),
         ...(authorField ? { authorField } : {}),
         ...(narrationMode ? { narrationMode } : {}),
         ...(segmentCharacters != null ? { segmentCharacters } : {}),
+        ...(verify !== undefined ? { verify } : {}),
       },
     ])
   );

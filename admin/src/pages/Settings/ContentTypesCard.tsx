@@ -6,6 +6,7 @@ import {
   Grid,
   MultiSelect,
   MultiSelectOption,
+  NumberInput,
   SingleSelect,
   SingleSelectOption,
   Toggle,
@@ -28,8 +29,12 @@ interface Props {
     field: 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'narrationMode' | 'segmentCharacters'
   ) => string | undefined;
   segmentCharactersError?: string;
+  /** The share of words a check must hear, in per cent; undefined when the server does not offer verification. */
+  minWordPercent?: number | null;
+  minWordPercentError?: string;
   onChange: (uid: string, next: TypeForm) => void;
   onSegmentCharactersChange: (value: number | null) => void;
+  onMinWordPercentChange: (value: number | null) => void;
 }
 
 const NO_TITLE = '__none__';
@@ -49,8 +54,11 @@ export const ContentTypesCard = ({
   disabled,
   errorFor,
   segmentCharactersError,
+  minWordPercent,
+  minWordPercentError,
   onChange,
   onSegmentCharactersChange,
+  onMinWordPercentChange,
 }: Props) => {
   const t = useTranslator();
 
@@ -64,16 +72,41 @@ export const ContentTypesCard = ({
         <Typography textColor="neutral600">{t('types.empty', 'This application has no content types yet.')}</Typography>
       ) : (
         <Flex direction="column" alignItems="stretch" gap={4}>
-          {segmentCharacters !== undefined ? (
+          {segmentCharacters !== undefined || minWordPercent !== undefined ? (
             <Grid.Root gap={4}>
-              <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-                <GlobalSegmentField
-                  value={segmentCharacters}
-                  disabled={disabled}
-                  error={segmentCharactersError}
-                  onChange={onSegmentCharactersChange}
-                />
-              </Grid.Item>
+              {segmentCharacters !== undefined ? (
+                <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                  <GlobalSegmentField
+                    value={segmentCharacters}
+                    disabled={disabled}
+                    error={segmentCharactersError}
+                    onChange={onSegmentCharactersChange}
+                  />
+                </Grid.Item>
+              ) : null}
+              {minWordPercent !== undefined ? (
+                <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                  <Field.Root
+                    name="verification.minWordAccuracy"
+                    error={minWordPercentError}
+                    hint={t(
+                      'types.minWordHint',
+                      'For the types whose narrations are checked: a check that hears fewer of the words sent is flagged.'
+                    )}
+                  >
+                    <Field.Label>{t('types.minWordPercent', 'Words a check must hear (%)')}</Field.Label>
+                    <NumberInput
+                      value={minWordPercent ?? undefined}
+                      step={0.5}
+                      disabled={disabled}
+                      onValueChange={(next) => onMinWordPercentChange(next ?? null)}
+                      data-testid="speech-min-word-percent"
+                    />
+                    <Field.Hint />
+                    <Field.Error />
+                  </Field.Root>
+                </Grid.Item>
+              ) : null}
             </Grid.Root>
           ) : null}
           {types.map((type) => {
@@ -193,6 +226,26 @@ export const ContentTypesCard = ({
                               </Checkbox>
                             ))}
                           </Flex>
+                          <Field.Hint />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={12} direction="column" alignItems="stretch">
+                        <Field.Root
+                          name={`${type.uid}.verify`}
+                          hint={t(
+                            'types.verifyHint',
+                            'Each stored narration is sent to speech to text and compared with the text that was read.'
+                          )}
+                        >
+                          <Checkbox
+                            name={`${type.uid}.verify`}
+                            checked={form.verify}
+                            disabled={disabled}
+                            onCheckedChange={(checked) => update({ verify: checked === true })}
+                            data-testid={`speech-type-verify-${type.uid}`}
+                          >
+                            {t('types.verify', 'Check each narration by listening to it')}
+                          </Checkbox>
                           <Field.Hint />
                         </Field.Root>
                       </Grid.Item>

@@ -30,6 +30,8 @@ export interface TypeForm {
   narrationMode: NarrationMode;
   /** The type's own longest part; null: the global one (the field left empty). */
   segmentCharacters: number | null;
+  /** Each stored narration checked by the service's speech to text (docs/verification.md). */
+  verify: boolean;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
   /**
@@ -65,6 +67,13 @@ export interface SettingsForm {
   budget?: BudgetForm;
   /** The budget the server gave: only the keys that differ from it are sent. */
   serverBudget?: BudgetForm;
+  /**
+   * The share of words a check must hear, in per cent as the field shows it (null while empty);
+   * undefined when the server does not offer verification (older servers).
+   */
+  minWordPercent?: number | null;
+  /** The server's, in per cent: the field is sent only when it differs. */
+  serverMinWordPercent?: number;
 }
 
 /** What is read around every article: `{site}`, and intro and outro templates by locale (`*`: every other). */
@@ -94,6 +103,7 @@ export function toForm(
       authorField: config?.authorField ?? null,
       narrationMode: config?.narrationMode === 'segmented' ? 'segmented' : 'whole',
       segmentCharacters: config?.segmentCharacters ?? null,
+      verify: config?.verify === true,
       original: config,
       ...(fileTypes ? { file: fileTypes[type.uid] ?? {} } : {}),
     };
@@ -118,8 +128,17 @@ export function toForm(
       ? { segmentCharacters: settings.segmentCharacters, serverSegmentCharacters: settings.segmentCharacters }
       : {}),
     ...(settings.budget ? { budget: toBudgetForm(settings.budget), serverBudget: toBudgetForm(settings.budget) } : {}),
+    ...(settings.verification
+      ? {
+          minWordPercent: percentOf(settings.verification.minWordAccuracy),
+          serverMinWordPercent: percentOf(settings.verification.minWordAccuracy),
+        }
+      : {}),
   };
 }
+
+/** A share (0 to 1) as the per cent the field shows, to a tenth. */
+const percentOf = (share: number) => Math.round(share * 1000) / 10;
 
 export function fromForm(form: SettingsForm): SettingsChanges {
   const contentTypes: Record<string, ContentTypeNarration> = {};
@@ -131,11 +150,19 @@ export function fromForm(form: SettingsForm): SettingsChanges {
         ...(type.titleField ? { titleField: type.titleField } : {}),
         ...readingOf(type),
         ...modeOf(type),
+        ...verifyOf(type),
       };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
       const titleField = type.titleField ?? undefined;
-      contentTypes[uid] = { trigger: 'off', textFields, ...(titleField ? { titleField } : {}), ...readingOf(type), ...modeOf(type) };
+      contentTypes[uid] = {
+        trigger: 'off',
+        textFields,
+        ...(titleField ? { titleField } : {}),
+        ...readingOf(type),
+        ...modeOf(type),
+        ...verifyOf(type),
+      };
     }
   }
   const body: SettingsChanges = { preprocessType: form.preprocessType, contentTypes };
@@ -152,6 +179,8 @@ export function fromForm(form: SettingsForm): SettingsChanges {
     body.segmentCharacters = form.segmentCharacters;
   const budget = form.budget && form.serverBudget ? budgetChanges(form.budget, form.serverBudget) : undefined;
   if (budget) body.budget = budget;
+  if (form.minWordPercent !== undefined && form.minWordPercent !== null && form.minWordPercent !== form.serverMinWordPercent)
+    body.verification = { minWordAccuracy: form.minWordPercent / 100 };
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
@@ -204,6 +233,15 @@ function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 's
   return type.original?.segmentCharacters !== undefined ? { ...mode, segmentCharacters: null } : mode;
 }
 
+/**
+ * Whether the type verifies. Where the server gives the file's value, it is sent only when it
+ * differs (the file's stays the file's); otherwise once on, or once the server had one.
+ */
+function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify'> {
+  if (type.file) return type.verify !== (type.file.verify ?? false) ? { verify: type.verify } : {};
+  return type.verify || type.original?.verify !== undefined ? { verify: type.verify } : {};
+}
+
 /** A part size the server takes: a whole number of characters within the contract's bounds. */
 export function segmentCharactersValid(size: number): boolean {
   return Number.isInteger(size) && size >= MIN_SEGMENT_CHARACTERS && size <= MAX_SEGMENT_CHARACTERS;
@@ -221,6 +259,7 @@ export const VALIDATION_MESSAGES: Record<string, string> = {
   'validation.termRequired': 'Write the term to replace.',
   'validation.spokenRequired': 'Write how the term is spoken.',
   'validation.segmentCharacters': 'Write a whole number of characters from {min} to {max}.',
+  'validation.minWordPercent': 'Write a share of words from 0 to 100 %.',
   ...BUDGET_VALIDATION_MESSAGES,
 };
 
@@ -263,6 +302,8 @@ export function validateForm(form: SettingsForm): FieldError[] {
   if (form.segmentCharacters === null || (form.segmentCharacters !== undefined && !segmentCharactersValid(form.segmentCharacters)))
     errors.push({ path: ['segmentCharacters'], message: 'validation.segmentCharacters' });
   errors.push(...validateBudget(form.budget));
+  if (form.minWordPercent === null || (form.minWordPercent !== undefined && !(form.minWordPercent >= 0 && form.minWordPercent <= 100)))
+    errors.push({ path: ['verification', 'minWordAccuracy'], message: 'validation.minWordPercent' });
   form.lexicon?.forEach((rule, index) => {
     if (!rule.term.trim()) errors.push({ path: ['lexicon', String(index), 'term'], message: 'validation.termRequired' });
     if (!rule.spoken.trim()) errors.push({ path: ['lexicon', String(index), 'spoken'], message: 'validation.spokenRequired' });

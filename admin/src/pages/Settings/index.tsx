@@ -200,6 +200,8 @@ const SettingsPage = () => {
             disabled={!canUpdate}
             errorFor={(uid, field) => message(fieldError(errors, 'contentTypes', uid, field))}
             segmentCharactersError={message(fieldError(errors, 'segmentCharacters'))}
+            minWordPercent={form.minWordPercent}
+            minWordPercentError={message(fieldError(errors, 'verification', 'minWordAccuracy'))}
             onChange={(uid, next) => {
               setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } });
               setErrors((current) => current.filter((error) => !(error.path[0] === 'contentTypes' && error.path[1] === uid)));
@@ -207,6 +209,10 @@ const SettingsPage = () => {
             onSegmentCharactersChange={(segmentCharacters) => {
               setForm({ ...form, segmentCharacters });
               setErrors((current) => current.filter((error) => error.path[0] !== 'segmentCharacters'));
+            }}
+            onMinWordPercentChange={(minWordPercent) => {
+              setForm({ ...form, minWordPercent });
+              setErrors((current) => current.filter((error) => error.path[0] !== 'verification'));
             }}
           />
           {form.budget ? (

@@ -60,7 +60,32 @@ export function align(sent: readonly string[], heard: readonly string[]): Alignm
     else open.heard.to = h += count;
   }
   close();
+  leftmost(differences, sent, heard);
   const errors = substitutions + deletions + insertions;
   const wordAccuracy = sent.length === 0 ? (heard.length === 0 ? 1 : 0) : Math.max(0, 1 - errors / sent.length);
   return { sentWords: sent.length, substitutions, deletions, insertions, wordAccuracy, differences };
+}
+
+/**
+ * Moves each run only lost (or only added) as far back as it can go: "stays. The second goes. The
+ * third" heard as "stays. The third" loses "The second goes", not "second goes. The", which
+ * counts the same. The run never crosses the difference before it.
+ */
+function leftmost(differences: Difference[], sent: readonly string[], heard: readonly string[]) {
+  let sentFloor = 0;
+  let heardFloor = 0;
+  for (const difference of differences) {
+    const lost = difference.heard.from === difference.heard.to;
+    const added = difference.sent.from === difference.sent.to;
+    const [words, run] = lost ? [sent, difference.sent] : [heard, difference.heard];
+    const floor = lost ? sentFloor : heardFloor;
+    while ((lost || added) && run.from > floor && run.to > run.from && words[run.from - 1] === words[run.to - 1]) {
+      difference.sent.from -= 1;
+      difference.sent.to -= 1;
+      difference.heard.from -= 1;
+      difference.heard.to -= 1;
+    }
+    sentFloor = difference.sent.to;
+    heardFloor = difference.heard.to;
+  }
 }
