@@ -12,9 +12,10 @@
  * ledger at a million entries: the usage view's query, the CSV export, publishing with a budget set;
  * scripts/bench-insights.mjs: listening insights: the player's events route at 1,000 events/s open-loop,
  * the database writes per flush, nothing lost on a graceful stop, two instances on PostgreSQL, the
- * player's size).
+ * player's size); scripts/bench-verify.mjs: verified narration: the alignment of 10,000 words, the
+ * memory of comparing an hour, what a check adds after a store).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage|insights] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage|insights|verify] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
@@ -28,6 +29,7 @@
  *                    [--publish-samples 40] [--publish-warmups 5]  (usage)
  *                    [--events-per-second 1000] [--seconds 30] [--warmup-seconds 5] [--pg-seconds 20] [--floor-seconds 10]
  *                    [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5] [--connections 512] [--cpu-prof] [--sqlite-wal]  (insights)
+ *                    [--processes 3] [--runs 5] [--words 10000] [--hour-words 9000] [--samples 3] [--article-words 1500]  (verify)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -41,8 +43,11 @@ const value = (name) => optionOf(argv, name);
 const forward = (names) => names.flatMap((name) => (value(name) === undefined ? [] : [`--${name}`, value(name)]));
 
 const only = value('only');
-if (only !== undefined && !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage', 'insights'].includes(only)) {
-  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented, usage or insights');
+if (
+  only !== undefined &&
+  !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage', 'insights', 'verify'].includes(only)
+) {
+  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented, usage, insights or verify');
   leave(2);
 }
 const benches = [
@@ -103,6 +108,7 @@ const benches = [
       ...(argv.includes('--sqlite-wal') ? ['--sqlite-wal'] : []),
     ],
   },
+  { name: 'verify', script: 'bench-verify.mjs', args: forward(['processes', 'runs', 'words', 'hour-words', 'samples', 'article-words']) },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');
