@@ -102,8 +102,12 @@ const plugin: PluginDefinition = {
     return Promise.all(
       locales.map(async (locale) => {
         try {
-          const { default: data } = (await import(`./translations/${locale}.json`)) as TranslationModule;
-          return { data: prefixKeys(data), locale };
+          // One catalogue per area of the plugin, merged (verified narration has its own).
+          const [main, verification] = (await Promise.all([
+            import(`./translations/${locale}.json`),
+            import(`./translations/verification/${locale}.json`),
+          ])) as TranslationModule[];
+          return { data: prefixKeys({ ...main.default, ...verification.default }), locale };
         } catch {
           return { data: {}, locale };
         }

@@ -7,7 +7,7 @@ import type { FieldError, QueueState } from './common';
 import type { LexiconRule, LexiconRuleInput } from './lexicon';
 import type { BudgetSettings } from './usage';
 import type { VoiceCheck } from './voices';
-import type { VerificationSettings } from './verification';
+import type { TypeVerification, VerificationSettings } from './verification';
 
 /** The two text preparation modes the service accepts (spec 2.2). Always strings on the wire. */
 export type PreprocessType = '0' | '2';
@@ -71,6 +71,8 @@ export interface ContentTypeNarration {
   segmentCharacters?: number | null;
   /** Check each stored narration of this type by the service's speech to text (docs/verification.md). */
   verify?: boolean;
+  /** What a mismatch does for this type (`onMismatch`, left out: 'flag'). */
+  verification?: TypeVerification;
 }
 
 /**
@@ -80,7 +82,7 @@ export interface ContentTypeNarration {
  */
 export type FileContentTypeNarration = Pick<
   ContentTypeNarration,
-  'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify'
+  'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify' | 'verification'
 >;
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */

@@ -19,7 +19,8 @@ export const BUDGET_REACHED = 'BUDGET_REACHED';
  * - `bulk`: the list view's bulk action;
  * - `regenerate`: an editor's "regenerate";
  * - `automatic`: the plugin on its own (the reconciliation after an outage, a code publish with no request);
- * - `voice-preview`, `paragraph-preview`, `transcription`: the admin's previews and speech to text.
+ * - `voice-preview`, `paragraph-preview`, `transcription`: the admin's previews and speech to text;
+ * - `verification`: a regenerate a failed check asked for (a type with `verification.onMismatch: 'regenerate'`).
  */
 export const LEDGER_CAUSES = [
   'admin-publish',
@@ -31,6 +32,7 @@ export const LEDGER_CAUSES = [
   'voice-preview',
   'paragraph-preview',
   'transcription',
+  'verification',
 ] as const;
 export type LedgerCause = (typeof LEDGER_CAUSES)[number];
 

@@ -1,9 +1,18 @@
 /**
  * Verified narration (docs/verification.md): the plugin sends each stored narration of a type that
  * verifies to the service's speech to text and compares what it heard with the text it sent.
- * `contentTypes[uid].verify`, `verification.minWordAccuracy` and the narration's `verification`
- * field are public contracts.
+ * `contentTypes[uid].verify`, `contentTypes[uid].verification.onMismatch`,
+ * `verification.minWordAccuracy` and the narration's `verification` field are public contracts.
  */
+
+/** What a mismatch does: only flag it, or regenerate the article once (a paid regenerate, through the budget and the ledger). */
+export const VERIFICATION_ON_MISMATCH = ['flag', 'regenerate'] as const;
+export type VerificationOnMismatch = (typeof VERIFICATION_ON_MISMATCH)[number];
+
+/** A type's own choice, beside `verify: true` (`contentTypes[uid].verification`). */
+export interface TypeVerification {
+  onMismatch?: VerificationOnMismatch;
+}
 
 /** The site's verification settings (Settings -> Speech, or the configuration file). */
 export interface VerificationSettings {

@@ -1,5 +1,5 @@
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { narrationRow, publicNarration, setNarrationMode, waitForStatus } from './narration-helpers';
+import { ledgerEntries, narrationRow, publicNarration, setNarrationMode, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
  * Verified narration (docs/verification.md) on a real Strapi against the emulator, whose speech to
@@ -199,6 +199,60 @@ it('a restart while a transcription is under way resumes the check: the same job
   } finally {
     await stack.control('PUT', '/config', { sttProcessingMs: STT_STEP_MS });
   }
+});
+
+describe('a type that regenerates on a mismatch', () => {
+  const charges = async (articleId: string) =>
+    (await stack.control<{ events: unknown[] }>('GET', `/events?articleId=${articleId}&type=CREDITS_CHARGED`)).events.length;
+  const submissions = async (articleId: string) =>
+    (await submissionsFor(stack, articleId)).map((request) => request.body.postData.regenerate ?? false);
+
+  beforeAll(async () => {
+    const article = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+    const saved = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { ...article, verification: { onMismatch: 'regenerate' } } },
+    });
+    expect(saved.status).toBe(200);
+  });
+
+  it("regenerates a mismatched article once, paid once more, in the ledger as the verification's", async () => {
+    await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 3 });
+    const documentId = await publishedArticle(
+      'Regenerated once',
+      'Checked, then narrated again.',
+      'First words here. These words get lost. Last words here.'
+    );
+    const articleId = `${documentId}-en`;
+    await waitFor(async () => (await submissions(articleId)).length === 2, { timeoutMs: 30_000, what: 'the regenerate' });
+    const verification = await waitFor(
+      async () => {
+        const current = await verificationOf(ARTICLE, documentId);
+        return current?.status === 'verified' ? current : null;
+      },
+      { timeoutMs: 60_000, what: 'the regenerated audio verified' }
+    );
+    expect(verification.wordAccuracy).toBe(1);
+    expect(await submissions(articleId)).toEqual([false, true]);
+    expect(await charges(articleId)).toBe(2);
+    const ledger = (await ledgerEntries(stack)).filter((entry) => entry.articleId === articleId);
+    expect(ledger.map((entry) => entry.cause)).toEqual(expect.arrayContaining(['verification']));
+  });
+
+  it('never loops: a regenerate that mismatches again is only flagged', async () => {
+    await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 3, count: 2 });
+    const documentId = await publishedArticle(
+      'Mismatched twice',
+      'Checked twice.',
+      'First words here. These words get lost twice. Last words here.'
+    );
+    const articleId = `${documentId}-en`;
+    const refused = `${articleId}: not regenerated after the mismatch: this audio is already the regenerate a mismatch asked for`;
+    await waitFor(async () => stack.logs().includes(refused), { timeoutMs: 60_000, what: 'the second mismatch, not regenerated' });
+    expect((await verificationOf(ARTICLE, documentId)).status).toBe('mismatch');
+    await new Promise((resolve) => setTimeout(resolve, 8 * STT_STEP_MS));
+    expect(await submissions(articleId)).toEqual([false, true]);
+    expect(await charges(articleId)).toBe(2);
+  });
 });
 
 describe('segmented', () => {

@@ -17,7 +17,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
- * `narration.ready` and `narration.failed` through Strapi's own webhook runner, to a local
+ * `narration.ready`, `narration.failed` and `narration.verification_failed` through Strapi's own webhook runner, to a local
  * receiver standing in for a front end: exactly one event per completed narration and one per
  * final failure, never one per retry or per duplicate callback.
  */
@@ -30,6 +30,7 @@ jest.setTimeout(180_000);
 let stack: Stack;
 let receiver: WebhookReceiver;
 let articles: ReturnType<typeof contentManager>;
+let webhookId: number;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -49,6 +50,7 @@ beforeAll(async () => {
     events: ['narration.ready', 'narration.failed'],
   });
   expect(created.status).toBe(201);
+  webhookId = created.body.data.id;
 });
 
 afterAll(async () => {
@@ -294,13 +296,51 @@ describe('a segmented narration', () => {
   });
 });
 
+describe('narration.verification_failed', () => {
+  it('comes once for a check that heard something else than the text sent, with the places, the narration still ready', async () => {
+    const settings = (await stack.admin('GET', '/speech/settings')).body.settings;
+    const saved = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { ...settings.contentTypes[ARTICLE], narrationMode: 'whole', verify: true } },
+    });
+    expect(saved.status).toBe(200);
+    const subscribed = await stack.admin('PUT', `/admin/webhooks/${webhookId}`, {
+      name: 'Front end revalidation',
+      url: receiver.url,
+      headers: {},
+      events: ['narration.ready', 'narration.failed', 'narration.verification_failed'],
+    });
+    expect(subscribed.status).toBe(200);
+    // Sentences 0 and 1 are the title and the summary: the body's second one is lost from the audio.
+    await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 3 });
+    const documentId = await publishArticle('Checked by listening', 'The first sentence stays. The second goes missing. The third stays.');
+    const articleId = `${documentId}-en`;
+    const deliveries = await waitFor(
+      async () => {
+        const found = receiver.of('narration.verification_failed', articleId);
+        return found.length > 0 ? found : null;
+      },
+      { timeoutMs: 60_000, what: 'narration.verification_failed' }
+    );
+    await sleep(QUIET_MS);
+    expect(receiver.of('narration.verification_failed', articleId)).toHaveLength(1);
+    expect(deliveries[0].body).toMatchObject({
+      event: 'narration.verification_failed',
+      uid: ARTICLE,
+      narration: { articleId, status: 'ready', error: null },
+      verification: { status: 'mismatch', placeCount: 1, places: [{ expected: 'The second goes missing', heard: '' }] },
+    });
+    expect(receiver.of('narration.ready', articleId)).toHaveLength(1);
+  });
+});
+
 it('delivered nothing else: every delivery is one of the events above, its header naming it', async () => {
   await sleep(QUIET_MS);
   const summary = receiver.deliveries.map((delivery) => `${delivery.body?.event}:${delivery.body?.narration?.articleId}`);
-  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry + 2 of the segmented article = 7 ready;
-  // 1 failed whole, 1 failed in parts.
-  expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(7);
+  // 2 first narrations + 1 regenerate + 1 (ten callbacks) + 1 after a retry + 2 of the segmented article + 1 checked = 8 ready;
+  // 1 failed whole, 1 failed in parts; 1 check that heard something else.
+  expect(summary.filter((entry) => entry.startsWith('narration.ready:'))).toHaveLength(8);
   expect(summary.filter((entry) => entry.startsWith('narration.failed:'))).toHaveLength(2);
-  expect(receiver.deliveries).toHaveLength(9);
+  expect(summary.filter((entry) => entry.startsWith('narration.verification_failed:'))).toHaveLength(1);
+  expect(receiver.deliveries).toHaveLength(11);
   expect(receiver.deliveries.every((delivery) => delivery.header === delivery.body?.event)).toBe(true);
 });

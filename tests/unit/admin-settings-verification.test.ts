@@ -61,6 +61,35 @@ describe('settings form: verification', () => {
     expect(fromForm(switchedOn).contentTypes?.[PAGE]).toMatchObject({ verify: true });
   });
 
+  it('sends what a mismatch does once it is not the default, or once the server had it', () => {
+    const form = toForm(settings, described);
+    expect(form.contentTypes[ARTICLE].onMismatch).toBe('flag');
+    expect(fromForm(form).contentTypes?.[ARTICLE]).not.toHaveProperty('verification');
+    const regenerating = {
+      ...form,
+      contentTypes: { ...form.contentTypes, [ARTICLE]: { ...form.contentTypes[ARTICLE], onMismatch: 'regenerate' as const } },
+    };
+    expect(fromForm(regenerating).contentTypes?.[ARTICLE]).toMatchObject({ verify: true, verification: { onMismatch: 'regenerate' } });
+    // Read back from the server, and set back to flag: sent, so the saved choice is replaced.
+    const saved = {
+      ...settings,
+      contentTypes: {
+        ...settings.contentTypes,
+        [ARTICLE]: { ...settings.contentTypes[ARTICLE], verification: { onMismatch: 'regenerate' as const } },
+      },
+    };
+    const back = toForm(saved, described);
+    expect(back.contentTypes[ARTICLE].onMismatch).toBe('regenerate');
+    const flagged = {
+      ...back,
+      contentTypes: { ...back.contentTypes, [ARTICLE]: { ...back.contentTypes[ARTICLE], onMismatch: 'flag' as const } },
+    };
+    expect(fromForm(flagged).contentTypes?.[ARTICLE]).toMatchObject({ verification: { onMismatch: 'flag' } });
+    // The file's choice stays the file's.
+    const fromFile = toForm(saved, described, { [ARTICLE]: { verify: true, verification: { onMismatch: 'regenerate' } }, [PAGE]: {} });
+    expect(fromForm(fromFile).contentTypes?.[ARTICLE]).not.toHaveProperty('verification');
+  });
+
   it('sends the share of words only when the editor changed it, as a share from 0 to 1', () => {
     const form = toForm(settings, described);
     expect(fromForm({ ...form, minWordPercent: 90 }).verification).toEqual({ minWordAccuracy: 0.9 });

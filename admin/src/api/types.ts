@@ -12,6 +12,7 @@ export * from '../../../shared/contracts/settings';
 export * from '../../../shared/contracts/transcriptions';
 export * from '../../../shared/contracts/usage';
 export * from '../../../shared/contracts/voices';
+export * from '../../../shared/contracts/verification';
 
 /** One of the site's webhooks as Strapi's admin API (`/admin/webhooks`) answers it (not a route of the plugin). */
 export interface SiteWebhook {

@@ -11,6 +11,7 @@ import {
   type NarrationTrigger,
   type SpeechSettings,
 } from '../../../shared/contracts/settings';
+import { VERIFICATION_ON_MISMATCH } from '../../../shared/contracts/verification';
 import { contentTypeUidKey, localeCode } from '../utils';
 import type { ArticleFields } from './domain/article';
 import { narrationModeOf, type NarrationModeChoice } from './domain/segments';
@@ -56,6 +57,11 @@ export const contentTypeNarrationSchema = z
     segmentCharacters: segmentCharacters.optional(),
     /** Check each stored narration by the service's speech to text (docs/verification.md). */
     verify: z.boolean().optional(),
+    /** What a mismatch does for this type: 'flag' (left out) or 'regenerate' the article once, paid. */
+    verification: z
+      .object({ onMismatch: z.enum(VERIFICATION_ON_MISMATCH).optional() })
+      .strict()
+      .optional(),
   })
   .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
 export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
@@ -152,6 +158,7 @@ export function typesOverFile(
       narrationMode: fromFile?.narrationMode,
       segmentCharacters: fromFile?.segmentCharacters,
       verify: fromFile?.verify,
+      verification: fromFile?.verification,
     };
     types[uid] = { ...kept, ...type };
   }

@@ -290,6 +290,11 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
         voices: getService('voices'),
         media: getService('media'),
         verificationFailed: (narrationId, articleId) => getService('narration-webhooks').verificationFailed(narrationId, articleId),
+        regenerate: (narration) =>
+          getService('narration-editor').regenerate(narration.contentType, narration.targetDocumentId, narration.targetLocale, {
+            cause: 'verification',
+            causedBy: null,
+          }),
       },
     ];
   },

@@ -52,7 +52,7 @@ export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeN
  */
 export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarration>>): Record<string, FileContentTypeNarration> {
   return Object.fromEntries(
-    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify }]) => [
+    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify, verification }]) => [
       uid,
       {
         ...(skipBlocks ? { skipBlocks: [...skipBlocks] } : {}),
@@ -60,6 +60,7 @@ export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarr
         ...(narrationMode ? { narrationMode } : {}),
         ...(segmentCharacters != null ? { segmentCharacters } : {}),
         ...(verify !== undefined ? { verify } : {}),
+        ...(verification ? { verification: { ...verification } } : {}),
       },
     ])
   );

@@ -73,6 +73,11 @@ export function createCheckRows(strapi: Core.Strapi) {
       return count === 1;
     },
 
+    /** The check's mismatch asked for a regenerate (once: never again for this audio). */
+    async markRegenerated(id: number): Promise<void> {
+      await query().update({ where: { id }, data: { regenerated: true } });
+    },
+
     async releaseLeases(owner: string): Promise<void> {
       await query().updateMany({ where: { leaseOwner: owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
     },

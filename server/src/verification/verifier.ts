@@ -66,6 +66,11 @@ export interface VerifierDeps {
   media: Pick<MediaStore, 'readableUrl'>;
   /** A check ended in a mismatch or failed: `narration.verification_failed` goes out (webhooks/). */
   verificationFailed: (narrationId: number, articleId: string) => void;
+  /**
+   * A paid regenerate of the narration, as an editor's (narration/): the budget and the ledger
+   * apply, its cause is `verification`. Whether it was queued, and why not.
+   */
+  regenerate: (narration: NarrationRow) => Promise<{ queued: boolean; reason?: string }>;
   now?: () => Date;
 }
 
@@ -246,6 +251,37 @@ export function createVerifier(deps: VerifierDeps) {
     } else if (patch.status === 'failed') {
       strapi.log.warn(`[speech] ${row.articleId}: verification ${row.id} failed: ${patch.lastError}`);
     }
+    if (patch.status === 'mismatch' || patch.status === 'failed') deps.verificationFailed(row.narrationId, row.articleId);
+    if (patch.status === 'mismatch') await regenerateOnce(row);
+  }
+
+  /**
+   * A mismatch of a type that chose `onMismatch: 'regenerate'`: the article is narrated again, once.
+   * Never when the audio checked was itself that regenerate (no loop), when the article was edited
+   * since (its new version is on its way), or for a part (a segmented narration is only flagged:
+   * regenerating it whole would pay for every part).
+   */
+  async function regenerateOnce(row: CheckRow) {
+    const settings = await deps.settings.get();
+    const narration = await narrations.findById(row.narrationId);
+    if (!narration || settings.contentTypes[narration.contentType]?.verification?.onMismatch !== 'regenerate') return;
+    const why =
+      row.partKey !== null
+        ? 'a part of a segmented narration is only flagged'
+        : narration.cause === 'verification'
+          ? 'this audio is already the regenerate a mismatch asked for'
+          : narration.status !== 'completed' || narration.narratedFingerprint !== narration.fingerprint
+            ? 'a newer version is on its way'
+            : null;
+    if (why) {
+      strapi.log.info(`[speech] ${row.articleId}: not regenerated after the mismatch: ${why}`);
+      return;
+    }
+    const outcome = await deps.regenerate(narration);
+    await rows.markRegenerated(row.id);
+    strapi.log.info(
+      `[speech] ${row.articleId}: ${outcome.queued ? 'regenerated once after the mismatch' : `not regenerated after the mismatch: ${outcome.reason}`}`
+    );
   }
 
   async function pass() {

@@ -35,6 +35,8 @@ interface Props {
   onChange: (uid: string, next: TypeForm) => void;
   onSegmentCharactersChange: (value: number | null) => void;
   onMinWordPercentChange: (value: number | null) => void;
+  /** What one regenerate of an average article of each type costs, by uid (null: no narration yet to average). */
+  regenerateCredits: Record<string, number | null>;
 }
 
 const NO_TITLE = '__none__';
@@ -59,6 +61,7 @@ export const ContentTypesCard = ({
   onChange,
   onSegmentCharactersChange,
   onMinWordPercentChange,
+  regenerateCredits,
 }: Props) => {
   const t = useTranslator();
 
@@ -249,6 +252,42 @@ export const ContentTypesCard = ({
                           <Field.Hint />
                         </Field.Root>
                       </Grid.Item>
+                      {form.verify ? (
+                        <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+                          <Field.Root
+                            name={`${type.uid}.verification.onMismatch`}
+                            hint={
+                              form.onMismatch === 'regenerate'
+                                ? regenerateCredits[type.uid] != null
+                                  ? t(
+                                      'types.onMismatchCost',
+                                      'Paid like a regenerate: about {credits} credits for an article of average length here, within the budget.',
+                                      { credits: regenerateCredits[type.uid] }
+                                    )
+                                  : t(
+                                      'types.onMismatchCostUnknown',
+                                      "Paid like a regenerate: the article's characters in credits, within the budget."
+                                    )
+                                : t('types.onMismatchFlag', 'The narration stays ready; the edit view and the list show the places.')
+                            }
+                          >
+                            <Field.Label>{t('types.onMismatch', 'When a check finds a difference')}</Field.Label>
+                            <SingleSelect
+                              size="S"
+                              value={form.onMismatch}
+                              disabled={disabled}
+                              onChange={(next) => update({ onMismatch: next === 'regenerate' ? 'regenerate' : 'flag' })}
+                              data-testid={`speech-type-on-mismatch-${type.uid}`}
+                            >
+                              <SingleSelectOption value="flag">{t('types.onMismatch.flag', 'Only flag it')}</SingleSelectOption>
+                              <SingleSelectOption value="regenerate">
+                                {t('types.onMismatch.regenerate', 'Narrate the article again, once (paid)')}
+                              </SingleSelectOption>
+                            </SingleSelect>
+                            <Field.Hint />
+                          </Field.Root>
+                        </Grid.Item>
+                      ) : null}
                       <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
                         <OptionalFieldSelect
                           name={`${type.uid}.authorField`}

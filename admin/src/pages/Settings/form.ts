@@ -11,6 +11,7 @@ import {
   type SettingsChanges,
   type SkippableBlock,
   type SpeechSettings,
+  type VerificationOnMismatch,
 } from '../../api/types';
 import { BUDGET_VALIDATION_MESSAGES, budgetChanges, toBudgetForm, validateBudget, type BudgetForm } from './budgetForm';
 
@@ -32,6 +33,8 @@ export interface TypeForm {
   segmentCharacters: number | null;
   /** Each stored narration checked by the service's speech to text (docs/verification.md). */
   verify: boolean;
+  /** What a mismatch does: flag it, or regenerate the article once (paid). */
+  onMismatch: VerificationOnMismatch;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
   /**
@@ -104,6 +107,7 @@ export function toForm(
       narrationMode: config?.narrationMode === 'segmented' ? 'segmented' : 'whole',
       segmentCharacters: config?.segmentCharacters ?? null,
       verify: config?.verify === true,
+      onMismatch: config?.verification?.onMismatch === 'regenerate' ? 'regenerate' : 'flag',
       original: config,
       ...(fileTypes ? { file: fileTypes[type.uid] ?? {} } : {}),
     };
@@ -234,12 +238,17 @@ function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 's
 }
 
 /**
- * Whether the type verifies. Where the server gives the file's value, it is sent only when it
- * differs (the file's stays the file's); otherwise once on, or once the server had one.
+ * Whether the type verifies, and what a mismatch does. Where the server gives the file's values,
+ * each is sent only when it differs (the file's stays the file's); otherwise once set, or once the
+ * server had one.
  */
-function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify'> {
-  if (type.file) return type.verify !== (type.file.verify ?? false) ? { verify: type.verify } : {};
-  return type.verify || type.original?.verify !== undefined ? { verify: type.verify } : {};
+function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify' | 'verification'> {
+  const onMismatch = type.file
+    ? type.onMismatch !== (type.file.verification?.onMismatch ?? 'flag')
+    : type.onMismatch !== 'flag' || type.original?.verification?.onMismatch !== undefined;
+  const verification = onMismatch ? { verification: { onMismatch: type.onMismatch } } : {};
+  if (type.file) return { ...(type.verify !== (type.file.verify ?? false) ? { verify: type.verify } : {}), ...verification };
+  return { ...(type.verify || type.original?.verify !== undefined ? { verify: type.verify } : {}), ...verification };
 }
 
 /** A part size the server takes: a whole number of characters within the contract's bounds. */

@@ -13,7 +13,7 @@ import { BudgetCard } from './BudgetCard';
 import { ConnectionCard } from './ConnectionCard';
 import { ContentTypesCard } from './ContentTypesCard';
 import { CostAverages, CostPreview } from './CostPreview';
-import { VALIDATION_MESSAGES, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
+import { VALIDATION_MESSAGES, creditsFor, fromForm, isDirty, toForm, validateForm, type SettingsForm } from './form';
 import { LexiconCard } from './LexiconCard';
 import { LocaleVoicesCard } from './LocaleVoicesCard';
 import { SpokenFrameCard } from './SpokenFrameCard';
@@ -201,6 +201,12 @@ const SettingsPage = () => {
             errorFor={(uid, field) => message(fieldError(errors, 'contentTypes', uid, field))}
             segmentCharactersError={message(fieldError(errors, 'segmentCharacters'))}
             minWordPercent={form.minWordPercent}
+            regenerateCredits={Object.fromEntries(
+              data.contentTypes.map((type) => {
+                const average = data.averages?.[type.uid];
+                return [type.uid, average ? creditsFor(average.characters, form.preprocessType) : null];
+              })
+            )}
             minWordPercentError={message(fieldError(errors, 'verification', 'minWordAccuracy'))}
             onChange={(uid, next) => {
               setForm({ ...form, contentTypes: { ...form.contentTypes, [uid]: next } });
