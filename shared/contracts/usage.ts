@@ -114,6 +114,8 @@ export interface GetUsageResponse {
   waiting: BudgetWaiting;
   /** Narrations that failed and are not being retried: what needs an editor's attention. */
   failures: number;
+  /** Checks of verified narration (docs/verification.md) ended this month, by outcome, and those under way now. */
+  checks: { done: number; verified: number; mismatches: number; failed: number; underWay: number };
   /** The last `days` days, oldest first, every day present (zeros included). */
   days: UsageDay[];
   /** The month's most expensive articles, most first (at most 10). */

@@ -137,7 +137,7 @@ async function capture(knex: any, work: () => Promise<unknown>): Promise<Capture
   return captured;
 }
 
-/** The queries of an idle tick, a busy tick's lookups, the files a store cleans up, a callback, the public route, the list view and the poller. */
+/** The queries of an idle tick, a busy tick's lookups, the files a store cleans up, a callback, the public route, the list view, the poller and the verifier. */
 async function runPluginQueries(app: any) {
   const repository = app.plugin('speech').service('narration-rows');
   const transcriptions = app.plugin('speech').service('transcription-rows');
@@ -166,6 +166,12 @@ async function runPluginQueries(app: any) {
   await parts.withCallbackOverdue(now);
   await parts.findByArticleId('doc4242-en~p0123456789abcdef');
   await parts.forNarration(4242);
+  // The verifier's sweep of the stores since its last pass (verified narration), and its due checks.
+  await repository.storedSince(new Date(now.getTime() - 3_600_000), [UID], 20);
+  const checks = app.plugin('speech').service('check-rows');
+  await checks.due(now, 20);
+  await checks.nextDueAt();
+  await checks.forNarrations([4242, 4243]);
   await transcriptions.duePolls(now, 5);
   await transcriptions.nextDueAt(now);
   await transcriptions.interruptedUploads(now);
@@ -175,7 +181,7 @@ async function runPluginQueries(app: any) {
 }
 
 /** The plugin's tables, and the site's article table as the reconciliation reads it. */
-const PLUGIN_TABLES = /speech_(narrations|narration_parts|transcriptions)\b|\barticles\b/;
+const PLUGIN_TABLES = /speech_(narrations|narration_parts|transcriptions|verifications)\b|\barticles\b/;
 /** The tables that grow with the site: none may be read whole (the parts' table holds only parts on their way, filled here all the same). */
 const LARGE_TABLES = new Set(['speech_narrations', 'speech_narration_parts', 'articles']);
 

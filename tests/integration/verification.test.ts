@@ -312,4 +312,14 @@ describe('settings', () => {
     // The file's types stay under the saved map: the article still verifies.
     expect(verifying.body.settings.contentTypes[ARTICLE].verify).toBe(true);
   });
+
+  it("count the month's checks on the usage page", async () => {
+    const { body } = await stack.admin('GET', '/speech/usage?days=30');
+    // Every check of this file ended: clean ones, the mismatches (a lost sentence, two regenerated, the segmented part), one failed.
+    expect(body.checks.underWay).toBe(0);
+    expect(body.checks.failed).toBe(1);
+    expect(body.checks.mismatches).toBeGreaterThanOrEqual(3);
+    expect(body.checks.verified).toBeGreaterThanOrEqual(5);
+    expect(body.checks.done).toBe(body.checks.verified + body.checks.mismatches + body.checks.failed);
+  });
 });

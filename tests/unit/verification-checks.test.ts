@@ -42,6 +42,7 @@ function check(overrides: Partial<CheckRow> = {}): CheckRow {
     lastError: null,
     lastErrorCode: null,
     regenerated: false,
+    replaced: false,
     ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import { type DocumentPermissions, readableRows, type ContentTypeFacts, type Row
 import type { SettingsService } from '../settings';
 import type { BudgetService } from './budget.service';
 import type { LedgerService } from './ledger.service';
-import { lastDays, monthOf } from './domain/calendar';
+import { lastDays, monthBounds, monthOf } from './domain/calendar';
 import { csvLine } from '../http';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
@@ -48,6 +48,8 @@ export interface UsageServiceDeps {
   ledger: Pick<LedgerService, 'balance'>;
   /** How many narrations failed and were not narrated since (the queue's rows). */
   failures: () => Promise<number>;
+  /** The checks of verified narration ended since a time, by outcome, and those under way (verification/). */
+  checks: (since: Date) => Promise<GetUsageResponse['checks']>;
   permissions: Pick<DocumentPermissions, 'permitted'>;
   types: ContentTypeFacts;
 }
@@ -58,6 +60,7 @@ export function createUsageService({
   budget: budgetService,
   ledger,
   failures,
+  checks,
   permissions,
   types,
 }: UsageServiceDeps) {
@@ -82,12 +85,13 @@ export function createUsageService({
       const month = monthOf(at, timeZone);
       const shown = lastDays(at, days, timeZone);
       const first = shown[0] < `${month}-01` ? shown[0] : `${month}-01`;
-      const [rows, top, waiting, failed, balance] = await Promise.all([
+      const [rows, top, waiting, failed, balance, checked] = await Promise.all([
         repository.days(first, shown[shown.length - 1]),
         topReadable(userAbility, month),
         budgetService.waiting(),
         failures(),
         ledger.balance(),
+        checks(monthBounds(month, timeZone).start),
       ]);
       const monthRows = rows.filter((row) => row.day.startsWith(month));
       const mtd = monthToDate(monthRows);
@@ -106,6 +110,7 @@ export function createUsageService({
         },
         waiting,
         failures: failed,
+        checks: checked,
         days: usageDays(shown, rows),
         topArticles: top.map((row) => ({
           contentType: row.contentType,

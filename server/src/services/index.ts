@@ -178,6 +178,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       budget: getService('budget'),
       ledger: getService('ledger'),
       failures: async () => (await getService('narration-rows').countByStatus()).failed ?? 0,
+      checks: (since) => getService('check-rows').counts(since),
       permissions: getService('document-permissions'),
       types: getService('content'),
     },

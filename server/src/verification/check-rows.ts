@@ -17,23 +17,43 @@ export function createCheckRows(strapi: Core.Strapi) {
   const query = () => strapi.db.query(VERIFICATION_UID);
 
   return {
+    /** The checks of these narrations' audio (not those of audio a later store replaced). */
     async forNarrations(narrationIds: readonly number[]): Promise<CheckRow[]> {
       if (narrationIds.length === 0) return [];
-      return (await query().findMany({ where: { narrationId: { $in: [...narrationIds] } }, orderBy: { id: 'asc' } })) as CheckRow[];
+      return (await query().findMany({
+        where: { narrationId: { $in: [...narrationIds] }, replaced: false },
+        orderBy: { id: 'asc' },
+      })) as CheckRow[];
     },
 
     async create(check: NewCheck, now: Date): Promise<void> {
-      await query().create({ data: { ...check, status: 'pending', attempts: 0, nextAttemptAt: now, regenerated: false } });
+      await query().create({ data: { ...check, status: 'pending', attempts: 0, nextAttemptAt: now, regenerated: false, replaced: false } });
     },
 
-    /** Removes a narration's checks of audio it no longer has (a new store, a part an edit replaced). */
-    async removeOtherThan(narrationId: number, audioKeys: readonly string[]): Promise<number> {
-      const { count } = await query().deleteMany({ where: { narrationId, audioKey: { $notIn: [...audioKeys] } } });
-      return count;
+    /**
+     * A narration's checks of audio it no longer has (a new store, a part an edit replaced): those
+     * under way are dropped, those that ended are kept as replaced (the month's counts read them).
+     */
+    async retireOtherThan(narrationId: number, audioKeys: readonly string[]): Promise<void> {
+      const others = { narrationId, audioKey: { $notIn: [...audioKeys] } };
+      await query().deleteMany({ where: { ...others, status: { $in: [...OPEN_CHECK_STATUSES] } } });
+      await query().updateMany({ where: { ...others, replaced: false }, data: { replaced: true } });
     },
 
     async remove(id: number): Promise<void> {
       await query().delete({ where: { id } });
+    },
+
+    /** Checks ended since `since`, by outcome, and the checks under way now (the usage page). */
+    async counts(since: Date): Promise<{ done: number; verified: number; mismatches: number; failed: number; underWay: number }> {
+      const ended = (status: string) => query().count({ where: { status, completedAt: { $gte: since } } });
+      const [verified, mismatches, failed, underWay] = await Promise.all([
+        ended('verified'),
+        ended('mismatch'),
+        ended('failed'),
+        query().count({ where: { status: { $in: [...OPEN_CHECK_STATUSES] } } }),
+      ]);
+      return { done: verified + mismatches + failed, verified, mismatches, failed, underWay };
     },
 
     async due(now: Date, limit: number): Promise<CheckRow[]> {

@@ -76,6 +76,11 @@ export interface VerifierDeps {
 
 /** Stores looked at per pass, and checks worked per pass. */
 const BATCH = 20;
+/**
+ * How often stores are looked for while no check is under way: a store on this instance wakes the
+ * verifier at once; one on another instance is found within this.
+ */
+const IDLE_SWEEP_MS = 30_000;
 /** A store committed a little before a later one already seen is still found: the sweep looks back this far. */
 const LOOK_BACK_MS = 5 * 60_000;
 const STORE_KEY = 'verification';
@@ -108,7 +113,7 @@ export function createVerifier(deps: VerifierDeps) {
   async function addChecks(narration: NarrationRow, existing: CheckRow[]) {
     const audio = audioToCheck(narration);
     const known = new Set(existing.map((row) => row.audioKey));
-    await rows.removeOtherThan(
+    await rows.retireOtherThan(
       narration.id,
       audio.map((item) => item.audioKey)
     );
@@ -137,12 +142,15 @@ export function createVerifier(deps: VerifierDeps) {
     strapi.log.info(`[speech] ${narration.articleId}: ${missing.length} verification check(s) queued`);
   }
 
-  /** Looks at the stores since the last pass; the types that verify are read from the settings each time. */
-  async function sweep() {
+  async function verifyingTypes(): Promise<string[]> {
     const settings = await deps.settings.get();
-    const types = Object.entries(settings.contentTypes)
+    return Object.entries(settings.contentTypes)
       .filter(([, type]) => type.verify)
       .map(([uid]) => uid);
+  }
+
+  /** Looks at the stores of `types` since the last pass. */
+  async function sweep(types: string[]) {
     const until = await sweptUntil();
     const stored = await narrations.storedSince(new Date(until.getTime() - LOOK_BACK_MS), types, BATCH);
     const existing = await rows.forNarrations(stored.map((row) => row.id));
@@ -285,8 +293,11 @@ export function createVerifier(deps: VerifierDeps) {
   }
 
   async function pass() {
+    // A site where no type verifies and no check is left costs one read, and takes no lease.
+    const types = await verifyingTypes();
+    if (types.length === 0 && (await rows.nextDueAt()) === null) return;
     if (!(await lease.acquire(now()))) return;
-    await sweep();
+    await sweep(types);
     for (const row of await rows.due(now(), BATCH)) {
       if (stopped) return;
       await work(row).catch((error) => strapi.log.error(`[speech] verification ${row.id}: ${(error as Error).message}`));
@@ -296,9 +307,10 @@ export function createVerifier(deps: VerifierDeps) {
   const outage = createFailureEpisodes(strapi.log, 'the narration checks');
   const runner = createSerialRunner(pass, { onError: outage.failed, onSuccess: outage.succeeded, isStopped: () => stopped });
 
-  /** Sleeps until the next check is due, at most one poll interval (stores of other instances come unannounced). */
+  /** Sleeps until the next check is due, at most one poll interval; with none under way, IDLE_SWEEP_MS. */
   async function delayUntilNext(): Promise<number> {
-    const next = await rows.nextDueAt().catch(() => null);
+    const next = await rows.nextDueAt().catch(() => undefined);
+    if (next === null) return IDLE_SWEEP_MS;
     const wait = next ? next.getTime() - now().getTime() : config.pollMs;
     return Math.min(config.pollMs, Math.max(250, wait));
   }

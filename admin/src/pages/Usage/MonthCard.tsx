@@ -41,6 +41,17 @@ export const MonthCard = ({ usage }: { usage: GetUsageResponse }) => {
             {formatNumber(usage.failures)}
           </Fact>
         </Grid.Item>
+        {usage.checks && usage.checks.done + usage.checks.underWay > 0 ? (
+          <Grid.Item col={3} s={6} xs={12} direction="column" alignItems="stretch">
+            <Fact label={t('verification.usage.checks', 'Narrations checked by listening')} testId="speech-usage-checks">
+              {t('verification.usage.checked', '{done} ({mismatches} differed, {failed} could not be checked)', {
+                done: formatNumber(usage.checks.done),
+                mismatches: formatNumber(usage.checks.mismatches),
+                failed: formatNumber(usage.checks.failed),
+              })}
+            </Fact>
+          </Grid.Item>
+        ) : null}
         <Grid.Item col={3} s={6} xs={12} direction="column" alignItems="stretch">
           <Fact label={t('usage.month.balance', 'Account balance (last seen)')} testId="speech-usage-balance">
             {balance.creditsRemaining === null

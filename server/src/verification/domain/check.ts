@@ -38,6 +38,8 @@ export interface CheckRow {
   lastError: string | null;
   lastErrorCode: string | null;
   regenerated: boolean;
+  /** Its audio was replaced by a later store: kept for the month's counts, no longer the narration's check. */
+  replaced: boolean;
 }
 
 /** A failure of one step: retried later unless it cannot mend or the attempts are spent. */
