@@ -112,11 +112,10 @@ export function createVerifier(deps: VerifierDeps) {
   /** Gives a stored narration a check for each of its audio not checked yet, with the text that was sent for it. */
   async function addChecks(narration: NarrationRow, existing: CheckRow[]) {
     const audio = audioToCheck(narration);
+    const current = new Set(audio.map((item) => item.audioKey));
     const known = new Set(existing.map((row) => row.audioKey));
-    await rows.retireOtherThan(
-      narration.id,
-      audio.map((item) => item.audioKey)
-    );
+    // A pass looks at recent stores again: it writes only when a store replaced audio.
+    if (existing.some((row) => !current.has(row.audioKey))) await rows.retireOtherThan(narration.id, [...current]);
     const missing = audio.filter((item) => !known.has(item.audioKey));
     if (missing.length === 0) return;
     const live = await deps.describeLive(narration);
