@@ -16,6 +16,8 @@ const PAGE = 'api::page.page';
 const STT_STEP_MS = 300;
 
 let stack: Stack;
+/** A page stored while pages did not verify (the settings test turns them on later). */
+let earlierPage = '';
 
 interface SttJob {
   job_id: string;
@@ -150,6 +152,7 @@ it('Arabic heard without its diacritics is verified against the text sent with t
 it('a type that does not verify sends nothing to speech to text, and its narration has no verification', async () => {
   const pages = contentManager(stack, PAGE);
   const { documentId } = await pages.create({ title: 'A page', content: 'Pages are not checked.' });
+  earlierPage = documentId;
   const row = await waitForStatus(stack, PAGE, documentId, 'completed');
   await new Promise((resolve) => setTimeout(resolve, 4 * STT_STEP_MS));
   expect(await audioSha(row.articleId)).toEqual(expect.any(String));
@@ -311,10 +314,25 @@ describe('settings', () => {
     expect(verifying.body.settings.contentTypes[PAGE].verify).toBe(true);
     // The file's types stay under the saved map: the article still verifies.
     expect(verifying.body.settings.contentTypes[ARTICLE].verify).toBe(true);
+
+    // Pages stored from now on are checked; the one stored before pages verified is not.
+    const pages = contentManager(stack, PAGE);
+    const earlier = await waitForStatus(stack, PAGE, earlierPage, 'completed');
+    const { documentId } = await pages.create({ title: 'A page checked', content: 'Pages are checked from now on.' });
+    const row = await waitForStatus(stack, PAGE, documentId, 'completed');
+    await waitFor(async () => (await sttJobsOf(row.articleId)).length === 1, { timeoutMs: 30_000, what: 'the new page checked' });
+    expect(await sttJobsOf(earlier.articleId)).toEqual([]);
   });
 
   it("count the month's checks on the usage page", async () => {
-    const { body } = await stack.admin('GET', '/speech/usage?days=30');
+    // The last page's check may still be under way: every check of this file ends.
+    const body = await waitFor(
+      async () => {
+        const usage = (await stack.admin('GET', '/speech/usage?days=30')).body;
+        return usage.checks.underWay === 0 ? usage : null;
+      },
+      { timeoutMs: 30_000, what: 'every check ended' }
+    );
     // Every check of this file ended: clean ones, the mismatches (a lost sentence, two regenerated, the segmented part), one failed.
     expect(body.checks.underWay).toBe(0);
     expect(body.checks.failed).toBe(1);

@@ -32,6 +32,7 @@ import {
   type StepFailure,
 } from './domain/check';
 import { compareTranscript } from './domain/compare';
+import { afterSweep, currentSweep, isChecked, PASS_EVERY_MS, sweepSince, type SweepState } from './domain/sweep';
 import { audioToCheck, type AudioToCheck } from './domain/view';
 
 /**
@@ -39,8 +40,8 @@ import { audioToCheck, type AudioToCheck } from './domain/view';
  * row per audio (the article's, or each part an edit re-generated); the row's audio goes to the
  * service's speech to text, its job is polled, and the transcript is compared with the text sent.
  *
- * Everything is in the database: the rows, their attempts and leases, and how far the stores have
- * been looked at (the plugin store's `verification` key), so a restart carries on. One instance at
+ * Everything is in the database: the rows, their attempts and leases, and how far each type's stores
+ * have been looked at (the plugin store's `verification` key, domain/sweep.ts), so a restart carries on. One instance at
  * a time looks for new stores and works the rows (its own lease, `verifier`); a step that fails
  * (429, 5xx, the network) is tried again later, a bounded number of times. None of it is on the
  * way of a publish, a store or a public route: it runs beside them, on its own timer.
@@ -80,9 +81,7 @@ const BATCH = 20;
  * How often stores are looked for while no check is under way: a store on this instance wakes the
  * verifier at once; one on another instance is found within this.
  */
-const IDLE_SWEEP_MS = 30_000;
-/** A store committed a little before a later one already seen is still found: the sweep looks back this far. */
-const LOOK_BACK_MS = 5 * 60_000;
+const IDLE_SWEEP_MS = PASS_EVERY_MS;
 const STORE_KEY = 'verification';
 
 export function createVerifier(deps: VerifierDeps) {
@@ -93,15 +92,6 @@ export function createVerifier(deps: VerifierDeps) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
-
-  /** The earliest store not yet looked at: set at first start, so stores from before verification existed are not checked. */
-  async function sweptUntil(): Promise<Date> {
-    const saved = (await store().get({ key: STORE_KEY })) as { sweptUntil?: string } | null;
-    if (saved?.sweptUntil) return new Date(saved.sweptUntil);
-    const start = now();
-    await store().set({ key: STORE_KEY, value: { sweptUntil: start.toISOString() } });
-    return start;
-  }
 
   /** The language the audio is spoken in: its voice's, else the article's locale; null leaves the service's default. */
   async function languageOf(voiceId: string, locale: string | null): Promise<string | null> {
@@ -141,28 +131,45 @@ export function createVerifier(deps: VerifierDeps) {
     strapi.log.info(`[speech] ${narration.articleId}: ${missing.length} verification check(s) queued`);
   }
 
+  /** The types this verifier saw verifying at its previous read of the settings (a type turned on since begins after it). */
+  let lastRead: { at: Date; types: string[] } | undefined;
+  let latestRead: { at: Date; types: string[] } | undefined;
+
   async function verifyingTypes(): Promise<string[]> {
     const settings = await deps.settings.get();
-    return Object.entries(settings.contentTypes)
+    const types = Object.entries(settings.contentTypes)
       .filter(([, type]) => type.verify)
       .map(([uid]) => uid);
+    lastRead = latestRead;
+    latestRead = { at: now(), types };
+    return types;
   }
 
-  /** Looks at the stores of `types` since the last pass. */
+  async function savedSweep(): Promise<SweepState | null> {
+    return ((await store().get({ key: STORE_KEY })) as SweepState | null) ?? null;
+  }
+
+  /** Looks at the stores of `types` since the last pass (domain/sweep.ts says which). */
   async function sweep(types: string[]) {
-    const until = await sweptUntil();
-    const stored = await narrations.storedSince(new Date(until.getTime() - LOOK_BACK_MS), types, BATCH);
-    const existing = await rows.forNarrations(stored.map((row) => row.id));
-    let latest = until;
-    for (const narration of stored) {
+    const at = now();
+    const saved = await savedSweep();
+    const { state, changed } = currentSweep(saved, types, at, lastRead);
+    const since = sweepSince(state);
+    if (!since) {
+      if (changed) await store().set({ key: STORE_KEY, value: state });
+      return;
+    }
+    const stored = await narrations.storedSince(since, types, BATCH);
+    const checked = stored.filter((narration) => isChecked(state, narration));
+    const existing = await rows.forNarrations(checked.map((row) => row.id));
+    for (const narration of checked) {
       await addChecks(
         narration,
         existing.filter((row) => row.narrationId === narration.id)
       );
-      const completed = narration.completedAt ? new Date(narration.completedAt) : null;
-      if (completed && completed > latest) latest = completed;
     }
-    if (latest > until) await store().set({ key: STORE_KEY, value: { sweptUntil: latest.toISOString() } });
+    const next = afterSweep(state, stored, stored.length < BATCH, at);
+    if (changed || JSON.stringify(next) !== JSON.stringify(saved)) await store().set({ key: STORE_KEY, value: next });
     if (stored.length === BATCH) runner.requestRerun();
   }
 
@@ -292,9 +299,9 @@ export function createVerifier(deps: VerifierDeps) {
   }
 
   async function pass() {
-    // A site where no type verifies and no check is left costs one read, and takes no lease.
+    // A site where no type verifies and no check is left costs two reads, and takes no lease.
     const types = await verifyingTypes();
-    if (types.length === 0 && (await rows.nextDueAt()) === null) return;
+    if (types.length === 0 && Object.keys((await savedSweep())?.types ?? {}).length === 0 && (await rows.nextDueAt()) === null) return;
     if (!(await lease.acquire(now()))) return;
     await sweep(types);
     for (const row of await rows.due(now(), BATCH)) {
