@@ -27,6 +27,8 @@
  * @property {number} sttQueuedMs         Time an STT job stays `queued`.
  * @property {number} sttProcessingMs     Minimum time an STT job stays `processing`.
  * @property {number} sttMaxUploadBytes   STT upload limit (spec: 50 MB).
+ * @property {number} sttCreditsPerJob    Credits an STT job costs, charged when it is accepted. The contract prices
+ *   narration only: 0 (free) unless a test prices speech to text, whose answer then carries the credit headers.
  * @property {number} maxNarratedSentences  Sentences of an article that are actually synthesized (cost bound).
  * @property {number} maxCueChars         Longer sentences are split into cues of at most this many characters.
  * @property {number} sentenceGapMs       Silence inserted between synthesized sentences.
@@ -73,6 +75,7 @@ export const KNOB_SCHEMA = {
   sttQueuedMs: { type: 'int', min: 0, default: 1000 },
   sttProcessingMs: { type: 'int', min: 0, default: 1000 },
   sttMaxUploadBytes: { type: 'int', min: 1, default: 50 * 1024 * 1024 },
+  sttCreditsPerJob: { type: 'int', min: 0, default: 0 },
   maxNarratedSentences: { type: 'int', min: 1, default: 60 },
   maxCueChars: { type: 'int', min: 20, default: 200 },
   sentenceGapMs: { type: 'int', min: 0, default: 300 },

@@ -115,13 +115,19 @@ it('Settings -> Speech turns checking on for a type, and sets the share of words
   await verify.scrollIntoViewIfNeeded();
   expect(await verify.getAttribute('data-state')).toBe('unchecked');
   await verify.click();
+  // What a mismatch costs is said before it is chosen for good.
+  const onMismatch = pageType.getByRole('combobox', { name: 'When a check finds a difference' });
+  await expectText(onMismatch, 'Only flag it');
+  await onMismatch.click();
+  await page.getByRole('option', { name: 'Narrate the article again, once (paid)' }).click();
+  await expectText(pageType, 'Paid like a regenerate');
   const share = page.getByTestId('speech-min-word-percent');
   expect(await share.inputValue()).toBe('95');
   await share.fill('90');
   await page.getByTestId('speech-save').click();
   await page.getByText('Settings saved.').first().waitFor();
   const { settings } = (await stack.admin('GET', '/speech/settings')).body;
-  expect(settings.contentTypes[PAGE].verify).toBe(true);
+  expect(settings.contentTypes[PAGE]).toMatchObject({ verify: true, verification: { onMismatch: 'regenerate' } });
   expect(settings.contentTypes[ARTICLE].verify).toBe(true);
   expect(settings.verification).toEqual({ minWordAccuracy: 0.9 });
   await pageType.scrollIntoViewIfNeeded();

@@ -315,6 +315,30 @@ describe('status', () => {
     expect(jobs).toEqual([expect.objectContaining({ job_id: jobId, language: 'en-GB', transcriptSource: 'wav-energy' })]);
   });
 
+  it('charges nothing for speech to text until it is priced; then each accepted job, in the credit headers, and a short balance gets 402', async () => {
+    const audio = () => [audioPart(toneWav(1, [[0.2, 0.6]]))];
+    const balance = async () => (await emulator.control('credits')).credits as number;
+    const before = await balance();
+    const free = await uploadMultipart(submitUrl(), audio());
+    expect(free.status).toBe(200);
+    expect(free.headers.get('service-credits-used')).toBeNull();
+    expect(await balance()).toBe(before);
+
+    await emulator.control('config', { method: 'PUT', body: { sttCreditsPerJob: 7 } });
+    const paid = await uploadMultipart(submitUrl(), audio());
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get('service-credits-used')).toBe('7');
+    expect(paid.headers.get('service-credits-remaining')).toBe(String(before - 7));
+    expect(await balance()).toBe(before - 7);
+
+    await emulator.control('credits', { method: 'PUT', body: { credits: 3 } });
+    const refused = await uploadMultipart(submitUrl(), audio());
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_CREDITS');
+    expect(await balance()).toBe(3);
+    expect((await emulator.control('stt-jobs')).jobs).toHaveLength(2);
+  });
+
   it('keeps an injected stuck job in processing', async () => {
     await emulator.control('inject', { body: { kind: 'sttStuck' } });
     const jobId = await submit([audioPart(toneWav(1, [[0.2, 0.6]]))]);

@@ -293,6 +293,47 @@ describe.each(SERVER_DATABASES)('on $name', (database) => {
       expect({ forbidden, found: stored.includes(forbidden) }).toEqual({ forbidden, found: false });
   });
 
+  it('two instances check each stored narration once: one speech-to-text job per audio, whichever instance stored it', async () => {
+    const settings = async (verify: boolean) => {
+      const current = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+      expect((await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...current, verify } } })).status).toBe(200);
+    };
+    const verificationOf = async (documentId: string) =>
+      (await stack.admin('GET', `/speech/narrations/document/${documentId}?contentType=${ARTICLE}&locale=en`)).body.data.find(
+        (row: { locale: string | null }) => row.locale === 'en'
+      )?.verification;
+    await settings(true);
+    try {
+      const articles = contentManager(stack, ARTICLE);
+      const documentIds: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const created = await articles.create(
+          { title: `Checked ${i}`, summary: `Summary ${i}.`, body: blocks(`Checked by one instance or the other, number ${i}.`) },
+          'en'
+        );
+        documentIds.push(created.documentId);
+      }
+      await Promise.all(documentIds.map((documentId, i) => publishOn(i % 2 ? second.url : stack.url, documentId)));
+      // A store on the instance not holding the verifier's lease is found at a later pass (at most 30 s on).
+      await waitFor(
+        async () => {
+          const statuses = await Promise.all(documentIds.map(async (documentId) => (await verificationOf(documentId))?.status));
+          if (statuses.some((status) => status === 'mismatch' || status === 'failed')) throw new Error(`checks ended ${statuses}`);
+          return statuses.every((status) => status === 'verified');
+        },
+        { timeoutMs: 90_000, what: 'every narration verified' }
+      );
+      const { articles: records } = await stack.control<any>('GET', '/articles');
+      for (const documentId of documentIds) {
+        const record = records.find((candidate: any) => candidate.articleId === `${documentId}-en`);
+        const { jobs } = await stack.control<{ jobs: unknown[] }>('GET', `/stt-jobs?sha256=${record.audio.sha256}`);
+        expect(jobs).toHaveLength(1);
+      }
+    } finally {
+      await settings(false);
+    }
+  });
+
   it('submits each article once across instances, with at most maxInFlight generating', async () => {
     // What two instances racing to create the dispatcher lease leave behind (a Strapi `unique`
     // attribute is not a database constraint): two rows. Dispatching must still work.

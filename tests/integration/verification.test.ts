@@ -1,5 +1,13 @@
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { ledgerEntries, narrationRow, publicNarration, setNarrationMode, submissionsFor, waitForStatus } from './narration-helpers';
+import {
+  ledgerEntries,
+  narrationRow,
+  partRequests,
+  publicNarration,
+  setNarrationMode,
+  submissionsFor,
+  waitForStatus,
+} from './narration-helpers';
 
 /**
  * Verified narration (docs/verification.md) on a real Strapi against the emulator, whose speech to
@@ -14,6 +22,8 @@ const ARTICLE = 'api::article.article';
 const PAGE = 'api::page.page';
 /** How long the emulator keeps an STT job queued, then processing, and how often the plugin looks. */
 const STT_STEP_MS = 300;
+/** How long a check waits for its transcription before it is `failed`. */
+const MAX_WAIT_MS = 10_000;
 
 let stack: Stack;
 /** A page stored while pages did not verify (the settings test turns them on later). */
@@ -33,13 +43,14 @@ beforeAll(async () => {
       SPEECH_DEFAULT_VOICE: 'en-male-1',
       SPEECH_LOCALE_VOICES: 'ar=ar-male-1',
       SPEECH_STT_POLL_MS: String(STT_STEP_MS),
-      SPEECH_VERIFICATION: JSON.stringify({ maxAttempts: 3 }),
+      SPEECH_VERIFICATION: JSON.stringify({ maxAttempts: 3, maxWaitMs: MAX_WAIT_MS }),
       SPEECH_CONTENT_TYPES: JSON.stringify({
         [ARTICLE]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish', verify: true },
         [PAGE]: { titleField: 'title', textFields: ['content'], trigger: 'save' },
       }),
     },
-    emulatorArgs: ['--stt-queued-ms', String(STT_STEP_MS), '--stt-processing-ms', String(STT_STEP_MS)],
+    // Polls every 300 ms: more than the default 60 a minute of the status endpoint.
+    emulatorArgs: ['--stt-queued-ms', String(STT_STEP_MS), '--stt-processing-ms', String(STT_STEP_MS), '--rate-limit', '600/60'],
   });
 });
 
@@ -101,6 +112,32 @@ it('a clean narration is verified, by exactly one speech-to-text job in its voic
   const jobs = await sttJobsOf(`${documentId}-en`);
   expect(jobs).toHaveLength(1);
   expect(jobs[0].language.toLowerCase().startsWith('en')).toBe(true);
+});
+
+it("a check the service charges for is in the ledger at what the service's answer said, as the verification's", async () => {
+  // The contract prices narration only; the emulator charges for speech to text when told to.
+  await stack.control('PUT', '/config', { sttCreditsPerJob: 7 });
+  try {
+    const documentId = await publishedArticle('A priced check', 'Listened to for a fee.', 'The service charges for listening to this one.');
+    expect((await waitForVerification(ARTICLE, documentId, ['verified', 'mismatch', 'failed'])).status).toBe('verified');
+    const [job] = await sttJobsOf(`${documentId}-en`);
+    const entries = (await ledgerEntries(stack)).filter((entry) => entry.articleId === `transcription:${job.job_id}`);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        kind: 'transcription',
+        cause: 'verification',
+        contentType: ARTICLE,
+        documentId,
+        locale: 'en',
+        title: 'A priced check',
+        credits: '7',
+        outcome: 'generated',
+      }),
+    ]);
+    expect(Number(entries[0].creditsRemaining)).toBe((await stack.control<{ credits: number }>('GET', '/credits')).credits);
+  } finally {
+    await stack.control('PUT', '/config', { sttCreditsPerJob: 0 });
+  }
 });
 
 it('audio that lost a sentence is a mismatch listing that sentence at its time, checked once and never again', async () => {
@@ -185,6 +222,37 @@ it('with speech to text down, the check fails after its bounded attempts and the
   }
 });
 
+it("speech to text's 429s on the polls delay a check without spending its attempts", async () => {
+  // More refusals than maxAttempts (3), each asking for a second's wait.
+  await stack.control('POST', '/inject', { kind: 'rateLimit429', target: 'stt-status', retryAfter: 1, count: 4 });
+  try {
+    const documentId = await publishedArticle(
+      'Checked at a slower pace',
+      'Waited for.',
+      'The service asks the plugin to poll more slowly.'
+    );
+    const verification = await waitForVerification(ARTICLE, documentId, ['verified', 'mismatch', 'failed']);
+    expect(verification.status).toBe('verified');
+    const polls = (await stack.control<{ requests: Array<{ status: number }> }>('GET', '/requests?route=stt-status')).requests;
+    expect(polls.filter((entry) => entry.status === 429)).toHaveLength(4);
+  } finally {
+    await stack.control('DELETE', '/inject');
+  }
+});
+
+it('a transcription that never completes fails the check once it has waited maxWaitMs, and the narration stays ready', async () => {
+  await stack.control('POST', '/inject', { kind: 'sttStuck' });
+  const documentId = await publishedArticle('Never transcribed', 'Waited for.', 'The service takes this audio and never finishes it.');
+  const verification = await waitForVerification(ARTICLE, documentId, ['failed', 'verified', 'mismatch']);
+  expect(verification).toMatchObject({ status: 'failed', wordAccuracy: null, checks: { total: 1, done: 1 } });
+  expect(verification.reason).toContain(`did not finish the transcription within ${MAX_WAIT_MS / 1000} s`);
+  // One job, still processing at the service: given up, not sent again.
+  const jobs = await sttJobsOf(`${documentId}-en`);
+  expect(jobs.map((job) => job.status)).toEqual(['processing']);
+  expect((await narrationRow(stack, ARTICLE, documentId, 'en'))!.status).toBe('completed');
+  expect((await publicNarration(stack, `${documentId}-en`)).status).toBe(200);
+});
+
 it('a restart while a transcription is under way resumes the check: the same job is polled to its end', async () => {
   await stack.control('PUT', '/config', { sttProcessingMs: 4000 });
   try {
@@ -239,6 +307,47 @@ describe('a type that regenerates on a mismatch', () => {
     expect(await charges(articleId)).toBe(2);
     const ledger = (await ledgerEntries(stack)).filter((entry) => entry.articleId === articleId);
     expect(ledger.map((entry) => entry.cause)).toEqual(expect.arrayContaining(['verification']));
+  });
+
+  it("holds the verification's regenerate when the monthly budget is reached, like any paid request, and sends it once there is room", async () => {
+    const usage = async () => (await stack.admin('GET', '/speech/usage?days=30')).body;
+    const setBudget = async (monthlyCredits: number | null) =>
+      expect((await stack.admin('PUT', '/speech/settings', { budget: { monthlyCredits } })).status).toBe(200);
+    // The check waits at the service until the budget is set: the regenerate then finds the month full.
+    await stack.control('PUT', '/config', { sttProcessingMs: 3000 });
+    await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 3 });
+    try {
+      const documentId = await publishedArticle(
+        'Held by the budget',
+        'Checked, then held.',
+        'First words here. These words are lost on the way. Last words here.'
+      );
+      const articleId = `${documentId}-en`;
+      await setBudget((await usage()).monthToDate.credits);
+      const held = await waitFor(
+        async () => {
+          const row = await narrationRow(stack, ARTICLE, documentId, 'en');
+          return row?.status === 'queued' && row.lastErrorCode === 'BUDGET_REACHED' ? row : null;
+        },
+        { timeoutMs: 60_000, what: 'the regenerate held by the budget' }
+      );
+      expect(held.lastError).toMatch(/^Monthly budget reached/);
+      expect((await verificationOf(ARTICLE, documentId)).status).toBe('mismatch');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await submissions(articleId)).toEqual([false]);
+      expect(await charges(articleId)).toBe(1);
+      // The listeners keep the audio they had meanwhile.
+      expect((await publicNarration(stack, articleId)).status).toBe(200);
+
+      await setBudget(null);
+      await waitFor(async () => (await submissions(articleId)).length === 2, { timeoutMs: 30_000, what: 'the regenerate sent' });
+      await waitForVerification(ARTICLE, documentId, ['verified']);
+      expect(await submissions(articleId)).toEqual([false, true]);
+      expect(await charges(articleId)).toBe(2);
+    } finally {
+      await stack.control('PUT', '/config', { sttProcessingMs: STT_STEP_MS });
+      await setBudget(null);
+    }
   });
 
   it('never loops: a regenerate that mismatches again is only flagged', async () => {
@@ -297,6 +406,55 @@ describe('segmented', () => {
   });
 });
 
+describe('segmented, regenerating on a mismatch', () => {
+  beforeAll(async () => {
+    const article = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+    const saved = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { ...article, verification: { onMismatch: 'regenerate' } } },
+    });
+    expect(saved.status).toBe(200);
+  });
+
+  it('regenerates only the part that mismatched, once, paying for that part alone, and checks it again', async () => {
+    const articles = contentManager(stack, ARTICLE);
+    // A sentence a paragraph: the one lost is a good share of its part's words.
+    const body = Array.from(
+      { length: 8 },
+      (_, i) => `This is mended paragraph ${i + 1}, long enough to share a part with one or two others`
+    );
+    const { documentId } = await articles.create({ title: 'A read mended in part', summary: 'In parts.', body: blocks(...body) }, 'en');
+    const articleId = `${documentId}-en`;
+    const jobsBefore = (await stack.control<{ jobs: SttJob[] }>('GET', '/stt-jobs')).jobs.length;
+    // The first part asked for loses a sentence: its first paragraph (after the title and the summary).
+    await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 2 });
+    await articles.publish(documentId, 'en');
+    const requests = async () => (await partRequests(stack, articleId)).filter((request) => request.status === 202);
+    await waitFor(async () => (await requests()).some((request) => request.body.postData.regenerate === true), {
+      timeoutMs: 60_000,
+      what: 'the mismatched part regenerated',
+    });
+    const verification = await waitForVerification(ARTICLE, documentId, ['verified']);
+    const sent = await requests();
+    const first = sent.filter((request) => request.body.postData.regenerate !== true);
+    const again = sent.filter((request) => request.body.postData.regenerate === true);
+    expect(first.length).toBeGreaterThan(1);
+    expect(again).toHaveLength(1);
+    expect(again[0].body.postData.articleId).toBe(first[0].body.postData.articleId);
+    expect(verification.checks).toEqual({ total: first.length, done: first.length });
+    // One check per part, and one more of the part taken again.
+    expect((await stack.control<{ jobs: SttJob[] }>('GET', '/stt-jobs')).jobs.length - jobsBefore).toBe(first.length + 1);
+    // Paid: every part once, the mended one twice; the ledger says the second was the verification's.
+    const charged = (await stack.control<{ events: Array<{ articleId?: string }> }>('GET', '/events?type=CREDITS_CHARGED')).events.filter(
+      (event) => event.articleId?.startsWith(articleId)
+    );
+    expect(charged).toHaveLength(first.length + 1);
+    const ledger = (await ledgerEntries(stack)).filter((entry) => entry.articleId === again[0].body.postData.articleId);
+    expect(ledger.map((entry) => entry.cause)).toEqual(['admin-publish', 'verification']);
+    await new Promise((resolve) => setTimeout(resolve, 6 * STT_STEP_MS));
+    expect(await requests()).toHaveLength(sent.length);
+  });
+});
+
 describe('settings', () => {
   it("take a type's verify and the minimum word accuracy at run time, and refuse a bad value naming its key", async () => {
     const refused = await stack.admin('PUT', '/speech/settings', { verification: { minWordAccuracy: 1.5 } });
@@ -333,9 +491,9 @@ describe('settings', () => {
       },
       { timeoutMs: 30_000, what: 'every check ended' }
     );
-    // Every check of this file ended: clean ones, the mismatches (a lost sentence, two regenerated, the segmented part), one failed.
+    // Every check of this file ended: clean ones, the mismatches (a lost sentence, two regenerated, the segmented part), two failed (STT down, STT stuck).
     expect(body.checks.underWay).toBe(0);
-    expect(body.checks.failed).toBe(1);
+    expect(body.checks.failed).toBe(2);
     expect(body.checks.mismatches).toBeGreaterThanOrEqual(3);
     expect(body.checks.verified).toBeGreaterThanOrEqual(5);
     expect(body.checks.done).toBe(body.checks.verified + body.checks.mismatches + body.checks.failed);

@@ -1,4 +1,11 @@
-import { fairOrder, partFailureReason, partsProgress, planParts, type PartToNarrate } from '../../server/src/queue/domain/part-plan';
+import {
+  fairOrder,
+  partFailureReason,
+  partsAtHand,
+  partsProgress,
+  planParts,
+  type PartToNarrate,
+} from '../../server/src/queue/domain/part-plan';
 import { transition, type TransitionResult } from '../../server/src/queue/domain/states';
 import { narrationState, partRow, storedPart } from './narration-fixtures';
 
@@ -123,6 +130,19 @@ describe('a plan against the parts at hand', () => {
     expect(plan.create).toEqual([]);
     expect(plan.remove).toEqual([dropped]);
     expect(plan.credits).toBe(100);
+  });
+
+  it('takes again the stored parts a mismatch asked for afresh, pays those alone, and never a second time once on their way', () => {
+    const stored = { segments: [storedPart('k1'), storedPart('k2'), storedPart('k3')], freshParts: ['k2'] };
+    expect(partsAtHand(stored)?.map((p) => p.key)).toEqual(['k1', 'k3']);
+    const first = planParts([part('k1'), part('k2', 40), part('k3')], partsAtHand(stored), []);
+    expect(first).toMatchObject({ credits: 40, allReady: false });
+    expect(first.create.map((p) => p.key)).toEqual(['k2']);
+    // Planned again (a lease lost): the fresh part on its way is kept, not asked for twice.
+    const again = planParts([part('k1'), part('k2', 40), part('k3')], partsAtHand(stored), [partRow('k2', 'awaiting_callback')]);
+    expect(again).toMatchObject({ credits: 0, create: [], retry: [] });
+    expect(partsProgress([part('k1'), part('k2'), part('k3')], partsAtHand(stored), []).kind).toBe('waiting');
+    expect(partsAtHand({ segments: null, freshParts: ['k2'] })).toBeNull();
   });
 
   it('is all at hand when every part is stored or ready', () => {

@@ -603,6 +603,37 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(transition(narrationState({ status: 'awaiting_callback' }), { type: 'regenerateRequested', now }).kind).toBe('ignore');
     });
 
+    it('a regenerate of some parts re-queues a stored narration naming them until it is stored again, or taken whole', () => {
+      const done = narrationState({ status: 'completed', narratedFingerprint: 'v1', submissions: 1 });
+      const requested = applied(transition(done, { type: 'partsRegenerateRequested', keys: ['p2', 'p5'], now }));
+      expect(requested.from).toEqual(['completed']);
+      expect(requested.patch).toMatchObject({ status: 'queued', freshParts: ['p2', 'p5'], freshWanted: false, attempts: 0 });
+      for (const status of ['queued', 'awaiting_parts', 'storing', 'failed'] as const)
+        expect(transition(narrationState({ status }), { type: 'partsRegenerateRequested', keys: ['p2'], now }).kind).toBe('ignore');
+      expect(transition(done, { type: 'partsRegenerateRequested', keys: [], now }).kind).toBe('ignore');
+
+      const queued = { ...done, ...requested.patch };
+      const planning = { ...queued, status: 'submitting' as const };
+      const planned = applied(
+        transition(planning, {
+          type: 'partsPlanned',
+          owner: 'w1',
+          plan: [],
+          allReady: false,
+          characters: 10,
+          credits: 10,
+          fresh: false,
+          now,
+        })
+      );
+      // Kept while the parts are on their way: planning again must not take their old audio as at hand.
+      expect(planned.patch.freshParts).toBeUndefined();
+      const storing = { ...planning, ...planned.patch, status: 'storing' as const, leaseOwner: 'w1' };
+      const files = { audio: 1, subtitles: 2, subtitlesVtt: 3 };
+      expect(applied(transition(storing, { type: 'stored', owner: 'w1', files, now } as never)).patch.freshParts).toBeNull();
+      expect(applied(transition(done, { type: 'regenerateRequested', now })).patch.freshParts).toBeNull();
+    });
+
     it('a regenerate of unchanged text whose request may not have arrived is not satisfied by the old audio', () => {
       const done = narrationState({
         status: 'completed',

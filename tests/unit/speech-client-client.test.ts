@@ -469,6 +469,17 @@ describe('submitTranscription', () => {
     expect(progress[progress.length - 1]).toBe(audio.length);
   });
 
+  it('reads what a service that charges for speech to text says the job cost', async () => {
+    const file = path.join(dir, 'priced.mp3');
+    await fs.writeFile(file, randomBytes(1000));
+    handler = (_req, res) => json(res, 200, { job_id: 'priced' }, { 'service-credits-used': '7', 'service-credits-remaining': '993' });
+    expect(await client().submitTranscription({ file, filename: 'priced.mp3' })).toEqual({
+      jobId: 'priced',
+      creditsUsed: 7,
+      creditsRemaining: 993,
+    });
+  });
+
   it('streams a stream of known size, defaults language ar-JO and json', async () => {
     const audio = randomBytes(256 * 1024);
     handler = (_req, res) => json(res, 201, { job_id: 99 });

@@ -13,6 +13,7 @@ import {
   listedVerificationView,
   partAudioKey,
   verificationView,
+  wasRetaken,
   wholeAudioKey,
 } from '../../server/src/verification/domain/view';
 import type { StoredPart } from '../../server/src/queue';
@@ -141,6 +142,19 @@ describe("a narration's checks together", () => {
       reason: null,
       checkedAt: null,
     });
+  });
+
+  it('check a part regenerated after its mismatch anew once the narration is stored again, though its key is the same', () => {
+    const mismatch = compared('five six seven eight', 'five six eight', { audioKey: 'part:p2:1000', regenerated: true });
+    const segments = [part('p2', 0)];
+    // Before the fresh take is stored: still the mismatch it was.
+    expect(wasRetaken(mismatch, { completedAt: NOW.toISOString() })).toBe(false);
+    expect(verificationView({ audio: { id: 3 }, segments, completedAt: NOW.toISOString() }, [mismatch]).status).toBe('mismatch');
+    // Stored again: the part's audio is new, pending its own check.
+    expect(wasRetaken(mismatch, { completedAt: later(5000) })).toBe(true);
+    expect(verificationView({ audio: { id: 4 }, segments, completedAt: later(5000) }, [mismatch]).status).toBe('pending');
+    // A mismatch that asked for nothing keeps its check.
+    expect(wasRetaken({ ...mismatch, regenerated: false }, { completedAt: later(5000) })).toBe(false);
   });
 
   it("weigh the parts' word accuracy by their words, and move each part's places by where the part now starts", () => {

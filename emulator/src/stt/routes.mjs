@@ -1,6 +1,6 @@
 /** STT endpoints (spec 4.2, 4.3). Their error answers use the general error model (section 7). */
 import { rm } from 'node:fs/promises';
-import { ApiError } from '../http/errors.mjs';
+import { ApiError, creditHeaders, errors } from '../http/errors.mjs';
 import { sendJson } from '../http/respond.mjs';
 import { backgroundErrorHandler } from '../state.mjs';
 import { receiveUpload, drainRequest, MultipartError } from './upload.mjs';
@@ -15,7 +15,7 @@ const invalid = (details, message = 'The request is invalid.') => new ApiError(4
 /** POST /api/v1/stt/submit/ @param {import('../http/router.mjs').RequestContext} ctx */
 export async function submitStt(ctx) {
   const { req, runtime } = ctx;
-  const { knobs } = runtime;
+  const { knobs, state } = runtime;
   let upload;
   try {
     upload = await receiveUpload(req, { maxFileBytes: knobs.sttMaxUploadBytes, tmpDir: runtime.tmpDir });
@@ -61,14 +61,21 @@ export async function submitStt(ctx) {
     throw invalid(details);
   }
 
-  const { job, done } = createSttJob(
-    runtime.backgroundContext(),
-    /** @type {import('../auth.mjs').Principal} */ (ctx.principal).company,
-    /** @type {import('./upload.mjs').UploadedFile} */ (file),
-    { language, outputFormat: /** @type {'json'|'srt'} */ (outputFormat) }
-  );
+  const company = /** @type {import('../auth.mjs').Principal} */ (ctx.principal).company;
+  const cost = knobs.sttCreditsPerJob;
+  if (cost > 0) {
+    if (!state.credits.charge(company, cost)) {
+      await rm(/** @type {import('./upload.mjs').UploadedFile} */ (file).path, { force: true });
+      throw errors.insufficientCredits({ creditsRemaining: state.credits.balance(company), creditsRequired: cost });
+    }
+    state.recordEvent({ type: 'CREDITS_CHARGED', company, credits: cost, message: 'stt' });
+  }
+  const { job, done } = createSttJob(runtime.backgroundContext(), company, /** @type {import('./upload.mjs').UploadedFile} */ (file), {
+    language,
+    outputFormat: /** @type {'json'|'srt'} */ (outputFormat),
+  });
   done.catch(backgroundErrorHandler(runtime.logError));
-  sendJson(ctx.res, 200, { job_id: job.job_id, status: job.status });
+  sendJson(ctx.res, 200, { job_id: job.job_id, status: job.status }, cost > 0 ? creditHeaders(state.credits.balance(company), cost) : {});
 }
 
 /** GET /api/v1/stt/status/{job_id}/ @param {import('../http/router.mjs').RequestContext} ctx */

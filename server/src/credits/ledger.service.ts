@@ -192,10 +192,30 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       await noteBalance(preview.creditsRemaining);
     },
 
-    /** A transcription the service took: speech to text charges nothing (the emulator's rule), but it is a request of the site's. */
-    async transcriptionSubmitted(job: { jobId: string; origin: Origin; title: string | null; at: Date }) {
-      const fields = { ...UNTARGETED, articleId: `${TRANSCRIPTION_SOURCE}:${job.jobId}`, kind: 'transcription' as const, title: job.title };
-      await repository.record(await entryOf(fields, job.origin, 'generated', job.at));
+    /**
+     * A transcription the service took, the admin's or a verification's check: a request of the
+     * site's, at what the service's answer said it cost (the contract prices narration only: 0 when
+     * it says nothing). A check names the narration it listened to.
+     */
+    async transcriptionSubmitted(job: {
+      jobId: string;
+      origin: Origin;
+      title: string | null;
+      at: Date;
+      credits?: number;
+      creditsRemaining?: number;
+      target?: Omit<NarratedTarget, 'kind' | 'narrationId' | 'articleId' | 'title'> | null;
+    }) {
+      const fields = {
+        ...UNTARGETED,
+        ...(job.target ?? {}),
+        articleId: `${TRANSCRIPTION_SOURCE}:${job.jobId}`,
+        kind: 'transcription' as const,
+        title: job.title,
+        credits: job.credits ?? 0,
+      };
+      await repository.record(await entryOf(fields, job.origin, 'generated', job.at, job.creditsRemaining ?? null));
+      await noteBalance(job.creditsRemaining);
     },
 
     /** What the calendar month of `at` has spent (pending requests included), in total and by content type. */

@@ -1,6 +1,14 @@
 import { countCharacters } from './domain/cost';
 import { versionCosts } from './domain/estimate';
-import { partsProgress, type NarrationRows, type NarrationWorker, type PartRows, type QueueStateStore } from '../queue';
+import {
+  partsAtHand,
+  partsProgress,
+  type NarrationRow,
+  type NarrationRows,
+  type NarrationWorker,
+  type PartRows,
+  type QueueStateStore,
+} from '../queue';
 import { narrationParagraphs } from '../text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import type { Origin } from '../credits';
@@ -66,6 +74,20 @@ export function createNarrationEditorService({
       const outcome = await repository.apply(row, { type: 'regenerateRequested', now: new Date() });
       if (outcome.applied) worker.wake();
       return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
+    },
+
+    /**
+     * A fresh, paid take of some parts of a stored segmented narration (a verification's
+     * mismatch): the other parts are read back from the stored audio. Only parts that audio has.
+     */
+    async regenerateParts(narration: NarrationRow, keys: readonly string[], origin: Origin): Promise<{ queued: boolean; reason?: string }> {
+      const stored = new Set((narration.segments ?? []).map((part) => part.key));
+      const fresh = [...new Set(keys)].filter((key) => stored.has(key));
+      if (fresh.length === 0) return { queued: false, reason: 'none of these parts is in the stored audio' };
+      await repository.setOrigin(narration.id, origin);
+      const outcome = await repository.apply(narration, { type: 'partsRegenerateRequested', keys: fresh, now: new Date() });
+      if (outcome.applied) worker.wake();
+      return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
 
     async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
@@ -160,7 +182,7 @@ export function createNarrationEditorService({
       return Promise.all(
         rows.map(async (row) => {
           if (row.narrationMode !== 'segmented' || !row.segmentPlan) return row;
-          const progress = partsProgress(row.segmentPlan ?? [], row.segments, await parts.forNarration(row.id));
+          const progress = partsProgress(row.segmentPlan ?? [], partsAtHand(row), await parts.forNarration(row.id));
           return { ...row, parts: { total: progress.total, ready: progress.ready } };
         })
       );

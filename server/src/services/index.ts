@@ -290,12 +290,15 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
         describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
         voices: getService('voices'),
         media: getService('media'),
+        ledger: getService('ledger'),
         verificationFailed: (narrationId, articleId) => getService('narration-webhooks').verificationFailed(narrationId, articleId),
-        regenerate: (narration) =>
-          getService('narration-editor').regenerate(narration.contentType, narration.targetDocumentId, narration.targetLocale, {
-            cause: 'verification',
-            causedBy: null,
-          }),
+        regenerate: (narration, partKeys) => {
+          const origin = { cause: 'verification', causedBy: null } as const;
+          const editor = getService('narration-editor');
+          return partKeys
+            ? editor.regenerateParts(narration, partKeys, origin)
+            : editor.regenerate(narration.contentType, narration.targetDocumentId, narration.targetLocale, origin);
+        },
       },
     ];
   },

@@ -1,6 +1,7 @@
 /** The speech client's public surface: everything outside this folder imports from here. */
 export { createSpeechClient, type SpeechClient } from './speech-client';
 export { type GeneratedSpeech } from './speech-generation';
+export { type SubmittedTranscription } from './speech-to-text';
 
 export * from './errors';
 export { errorFromResponse } from './response-errors';

@@ -5,7 +5,12 @@
  */
 import { createArticleEndpoint, type ProcessTextResult } from './article';
 import { createSpeechGenerationEndpoint, type GenerateSpeechRequest, type GeneratedSpeech } from './speech-generation';
-import { createSpeechToTextEndpoint, type TranscriptionUpload, type TranscriptionUploadOptions } from './speech-to-text';
+import {
+  createSpeechToTextEndpoint,
+  type SubmittedTranscription,
+  type TranscriptionUpload,
+  type TranscriptionUploadOptions,
+} from './speech-to-text';
 import { createTransport } from './transport';
 import type { ProcessTextRequest, SttJob, Voice } from './types';
 import { DEFAULT_VOICES_PATH, createVoicesEndpoint } from './voices';
@@ -25,7 +30,7 @@ export interface SpeechClientConfig {
 export interface SpeechClient {
   processText(req: ProcessTextRequest): Promise<ProcessTextResult>;
   generateSpeech(req: GenerateSpeechRequest): Promise<GeneratedSpeech>;
-  submitTranscription(upload: TranscriptionUpload, opts?: TranscriptionUploadOptions): Promise<{ jobId: string }>;
+  submitTranscription(upload: TranscriptionUpload, opts?: TranscriptionUploadOptions): Promise<SubmittedTranscription>;
   getTranscriptionStatus(jobId: string): Promise<SttJob>;
   listVoices(): Promise<Voice[]>;
 }

@@ -14,6 +14,7 @@ import {
   UnexpectedResponseError,
   UploadSourceError,
 } from './errors';
+import { numericHeader } from './headers';
 import { audioUploadBody } from './multipart';
 import { requireText } from './requests';
 import { MAX_JSON_RESPONSE_BYTES, parseJsonOrUnavailable, type Exchange, type Transport } from './transport';
@@ -33,6 +34,13 @@ export interface TranscriptionUpload {
   outputFormat?: TranscriptionOutputFormat;
 }
 
+export interface SubmittedTranscription {
+  jobId: string;
+  /** What the service says the job cost (`Service-Credits-Used`), when it says. */
+  creditsUsed?: number;
+  creditsRemaining?: number;
+}
+
 export interface TranscriptionUploadOptions {
   signal?: AbortSignal;
   /** Called as the audio's bytes are handed to the connection, with the running total of audio bytes. */
@@ -41,7 +49,7 @@ export interface TranscriptionUploadOptions {
 
 /** `webRoot`: the web_url without a trailing slash. */
 export function createSpeechToTextEndpoint(transport: Transport, webRoot: string) {
-  async function submitTranscription(upload: TranscriptionUpload, opts: TranscriptionUploadOptions = {}): Promise<{ jobId: string }> {
+  async function submitTranscription(upload: TranscriptionUpload, opts: TranscriptionUploadOptions = {}): Promise<SubmittedTranscription> {
     const fields = transcriptionFields(upload);
     if (opts.signal?.aborted) throw new RequestAbortedError();
 
@@ -86,7 +94,13 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
         message: 'The speech service accepted the audio but did not return a job id.',
       });
     }
-    return { jobId };
+    // The contract prices narration only; a service that charges for speech to text says so in these headers.
+    const submitted: SubmittedTranscription = { jobId };
+    const creditsUsed = numericHeader(exchanged.headers, 'service-credits-used');
+    const creditsRemaining = numericHeader(exchanged.headers, 'service-credits-remaining');
+    if (creditsUsed !== undefined) submitted.creditsUsed = creditsUsed;
+    if (creditsRemaining !== undefined) submitted.creditsRemaining = creditsRemaining;
+    return submitted;
   }
 
   async function getTranscriptionStatus(jobId: string): Promise<SttJob> {

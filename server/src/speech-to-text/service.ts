@@ -106,7 +106,7 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
       };
 
       try {
-        const { jobId } = await client.submitTranscription(
+        const { jobId, creditsUsed, creditsRemaining } = await client.submitTranscription(
           {
             file: input.filepath,
             filename: fileName,
@@ -121,13 +121,15 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
         const accepted = new Date();
         await repository.markSubmitted(row.id, owner, jobId, new Date(accepted.getTime() + settings.pollMs), accepted);
         poller.wake();
-        // In the ledger as a request of the site's, at no charge (speech to text charges nothing).
+        // In the ledger as a request of the site's, at what the service said it cost.
         await ledger
           .transcriptionSubmitted({
             jobId,
             origin: { cause: 'transcription', causedBy: input.user.name ?? null },
             title: fileName,
             at: accepted,
+            credits: creditsUsed,
+            creditsRemaining,
           })
           .catch((error) =>
             strapi.log.error(`[speech] transcription ${row.id}: the ledger did not record it: ${(error as Error).message}`)

@@ -40,6 +40,12 @@ export function createCheckRows(strapi: Core.Strapi) {
       await query().updateMany({ where: { ...others, replaced: false }, data: { replaced: true } });
     },
 
+    /** Ended checks of audio taken again under the same key (a part regenerated after a mismatch): kept as replaced. */
+    async retire(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await query().updateMany({ where: { id: { $in: [...ids] } }, data: { replaced: true } });
+    },
+
     async remove(id: number): Promise<void> {
       await query().delete({ where: { id } });
     },

@@ -14,6 +14,7 @@ import {
   type NarrationRows,
   type StoredPart,
 } from '../queue';
+import type { LedgerService } from '../credits';
 import type { SettingsService } from '../settings';
 import { SpeechServiceError, type SpeechClient } from '../speech-client';
 import { planFromError, planFromStatus } from '../speech-to-text';
@@ -26,12 +27,14 @@ import {
   afterComparison,
   afterFailure,
   afterSubmitted,
+  OPEN_CHECK_STATUSES,
   stillTranscribing,
   type CheckPatch,
   type CheckRow,
   type StepFailure,
 } from './domain/check';
 import { compareTranscript } from './domain/compare';
+import { wasRetaken } from './domain/view';
 import { afterSweep, currentSweep, isChecked, PASS_EVERY_MS, sweepSince, type SweepState } from './domain/sweep';
 import { audioToCheck, type AudioToCheck } from './domain/view';
 
@@ -65,13 +68,15 @@ export interface VerifierDeps {
   describeLive: DescribeLive;
   voices: Pick<VoicesService, 'check'>;
   media: Pick<MediaStore, 'readableUrl'>;
+  /** A check's transcription the service took: in the ledger, cause `verification`, at what the service said it cost. */
+  ledger: Pick<LedgerService, 'transcriptionSubmitted'>;
   /** A check ended in a mismatch or failed: `narration.verification_failed` goes out (webhooks/). */
   verificationFailed: (narrationId: number, articleId: string) => void;
   /**
-   * A paid regenerate of the narration, as an editor's (narration/): the budget and the ledger
-   * apply, its cause is `verification`. Whether it was queued, and why not.
+   * A paid regenerate of the narration, as an editor's (narration/), or of some of its parts: the
+   * budget and the ledger apply, its cause is `verification`. Whether it was queued, and why not.
    */
-  regenerate: (narration: NarrationRow) => Promise<{ queued: boolean; reason?: string }>;
+  regenerate: (narration: NarrationRow, partKeys?: string[]) => Promise<{ queued: boolean; reason?: string }>;
   now?: () => Date;
 }
 
@@ -103,9 +108,12 @@ export function createVerifier(deps: VerifierDeps) {
   async function addChecks(narration: NarrationRow, existing: CheckRow[]) {
     const audio = audioToCheck(narration);
     const current = new Set(audio.map((item) => item.audioKey));
-    const known = new Set(existing.map((row) => row.audioKey));
+    // A part regenerated after its mismatch keeps its key: its audio is new once stored again.
+    const retaken = existing.filter((row) => current.has(row.audioKey) && wasRetaken(row, narration));
+    const known = new Set(existing.filter((row) => !retaken.includes(row)).map((row) => row.audioKey));
     // A pass looks at recent stores again: it writes only when a store replaced audio.
     if (existing.some((row) => !current.has(row.audioKey))) await rows.retireOtherThan(narration.id, [...current]);
+    await rows.retire(retaken.map((row) => row.id));
     const missing = audio.filter((item) => !known.has(item.audioKey));
     if (missing.length === 0) return;
     const live = await deps.describeLive(narration);
@@ -202,15 +210,31 @@ export function createVerifier(deps: VerifierDeps) {
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-'));
     try {
       const file = await audioFile(narration, item, workDir);
-      const { jobId } = await client.submitTranscription({
+      const { jobId, creditsUsed, creditsRemaining } = await client.submitTranscription({
         file,
         filename: `${narration.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}.mp3`,
         contentType: 'audio/mpeg',
         ...(row.language ? { language: row.language } : {}),
         outputFormat: 'json',
       });
+      const at = now();
       strapi.log.info(`[speech] ${row.articleId}: verification ${row.id} sent to speech to text (job ${jobId})`);
-      return afterSubmitted(jobId, now(), config.pollMs);
+      await deps.ledger
+        .transcriptionSubmitted({
+          jobId,
+          origin: { cause: 'verification', causedBy: null },
+          title: narration.title,
+          at,
+          credits: creditsUsed,
+          creditsRemaining,
+          target: {
+            contentType: narration.contentType,
+            targetDocumentId: narration.targetDocumentId,
+            targetLocale: narration.targetLocale,
+          },
+        })
+        .catch((error) => strapi.log.error(`[speech] verification ${row.id}: the ledger did not record it: ${(error as Error).message}`));
+      return afterSubmitted(jobId, at, config.pollMs);
     } catch (error) {
       return afterFailure(row, failureOf(error), now(), config.maxAttempts);
     } finally {
@@ -234,6 +258,8 @@ export function createVerifier(deps: VerifierDeps) {
       case 'waiting':
         return stillTranscribing(at, plan.delayMs);
       case 'retry':
+        // The service pacing our polls is no failure of the check: it waits as asked (maxWaitMs bounds it).
+        if (plan.errorCode === 'RATE_LIMIT_EXCEEDED') return stillTranscribing(at, plan.delayMs);
         return afterFailure(
           row,
           { message: plan.error, code: plan.errorCode, retryable: true, retryAfterMs: plan.delayMs },
@@ -266,35 +292,44 @@ export function createVerifier(deps: VerifierDeps) {
       strapi.log.warn(`[speech] ${row.articleId}: verification ${row.id} failed: ${patch.lastError}`);
     }
     if (patch.status === 'mismatch' || patch.status === 'failed') deps.verificationFailed(row.narrationId, row.articleId);
-    if (patch.status === 'mismatch') await regenerateOnce(row);
+    // A part's check that ends may be its narration's last: the parts that mismatched are then regenerated together.
+    if (patch.status === 'mismatch' || (row.partKey !== null && patch.status !== undefined && !OPEN_CHECK_STATUSES.includes(patch.status)))
+      await regenerateOnce(row);
   }
 
   /**
-   * A mismatch of a type that chose `onMismatch: 'regenerate'`: the article is narrated again, once.
-   * Never when the audio checked was itself that regenerate (no loop), when the article was edited
-   * since (its new version is on its way), or for a part (a segmented narration is only flagged:
-   * regenerating it whole would pay for every part).
+   * A mismatch of a type that chose `onMismatch: 'regenerate'`: the article is narrated again, once;
+   * for a segmented narration, the parts that mismatched, once the last check of its audio ended
+   * (the others are kept, unpaid). Never when the audio checked was itself that regenerate (no
+   * loop), nor when the article was edited since (its new version is on its way).
    */
   async function regenerateOnce(row: CheckRow) {
     const settings = await deps.settings.get();
     const narration = await narrations.findById(row.narrationId);
     if (!narration || settings.contentTypes[narration.contentType]?.verification?.onMismatch !== 'regenerate') return;
+    let failing = [row];
+    if (row.partKey !== null) {
+      const checks = await rows.forNarrations([narration.id]);
+      if (checks.some((check) => OPEN_CHECK_STATUSES.includes(check.status))) return;
+      failing = checks.filter((check) => check.status === 'mismatch' && check.partKey !== null && !check.regenerated);
+      if (failing.length === 0) return;
+    }
     const why =
-      row.partKey !== null
-        ? 'a part of a segmented narration is only flagged'
-        : narration.cause === 'verification'
-          ? 'this audio is already the regenerate a mismatch asked for'
-          : narration.status !== 'completed' || narration.narratedFingerprint !== narration.fingerprint
-            ? 'a newer version is on its way'
-            : null;
+      narration.cause === 'verification'
+        ? 'this audio is already the regenerate a mismatch asked for'
+        : narration.status !== 'completed' || narration.narratedFingerprint !== narration.fingerprint
+          ? 'a newer version is on its way'
+          : null;
     if (why) {
       strapi.log.info(`[speech] ${row.articleId}: not regenerated after the mismatch: ${why}`);
       return;
     }
-    const outcome = await deps.regenerate(narration);
-    await rows.markRegenerated(row.id);
+    const partKeys = row.partKey !== null ? failing.map((check) => check.partKey!) : undefined;
+    const outcome = await deps.regenerate(narration, partKeys);
+    for (const check of failing) await rows.markRegenerated(check.id);
+    const what = partKeys ? `${partKeys.length} part(s) regenerated` : 'regenerated';
     strapi.log.info(
-      `[speech] ${row.articleId}: ${outcome.queued ? 'regenerated once after the mismatch' : `not regenerated after the mismatch: ${outcome.reason}`}`
+      `[speech] ${row.articleId}: ${outcome.queued ? `${what} once after the mismatch` : `not regenerated after the mismatch: ${outcome.reason}`}`
     );
   }
 

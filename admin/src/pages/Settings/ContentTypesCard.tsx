@@ -258,16 +258,22 @@ export const ContentTypesCard = ({
                             name={`${type.uid}.verification.onMismatch`}
                             hint={
                               form.onMismatch === 'regenerate'
-                                ? regenerateCredits[type.uid] != null
+                                ? regenerateCredits[type.uid] != null && form.narrationMode === 'segmented'
                                   ? t(
-                                      'types.onMismatchCost',
-                                      'Paid like a regenerate: about {credits} credits for an article of average length here, within the budget.',
+                                      'types.onMismatchCostParts',
+                                      'Paid like a regenerate of the parts that differed, the others kept: at most about {credits} credits for an article of average length here, within the budget.',
                                       { credits: regenerateCredits[type.uid] }
                                     )
-                                  : t(
-                                      'types.onMismatchCostUnknown',
-                                      "Paid like a regenerate: the article's characters in credits, within the budget."
-                                    )
+                                  : regenerateCredits[type.uid] != null
+                                    ? t(
+                                        'types.onMismatchCost',
+                                        'Paid like a regenerate: about {credits} credits for an article of average length here, within the budget.',
+                                        { credits: regenerateCredits[type.uid] }
+                                      )
+                                    : t(
+                                        'types.onMismatchCostUnknown',
+                                        "Paid like a regenerate: the article's characters in credits, within the budget."
+                                      )
                                 : t('types.onMismatchFlag', 'The narration stays ready; the edit view and the list show the places.')
                             }
                           >

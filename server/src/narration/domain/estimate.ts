@@ -10,7 +10,15 @@
  */
 import type { PartsChanged } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
-import { generatedBefore, planParts, type NarrationPartRow, type NarrationState, type PartToNarrate, type StoredPart } from '../../queue';
+import {
+  generatedBefore,
+  partsAtHand,
+  planParts,
+  type NarrationPartRow,
+  type NarrationState,
+  type PartToNarrate,
+  type StoredPart,
+} from '../../queue';
 
 /** The version estimated (describeArticle's). */
 export interface EstimatedVersion {
@@ -23,7 +31,10 @@ export interface EstimatedVersion {
 }
 
 /** The article's narration row, if it has one. */
-export type EstimatedRow = Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & { segments?: readonly StoredPart[] | null };
+export type EstimatedRow = Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & {
+  segments?: readonly StoredPart[] | null;
+  freshParts?: readonly string[] | null;
+};
 
 export interface VersionCosts {
   /** What publishing would pay: the whole text, or in parts the changed parts. */
@@ -45,7 +56,7 @@ export function versionCosts(
     return { ...whole, parts: null, regeneration: whole };
   }
   // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
-  const changed = planParts(version.parts, row?.segments, row ? partRows : []);
+  const changed = planParts(version.parts, row ? partsAtHand(row) : null, row ? partRows : []);
   // A fresh take: nothing stored or at the service is reused (plan-step.ts), each distinct part is paid once.
   const fresh = row && generatedBefore(row) ? planParts(version.parts, null, []) : changed;
   return {

@@ -75,6 +75,8 @@ export interface NarrationRow extends QueueColumns {
   segmentPlan?: PlannedPart[] | null;
   /** Where each part is in the stored joined audio; null for a whole article's audio. */
   segments?: StoredPart[] | null;
+  /** Parts asked for afresh at the next plan (a verification's mismatch). */
+  freshParts?: string[] | null;
 }
 
 /**

@@ -25,6 +25,16 @@ export interface PartsPlan {
   credits: number;
 }
 
+/**
+ * The parts of the stored audio a version may take as they are: all of them, but those a
+ * verification's mismatch asked for afresh (`freshParts`, until the next store).
+ */
+export function partsAtHand(row: { segments?: readonly StoredPart[] | null; freshParts?: readonly string[] | null }): StoredPart[] | null {
+  if (!row.segments) return null;
+  const fresh = new Set(row.freshParts ?? []);
+  return row.segments.filter((part) => !fresh.has(part.key));
+}
+
 /** A part row whose result is at the service, ready to be joined. */
 export const isReadyPart = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'storing';
 const needsAsking = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'failed' || row.status === 'cancelled';

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationRow } from '../domain/narration-row';
-import { partFailureReason, partsProgress, planParts, type PartToNarrate } from '../domain/part-plan';
+import { partFailureReason, partsAtHand, partsProgress, planParts, type PartToNarrate } from '../domain/part-plan';
 import type { NarrationRows } from '../rows/narration-rows';
 import type { PartRows } from '../rows/part-rows';
 
@@ -34,7 +34,7 @@ export function createPlanStep(deps: PlanStepDeps) {
   async function settle(narrationId: number): Promise<void> {
     const article = await repository.findById(narrationId);
     if (!article || article.status !== 'awaiting_parts') return;
-    const progress = partsProgress(article.segmentPlan ?? [], article.segments, await parts.forNarration(narrationId));
+    const progress = partsProgress(article.segmentPlan ?? [], partsAtHand(article), await parts.forNarration(narrationId));
     if (progress.kind === 'ready') {
       const outcome = await repository.apply(article, { type: 'partsReady', now: now() });
       if (outcome.applied) log(`all ${progress.total} parts of ${article.articleId} are ready: joining them`);
@@ -56,11 +56,14 @@ export function createPlanStep(deps: PlanStepDeps) {
      * then the article waits for its parts, or is joined at once.
      */
     async plan(narration: NarrationRow, version: SegmentedVersion): Promise<void> {
-      // The editor asked for a fresh take: every part generated again (paid), nothing reused.
+      // The editor asked for a fresh take: every part generated again (paid), nothing reused. A
+      // verification's mismatch asks it of some parts: those are not taken from the stored audio
+      // (a row already asking for one, planned before, is kept: never paid twice).
       const fresh = Boolean(narration.freshWanted);
+      const freshParts = new Set(fresh ? [] : (narration.freshParts ?? []));
       if (fresh) await parts.removeForNarration(narration.id);
       const rows = fresh ? [] : await parts.forNarration(narration.id);
-      const plan = planParts(version.parts, fresh ? null : narration.segments, rows);
+      const plan = planParts(version.parts, fresh ? null : partsAtHand(narration), rows);
       await parts.remove(plan.remove.map((row) => row.id));
       const at = now();
       const total = version.parts.length;
@@ -77,7 +80,7 @@ export function createPlanStep(deps: PlanStepDeps) {
           preprocessType: version.preprocessType,
           characters: part.characters,
           credits: part.credits,
-          regenerate: fresh,
+          regenerate: fresh || freshParts.has(part.key),
         })),
         at
       );

@@ -4,7 +4,8 @@
  * A whole narration's audio is its stored file: a new store is new audio, checked again. A
  * segmented narration's audio is its parts, each known by its key and the length of its frames:
  * a part an edit re-generated is new audio, an unchanged part keeps its check wherever it now sits
- * in the joined file (its places are moved by the part's current start).
+ * in the joined file (its places are moved by the part's current start); a part regenerated after
+ * its mismatch keeps its key, and is new audio once the narration is stored again (wasRetaken).
  *
  * Pure: no Strapi, no I/O.
  */
@@ -17,6 +18,7 @@ import { MAX_PLACES } from './compare';
 export interface CheckedNarration {
   audio?: { id: number; hash?: string | null } | null;
   segments?: readonly StoredPart[] | null;
+  completedAt?: string | null;
 }
 
 /** One audio to check: the article's whole file, or one part of it. */
@@ -35,11 +37,22 @@ export function audioToCheck(narration: CheckedNarration): AudioToCheck[] {
   return [{ audioKey: wholeAudioKey(narration.audio), part: null }];
 }
 
+/**
+ * A check whose mismatch asked for a fresh take, ended before the narration's latest store: the
+ * audio under its key was taken again (a part keeps its key), and is checked anew.
+ */
+export function wasRetaken(check: Pick<CheckRow, 'regenerated' | 'completedAt'>, narration: { completedAt: string | null }): boolean {
+  if (!check.regenerated || !check.completedAt || !narration.completedAt) return false;
+  return Date.parse(check.completedAt) < Date.parse(narration.completedAt);
+}
+
 const DONE: readonly CheckStatus[] = ['verified', 'mismatch', 'failed'];
 
 /** The view of a narration's checks: those of its current audio, an audio not yet given a check counting as pending. */
 export function verificationView(narration: CheckedNarration, rows: readonly CheckRow[]): VerificationView {
-  const byKey = new Map(rows.map((row) => [row.audioKey, row]));
+  const byKey = new Map(
+    rows.filter((row) => !wasRetaken(row, { completedAt: narration.completedAt ?? null })).map((row) => [row.audioKey, row])
+  );
   return viewOf(audioToCheck(narration).map(({ audioKey, part }) => ({ part, row: byKey.get(audioKey) ?? null })));
 }
 

@@ -58,7 +58,18 @@ export const onRegenerateRequested: Decide<'regenerateRequested'> = (state, even
   return {
     kind: 'apply',
     from: [state.status],
-    patch: { ...queuedAfresh(event.now), regenerate: fresh, freshWanted: fresh },
+    patch: { ...queuedAfresh(event.now), regenerate: fresh, freshWanted: fresh, freshParts: null },
+  };
+};
+
+/** Only stored audio has parts to take again; planning (plan-step.ts) asks for those afresh and reads the others back. */
+export const onPartsRegenerateRequested: Decide<'partsRegenerateRequested'> = (state, event) => {
+  if (state.status !== 'completed') return { kind: 'ignore', reason: `no stored narration to mend (${state.status})` };
+  if (event.keys.length === 0) return { kind: 'ignore', reason: 'no part to take again' };
+  return {
+    kind: 'apply',
+    from: ['completed'],
+    patch: { ...queuedAfresh(event.now), regenerate: true, freshWanted: false, freshParts: [...event.keys] },
   };
 };
 

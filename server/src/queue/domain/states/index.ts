@@ -12,7 +12,7 @@
  * storing.ts, lease.ts, parts.ts); guard.ts adds the compare-and-set conditions every decision shares.
  */
 import { onCallbackTimedOut, onCallbackWithFiles, onCallbackWithoutFiles } from './callback';
-import { onCancelled, onContentChanged, onRegenerateRequested } from './content';
+import { onCancelled, onContentChanged, onPartsRegenerateRequested, onRegenerateRequested } from './content';
 import type { Decide, Decision, EventMap } from './decision';
 import { guardFor } from './guard';
 import { onLeaseExpired, onLeaseRenewed } from './lease';
@@ -29,6 +29,7 @@ export { holdsEmptyResult } from './callback';
 const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   contentChanged: onContentChanged,
   regenerateRequested: onRegenerateRequested,
+  partsRegenerateRequested: onPartsRegenerateRequested,
   cancelled: onCancelled,
   claimed: onClaimed,
   claimReturned: onClaimReturned,

@@ -37,6 +37,7 @@ export const onStored: Decide<'stored'> = (state, event) => {
       status: newerVersionWaiting ? 'queued' : 'completed',
       narratedFingerprint: state.submittedFingerprint,
       freshWanted: false,
+      freshParts: null,
       pendingResult: null,
       completedAt: event.now,
       lastError: null,

@@ -73,6 +73,8 @@ export interface NarrationJobPatch {
   narratedFingerprint?: string | null;
   regenerate?: boolean;
   freshWanted?: boolean;
+  /** The keys of the parts of a segmented narration asked for afresh (a verification's mismatch), until the next store: the others are kept. */
+  freshParts?: string[] | null;
   noAudioCheck?: boolean;
   attempts?: number;
   submissions?: number;
@@ -201,7 +203,9 @@ export type NarrationEvent =
   | { type: 'leaseExpired'; now: Date }
   | { type: 'cancelled' }
   /** The editor asks for a fresh generation even though nothing changed. */
-  | { type: 'regenerateRequested'; now: Date };
+  | { type: 'regenerateRequested'; now: Date }
+  /** A fresh take of some parts of a stored segmented narration (`keys`), the others kept. */
+  | { type: 'partsRegenerateRequested'; keys: string[]; now: Date };
 
 /**
  * Extra conditions of the compare-and-set, besides the expected status. Each makes a write from a
