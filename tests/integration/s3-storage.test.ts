@@ -144,7 +144,8 @@ beforeAll(async () => {
       SPEECH_LEASE_MS: '3000',
       SPEECH_STT_POLL_MS: '300',
     },
-    emulatorArgs: ['--stt-queued-ms', '300', '--stt-processing-ms', '300'],
+    // A part's check polls every 300 ms: more than the default 60 a minute of the status endpoint.
+    emulatorArgs: ['--stt-queued-ms', '300', '--stt-processing-ms', '300', '--rate-limit', '600/60'],
   });
   articles = contentManager(stack, ARTICLE);
 
@@ -426,6 +427,32 @@ describe('a segmented narration on S3', () => {
     const srt = spokenText(await (await fetch(`${stack.url}/api/speech/narrations/${articleId}/subtitles.srt`)).text());
     expect(srt).toContain('paragraph 4 of a longer read');
     for (const n of [1, 2, 3, 5, 6]) expect(srt).toContain(`paragraph ${n} of a long read`);
+  });
+
+  it('checked part by part, its joined MP3 is read from the bucket once for all its parts', async () => {
+    await setNarrationMode(stack, ARTICLE, 'segmented', 200);
+    const type = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+    expect((await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...type, verify: true } } })).status).toBe(200);
+    try {
+      const documentId = await publishArticleIn(stack, ARTICLE, 'en', { title: 'Checked in a bucket', body: blocks(...longBody(5)) });
+      narrated.push({ documentId, locale: 'en' });
+      const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+      expect(row.parts.total).toBeGreaterThan(1);
+      const verification = await waitFor(
+        async () => {
+          const view = (await adminNarration(stack, ARTICLE, documentId, 'en')).data.find((entry) => entry.locale === 'en')?.verification;
+          return view && view.status !== 'pending' ? view : null;
+        },
+        { timeoutMs: 60_000, what: 'the parts checked' }
+      );
+      expect(verification).toMatchObject({ status: 'verified', checks: { total: row.parts.total, done: row.parts.total } });
+      const files = await libraryFiles();
+      const [audio] = await linkedFiles(documentId, 'en');
+      const audioKey = keyOf(files.find((file) => file.id === audio.id)!);
+      expect(s3.requests().filter((request) => request.method === 'GET' && request.key === audioKey)).toHaveLength(1);
+    } finally {
+      await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...type, verify: false } } });
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import {
   localPathOf,
   StoredFileUnreadable,
   type DescribeLive,
+  type MediaFileRef,
   type MediaStore,
   type NarrationRow,
   type NarrationRows,
@@ -190,28 +191,46 @@ export function createVerifier(deps: VerifierDeps) {
     return { message: error instanceof Error ? error.message : String(error), code: 'CHECK_FAILED', retryable: true };
   }
 
-  /** The file to send for one audio: the stored MP3, or a part's frames cut from it into `workDir`. */
-  async function audioFile(narration: NarrationRow, item: AudioToCheck, workDir: string): Promise<string> {
-    const stored = await localPathOf(strapi, deps.media, narration.audio!, {
+  /**
+   * What a pass reads of the stored audio, in its own folder: each stored MP3 once, however many of
+   * its parts are checked (on S3 it is a download of the whole joined file).
+   */
+  function passFiles(workDir: string) {
+    const read = new Map<number, Promise<string>>();
+    return {
       workDir,
-      maxBytes: config.maxAudioBytes,
-      timeoutMs: config.downloadTimeoutMs,
-    });
-    if (!item.part) return stored;
-    const partFile = path.join(workDir, `part-${item.part.key.slice(0, 40).replace(/[^a-zA-Z0-9_-]/g, '-')}.mp3`);
-    await joinMp3([mp3FileSource(stored, item.part as Pick<StoredPart, 'audioOffset' | 'audioLength'>)], partFile);
-    return partFile;
+      stored(file: MediaFileRef): Promise<string> {
+        let local = read.get(file.id);
+        if (!local) {
+          local = localPathOf(strapi, deps.media, file, { workDir, maxBytes: config.maxAudioBytes, timeoutMs: config.downloadTimeoutMs });
+          read.set(file.id, local);
+          local.catch(() => read.delete(file.id));
+        }
+        return local;
+      },
+    };
+  }
+  type PassFiles = ReturnType<typeof passFiles>;
+
+  /** The file to send for one check: the stored MP3 itself, or a part's frames cut from it (`cut`: removed after the upload). */
+  async function audioFile(narration: NarrationRow, item: AudioToCheck, row: CheckRow, files: PassFiles) {
+    const stored = await files.stored(narration.audio!);
+    if (!item.part) return { path: stored, cut: false };
+    const part = path.join(files.workDir, `part-${row.id}.mp3`);
+    await joinMp3([mp3FileSource(stored, item.part as Pick<StoredPart, 'audioOffset' | 'audioLength'>)], part);
+    return { path: part, cut: true };
   }
 
-  async function submit(row: CheckRow): Promise<CheckPatch | 'superseded'> {
+  async function submit(row: CheckRow, files: PassFiles): Promise<CheckPatch | 'superseded'> {
     const narration = await narrations.findById(row.narrationId, { audio: true });
     const item = narration ? audioToCheck(narration).find((candidate) => candidate.audioKey === row.audioKey) : undefined;
     if (!narration || !item) return 'superseded';
-    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-'));
+    let cut: string | null = null;
     try {
-      const file = await audioFile(narration, item, workDir);
+      const audio = await audioFile(narration, item, row, files);
+      if (audio.cut) cut = audio.path;
       const { jobId, creditsUsed, creditsRemaining } = await client.submitTranscription({
-        file,
+        file: audio.path,
         filename: `${narration.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}.mp3`,
         contentType: 'audio/mpeg',
         ...(row.language ? { language: row.language } : {}),
@@ -238,7 +257,7 @@ export function createVerifier(deps: VerifierDeps) {
     } catch (error) {
       return afterFailure(row, failureOf(error), now(), config.maxAttempts);
     } finally {
-      await fs.rm(workDir, { recursive: true, force: true });
+      if (cut) await fs.rm(cut, { force: true });
     }
   }
 
@@ -276,9 +295,9 @@ export function createVerifier(deps: VerifierDeps) {
     }
   }
 
-  async function work(row: CheckRow) {
+  async function work(row: CheckRow, files: PassFiles) {
     if (!(await rows.claim(row.id, owner, config.leaseMs, now()))) return;
-    const patch = row.status === 'pending' ? await submit(row) : await poll(row);
+    const patch = row.status === 'pending' ? await submit(row, files) : await poll(row);
     if (patch === 'superseded') {
       await rows.remove(row.id);
       return;
@@ -339,9 +358,16 @@ export function createVerifier(deps: VerifierDeps) {
     if (types.length === 0 && Object.keys((await savedSweep())?.types ?? {}).length === 0 && (await rows.nextDueAt()) === null) return;
     if (!(await lease.acquire(now()))) return;
     await sweep(types);
-    for (const row of await rows.due(now(), BATCH)) {
-      if (stopped) return;
-      await work(row).catch((error) => strapi.log.error(`[speech] verification ${row.id}: ${(error as Error).message}`));
+    const due = await rows.due(now(), BATCH);
+    if (due.length === 0) return;
+    const files = passFiles(await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-')));
+    try {
+      for (const row of due) {
+        if (stopped) return;
+        await work(row, files).catch((error) => strapi.log.error(`[speech] verification ${row.id}: ${(error as Error).message}`));
+      }
+    } finally {
+      await fs.rm(files.workDir, { recursive: true, force: true });
     }
   }
 
