@@ -92,6 +92,15 @@ async function waitForVerification(contentType: string, documentId: string, stat
   );
 }
 
+/** Articles regenerate on a mismatch from now on. */
+async function regenerateOnMismatch() {
+  const article = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+  const saved = await stack.admin('PUT', '/speech/settings', {
+    contentTypes: { [ARTICLE]: { ...article, verification: { onMismatch: 'regenerate' } } },
+  });
+  expect(saved.status).toBe(200);
+}
+
 async function publishedArticle(title: string, summary: string, body: string) {
   const articles = contentManager(stack, ARTICLE);
   const { documentId } = await articles.create({ title, summary, body: blocks(body) }, 'en');
@@ -278,13 +287,7 @@ describe('a type that regenerates on a mismatch', () => {
   const submissions = async (articleId: string) =>
     (await submissionsFor(stack, articleId)).map((request) => request.body.postData.regenerate ?? false);
 
-  beforeAll(async () => {
-    const article = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
-    const saved = await stack.admin('PUT', '/speech/settings', {
-      contentTypes: { [ARTICLE]: { ...article, verification: { onMismatch: 'regenerate' } } },
-    });
-    expect(saved.status).toBe(200);
-  });
+  beforeAll(regenerateOnMismatch);
 
   it("regenerates a mismatched article once, paid once more, in the ledger as the verification's", async () => {
     await stack.control('POST', '/inject', { kind: 'dropSentence', sentence: 3 });
@@ -407,13 +410,7 @@ describe('segmented', () => {
 });
 
 describe('segmented, regenerating on a mismatch', () => {
-  beforeAll(async () => {
-    const article = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
-    const saved = await stack.admin('PUT', '/speech/settings', {
-      contentTypes: { [ARTICLE]: { ...article, verification: { onMismatch: 'regenerate' } } },
-    });
-    expect(saved.status).toBe(200);
-  });
+  beforeAll(regenerateOnMismatch);
 
   it('regenerates only the part that mismatched, once, paying for that part alone, and checks it again', async () => {
     const articles = contentManager(stack, ARTICLE);
