@@ -39,6 +39,7 @@ describe('headings of the narrated text', () => {
     expect(extractNarration(entry, { textFields: ['body'], skipBlocks: ['quote'] }, { body: { type: 'richtext' } })).toEqual({
       text: 'Text.',
       headingParagraphs: [],
+      quoteParagraphs: [],
     });
   });
 

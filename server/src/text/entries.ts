@@ -3,7 +3,7 @@
  * title first, paragraphs in the canonical layout (speakable.ts). Pure: no Strapi, no I/O.
  */
 import type { SkippableBlock } from '../../../shared/contracts/settings';
-import { blocksToText, collectHeadings, htmlToText, looksLikeBlocks, markdownToText } from './rich-text';
+import { blocksToText, collectBlocks, htmlToText, looksLikeBlocks, markdownToText } from './rich-text';
 import { ensureSentenceEnd, normaliseNarrationText } from './speakable';
 
 // ---------------------------------------------------------------------------------------------
@@ -63,10 +63,11 @@ export interface NarrationFields {
   skipBlocks?: readonly SkippableBlock[];
 }
 
-/** The text to narrate and which of its paragraphs (0-based) are headings of the article's fields. */
+/** The text to narrate and which of its paragraphs (0-based) are headings, and quotes, of the article's fields. */
 export interface ExtractedNarration {
   text: string;
   headingParagraphs: number[];
+  quoteParagraphs: number[];
 }
 
 /** The paragraphs of a text in the canonical layout (see normaliseNarrationText); none for ''. */
@@ -86,6 +87,7 @@ export function extractNarration(
 ): ExtractedNarration {
   const parts: string[] = [];
   const headingParagraphs: number[] = [];
+  const quoteParagraphs: number[] = [];
   let paragraphCount = 0;
 
   const title = fields.titleField !== undefined ? entry[fields.titleField] : undefined;
@@ -102,22 +104,30 @@ export function extractNarration(
     if (seen.has(field)) continue;
     seen.add(field);
     if (!Object.prototype.hasOwnProperty.call(entry, field)) continue;
-    const { result: text, headings } = collectHeadings(() => fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks));
+    const { result: text, headings, quotes } = collectBlocks(() => fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks));
     if (text === '') continue;
     const paragraphs = paragraphsOf(text);
-    let next = 0;
-    for (const heading of headings.map(normaliseNarrationText)) {
-      const at = paragraphs.indexOf(heading, next);
-      if (at < 0) continue;
-      headingParagraphs.push(paragraphCount + at);
-      next = at + 1;
-    }
+    /** Where each of `marked` is among the field's paragraphs, in order (a block's text is found from where the last one was). */
+    const found = (marked: string[]) => {
+      const at: number[] = [];
+      let next = 0;
+      for (const paragraph of marked) {
+        const index = paragraphs.indexOf(paragraph, next);
+        if (index < 0) continue;
+        at.push(paragraphCount + index);
+        next = index + 1;
+      }
+      return at;
+    };
+    headingParagraphs.push(...found(headings.map(normaliseNarrationText)));
+    // A quote may hold several paragraphs: each is a quote.
+    quoteParagraphs.push(...found(quotes.flatMap((quote) => paragraphsOf(normaliseNarrationText(quote)))));
     parts.push(text);
     paragraphCount += paragraphs.length;
   }
 
   // Every part is already in the canonical layout, so normalising keeps its paragraphs where they are.
-  return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs };
+  return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs, quoteParagraphs };
 }
 
 /**

@@ -38,19 +38,20 @@ import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } f
 // HTML
 
 /**
- * Where the headings of the field being converted are written down (collectHeadings sets it
- * around one synchronous conversion, extractNarration's), so chapters know which paragraphs are headings.
+ * Where the headings and quotes of the field being converted are written down (collectBlocks sets
+ * it around one synchronous conversion, extractNarration's), so chapters know which paragraphs are
+ * headings, and passage voices which are quotes.
  */
-let headingSink: string[] | null = null;
+let blockSink: { headings: string[]; quotes: string[] } | null = null;
 
-/** Runs one synchronous conversion and answers the headings written while it ran, in order. */
-export function collectHeadings<T>(convert: () => T): { result: T; headings: string[] } {
-  const headings: string[] = [];
-  headingSink = headings;
+/** Runs one synchronous conversion and answers the headings and the quotes written while it ran, in order. */
+export function collectBlocks<T>(convert: () => T): { result: T; headings: string[]; quotes: string[] } {
+  const sink = { headings: [] as string[], quotes: [] as string[] };
+  blockSink = sink;
   try {
-    return { result: convert(), headings };
+    return { result: convert(), ...sink };
   } finally {
-    headingSink = null;
+    blockSink = null;
   }
 }
 
@@ -63,7 +64,7 @@ function headingFormatter(): FormatCallback {
       trailingLineBreaks: 2,
       blockTransform: (block) => {
         const heading = ensureSentenceEndPerLine(block);
-        headingSink?.push(heading);
+        blockSink?.headings.push(heading);
         return heading;
       },
     });
@@ -80,6 +81,19 @@ const listItemFormatter: FormatCallback = (elem, walk, builder) => {
   builder.openBlock({ leadingLineBreaks: 1 });
   walk(elem.children, builder);
   builder.closeBlock({ trailingLineBreaks: 1, blockTransform: ensureSentenceEndPerLine });
+};
+
+/** A quote is read as ordinary paragraphs, without the "> " prefix; its text is noted for the quote voice. */
+const quoteFormatter: FormatCallback = (elem, walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 2 });
+  walk(elem.children, builder);
+  builder.closeBlock({
+    trailingLineBreaks: 2,
+    blockTransform: (block) => {
+      blockSink?.quotes.push(block);
+      return block;
+    },
+  });
 };
 
 /** Tables are read row by row: "Cell, cell, cell." (column layout means nothing when heard). */
@@ -172,6 +186,7 @@ const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
     narrationHeading: headingFormatter(),
     narrationListItem: listItemFormatter,
     narrationTable: tableFormatter,
+    narrationQuote: quoteFormatter,
   },
   selectors: [
     // Links are read as their text: no URL, no brackets.
@@ -183,8 +198,7 @@ const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
     // Loose lists (<li><p>) stay one line per paragraph, without blank lines inside the list.
     { selector: 'li > p', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
     { selector: 'table', format: 'narrationTable' },
-    // Quotes are read as ordinary paragraphs, without the "> " prefix.
-    { selector: 'blockquote', format: 'block', options: { leadingLineBreaks: 2, trailingLineBreaks: 2 } },
+    { selector: 'blockquote', format: 'narrationQuote' },
     { selector: 'figcaption', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
     ...SKIPPED_ELEMENTS.map((selector) => ({ selector, format: 'skip' })),
   ],

@@ -120,11 +120,13 @@ export function createVerifier(deps: VerifierDeps) {
     const live = await deps.describeLive(narration);
     // Edited since this audio was made: what was sent is no longer known, and new audio is on its way.
     if (!live || live.fingerprint !== narration.narratedFingerprint) return;
-    const language = await languageOf(live.voiceId, live.locale);
     const at = now();
     for (const item of missing) {
-      const text = item.part ? live.parts.find((part) => part.key === item.part!.key)?.text : live.text;
+      const part = item.part ? live.parts.find((candidate) => candidate.key === item.part!.key) : undefined;
+      const text = item.part ? part?.text : live.text;
       if (text === undefined) continue;
+      // A passage read in another language's voice is heard in that language.
+      const language = await languageOf(part?.voiceId ?? live.voiceId, live.locale);
       await rows.create(
         {
           narrationId: narration.id,

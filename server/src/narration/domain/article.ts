@@ -5,6 +5,7 @@ import { fillTemplate, templateFor } from './templates';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from '../../text';
 import type { LiveVersion } from '../../queue';
 import { planSegments } from './segments';
+import { passagesOf, voiceRuns, type DetectLanguage, type PassageVoiceSettings, type VoiceRun } from '../../passages';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -45,7 +46,15 @@ export interface ArticleSource {
   /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
   introTemplates?: Readonly<Record<string, string>>;
   outroTemplates?: Readonly<Record<string, string>>;
+  /**
+   * Each passage in its language's voice (docs/passage-voices.md): the voices, and the detector
+   * that tells a paragraph's language. Absent: `voiceId` reads everything.
+   */
+  passages?: { settings: Omit<PassageVoiceSettings, 'voiceId'>; detect: DetectLanguage } | null;
 }
+
+/** Parts of a whole-mode type whose passages take several voices: one per run of one voice, however long. */
+const RUN_AS_ONE_PART = Number.MAX_SAFE_INTEGER;
 
 /** A timestamp as Strapi's drivers give it (a Date, or a string), as ISO; null when absent or unreadable. */
 function isoTime(value: unknown): string | null {
@@ -80,6 +89,14 @@ function withIntroAndOutro(
 /** A heading as a chapter title: its lines as one, without the full stop added for the narrator. */
 const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replace(/(?<!\.)\.$/u, '');
 
+/** The runs of one voice of a text whose passages take several voices; null when one voice reads it all. */
+function voiceRunsOf(source: ArticleSource, text: string, quotes: ReadonlySet<string>): VoiceRun[] | null {
+  if (!source.passages) return null;
+  const passages = passagesOf(text, quotes, { ...source.passages.settings, voiceId: source.voiceId }, source.passages.detect);
+  const runs = voiceRuns(passages);
+  return runs.length > 1 || (runs.length === 1 && runs[0]!.voiceId !== source.voiceId) ? runs : null;
+}
+
 /**
  * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
  * heading starts (for chapters). Pure: no Strapi, no I/O.
@@ -101,13 +118,31 @@ export function describeArticle(source: ArticleSource): LiveVersion {
     offset: starts[index + written.introParagraphs],
     title: headingTitle(written.paragraphs[index + written.introParagraphs]),
   }));
-  const { characters, credits } = narrationCost(text, source.preprocessType);
   const articleId = articleKey(source.entry.documentId, source.entry.locale, source.localized);
   const segmentCharacters = source.segmentCharacters ?? undefined;
-  const parts =
-    segmentCharacters === undefined
+  const runs = voiceRunsOf(source, text, new Set(extracted.quoteParagraphs.map((index) => spoken[index + written.introParagraphs])));
+  const parts = runs
+    ? runs
+        .flatMap((run) =>
+          planSegments({
+            articleId,
+            text: text.slice(run.start, run.end),
+            voiceId: run.voiceId,
+            preprocessType: source.preprocessType,
+            maxCharacters: segmentCharacters ?? RUN_AS_ONE_PART,
+          })
+        )
+        .map((part, index) => ({ ...part, index }))
+    : segmentCharacters === undefined
       ? []
       : planSegments({ articleId, text, voiceId: source.voiceId, preprocessType: source.preprocessType, maxCharacters: segmentCharacters });
+  // Read in several voices, what is paid is the parts: the text between two runs is not sent.
+  const { characters, credits } = runs
+    ? parts.reduce((sum, part) => ({ characters: sum.characters + part.characters, credits: sum.credits + part.credits }), {
+        characters: 0,
+        credits: 0,
+      })
+    : narrationCost(text, source.preprocessType);
   const titleValue = source.narration.titleField ? source.entry[source.narration.titleField] : undefined;
   return {
     articleId,
@@ -117,13 +152,19 @@ export function describeArticle(source: ArticleSource): LiveVersion {
     title: typeof titleValue === 'string' && titleValue.trim() ? titleValue.trim() : source.entry.documentId,
     text,
     headings,
-    fingerprint: narrationFingerprint({ text, voiceId: source.voiceId, preprocessType: source.preprocessType, segmentCharacters }),
+    fingerprint: narrationFingerprint({
+      text,
+      voiceId: source.voiceId,
+      preprocessType: source.preprocessType,
+      segmentCharacters,
+      ...(runs ? { voiceRuns: runs.map((run) => `${run.start}-${run.end}:${run.voiceId}`) } : {}),
+    }),
     voiceId: source.voiceId,
     preprocessType: source.preprocessType,
     characters,
     credits,
     livePublishedAt: isoTime(source.publishedAt),
-    mode: segmentCharacters === undefined ? 'whole' : 'segmented',
+    mode: segmentCharacters === undefined && !runs ? 'whole' : 'segmented',
     parts,
   };
 }

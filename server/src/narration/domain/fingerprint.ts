@@ -23,6 +23,12 @@ export interface NarrationFingerprintInput {
    * fingerprint is then what it always was (no article is narrated again after an upgrade).
    */
   segmentCharacters?: number;
+  /**
+   * Passages read in other voices (docs/passage-voices.md): each run of one voice, as
+   * `<start>-<end>:<voiceId>` offsets in the text. Left out when one voice reads it all: its
+   * fingerprint is then what it was without passage voices.
+   */
+  voiceRuns?: readonly string[];
 }
 
 /**
@@ -37,7 +43,7 @@ const FINGERPRINT_SCHEME = 'narration-fingerprint/v1';
  * plain join with a separator would not guarantee. The text is hashed as given (no trimming or
  * normalisation here) so that the fingerprint describes precisely what is paid for.
  */
-export function narrationFingerprint({ text, voiceId, preprocessType, segmentCharacters }: NarrationFingerprintInput): string {
+export function narrationFingerprint({ text, voiceId, preprocessType, segmentCharacters, voiceRuns }: NarrationFingerprintInput): string {
   if (typeof text !== 'string' || typeof voiceId !== 'string') {
     throw new TypeError('narrationFingerprint: text and voiceId must be strings');
   }
@@ -50,6 +56,7 @@ export function narrationFingerprint({ text, voiceId, preprocessType, segmentCha
     voiceId,
     preprocessType,
     ...(segmentCharacters === undefined ? [] : ['segmented', segmentCharacters]),
+    ...(voiceRuns === undefined ? [] : ['voices', ...voiceRuns]),
   ];
   const encoded = JSON.stringify(parts);
   return createHash('sha256').update(encoded, 'utf8').digest('hex');

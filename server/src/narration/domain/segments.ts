@@ -91,6 +91,8 @@ export interface PlannedSegment extends PlannedPart {
   index: number;
   /** The exact text sent for this part. */
   text: string;
+  /** The voice that reads it: the article's, or its passages' (docs/passage-voices.md). */
+  voiceId: string;
 }
 
 export interface SegmentPlanInput {
@@ -108,7 +110,7 @@ export interface SegmentPlanInput {
 export function planSegments({ articleId, text, voiceId, preprocessType, maxCharacters }: SegmentPlanInput): PlannedSegment[] {
   return cutSegments(text, maxCharacters).map((part, index) => {
     const { characters, credits } = narrationCost(part, preprocessType);
-    return { index, key: segmentKey(articleId, { text: part, voiceId, preprocessType }), text: part, characters, credits };
+    return { index, key: segmentKey(articleId, { text: part, voiceId, preprocessType }), text: part, voiceId, characters, credits };
   });
 }
 

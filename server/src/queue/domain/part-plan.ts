@@ -6,9 +6,10 @@
 import type { NarrationPartRow } from './narration-row';
 import { storedKeys, type PlannedPart, type StoredPart } from './states/segment-map';
 
-/** A part of the plan with the text it is asked for with. */
+/** A part of the plan with the text it is asked for with, and its own voice when its passage has one. */
 export interface PartToNarrate extends PlannedPart {
   text: string;
+  voiceId?: string;
 }
 
 export interface PartsPlan {

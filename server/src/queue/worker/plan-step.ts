@@ -76,7 +76,7 @@ export function createPlanStep(deps: PlanStepDeps) {
           partsAfter: plan.create.length - turn - 1,
           text: part.text,
           title: `${version.title} (${positions.get(part.key)}/${total})`.slice(0, 255),
-          voiceId: version.voiceId,
+          voiceId: part.voiceId ?? version.voiceId,
           preprocessType: version.preprocessType,
           characters: part.characters,
           credits: part.credits,

@@ -1,0 +1,13 @@
+/** Every passage in its own voice (docs/passage-voices.md). Other features import it from here. */
+export {
+  languageOf,
+  passageKey,
+  passagesOf,
+  voiceRuns,
+  type DetectLanguage,
+  type Passage,
+  type PassageVoiceSettings,
+  type VoiceReason,
+  type VoiceRun,
+} from './domain/passages';
+export { detectLanguage, isDetectable } from './language-detector';
