@@ -73,6 +73,11 @@ export interface ContentTypeNarration {
   verify?: boolean;
   /** What a mismatch does for this type (`onMismatch`, left out: 'flag'). */
   verification?: TypeVerification;
+  /**
+   * Each paragraph read in its own language's voice, quotes in the quote voice (docs/passage-voices.md).
+   * A public contract: other implementations of the service check the plugin through this name.
+   */
+  passageVoices?: boolean;
 }
 
 /**
@@ -82,7 +87,7 @@ export interface ContentTypeNarration {
  */
 export type FileContentTypeNarration = Pick<
   ContentTypeNarration,
-  'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify' | 'verification'
+  'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify' | 'verification' | 'passageVoices'
 >;
 
 /** The settings in effect: the configuration file, overridden by what was saved from the admin. */
@@ -90,6 +95,8 @@ export interface SpeechSettings {
   defaultVoiceId: string;
   /** The voice of each locale's articles (an entry's own voice still wins); absent locales use the default. */
   localeVoices: Record<string, string>;
+  /** The voice that reads quotes of each locale's articles, for types with passage voices (a public contract); absent: the article's voice. */
+  quoteVoices: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, ContentTypeNarration>;
   /** Pronunciation rules. */

@@ -3,6 +3,7 @@ import {
   paragraphsOf,
   passageKey,
   passagesOf,
+  passageVoiceSettings,
   voiceRuns,
   type DetectLanguage,
   type PassageVoiceSettings,
@@ -104,6 +105,28 @@ describe('the passages of a narrated text', () => {
   });
 });
 
+describe("an article's passage settings", () => {
+  it("come from the site's: its language, a voice by language, the site's languages, its quote voice", () => {
+    const site = {
+      siteLocales: ['ar', 'en-GB', 'fr'],
+      localeVoices: { 'en-GB': 'en-gb-voice', en: 'en-voice', ar: 'ar-voice' },
+      quoteVoices: { ar: 'ar-quote-voice' },
+      overrides: {},
+    };
+    expect(passageVoiceSettings({ ...site, locale: 'ar' })).toEqual({
+      language: 'ar',
+      languageVoices: { en: 'en-voice', ar: 'ar-voice' },
+      languages: ['ar', 'en', 'fr'],
+      quoteVoiceId: 'ar-quote-voice',
+      overrides: {},
+    });
+    expect(passageVoiceSettings({ ...site, locale: 'en-GB' })).toMatchObject({ language: 'en', quoteVoiceId: null });
+    // A type without locales is in the site's default locale.
+    expect(passageVoiceSettings({ ...site, locale: null })).toMatchObject({ language: 'ar', quoteVoiceId: 'ar-quote-voice' });
+    expect(passageVoiceSettings({ ...site, siteLocales: [], locale: null })).toMatchObject({ language: 'und', languages: [] });
+  });
+});
+
 describe('the quotes of a narrated text', () => {
   it('are the paragraphs of its quote blocks, from markdown, HTML and Strapi blocks alike, read as before', () => {
     const fields = { titleField: 'title', textFields: ['body'] };
@@ -198,6 +221,12 @@ describe('the language detector (franc)', () => {
     ).toBe('fr');
     // Only one candidate it knows: nothing to choose.
     expect(detectLanguage(ENGLISH, ['en', 'xx'])).toBeNull();
+  });
+
+  it('answers by the script alone when one language asked about is written in it, and nothing for a text of no letters', () => {
+    expect(detectLanguage(ARABIC, ['ar', 'en', 'fr', 'de'])).toBe('ar');
+    expect(detectLanguage('Министр сказал на пресс-конференции, что правительство улучшит услуги.', ['ru', 'en', 'ar'])).toBe('ru');
+    expect(detectLanguage('2026 — 17 / 42', ['ar', 'en'])).toBeNull();
   });
 
   it('hears an Arabic sentence holding an English name as Arabic', () => {

@@ -57,6 +57,8 @@ export const contentTypeNarrationSchema = z
     segmentCharacters: segmentCharacters.optional(),
     /** Check each stored narration by the service's speech to text (docs/verification.md). */
     verify: z.boolean().optional(),
+    /** Each paragraph in its own language's voice, quotes in the quote voice (docs/passage-voices.md). */
+    passageVoices: z.boolean().optional(),
     /** What a mismatch does for this type: 'flag' (left out) or 'regenerate' the article once, paid. */
     verification: z
       .object({ onMismatch: z.enum(VERIFICATION_ON_MISMATCH).optional() })
@@ -139,7 +141,7 @@ export type NarrationSettings = Partial<z.output<z.ZodObject<typeof narrationSet
 /**
  * Every type of the file or the saved map. A saved entry replaces the file's, but what it leaves
  * out of the file's (`publicNarration`, which the settings page does not offer; what is read, the
- * author field, the narration mode, the part size and the verification, when a saved entry
+ * author field, the narration mode, the part size, the verification and passage voices, when a saved entry
  * predates them) is kept.
  * A saved `segmentCharacters: null` stays null, over the file's size: the type has no size of its
  * own (the global one applies), and the settings page, shown it, sends the clear back.
@@ -159,6 +161,7 @@ export function typesOverFile(
       segmentCharacters: fromFile?.segmentCharacters,
       verify: fromFile?.verify,
       verification: fromFile?.verification,
+      passageVoices: fromFile?.passageVoices,
     };
     types[uid] = { ...kept, ...type };
   }

@@ -8,6 +8,7 @@ import { articleKey, describeArticle } from './domain/article';
 import { narrationModeOf, segmentCharactersOf } from './domain/segments';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
 import { triggerProblem } from './domain/triggers';
+import { detectLanguage, passageVoiceSettings } from '../passages';
 import { resolveVoiceId } from '../voices';
 
 /** A document's entry as the Document Service returns it. */
@@ -20,6 +21,9 @@ type VersionParams = { locale?: string; status?: 'draft' | 'published' };
  * Reads the content that gets narrated: the published version of a document (or the saved one,
  * for types without draft & publish), and describes it with the current settings.
  */
+/** How long the site's locales are taken as read before they are read again. */
+const SITE_LOCALES_TTL_MS = 60_000;
+
 export function createContentReader(strapi: Core.Strapi) {
   const schema = (uid: string) => contentTypeSchema(strapi, uid);
 
@@ -44,6 +48,22 @@ export function createContentReader(strapi: Core.Strapi) {
     if (locale && isLocalized(uid)) params.locale = locale;
     if (hasDraftAndPublish(uid)) params.status = status;
     return params;
+  }
+
+  /**
+   * The site's locales as last read (default first): the languages a passage may be told in
+   * (docs/passage-voices.md). Read at start-up, and again at most once a minute after that.
+   */
+  let siteLocales: { codes: string[]; readAt: number } = { codes: [], readAt: 0 };
+  function knownLocales(reader: { siteLocales(): Promise<string[]> }): string[] {
+    if (Date.now() - siteLocales.readAt > SITE_LOCALES_TTL_MS) {
+      siteLocales = { ...siteLocales, readAt: Date.now() };
+      reader.siteLocales().then(
+        (codes) => (siteLocales = { codes, readAt: Date.now() }),
+        () => undefined
+      );
+    }
+    return siteLocales.codes;
   }
 
   async function loadVersion(uid: string, documentId: string, locale: string | null, status: 'draft' | 'published') {
@@ -74,6 +94,11 @@ export function createContentReader(strapi: Core.Strapi) {
       const model = schema(uid);
       if (!model || !uid.startsWith('api::')) return [];
       return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
+    },
+
+    /** Reads the site's locales for passage voices (bootstrap, before the first narration is described). */
+    async loadSiteLocales(): Promise<void> {
+      siteLocales = { codes: await this.siteLocales(), readAt: Date.now() };
     },
 
     /** The locale codes of the site (i18n), default first; none without the i18n plugin. */
@@ -141,6 +166,13 @@ export function createContentReader(strapi: Core.Strapi) {
       voiceOverride?: string | null
     ) {
       const model = schema(uid);
+      const locale = this.isLocalized(uid) ? (entry.locale ?? null) : null;
+      const voiceId = resolveVoiceId({
+        override: voiceOverride,
+        locale,
+        localeVoices: settings.localeVoices,
+        defaultVoiceId: settings.defaultVoiceId,
+      });
       return describeArticle({
         contentType: uid,
         entry,
@@ -150,18 +182,25 @@ export function createContentReader(strapi: Core.Strapi) {
         narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
         attributes: model?.attributes,
         localized: this.isLocalized(uid),
-        voiceId: resolveVoiceId({
-          override: voiceOverride,
-          locale: this.isLocalized(uid) ? entry.locale : null,
-          localeVoices: settings.localeVoices,
-          defaultVoiceId: settings.defaultVoiceId,
-        }),
+        voiceId,
         preprocessType: settings.preprocessType,
         segmentCharacters: narrationModeOf(narration) === 'segmented' ? segmentCharactersOf(narration, settings.segmentCharacters) : null,
         lexicon: settings.lexicon,
         siteName: settings.siteName,
         introTemplates: settings.introTemplates,
         outroTemplates: settings.outroTemplates,
+        passages: narration.passageVoices
+          ? {
+              settings: passageVoiceSettings({
+                locale,
+                siteLocales: knownLocales(this),
+                localeVoices: settings.localeVoices,
+                quoteVoices: settings.quoteVoices,
+                overrides: {},
+              }),
+              detect: detectLanguage,
+            }
+          : null,
       });
     },
   };

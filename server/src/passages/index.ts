@@ -3,6 +3,7 @@ export {
   languageOf,
   passageKey,
   passagesOf,
+  passageVoiceSettings,
   voiceRuns,
   type DetectLanguage,
   type Passage,

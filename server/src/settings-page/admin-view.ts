@@ -52,16 +52,19 @@ export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeN
  */
 export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarration>>): Record<string, FileContentTypeNarration> {
   return Object.fromEntries(
-    Object.entries(fileTypes).map(([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify, verification }]) => [
-      uid,
-      {
-        ...(skipBlocks ? { skipBlocks: [...skipBlocks] } : {}),
-        ...(authorField ? { authorField } : {}),
-        ...(narrationMode ? { narrationMode } : {}),
-        ...(segmentCharacters != null ? { segmentCharacters } : {}),
-        ...(verify !== undefined ? { verify } : {}),
-        ...(verification ? { verification: { ...verification } } : {}),
-      },
-    ])
+    Object.entries(fileTypes).map(
+      ([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify, verification, passageVoices }]) => [
+        uid,
+        {
+          ...(skipBlocks ? { skipBlocks: [...skipBlocks] } : {}),
+          ...(authorField ? { authorField } : {}),
+          ...(narrationMode ? { narrationMode } : {}),
+          ...(segmentCharacters != null ? { segmentCharacters } : {}),
+          ...(verify !== undefined ? { verify } : {}),
+          ...(verification ? { verification: { ...verification } } : {}),
+          ...(passageVoices !== undefined ? { passageVoices } : {}),
+        },
+      ]
+    )
   );
 }

@@ -19,6 +19,8 @@ const voiceSchema = z.object({
 export const voicesConfigShape = {
   defaultVoiceId: z.string().default(''),
   localeVoices: localeVoicesSchema.default({}),
+  /** The voice of quotes by locale, for types with passage voices (docs/passage-voices.md). */
+  quoteVoices: localeVoicesSchema.default({}),
   /** Voice source: the service's voice endpoint, or the list below. */
   voiceSource: z.enum(['service', 'config']).default('service'),
   voicesPath: z.string().startsWith('/').default('/api/v1/voices'),
@@ -31,10 +33,19 @@ export const voicesSettingsShape = {
   defaultVoiceId: z.string().min(1).max(200),
   /** Replaces the file's whole map (an editor removes a locale's voice by leaving it out). */
   localeVoices: localeVoicesSchema,
+  /** Replaces the file's whole map, as localeVoices. */
+  quoteVoices: localeVoicesSchema,
 };
 export type VoicesSettings = Partial<z.output<z.ZodObject<typeof voicesSettingsShape>>>;
 
 /** The voices in effect: what was saved from the admin, over the file. */
-export function voicesInEffect(file: VoicesConfig, saved: VoicesSettings): Pick<SpeechSettings, 'defaultVoiceId' | 'localeVoices'> {
-  return { defaultVoiceId: saved.defaultVoiceId ?? file.defaultVoiceId, localeVoices: saved.localeVoices ?? file.localeVoices };
+export function voicesInEffect(
+  file: VoicesConfig,
+  saved: VoicesSettings
+): Pick<SpeechSettings, 'defaultVoiceId' | 'localeVoices' | 'quoteVoices'> {
+  return {
+    defaultVoiceId: saved.defaultVoiceId ?? file.defaultVoiceId,
+    localeVoices: saved.localeVoices ?? file.localeVoices,
+    quoteVoices: saved.quoteVoices ?? file.quoteVoices,
+  };
 }

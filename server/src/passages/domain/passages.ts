@@ -53,6 +53,36 @@ export interface PassageVoiceSettings {
 /** The language part of a locale code ("ar-JO" -> "ar"). */
 export const languageOf = (locale: string) => locale.split(/[-_]/)[0]!.toLowerCase();
 
+/** The first of a map's voices for a locale: its own, else its language's. */
+const voiceFor = (voices: Readonly<Record<string, string>>, locale: string) => voices[locale] || voices[languageOf(locale)] || null;
+
+/**
+ * An article's passage settings from the site's: its language (its locale's, or the site's default
+ * locale's for a type without locales), the voice of each language (a locale of the language alone,
+ * such as `en`, over a regional one), the languages of the site, its quote voice.
+ */
+export function passageVoiceSettings(site: {
+  locale: string | null;
+  siteLocales: readonly string[];
+  localeVoices: Readonly<Record<string, string>>;
+  quoteVoices: Readonly<Record<string, string>>;
+  overrides: Readonly<Record<string, string>>;
+}): Omit<PassageVoiceSettings, 'voiceId'> {
+  const locale = site.locale ?? site.siteLocales[0] ?? null;
+  const languageVoices: Record<string, string> = {};
+  for (const [code, voiceId] of Object.entries(site.localeVoices)) {
+    const language = languageOf(code);
+    if (code === language || !(language in languageVoices)) languageVoices[language] = voiceId;
+  }
+  return {
+    language: locale ? languageOf(locale) : 'und',
+    languageVoices,
+    languages: [...new Set(site.siteLocales.map(languageOf))],
+    quoteVoiceId: locale ? voiceFor(site.quoteVoices, locale) : null,
+    overrides: site.overrides,
+  };
+}
+
 export const passageKey = (text: string) => createHash('sha256').update(`passage/v1\n${text}`, 'utf8').digest('hex').slice(0, 16);
 
 const LETTER = /\p{L}/gu;

@@ -1,0 +1,185 @@
+import { blocks, contentManager, startStack, type Stack } from './harness';
+import {
+  codePoints,
+  narrationRow,
+  partRequests,
+  publishArticleIn,
+  spokenText,
+  submissionsFor,
+  waitForNewNarration,
+  waitForStatus,
+} from './narration-helpers';
+
+/**
+ * Every passage in its own voice (docs/passage-voices.md) on a real Strapi against the emulator:
+ * a type with `passageVoices` sends each run of one voice as a part of its own, in that voice, and
+ * the parts are joined into one narration in document order, paid for their characters.
+ */
+
+jest.setTimeout(240_000);
+
+const ARTICLE = 'api::article.article';
+const PAGE = 'api::page.page';
+
+const ARABIC_OPENING = 'قال الوزير في مؤتمر صحفي إن الحكومة ستعمل على تحسين الخدمات العامة خلال العام المقبل.';
+const ENGLISH_QUOTE = 'The minister said the new budget focuses on education, health and the public services people use every day.';
+const ARABIC_CLOSING = 'وأضاف أن الميزانية الجديدة تركز على التعليم والصحة وأن العمل سيبدأ في الشهر القادم.';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: {
+      SPEECH_DEFAULT_VOICE: 'en-male-1',
+      SPEECH_LOCALE_VOICES: 'ar=ar-male-1,en=en-female-1',
+      SPEECH_CONTENT_TYPES: JSON.stringify({
+        [ARTICLE]: { titleField: 'title', textFields: ['body'], trigger: 'publish', passageVoices: true },
+        [PAGE]: { titleField: 'title', textFields: ['content'], trigger: 'save' },
+      }),
+    },
+  });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** The requests the service accepted for an article's parts, as [voice, text]. */
+async function sentParts(articleId: string) {
+  return (await partRequests(stack, articleId))
+    .filter((request) => request.status === 202)
+    .map((request) => [request.body.postData.voiceId, request.body.text] as [string, string]);
+}
+
+async function subtitlesOf(articleId: string) {
+  const response = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.srt`);
+  expect(response.status).toBe(200);
+  return spokenText(await response.text());
+}
+
+it('an English paragraph inside an Arabic article goes to the service in the English voice alone, and comes back in its place', async () => {
+  const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'ميزانية جديدة',
+    body: blocks(ARABIC_OPENING, ENGLISH_QUOTE, ARABIC_CLOSING),
+  });
+  const articleId = `${documentId}-ar`;
+  const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+
+  const parts = await sentParts(articleId);
+  expect(parts).toEqual([
+    ['ar-male-1', `ميزانية جديدة.\n\n${ARABIC_OPENING}`],
+    ['en-female-1', ENGLISH_QUOTE],
+    ['ar-male-1', ARABIC_CLOSING],
+  ]);
+  // Nothing was sent for the article as a whole.
+  expect(await submissionsFor(stack, articleId)).toEqual([]);
+  // Paid: the parts' characters, nothing more.
+  const characters = parts.reduce((sum, [, text]) => sum + codePoints(text), 0);
+  expect(creditsBefore - (await stack.control<{ credits: number }>('GET', '/credits')).credits).toBe(characters);
+  expect(row.credits).toBe(characters);
+
+  // One narration: one MP3 and one SRT, in document order.
+  expect(row.parts.total).toBe(3);
+  const spoken = await subtitlesOf(articleId);
+  const at = (text: string) => spoken.indexOf(text.split(' ').slice(0, 3).join(' '));
+  expect(at(ENGLISH_QUOTE)).toBeGreaterThan(at(ARABIC_OPENING));
+  expect(at(ARABIC_CLOSING)).toBeGreaterThan(at(ENGLISH_QUOTE));
+  const audio = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/audio.mp3`);
+  expect(audio.status).toBe(200);
+  expect(audio.headers.get('content-type')).toBe('audio/mpeg');
+});
+
+const quote = (text: string) => ({ type: 'quote', children: [{ type: 'text', text }] });
+
+it('an Arabic quote inside an English article goes in the Arabic voice; with quoteVoices.en, an English quote in the quote voice', async () => {
+  const opening = 'The minister spoke to reporters after the meeting, and he was asked about the budget for schools.';
+  const closing = 'The budget will be voted on next month, after a debate in parliament that is expected to last a week.';
+  const arabic = await publishArticleIn(stack, ARTICLE, 'en', {
+    title: 'A new budget',
+    body: [...blocks(opening), quote(ARABIC_OPENING), ...blocks(closing)],
+  });
+  await waitForStatus(stack, ARTICLE, arabic, 'completed', 'en', 90_000);
+  expect((await sentParts(`${arabic}-en`)).map(([voice]) => voice)).toEqual(['en-female-1', 'ar-male-1', 'en-female-1']);
+
+  const saved = await stack.admin('PUT', '/speech/settings', { quoteVoices: { en: 'en-male-1' } });
+  expect(saved.status).toBe(200);
+  expect(saved.body.settings.quoteVoices).toEqual({ en: 'en-male-1' });
+  try {
+    const english = await publishArticleIn(stack, ARTICLE, 'en', {
+      title: 'Quoted',
+      body: [...blocks(opening), quote(ENGLISH_QUOTE), ...blocks(closing)],
+    });
+    await waitForStatus(stack, ARTICLE, english, 'completed', 'en', 90_000);
+    expect(await sentParts(`${english}-en`)).toEqual([
+      ['en-female-1', `Quoted.\n\n${opening}`],
+      ['en-male-1', ENGLISH_QUOTE],
+      ['en-female-1', closing],
+    ]);
+  } finally {
+    await stack.admin('PUT', '/speech/settings', { quoteVoices: {} });
+  }
+});
+
+it('settings: passageVoices per type and quoteVoices by locale are taken at run time; a bad value is refused naming its key', async () => {
+  const refused = await stack.admin('PUT', '/speech/settings', { quoteVoices: { en: '' } });
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(refused.body)).toContain('quoteVoices');
+  const page = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[PAGE];
+  const bad = await stack.admin('PUT', '/speech/settings', { contentTypes: { [PAGE]: { ...page, passageVoices: 'yes' } } });
+  expect(bad.status).toBe(400);
+  expect(JSON.stringify(bad.body)).toContain('passageVoices');
+  const on = await stack.admin('PUT', '/speech/settings', { contentTypes: { [PAGE]: { ...page, passageVoices: true } } });
+  expect(on.status).toBe(200);
+  expect(on.body.settings.contentTypes[PAGE].passageVoices).toBe(true);
+  // The file's types keep theirs under the saved map.
+  expect(on.body.settings.contentTypes[ARTICLE].passageVoices).toBe(true);
+  const off = await stack.admin('PUT', '/speech/settings', { contentTypes: { [PAGE]: { ...page, passageVoices: false } } });
+  expect(off.body.settings.contentTypes[PAGE].passageVoices).toBe(false);
+});
+
+it('a short foreign name inside an Arabic sentence does not split it: one voice, one request as today', async () => {
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'هاتف جديد',
+    body: blocks('أعلنت شركة Apple اليوم عن هاتف جديد سيصل إلى الأسواق العربية قبل نهاية العام.', 'iPhone 17'),
+  });
+  const articleId = `${documentId}-ar`;
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  expect(await sentParts(articleId)).toEqual([]);
+  const [request] = await submissionsFor(stack, articleId);
+  expect(request.body.postData.voiceId).toBe('ar-male-1');
+  expect(request.body.text).toContain('iPhone 17');
+});
+
+it('without passageVoices, a bilingual page is exactly one request in its voice, as today', async () => {
+  const pages = contentManager(stack, PAGE);
+  const { documentId } = await pages.create({ title: 'Bilingual page', content: `${ARABIC_OPENING}\n\n${ENGLISH_QUOTE}` });
+  const row = await waitForStatus(stack, PAGE, documentId, 'completed');
+  const requests = await submissionsFor(stack, row.articleId);
+  expect(requests).toHaveLength(1);
+  expect(requests[0].body.postData.voiceId).toBe('en-male-1');
+  expect(await sentParts(row.articleId)).toEqual([]);
+});
+
+it('an edit of the English paragraph pays for that part alone', async () => {
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'ميزانية معدلة',
+    body: blocks(ARABIC_OPENING, ENGLISH_QUOTE, ARABIC_CLOSING),
+  });
+  const articleId = `${documentId}-ar`;
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  const sentBefore = (await sentParts(articleId)).length;
+  const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
+
+  const edited = ENGLISH_QUOTE.replace('every day', 'every single day');
+  const articles = contentManager(stack, ARTICLE);
+  await articles.update(documentId, { body: blocks(ARABIC_OPENING, edited, ARABIC_CLOSING) }, 'ar');
+  await articles.publish(documentId, 'ar');
+  await waitForNewNarration(stack, ARTICLE, documentId, 'ar', first.completedAt, 90_000);
+
+  const asked = (await sentParts(articleId)).slice(sentBefore);
+  expect(asked).toEqual([['en-female-1', edited]]);
+  expect(creditsBefore - (await stack.control<{ credits: number }>('GET', '/credits')).credits).toBe(codePoints(edited));
+  expect(await subtitlesOf(articleId)).toContain('every single day');
+  expect((await narrationRow(stack, ARTICLE, documentId, 'ar')).status).toBe('completed');
+});
