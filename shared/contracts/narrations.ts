@@ -132,6 +132,19 @@ export interface EstimateResponse {
    * ones only; whole, the same as above.
    */
   regeneration: { characters: number; credits: number };
+  /**
+   * A type with passage voices read in several voices (docs/passage-voices.md): the requests a
+   * publish would send, by voice, in order of first use. Null when one voice reads it all.
+   */
+  requestsByVoice: VoiceRequests[] | null;
+}
+
+/** Requests sent in one voice, and what they pay. */
+export interface VoiceRequests {
+  voiceId: string;
+  requests: number;
+  characters: number;
+  credits: number;
 }
 
 /** POST /speech/narrations/estimate-many: the bulk dialog's preview, of what the caller may read and narrate. */

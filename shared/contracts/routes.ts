@@ -25,6 +25,8 @@ export const ADMIN_ROUTES = {
   'admin-narrations.setVoice': { method: 'PUT', path: '/narrations/voice' },
   'admin-narrations.cancel': { method: 'POST', path: '/narrations/cancel' },
   'admin-narrations.paragraphs': { method: 'POST', path: '/narrations/paragraphs' },
+  'admin-narrations.passages': { method: 'POST', path: '/narrations/passages' },
+  'admin-narrations.setPassageVoice': { method: 'PUT', path: '/narrations/passages/voice' },
   'admin-narrations.lexiconAffected': { method: 'POST', path: '/lexicon/affected' },
   'admin-narrations.listen': { method: 'POST', path: '/narrations/listen' },
   'admin-narrations.resumeQueue': { method: 'POST', path: '/queue/resume' },

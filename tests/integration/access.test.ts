@@ -162,6 +162,8 @@ describe('admin routes follow the Content Manager permissions', () => {
       ['PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' }],
       ['POST', '/speech/narrations/listen', { ...other, index: 0 }],
       ['POST', '/speech/narrations/paragraphs', other],
+      ['POST', '/speech/narrations/passages', other],
+      ['PUT', '/speech/narrations/passages/voice', { ...other, passageKey: '0123456789abcdef', voiceId: 'en-male-1' }],
       ['POST', '/speech/narrations/estimate', other],
     ] as const) {
       const answer = await author.call(method, pathname, body);
@@ -253,6 +255,12 @@ describe('admin routes follow the Content Manager permissions', () => {
     const single = (locale: { locale?: string | null }) =>
       [
         ['POST', '/speech/narrations/paragraphs', { contentType: ARTICLE, documentId, ...locale }],
+        ['POST', '/speech/narrations/passages', { contentType: ARTICLE, documentId, ...locale }],
+        [
+          'PUT',
+          '/speech/narrations/passages/voice',
+          { contentType: ARTICLE, documentId, ...locale, passageKey: '0123456789abcdef', voiceId: 'en-male-1' },
+        ],
         ['POST', '/speech/narrations/estimate', { contentType: ARTICLE, documentId, ...locale }],
         ['POST', '/speech/narrations/narrate', { contentType: ARTICLE, documentId, ...locale }],
         ['POST', '/speech/narrations/regenerate', { contentType: ARTICLE, documentId, ...locale }],

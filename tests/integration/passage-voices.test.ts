@@ -183,3 +183,71 @@ it('an edit of the English paragraph pays for that part alone', async () => {
   expect(await subtitlesOf(articleId)).toContain('every single day');
   expect((await narrationRow(stack, ARTICLE, documentId, 'ar')).status).toBe('completed');
 });
+
+it("the edit view lists the passages with their languages and voices; an editor's voice for one wins, and a republish of unchanged text pays nothing more", async () => {
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'اختيار المحرر',
+    body: blocks(ARABIC_OPENING, ENGLISH_QUOTE, ARABIC_CLOSING),
+  });
+  const articleId = `${documentId}-ar`;
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  const target = { contentType: ARTICLE, documentId, locale: 'ar' };
+
+  const listed = await stack.admin('POST', '/speech/narrations/passages', target);
+  expect(listed.status).toBe(200);
+  expect(listed.body).toMatchObject({ articleId, voiceId: 'ar-male-1', passageVoices: true, unvoicedLanguages: [] });
+  expect(listed.body.passages.map((passage: any) => [passage.language, passage.voiceId, passage.reason])).toEqual([
+    ['ar', 'ar-male-1', 'article'],
+    ['ar', 'ar-male-1', 'article'],
+    ['en', 'en-female-1', 'language'],
+    ['ar', 'ar-male-1', 'article'],
+  ]);
+  expect(listed.body.voices.map((voice: any) => [voice.voiceId, voice.passages])).toEqual([
+    ['ar-male-1', 3],
+    ['en-female-1', 1],
+  ]);
+  const english = listed.body.passages[2];
+  expect(english.text).toBe(ENGLISH_QUOTE);
+
+  // Bad input changes nothing.
+  expect(
+    (await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: 'nope', voiceId: 'en-male-1' })).status
+  ).toBe(400);
+  expect((await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: english.key, voiceId: '' })).status).toBe(
+    400
+  );
+
+  const chosen = await stack.admin('PUT', '/speech/narrations/passages/voice', {
+    ...target,
+    passageKey: english.key,
+    voiceId: 'en-male-1',
+  });
+  expect(chosen.status).toBe(200);
+  expect(chosen.body).toEqual({ articleId, passageKey: english.key, voiceId: 'en-male-1' });
+  const relisted = (await stack.admin('POST', '/speech/narrations/passages', target)).body;
+  expect([relisted.passages[2].voiceId, relisted.passages[2].reason]).toEqual(['en-male-1', 'editor']);
+  // The estimate says what a publish would send: the English passage alone, in its new voice.
+  const estimate = (await stack.admin('POST', '/speech/narrations/estimate', target)).body;
+  expect(estimate.requestsByVoice).toEqual([
+    { voiceId: 'en-male-1', requests: 1, characters: codePoints(ENGLISH_QUOTE), credits: codePoints(ENGLISH_QUOTE) },
+  ]);
+
+  const sentBefore = (await sentParts(articleId)).length;
+  await contentManager(stack, ARTICLE).publish(documentId, 'ar');
+  const second = await waitForNewNarration(stack, ARTICLE, documentId, 'ar', first.completedAt, 90_000);
+  expect((await sentParts(articleId)).slice(sentBefore)).toEqual([['en-male-1', ENGLISH_QUOTE]]);
+
+  // Published again, unchanged: the choice holds and nothing is paid.
+  const creditsBefore = (await stack.control<{ credits: number }>('GET', '/credits')).credits;
+  await contentManager(stack, ARTICLE).publish(documentId, 'ar');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect((await sentParts(articleId)).length).toBe(sentBefore + 1);
+  expect((await stack.control<{ credits: number }>('GET', '/credits')).credits).toBe(creditsBefore);
+  expect((await narrationRow(stack, ARTICLE, documentId, 'ar')).completedAt).toBe(second.completedAt);
+
+  // Given back to the rules: the English voice again (its part is still at the service: re-delivered, not paid).
+  expect(
+    (await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: english.key, voiceId: null })).status
+  ).toBe(200);
+  expect((await stack.admin('POST', '/speech/narrations/passages', target)).body.passages[2].reason).toBe('language');
+});

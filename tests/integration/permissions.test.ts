@@ -132,6 +132,9 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   expect((await as('POST', '/speech/narrations/regenerate', target)).status).toBe(403);
   expect((await as('POST', '/speech/narrations/listen', { ...target, index: 0 })).status).toBe(403);
   expect((await as('PUT', '/speech/narrations/voice', { ...target, voiceId: 'en-female-1' })).status).toBe(403);
+  expect(
+    (await as('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: '0123456789abcdef', voiceId: 'en-female-1' })).status
+  ).toBe(403);
   expect((await as('POST', '/speech/narrations/cancel', target)).status).toBe(403);
   expect((await as('POST', '/speech/tts/preview', { voiceId: 'en-female-1' })).status).toBe(403);
   expect((await as('GET', '/speech/transcriptions')).status).toBe(403);
@@ -142,6 +145,7 @@ it('refuses every guarded route to a role without the plugin actions, and nothin
   expect((await as('GET', '/speech/narrated-types')).status).toBe(200);
   expect((await as('POST', '/speech/narrations/estimate', target)).status).toBe(403);
   expect((await as('POST', '/speech/narrations/paragraphs', target)).status).toBe(403);
+  expect((await as('POST', '/speech/narrations/passages', target)).status).toBe(403);
 
   // The service saw nothing from this user, and the settings were not changed (the settings
   // page's own read may ask the service for its voice list, so it comes after the count).

@@ -51,6 +51,29 @@ describe('the cost of a whole version', () => {
       credits: 1_050,
       parts: null,
       regeneration: { characters: 1_050, credits: 1_050 },
+      requestsByVoice: null,
     });
+  });
+
+  it('read in several voices, lists the requests a publish would send by voice, only those not at hand', () => {
+    const part = (key: string, voiceId: string, characters: number) => ({ key, text: key, voiceId, characters, credits: characters });
+    const version: EstimatedVersion = {
+      mode: 'segmented',
+      voiceId: 'ar-male-1',
+      characters: 600,
+      credits: 600,
+      parts: [part('a1', 'ar-male-1', 200), part('e1', 'en-female-1', 100), part('a2', 'ar-male-1', 300)],
+    };
+    expect(versionCosts(version, null, []).requestsByVoice).toEqual([
+      { voiceId: 'ar-male-1', requests: 2, characters: 500, credits: 500 },
+      { voiceId: 'en-female-1', requests: 1, characters: 100, credits: 100 },
+    ]);
+    // The English part stored already: a publish sends the Arabic ones alone.
+    const stored = { submissions: 1, narratedFingerprint: 'v1', segments: [storedPart('e1')] };
+    expect(versionCosts(version, stored, []).requestsByVoice).toEqual([
+      { voiceId: 'ar-male-1', requests: 2, characters: 500, credits: 500 },
+    ]);
+    // One voice: no list.
+    expect(versionCosts({ ...version, parts: [part('a1', 'ar-male-1', 200)] }, null, []).requestsByVoice).toBeNull();
   });
 });

@@ -198,10 +198,13 @@ describe('a version read in several voices', () => {
   });
 
   it('is exactly what it was without passage voices when one voice reads it all: same text, mode, parts and fingerprint', () => {
-    const plain = describeArticle(source(null, [ARABIC, ARABIC]));
-    const oneVoice = describeArticle(source(voiced, [ARABIC, ARABIC]));
+    const { passages: none, ...plain } = describeArticle(source(null, [ARABIC, ARABIC]));
+    const { passages, ...oneVoice } = describeArticle(source(voiced, [ARABIC, ARABIC]));
     expect(oneVoice).toEqual(plain);
     expect(plain.mode).toBe('whole');
+    // Listed for the edit view, the type reading passages in their voices.
+    expect(none).toBeNull();
+    expect(passages?.map((passage) => passage.reason)).toEqual(['article', 'article', 'article']);
   });
 
   it('is another narration once a passage takes another voice (its fingerprint covers the voices)', () => {

@@ -7,6 +7,7 @@ import listeningSaltSchema from './listening-salt/schema.json';
 import listeningUniqueSchema from './listening-unique/schema.json';
 import narrationSchema from './narration/schema.json';
 import narrationPartSchema from './narration-part/schema.json';
+import passageVoiceSchema from './passage-voice/schema.json';
 import pendingRecordingSchema from './pending-recording/schema.json';
 import transcriptionSchema from './transcription/schema.json';
 import verificationSchema from './verification/schema.json';
@@ -16,6 +17,7 @@ export const NARRATION_UID = 'plugin::speech.narration' as const;
 export const NARRATION_PART_UID = 'plugin::speech.narration-part' as const;
 export const LEASE_UID = 'plugin::speech.lease' as const;
 export const VOICE_OVERRIDE_UID = 'plugin::speech.voice-override' as const;
+export const PASSAGE_VOICE_UID = 'plugin::speech.passage-voice' as const;
 export const PENDING_RECORDING_UID = 'plugin::speech.pending-recording' as const;
 export const LEDGER_ENTRY_UID = 'plugin::speech.ledger-entry' as const;
 export const LEDGER_DAY_UID = 'plugin::speech.ledger-day' as const;
@@ -31,6 +33,7 @@ export default {
   lease: { schema: leaseSchema },
   transcription: { schema: transcriptionSchema },
   'voice-override': { schema: voiceOverrideSchema },
+  'passage-voice': { schema: passageVoiceSchema },
   'pending-recording': { schema: pendingRecordingSchema },
   'ledger-entry': { schema: ledgerEntrySchema },
   'ledger-day': { schema: ledgerDaySchema },

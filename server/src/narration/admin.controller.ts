@@ -2,6 +2,12 @@ import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
 import type * as Contract from '../../../shared/contracts/narrations';
+import type {
+  PassagesRequest,
+  PassagesResponse,
+  SetPassageVoiceRequest,
+  SetPassageVoiceResponse,
+} from '../../../shared/contracts/passages';
 import type { LetThroughRequest, LetThroughResponse } from '../../../shared/contracts/usage';
 import { MAX_PREVIEW_TEXT_LENGTH } from '../../../shared/contracts/voices';
 import { LEXICON_AFFECTED_PAGE_SIZE, type LexiconAffectedRequest, type LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
@@ -26,6 +32,13 @@ const narrateBody = accepts<Contract.NarrateRequest['body']>()(documentTarget);
 const regenerateBody = accepts<Contract.RegenerateRequest['body']>()(documentTarget);
 const cancelBody = accepts<Contract.CancelRequest['body']>()(documentTarget);
 const paragraphsBody = accepts<Contract.ParagraphsRequest['body']>()(documentTarget);
+const passagesBody = accepts<PassagesRequest['body']>()(documentTarget);
+const passageVoiceBody = accepts<SetPassageVoiceRequest['body']>()(
+  documentTarget.extend({
+    passageKey: z.string().regex(/^[0-9a-f]{16}$/, 'must be a passage key from the list of passages'),
+    voiceId: z.string().min(1).max(200).nullable(),
+  })
+);
 const voiceBody = accepts<Contract.SetVoiceRequest['body']>()(documentTarget.extend({ voiceId: z.string().min(1).max(200).nullable() }));
 const estimateBody = accepts<Contract.EstimateRequest['body']>()(
   z.object({
@@ -157,6 +170,26 @@ export default {
     const result = await getService('narration-editor').paragraphs(target.contentType, target.documentId, target.locale);
     if (!result) throw new errors.NotFoundError('This content is not narrated or does not exist.');
     ctx.body = result satisfies Contract.ParagraphsResponse;
+  },
+
+  /** POST /speech/narrations/passages: the draft's passages, their languages and voices (docs/passage-voices.md). */
+  async passages(ctx: Context) {
+    const target = await ensureMayActOn(ctx, validate(passagesBody, ctx.request.body), 'read');
+    const result = await getService('narration-editor').passages(target.contentType, target.documentId, target.locale);
+    if (!result) throw new errors.NotFoundError('This content is not narrated or does not exist.');
+    ctx.body = result satisfies PassagesResponse;
+  },
+
+  /** PUT /speech/narrations/passages/voice: an editor's voice for one passage. */
+  async setPassageVoice(ctx: Context) {
+    const target = await ensureMayActOn(ctx, validate(passageVoiceBody, ctx.request.body), 'narrate');
+    ctx.body = (await getService('narration-editor').setPassageVoice(
+      target.contentType,
+      target.documentId,
+      target.locale,
+      target.passageKey,
+      target.voiceId
+    )) satisfies SetPassageVoiceResponse;
   },
 
   async cancel(ctx: Context) {

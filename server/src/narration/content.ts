@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import { contentTypes as contentTypeUtils } from '@strapi/utils';
 import type { SpeechSettings } from '../../../shared/contracts/settings';
 import type { ContentTypeNarrationConfig } from './config';
+import type { VoiceChoices } from './voice-overrides';
 import { articleKey, describeArticle } from './domain/article';
 import { narrationModeOf, segmentCharactersOf } from './domain/segments';
 import { fieldProblem, narratableFields, narrationConfigProblems, type FieldProblem } from './domain/narratable-fields';
@@ -163,12 +164,12 @@ export function createContentReader(strapi: Core.Strapi) {
       entry: ContentEntry,
       narration: SpeechSettings['contentTypes'][string],
       settings: SpeechSettings,
-      voiceOverride?: string | null
+      choices: VoiceChoices = {}
     ) {
       const model = schema(uid);
       const locale = this.isLocalized(uid) ? (entry.locale ?? null) : null;
       const voiceId = resolveVoiceId({
-        override: voiceOverride,
+        override: choices.voiceId,
         locale,
         localeVoices: settings.localeVoices,
         defaultVoiceId: settings.defaultVoiceId,
@@ -196,7 +197,7 @@ export function createContentReader(strapi: Core.Strapi) {
                 siteLocales: knownLocales(this),
                 localeVoices: settings.localeVoices,
                 quoteVoices: settings.quoteVoices,
-                overrides: {},
+                overrides: choices.passages ?? {},
               }),
               detect: detectLanguage,
             }

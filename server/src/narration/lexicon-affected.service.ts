@@ -45,9 +45,9 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
         const lastNarrated = narrated.get(articleId);
         if (!lastNarrated) continue;
         const override = overrides.get(articleId) ?? null;
-        const version = content.describe(uid, entry, narration, current, override);
+        const version = content.describe(uid, entry, narration, current, { voiceId: override });
         if (version.fingerprint === lastNarrated) continue;
-        if (version.text === content.describe(uid, entry, narration, withoutLexicon, override).text) continue;
+        if (version.text === content.describe(uid, entry, narration, withoutLexicon, { voiceId: override }).text) continue;
         items.push({
           documentId: entry.documentId,
           locale: version.locale,

@@ -3,11 +3,11 @@ import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 import type { VoiceOverrides } from './voice-overrides';
 
-/** What reading a narration's live version takes: the settings, the content, the editor's voice. */
+/** What reading a narration's live version takes: the settings, the content, the editor's voices. */
 export interface LiveVersionDeps {
   settings: Pick<SettingsService, 'get'>;
   content: Pick<ContentReader, 'loadLive' | 'describe'>;
-  voiceOverrides: Pick<VoiceOverrides, 'get'>;
+  voiceOverrides: Pick<VoiceOverrides, 'choices'>;
 }
 
 /**
@@ -20,6 +20,6 @@ export function liveVersionReader({ settings, content, voiceOverrides }: LiveVer
     const type = current.contentTypes[narration.contentType];
     const entry = type ? await content.loadLive(narration.contentType, narration.targetDocumentId, narration.targetLocale) : null;
     if (!type || !entry) return null;
-    return content.describe(narration.contentType, entry, type, current, await voiceOverrides.get(narration.articleId));
+    return content.describe(narration.contentType, entry, type, current, await voiceOverrides.choices(narration.articleId));
   };
 }

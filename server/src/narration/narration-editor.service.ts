@@ -11,6 +11,8 @@ import {
 } from '../queue';
 import { narrationParagraphs } from '../text';
 import type * as Contract from '../../../shared/contracts/narrations';
+import type { PassagesResponse, SetPassageVoiceResponse } from '../../../shared/contracts/passages';
+import { passagesView } from './domain/passages-view';
 import type { Origin } from '../credits';
 import type { SettingsService } from '../settings';
 import type { VoicesService } from '../voices';
@@ -90,6 +92,36 @@ export function createNarrationEditorService({
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
 
+    /** The draft's passages with their languages and voices, for the edit view (docs/passage-voices.md); null as `paragraphs`. */
+    async passages(uid: string, documentId: string, locale: string | null): Promise<PassagesResponse | null> {
+      const draft = await service.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version } = draft;
+      return {
+        articleId: version.articleId,
+        voiceId: version.voiceId,
+        passageVoices: version.passages !== null,
+        ...passagesView(version.passages ?? []),
+      };
+    },
+
+    /** An editor's voice for one passage of a document; null gives it back to the rules. Narrated at the next publish. */
+    async setPassageVoice(
+      uid: string,
+      documentId: string,
+      locale: string | null,
+      passageKey: string,
+      voiceId: string | null
+    ): Promise<SetPassageVoiceResponse> {
+      const articleId = content.articleIdFor(uid, documentId, locale);
+      await voiceOverrides.setPassage(
+        { articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null },
+        passageKey,
+        voiceId
+      );
+      return { articleId, passageKey, voiceId };
+    },
+
     async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
       await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
@@ -106,8 +138,15 @@ export function createNarrationEditorService({
       if (!narration || !content.exists(uid)) return null;
       const entry = await content.loadDraft(uid, documentId, locale);
       if (!entry) return null;
-      const override = await voiceOverrides.get(content.articleIdFor(uid, documentId, locale));
-      return { version: content.describe(uid, entry, narration, current, override), override };
+      const choices = await voiceOverrides.choices(content.articleIdFor(uid, documentId, locale));
+      return {
+        version: content.describe(uid, entry, narration, current, choices),
+        override: choices.voiceId ?? null,
+        narration,
+        current,
+        entry,
+        choices,
+      };
     },
 
     /**
@@ -149,6 +188,7 @@ export function createNarrationEditorService({
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
         parts: costs.parts,
         regeneration: costs.regeneration,
+        requestsByVoice: costs.requestsByVoice,
       };
     },
 

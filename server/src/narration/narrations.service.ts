@@ -180,8 +180,8 @@ export function createNarrationsService({
       if (!narration) return { queued: false, reason: 'this content type is not narrated' };
       const entry = await content.loadLive(uid, documentId, locale);
       if (!entry) return { queued: false, reason: 'the content is not published' };
-      const override = await voiceOverrides.get(content.articleIdFor(uid, documentId, entry.locale ?? locale));
-      const version = content.describe(uid, entry, narration, current, override);
+      const choices = await voiceOverrides.choices(content.articleIdFor(uid, documentId, entry.locale ?? locale));
+      const version = content.describe(uid, entry, narration, current, choices);
       if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version)) {
         return { queued: false, reason: 'this version is already recorded' };
       }

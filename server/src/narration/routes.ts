@@ -14,6 +14,8 @@ export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.setVoice', adminOnly('narrate')),
   adminRoute('admin-narrations.cancel', adminOnly('narrate')),
   adminRoute('admin-narrations.paragraphs', adminOnly()),
+  adminRoute('admin-narrations.passages', adminOnly()),
+  adminRoute('admin-narrations.setPassageVoice', adminOnly('narrate')),
   adminRoute('admin-narrations.lexiconAffected', adminOnly()),
   // Speech generation spends credits: the same permission as narrating.
   adminRoute('admin-narrations.listen', adminOnly('narrate')),

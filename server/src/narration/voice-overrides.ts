@@ -1,11 +1,18 @@
 import type { Core } from '@strapi/strapi';
 import { VOICE_OVERRIDE_UID } from '../content-types';
+import { createPassageVoices } from '../passages/passage-voices';
 
 /**
- * The voice an editor chose for one article. One row per article (a unique index on article_id),
- * so two editors choosing voices for two articles at once never overwrite each other, and a
- * document's overrides go when the document goes.
+ * The voice an editor chose for one article, and those chosen for its passages (passages/). One
+ * row per article (a unique index on article_id), so two editors choosing voices for two articles
+ * at once never overwrite each other, and a document's overrides go when the document goes.
  */
+
+/** What an editor chose of an article's voices: its own, and its passages' by key. */
+export interface VoiceChoices {
+  voiceId?: string | null;
+  passages?: Readonly<Record<string, string>>;
+}
 
 export interface VoiceOverrideTarget {
   articleId: string;
@@ -23,6 +30,7 @@ const LEGACY_STORE_KEY = 'voiceOverrides';
 
 export function createVoiceOverrides(strapi: Core.Strapi) {
   const query = () => strapi.db.query(VOICE_OVERRIDE_UID);
+  const passageVoices = createPassageVoices(strapi);
 
   async function get(articleId: string): Promise<string | null> {
     const row = (await query().findOne({ where: { articleId }, select: ['voiceId'] })) as { voiceId: string } | null;
@@ -64,11 +72,18 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     }
   }
 
+  /** Everything an editor chose of an article's voices. */
+  async function choices(articleId: string): Promise<VoiceChoices> {
+    const [voiceId, passages] = await Promise.all([get(articleId), passageVoices.forArticle(articleId)]);
+    return { voiceId, passages };
+  }
+
   /** The document is gone (or one of its locales): its overrides go too. */
   async function removeForDocument(contentType: string, documentId: string, locale: string | null): Promise<void> {
     const where: Record<string, unknown> = { targetDocumentId: documentId, $or: [{ contentType }, { contentType: null }] };
     if (locale) where.targetLocale = locale;
     await query().deleteMany({ where });
+    await passageVoices.removeForDocument(contentType, documentId, locale);
   }
 
   /**
@@ -97,7 +112,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     return moved;
   }
 
-  return { get, getMany, set, removeForDocument, migrateLegacyStore };
+  return { get, getMany, set, choices, setPassage: passageVoices.set, removeForDocument, migrateLegacyStore };
 }
 
 export type VoiceOverrides = ReturnType<typeof createVoiceOverrides>;

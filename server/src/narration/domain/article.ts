@@ -5,7 +5,7 @@ import { fillTemplate, templateFor } from './templates';
 import { extractNarration, fieldToText, oneLine, paragraphsOf, type NarrationFields } from '../../text';
 import type { LiveVersion } from '../../queue';
 import { planSegments } from './segments';
-import { passagesOf, voiceRuns, type DetectLanguage, type PassageVoiceSettings, type VoiceRun } from '../../passages';
+import { passagesOf, voiceRuns, type DetectLanguage, type Passage, type PassageVoiceSettings } from '../../passages';
 
 /**
  * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
@@ -89,19 +89,25 @@ function withIntroAndOutro(
 /** A heading as a chapter title: its lines as one, without the full stop added for the narrator. */
 const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replace(/(?<!\.)\.$/u, '');
 
-/** The runs of one voice of a text whose passages take several voices; null when one voice reads it all. */
-function voiceRunsOf(source: ArticleSource, text: string, quotes: ReadonlySet<string>): VoiceRun[] | null {
-  if (!source.passages) return null;
+/**
+ * The passages of a type with passage voices, and the runs of one voice when they take more than
+ * one voice (null when one voice reads it all: the version is then what it is without them).
+ */
+function passageRunsOf(source: ArticleSource, text: string, quotes: ReadonlySet<string>) {
+  if (!source.passages) return { passages: null, runs: null };
   const passages = passagesOf(text, quotes, { ...source.passages.settings, voiceId: source.voiceId }, source.passages.detect);
   const runs = voiceRuns(passages);
-  return runs.length > 1 || (runs.length === 1 && runs[0]!.voiceId !== source.voiceId) ? runs : null;
+  return { passages, runs: runs.length > 1 || (runs.length === 1 && runs[0]!.voiceId !== source.voiceId) ? runs : null };
 }
+
+/** A version as narration describes it: the queue's, and its passages for a type with passage voices (null otherwise). */
+export type DescribedVersion = LiveVersion & { passages: Passage[] | null };
 
 /**
  * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
  * heading starts (for chapters). Pure: no Strapi, no I/O.
  */
-export function describeArticle(source: ArticleSource): LiveVersion {
+export function describeArticle(source: ArticleSource): DescribedVersion {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
   const extracted = extractNarration(source.entry, source.narration, source.attributes);
   const written = withIntroAndOutro(paragraphsOf(extracted.text), source, locale);
@@ -120,7 +126,11 @@ export function describeArticle(source: ArticleSource): LiveVersion {
   }));
   const articleId = articleKey(source.entry.documentId, source.entry.locale, source.localized);
   const segmentCharacters = source.segmentCharacters ?? undefined;
-  const runs = voiceRunsOf(source, text, new Set(extracted.quoteParagraphs.map((index) => spoken[index + written.introParagraphs])));
+  const { passages, runs } = passageRunsOf(
+    source,
+    text,
+    new Set(extracted.quoteParagraphs.map((index) => spoken[index + written.introParagraphs]))
+  );
   const parts = runs
     ? runs
         .flatMap((run) =>
@@ -166,5 +176,6 @@ export function describeArticle(source: ArticleSource): LiveVersion {
     livePublishedAt: isoTime(source.publishedAt),
     mode: segmentCharacters === undefined && !runs ? 'whole' : 'segmented',
     parts,
+    passages,
   };
 }

@@ -8,7 +8,7 @@
  *   version (each distinct part once), unchanged ones included. A narration never generated is
  *   asked for as a publish would ask (states/content.ts): then regenerating pays what publishing pays.
  */
-import type { PartsChanged } from '../../../../shared/contracts/narrations';
+import type { PartsChanged, VoiceRequests } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
 import {
   generatedBefore,
@@ -28,6 +28,8 @@ export interface EstimatedVersion {
   credits: number;
   /** In parts: the version's parts in reading order; whole: none. */
   parts: readonly PartToNarrate[];
+  /** The article's voice (a part without its own is read in it). */
+  voiceId?: string;
 }
 
 /** The article's narration row, if it has one. */
@@ -44,6 +46,8 @@ export interface VersionCosts {
   parts: PartsChanged | null;
   /** What "Regenerate" would pay. */
   regeneration: { characters: number; credits: number };
+  /** Read in several voices (docs/passage-voices.md): the requests a publish would send, by voice; null in one voice. */
+  requestsByVoice: VoiceRequests[] | null;
 }
 
 export function versionCosts(
@@ -53,7 +57,7 @@ export function versionCosts(
 ): VersionCosts {
   if (version.mode !== 'segmented') {
     const whole = { characters: version.characters, credits: version.credits };
-    return { ...whole, parts: null, regeneration: whole };
+    return { ...whole, parts: null, regeneration: whole, requestsByVoice: null };
   }
   // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
   const changed = planParts(version.parts, row ? partsAtHand(row) : null, row ? partRows : []);
@@ -64,5 +68,27 @@ export function versionCosts(
     credits: changed.credits,
     parts: { total: version.parts.length, changed: changed.create.length + changed.retry.length },
     regeneration: { characters: fresh.characters, credits: fresh.credits },
+    requestsByVoice: requestsByVoice(version, [...changed.create, ...changed.retry.map((row) => ({ ...row, key: row.articleId }))]),
   };
+}
+
+/** The requests a publish would send, by voice, in order of first use; null when every part is in the article's voice. */
+function requestsByVoice(
+  version: Pick<EstimatedVersion, 'parts' | 'voiceId'>,
+  asked: ReadonlyArray<{ key: string; characters: number; credits: number; voiceId?: string | null }>
+): VoiceRequests[] | null {
+  const voiceOf = new Map(version.parts.map((part) => [part.key, part.voiceId]));
+  if (version.parts.every((part) => !part.voiceId || part.voiceId === version.voiceId)) return null;
+  const byVoice = new Map<string, VoiceRequests>();
+  for (const part of asked) {
+    const voiceId = voiceOf.get(part.key) ?? part.voiceId ?? version.voiceId ?? '';
+    const sum = byVoice.get(voiceId) ?? { voiceId, requests: 0, characters: 0, credits: 0 };
+    byVoice.set(voiceId, {
+      voiceId,
+      requests: sum.requests + 1,
+      characters: sum.characters + part.characters,
+      credits: sum.credits + part.credits,
+    });
+  }
+  return [...byVoice.values()];
 }
