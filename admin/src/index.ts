@@ -102,12 +102,13 @@ const plugin: PluginDefinition = {
     return Promise.all(
       locales.map(async (locale) => {
         try {
-          // One catalogue per area of the plugin, merged (verified narration has its own).
-          const [main, verification] = (await Promise.all([
+          // One catalogue per area of the plugin, merged (verified narration and passage voices have their own).
+          const [main, verification, passages] = (await Promise.all([
             import(`./translations/${locale}.json`),
             import(`./translations/verification/${locale}.json`),
+            import(`./translations/passages/${locale}.json`),
           ])) as TranslationModule[];
-          return { data: prefixKeys({ ...main.default, ...verification.default }), locale };
+          return { data: prefixKeys({ ...main.default, ...verification.default, ...passages.default }), locale };
         } catch {
           return { data: {}, locale };
         }

@@ -4,6 +4,8 @@ import enMain from '../../admin/src/translations/en.json';
 import arMain from '../../admin/src/translations/ar.json';
 import enVerification from '../../admin/src/translations/verification/en.json';
 import arVerification from '../../admin/src/translations/verification/ar.json';
+import enPassages from '../../admin/src/translations/passages/en.json';
+import arPassages from '../../admin/src/translations/passages/ar.json';
 import { BADGE_LABEL, KNOWN_ERROR_CODES } from '../../admin/src/utils/status';
 import { VALIDATION_MESSAGES } from '../../admin/src/pages/Settings/form';
 import { FAILURE_REASON_DEFAULTS } from '../../admin/src/components/FailureReason';
@@ -42,8 +44,8 @@ function usedIds(): Set<string> {
 const placeholders = (message: string) => [...new Set([...message.matchAll(/\{(\w+)\s*[,}]/g)].map((match) => match[1]))].sort();
 
 /** The catalogues of a language, merged as the admin's registerTrads merges them (admin/src/index.ts). */
-const en: Record<string, string> = { ...enMain, ...enVerification };
-const ar: Record<string, string> = { ...arMain, ...arVerification };
+const en: Record<string, string> = { ...enMain, ...enVerification, ...enPassages };
+const ar: Record<string, string> = { ...arMain, ...arVerification, ...arPassages };
 
 describe('admin translations', () => {
   const english = en;
@@ -52,6 +54,8 @@ describe('admin translations', () => {
   it('gives each id to one catalogue only', () => {
     expect(Object.keys(enVerification).filter((id) => id in enMain)).toEqual([]);
     expect(Object.keys(arVerification).filter((id) => id in arMain)).toEqual([]);
+    expect(Object.keys(enPassages).filter((id) => id in enMain || id in enVerification)).toEqual([]);
+    expect(Object.keys(arPassages).filter((id) => id in arMain || id in arVerification)).toEqual([]);
   });
 
   it('has an English text for every id the code uses', () => {

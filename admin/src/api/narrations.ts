@@ -23,10 +23,14 @@ import {
   type NarrationStatusesResponse,
   type ParagraphsRequest,
   type ParagraphsResponse,
+  type PassagesRequest,
+  type PassagesResponse,
   type QueueState,
   type RegenerateRequest,
   type RegenerateResponse,
   type ResumeQueueResponse,
+  type SetPassageVoiceRequest,
+  type SetPassageVoiceResponse,
   type SetVoiceRequest,
   type SetVoiceResponse,
 } from './types';
@@ -136,6 +140,21 @@ export function withNarrationsEndpoints(api: VoicesApi) {
           method: 'POST',
           data: { contentType, documentId, locale } satisfies ParagraphsRequest['body'],
         }),
+      }),
+
+      /** The draft's passages, their languages and voices (docs/passage-voices.md); `refreshKey` is part of the cache key only. */
+      getSpeechPassages: builder.query<PassagesResponse, DocumentTarget & { refreshKey?: string }>({
+        query: ({ contentType, documentId, locale }) => ({
+          url: adminUrl('admin-narrations.passages'),
+          method: 'POST',
+          data: { contentType, documentId, locale } satisfies PassagesRequest['body'],
+        }),
+        providesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      setSpeechPassageVoice: builder.mutation<SetPassageVoiceResponse, SetPassageVoiceRequest['body']>({
+        query: (target) => ({ url: adminUrl('admin-narrations.setPassageVoice'), method: 'PUT', data: target }),
+        invalidatesTags: (_result, _error, target) => documentTags(target),
       }),
     }),
   });

@@ -24,6 +24,8 @@ export const {
   useSpeechCancelMutation,
   useSetSpeechVoiceMutation,
   useGetSpeechParagraphsQuery,
+  useGetSpeechPassagesQuery,
+  useSetSpeechPassageVoiceMutation,
   useSaveSpeechTranscriptionMutation,
   useGetSpeechSiteWebhooksQuery,
   useUpdateSpeechSiteWebhookMutation,

@@ -26,6 +26,7 @@ import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { PanelEstimate } from './PanelEstimate';
 import { ParagraphListener } from './ParagraphListener';
+import { PassagesCard } from './PassagesCard';
 import { WarningNotice } from './WarningNotice';
 import { textDirection } from '../utils/textDirection';
 
@@ -280,6 +281,16 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
       ) : null}
 
       {canNarrate && current ? <ParagraphListener target={target} refreshKey={`${version ?? ''}|${current.voiceId}`} /> : null}
+
+      {current ? (
+        <PassagesCard
+          target={target}
+          refreshKey={`${version ?? ''}|${current.voiceId}`}
+          voices={voiceList}
+          canChoose={canNarrate}
+          dir={dir}
+        />
+      ) : null}
 
       {canNarrate ? (
         <Flex direction="column" alignItems="stretch" gap={2}>

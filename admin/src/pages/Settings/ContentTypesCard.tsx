@@ -234,6 +234,26 @@ export const ContentTypesCard = ({
                       </Grid.Item>
                       <Grid.Item col={12} direction="column" alignItems="stretch">
                         <Field.Root
+                          name={`${type.uid}.passageVoices`}
+                          hint={t(
+                            'types.passageVoicesHint',
+                            'A paragraph in another language is read by the voice of its language, a quote by the quote voice. Voice changes become parts: the cost stays the characters read.'
+                          )}
+                        >
+                          <Checkbox
+                            name={`${type.uid}.passageVoices`}
+                            checked={form.passageVoices}
+                            disabled={disabled}
+                            onCheckedChange={(checked) => update({ passageVoices: checked === true })}
+                            data-testid={`speech-type-passage-voices-${type.uid}`}
+                          >
+                            {t('types.passageVoices', 'Read each passage in the voice of its language')}
+                          </Checkbox>
+                          <Field.Hint />
+                        </Field.Root>
+                      </Grid.Item>
+                      <Grid.Item col={12} direction="column" alignItems="stretch">
+                        <Field.Root
                           name={`${type.uid}.verify`}
                           hint={t(
                             'types.verifyHint',

@@ -18,6 +18,9 @@ interface Props {
   disabled: boolean;
   preview: boolean;
   onChange: (next: Record<string, string>) => void;
+  /** The quote voice of each locale, shown while a type reads passages in their own voices (docs/passage-voices.md). */
+  quoteVoices?: Record<string, string>;
+  onQuoteVoicesChange?: (next: Record<string, string>) => void;
 }
 
 /** Settings -> Speech, "Voices by language": the voice each site locale's articles are read in. */
@@ -32,6 +35,8 @@ export const LocaleVoicesCard = ({
   disabled,
   preview,
   onChange,
+  quoteVoices,
+  onQuoteVoicesChange,
 }: Props) => {
   const t = useTranslator();
 
@@ -79,6 +84,22 @@ export const LocaleVoicesCard = ({
                     ) : null
                   }
                 />
+                {quoteVoices && onQuoteVoicesChange ? (
+                  <VoicePicker
+                    name={`quoteVoices.${locale}`}
+                    testId={`speech-quote-voice-${locale}`}
+                    label={t('localeVoices.quoteLabel', 'Quote voice for {locale}', { locale })}
+                    hint={t('localeVoices.quoteHint', 'Reads the quotes of types that read each passage in its own voice.')}
+                    emptyLabel={t('localeVoices.quoteDefault', 'The article voice')}
+                    value={quoteVoices[locale] ?? ''}
+                    voices={voices ? voicesForLocale(voices, locale, quoteVoices[locale] ?? '') : undefined}
+                    loading={loading}
+                    error={error}
+                    disabled={disabled}
+                    preview={preview}
+                    onChange={(voiceId) => onQuoteVoicesChange({ ...quoteVoices, [locale]: voiceId })}
+                  />
+                ) : null}
               </Grid.Item>
             );
           })}

@@ -35,6 +35,8 @@ export interface TypeForm {
   verify: boolean;
   /** What a mismatch does: flag it, or regenerate the article once (paid). */
   onMismatch: VerificationOnMismatch;
+  /** Each paragraph in its own language's voice (docs/passage-voices.md). */
+  passageVoices: boolean;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
   original: ContentTypeNarration | null;
   /**
@@ -49,6 +51,8 @@ export interface SettingsForm {
   defaultVoiceId: string;
   /** Voice per locale; undefined when the server does not offer the setting (older servers). */
   localeVoices?: Record<string, string>;
+  /** Quote voice per locale (passage voices); undefined when the server does not offer the setting. */
+  quoteVoices?: Record<string, string>;
   preprocessType: PreprocessType;
   contentTypes: Record<string, TypeForm>;
   /** Pronunciation rules; undefined when the server does not offer them (older servers). */
@@ -108,14 +112,17 @@ export function toForm(
       segmentCharacters: config?.segmentCharacters ?? null,
       verify: config?.verify === true,
       onMismatch: config?.verification?.onMismatch === 'regenerate' ? 'regenerate' : 'flag',
+      passageVoices: config?.passageVoices === true,
       original: config,
       ...(fileTypes ? { file: fileTypes[type.uid] ?? {} } : {}),
     };
   }
   const localeVoices = settings.localeVoices ? { localeVoices: { ...settings.localeVoices } } : {};
+  const quoteVoices = settings.quoteVoices ? { quoteVoices: { ...settings.quoteVoices } } : {};
   return {
     defaultVoiceId: settings.defaultVoiceId ?? '',
     ...localeVoices,
+    ...quoteVoices,
     preprocessType: settings.preprocessType === '2' ? '2' : '0',
     contentTypes,
     ...(settings.lexicon ? { lexicon: settings.lexicon.map((rule) => ({ ...rule })) } : {}),
@@ -155,6 +162,7 @@ export function fromForm(form: SettingsForm): SettingsChanges {
         ...readingOf(type),
         ...modeOf(type),
         ...verifyOf(type),
+        ...passageVoicesOf(type),
       };
     } else if (type.original) {
       const textFields = type.textFields.length ? type.textFields : type.original.textFields;
@@ -166,6 +174,7 @@ export function fromForm(form: SettingsForm): SettingsChanges {
         ...readingOf(type),
         ...modeOf(type),
         ...verifyOf(type),
+        ...passageVoicesOf(type),
       };
     }
   }
@@ -186,6 +195,7 @@ export function fromForm(form: SettingsForm): SettingsChanges {
   if (form.minWordPercent !== undefined && form.minWordPercent !== null && form.minWordPercent !== form.serverMinWordPercent)
     body.verification = { minWordAccuracy: form.minWordPercent / 100 };
   if (form.localeVoices) body.localeVoices = Object.fromEntries(Object.entries(form.localeVoices).filter(([, voiceId]) => voiceId));
+  if (form.quoteVoices) body.quoteVoices = Object.fromEntries(Object.entries(form.quoteVoices).filter(([, voiceId]) => voiceId));
   return body;
 }
 
@@ -249,6 +259,15 @@ function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify' | 'verifi
   const verification = onMismatch ? { verification: { onMismatch: type.onMismatch } } : {};
   if (type.file) return { ...(type.verify !== (type.file.verify ?? false) ? { verify: type.verify } : {}), ...verification };
   return { ...(type.verify || type.original?.verify !== undefined ? { verify: type.verify } : {}), ...verification };
+}
+
+/**
+ * Whether the type reads passages in their own voices: where the server gives the file's value,
+ * sent only when it differs; otherwise once on, or once the server had it.
+ */
+function passageVoicesOf(type: TypeForm): Pick<ContentTypeNarration, 'passageVoices'> {
+  if (type.file) return type.passageVoices !== (type.file.passageVoices ?? false) ? { passageVoices: type.passageVoices } : {};
+  return type.passageVoices || type.original?.passageVoices !== undefined ? { passageVoices: type.passageVoices } : {};
 }
 
 /** A part size the server takes: a whole number of characters within the contract's bounds. */

@@ -164,6 +164,12 @@ const SettingsPage = () => {
               disabled={!canUpdate}
               preview={data.features?.voicePreview === true && canTranscribe}
               onChange={(localeVoices) => setForm({ ...form, localeVoices })}
+              {...(form.quoteVoices && Object.values(form.contentTypes).some((type) => type.enabled && type.passageVoices)
+                ? {
+                    quoteVoices: form.quoteVoices,
+                    onQuoteVoicesChange: (quoteVoices: Record<string, string>) => setForm({ ...form, quoteVoices }),
+                  }
+                : {})}
             />
           ) : null}
           {form.lexicon ? (
