@@ -47,7 +47,8 @@ function summaryOf(data: PassagesResponse, t: Translator, displayLocale: string)
   });
   return t('passages.summary', '{count, plural, one {# voice} other {# voices}}: {voices}', {
     count: data.voices.length,
-    voices: voices.join(', '),
+    // The list in the editor's language ("A, B" in English, "A، وB" in Arabic).
+    voices: new Intl.ListFormat(displayLocale, { type: 'unit', style: 'short' }).format(voices),
   });
 }
 
