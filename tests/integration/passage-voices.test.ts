@@ -251,3 +251,25 @@ it("the edit view lists the passages with their languages and voices; an editor'
   ).toBe(200);
   expect((await stack.admin('POST', '/speech/narrations/passages', target)).body.passages[2].reason).toBe('language');
 });
+
+it("a language of the site without a voice of its own is read by the article's voice, and the list says so once", async () => {
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'بلا صوت إنجليزي',
+    body: blocks(ARABIC_OPENING, ENGLISH_QUOTE, ARABIC_CLOSING),
+  });
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  expect((await stack.admin('PUT', '/speech/settings', { localeVoices: { ar: 'ar-male-1' } })).status).toBe(200);
+  try {
+    const listed = (await stack.admin('POST', '/speech/narrations/passages', { contentType: ARTICLE, documentId, locale: 'ar' })).body;
+    expect(listed.unvoicedLanguages).toEqual(['en']);
+    expect(listed.passages.map((passage: any) => [passage.language, passage.voiceId, passage.reason])).toEqual([
+      ['ar', 'ar-male-1', 'article'],
+      ['ar', 'ar-male-1', 'article'],
+      ['en', 'ar-male-1', 'no-voice'],
+      ['ar', 'ar-male-1', 'article'],
+    ]);
+    expect(listed.voices).toEqual([expect.objectContaining({ voiceId: 'ar-male-1', passages: 4 })]);
+  } finally {
+    await stack.admin('PUT', '/speech/settings', { localeVoices: { ar: 'ar-male-1', en: 'en-female-1' } });
+  }
+});
