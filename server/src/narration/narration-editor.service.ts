@@ -142,10 +142,6 @@ export function createNarrationEditorService({
       return {
         version: content.describe(uid, entry, narration, current, choices),
         override: choices.voiceId ?? null,
-        narration,
-        current,
-        entry,
-        choices,
       };
     },
 
