@@ -61,6 +61,7 @@ const benches = [
     args: [
       ...forward(['samples', 'warmups', 'backlog', 'generation-ms', 'callbacks']),
       ...(argv.includes('--cpu-prof') ? ['--cpu-prof'] : []),
+      ...(argv.includes('--passage-voices') ? ['--passage-voices'] : []),
     ],
   },
   { name: 'feeds', script: 'bench-feeds.mjs', args: forward(['items']) },

@@ -20,7 +20,17 @@ export const HELD_MS = 600_000;
 export const API_KEY = 'bench-flow-key';
 export const UID = 'api::article.article';
 export const NARRATION_UID = 'plugin::speech.narration';
-export const ARTICLE_NARRATION = { titleField: 'title', textFields: ['summary', 'body'] };
+/**
+ * --passage-voices: the article type reads each passage in its language's voice (docs/passage-voices.md),
+ * so every publish tells the language of each paragraph; the articles stay in one language, so the
+ * narrations, their requests and their callbacks are the same as without it.
+ */
+export const PASSAGE_VOICES = argv.includes('--passage-voices');
+export const ARTICLE_NARRATION = {
+  titleField: 'title',
+  textFields: ['summary', 'body'],
+  ...(PASSAGE_VOICES ? { passageVoices: true } : {}),
+};
 export const credentials = { email: 'bench@example.com', password: 'Bench-Passw0rd!' };
 export const TARGETS = { publishRatio: 1.05, drainRatio: 1.05, callbackP95Ms: 20, statusesMs: 50 };
 
