@@ -41,6 +41,17 @@ describe('the passages of a narrated text', () => {
     for (const paragraph of paragraphs) expect(narrated.slice(paragraph.start, paragraph.end)).toBe(paragraph.text);
   });
 
+  it('are its lines: a list item in another language is a passage of its own', () => {
+    const list = `1. ${ARABIC}\n2. ${ENGLISH}`;
+    const passages = passagesOf(text(ARABIC, list), new Set(), arabicArticle, byScript);
+    expect(passages.map((passage) => [passage.text.slice(0, 2), passage.voiceId])).toEqual([
+      [ARABIC.slice(0, 2), 'ar-male-1'],
+      ['1.', 'ar-male-1'],
+      ['2.', 'en-female-1'],
+    ]);
+    expect(voiceRuns(passages).map((run) => run.voiceId)).toEqual(['ar-male-1', 'en-female-1']);
+  });
+
   it('read an English paragraph in an Arabic article by the English voice, and the Arabic around it by the Arabic one', () => {
     const passages = passagesOf(text(ARABIC, ENGLISH, ARABIC), new Set(), arabicArticle, byScript);
     expect(passages.map((passage) => passage.language)).toEqual(['ar', 'en', 'ar']);

@@ -1,7 +1,7 @@
 /**
- * Every passage in its own voice (docs/passage-voices.md): the narrated text's paragraphs, each
- * with the language it is written in and the voice that reads it, and the runs of one voice that
- * become the parts of the narration.
+ * Every passage in its own voice (docs/passage-voices.md): the narrated text's passages (its
+ * paragraphs, headings, and each line of a list or a table), each with the language it is written
+ * in and the voice that reads it, and the runs of one voice that become the parts of the narration.
  *
  * A paragraph is read in the article's voice unless it is long enough to tell its language and
  * that language has a voice of its own (`localeVoices`), or it is a quote and the article's
@@ -88,10 +88,14 @@ export const passageKey = (text: string) => createHash('sha256').update(`passage
 const LETTER = /\p{L}/gu;
 const letterCount = (text: string) => text.match(LETTER)?.length ?? 0;
 
-/** The paragraphs of the narrated text (joined with "\n\n" by the text module), trimmed, blank ones skipped. */
+/**
+ * The passages of the narrated text: its lines (the text module puts each paragraph and heading on
+ * a line of its own, separated by a blank one, and each item of a list and row of a table on a line
+ * of its paragraph), trimmed, blank ones skipped.
+ */
 export function paragraphsOf(text: string): Array<{ text: string; start: number; end: number }> {
   const paragraphs: Array<{ text: string; start: number; end: number }> = [];
-  const separator = /\n{2,}/g;
+  const separator = /\n+/g;
   let start = 0;
   for (;;) {
     const match = separator.exec(text);
