@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { VOICE_OVERRIDE_UID } from '../content-types';
-import { createPassageVoices } from '../passages/passage-voices';
+import { createPassageVoices } from '../passages';
 
 /**
  * The voice an editor chose for one article, and those chosen for its passages (passages/). One

@@ -12,3 +12,4 @@ export {
   type VoiceRun,
 } from './domain/passages';
 export { detectLanguage, isDetectable } from './language-detector';
+export { createPassageVoices, type PassageVoices, type PassageVoiceTarget } from './passage-voices';
