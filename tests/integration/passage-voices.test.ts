@@ -1,8 +1,11 @@
+import { parseSrt } from '../../server/src/subtitles/srt';
 import { blocks, contentManager, startStack, type Stack } from './harness';
 import {
   codePoints,
+  emulatorDuration,
   narrationRow,
   partRequests,
+  publicNarration,
   publishArticleIn,
   spokenText,
   submissionsFor,
@@ -88,6 +91,12 @@ it('an English paragraph inside an Arabic article goes to the service in the Eng
   const audio = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/audio.mp3`);
   expect(audio.status).toBe(200);
   expect(audio.headers.get('content-type')).toBe('audio/mpeg');
+  // One WebVTT and one duration for the whole, the audio's (the parts joined).
+  const vtt = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/subtitles.vtt`);
+  expect(vtt.status).toBe(200);
+  expect(spokenText(await vtt.text())).toBe(spoken);
+  const { body: listed } = await publicNarration(stack, articleId);
+  expect(listed.durationSeconds).toBeCloseTo(emulatorDuration(Buffer.from(await audio.arrayBuffer())), 1);
 });
 
 const quote = (text: string) => ({ type: 'quote', children: [{ type: 'text', text }] });
@@ -272,4 +281,26 @@ it("a language of the site without a voice of its own is read by the article's v
   } finally {
     await stack.admin('PUT', '/speech/settings', { localeVoices: { ar: 'ar-male-1', en: 'en-female-1' } });
   }
+});
+
+it("a heading's chapter starts where it is read in the joined audio, across voices", async () => {
+  const heading = { type: 'heading', level: 2, children: [{ type: 'text', text: 'ما قاله الوزير' }] };
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'فصول بصوتين',
+    body: [...blocks(ARABIC_OPENING), heading, ...blocks(ENGLISH_QUOTE, ARABIC_CLOSING)],
+  });
+  const articleId = `${documentId}-ar`;
+  await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  expect((await sentParts(articleId)).map(([voice]) => voice)).toEqual(['ar-male-1', 'en-female-1', 'ar-male-1']);
+  const { body } = await publicNarration(stack, articleId);
+  expect(body.chaptersUrl).toBe(`${stack.url}/api/speech/narrations/${articleId}/chapters.vtt`);
+  const chapters = parseSrt(
+    (await (await stack.request(`/api/speech/narrations/${articleId}/chapters.vtt`)).text()).replace(/^WEBVTT\n\n/, '')
+  );
+  const cues = parseSrt(await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text());
+  expect(chapters.map((chapter) => chapter.text)).toEqual(['فصول بصوتين', 'ما قاله الوزير']);
+  const read = cues.find((cue) => cue.text === 'ما قاله الوزير.');
+  expect(read).toBeDefined();
+  expect(chapters[1].startMs).toBe(read!.startMs);
+  expect(chapters[1].endMs).toBe(cues[cues.length - 1].endMs);
 });
