@@ -1,6 +1,6 @@
 import {
   MIN_DETECTED_LETTERS,
-  paragraphsOf,
+  linesOf,
   passageKey,
   passagesOf,
   passageVoiceSettings,
@@ -36,7 +36,7 @@ const voices = (passages: ReturnType<typeof passagesOf>) => passages.map((passag
 describe('the passages of a narrated text', () => {
   it('are its paragraphs with their offsets, blank ones skipped', () => {
     const narrated = `  First one.\n\n\n\nSecond one.  \n\n   \n\nThird.`;
-    const paragraphs = paragraphsOf(narrated);
+    const paragraphs = linesOf(narrated);
     expect(paragraphs.map((paragraph) => paragraph.text)).toEqual(['First one.', 'Second one.', 'Third.']);
     for (const paragraph of paragraphs) expect(narrated.slice(paragraph.start, paragraph.end)).toBe(paragraph.text);
   });

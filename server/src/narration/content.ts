@@ -18,13 +18,13 @@ type ContentEntry = Record<string, unknown> & { documentId: string; locale?: str
 /** Which version of a document the Document Service reads. */
 type VersionParams = { locale?: string; status?: 'draft' | 'published' };
 
+/** How long the site's locales are taken as read before they are read again. */
+const SITE_LOCALES_TTL_MS = 60_000;
+
 /**
  * Reads the content that gets narrated: the published version of a document (or the saved one,
  * for types without draft & publish), and describes it with the current settings.
  */
-/** How long the site's locales are taken as read before they are read again. */
-const SITE_LOCALES_TTL_MS = 60_000;
-
 export function createContentReader(strapi: Core.Strapi) {
   const schema = (uid: string) => contentTypeSchema(strapi, uid);
 

@@ -39,6 +39,8 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
       const narrated = new Map(rows.map((row) => [row.articleId, row.narratedFingerprint]));
       const overrides = await voiceOverrides.getMany([...narrated.keys()]);
       const withoutLexicon = { ...current, lexicon: [] };
+      // Only its text is compared: no passage's language need be told for it.
+      const textOnly = { ...narration, passageVoices: false };
       const items = [];
       for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
         const articleId = content.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
@@ -47,7 +49,7 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
         const override = overrides.get(articleId) ?? null;
         const version = content.describe(uid, entry, narration, current, { voiceId: override });
         if (version.fingerprint === lastNarrated) continue;
-        if (version.text === content.describe(uid, entry, narration, withoutLexicon, { voiceId: override }).text) continue;
+        if (version.text === content.describe(uid, entry, textOnly, withoutLexicon, { voiceId: override }).text) continue;
         items.push({
           documentId: entry.documentId,
           locale: version.locale,

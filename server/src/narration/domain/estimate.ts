@@ -68,20 +68,20 @@ export function versionCosts(
     credits: changed.credits,
     parts: { total: version.parts.length, changed: changed.create.length + changed.retry.length },
     regeneration: { characters: fresh.characters, credits: fresh.credits },
-    requestsByVoice: requestsByVoice(version, [...changed.create, ...changed.retry.map((row) => ({ ...row, key: row.articleId }))]),
+    requestsByVoice: requestsByVoice(version, [...changed.create, ...changed.retry]),
   };
 }
 
 /** The requests a publish would send, by voice, in order of first use; null when every part is in the article's voice. */
 function requestsByVoice(
   version: Pick<EstimatedVersion, 'parts' | 'voiceId'>,
-  asked: ReadonlyArray<{ key: string; characters: number; credits: number; voiceId?: string | null }>
+  asked: ReadonlyArray<{ characters: number; credits: number; voiceId?: string | null }>
 ): VoiceRequests[] | null {
-  const voiceOf = new Map(version.parts.map((part) => [part.key, part.voiceId]));
   if (version.parts.every((part) => !part.voiceId || part.voiceId === version.voiceId)) return null;
   const byVoice = new Map<string, VoiceRequests>();
+  // A part to create carries its voice; a part row asked again, the voice it was created with.
   for (const part of asked) {
-    const voiceId = voiceOf.get(part.key) ?? part.voiceId ?? version.voiceId ?? '';
+    const voiceId = part.voiceId ?? version.voiceId ?? '';
     const sum = byVoice.get(voiceId) ?? { voiceId, requests: 0, characters: 0, credits: 0 };
     byVoice.set(voiceId, {
       voiceId,

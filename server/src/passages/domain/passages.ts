@@ -12,6 +12,7 @@
  * Pure: no Strapi, no I/O; the language detector is given (language-detector.ts).
  */
 import { createHash } from 'node:crypto';
+import { forLocale } from '../../voices';
 
 /** Letters a paragraph needs before its language is told: under this, a guess is a coin toss, and a switch for it sounds worse. */
 export const MIN_DETECTED_LETTERS = 40;
@@ -53,9 +54,6 @@ export interface PassageVoiceSettings {
 /** The language part of a locale code ("ar-JO" -> "ar"). */
 export const languageOf = (locale: string) => locale.split(/[-_]/)[0]!.toLowerCase();
 
-/** The first of a map's voices for a locale: its own, else its language's. */
-const voiceFor = (voices: Readonly<Record<string, string>>, locale: string) => voices[locale] || voices[languageOf(locale)] || null;
-
 /**
  * An article's passage settings from the site's: its language (its locale's, or the site's default
  * locale's for a type without locales), the voice of each language (a locale of the language alone,
@@ -78,7 +76,7 @@ export function passageVoiceSettings(site: {
     language: locale ? languageOf(locale) : 'und',
     languageVoices,
     languages: [...new Set(site.siteLocales.map(languageOf))],
-    quoteVoiceId: locale ? voiceFor(site.quoteVoices, locale) : null,
+    quoteVoiceId: forLocale(site.quoteVoices, locale) || null,
     overrides: site.overrides,
   };
 }
@@ -93,8 +91,8 @@ const letterCount = (text: string) => text.match(LETTER)?.length ?? 0;
  * a line of its own, separated by a blank one, and each item of a list and row of a table on a line
  * of its paragraph), trimmed, blank ones skipped.
  */
-export function paragraphsOf(text: string): Array<{ text: string; start: number; end: number }> {
-  const paragraphs: Array<{ text: string; start: number; end: number }> = [];
+export function linesOf(text: string): Array<{ text: string; start: number; end: number }> {
+  const lines: Array<{ text: string; start: number; end: number }> = [];
   const separator = /\n+/g;
   let start = 0;
   for (;;) {
@@ -104,9 +102,9 @@ export function paragraphsOf(text: string): Array<{ text: string; start: number;
     const trimmed = raw.trim();
     if (trimmed) {
       const offset = start + raw.indexOf(trimmed);
-      paragraphs.push({ text: trimmed, start: offset, end: offset + trimmed.length });
+      lines.push({ text: trimmed, start: offset, end: offset + trimmed.length });
     }
-    if (!match) return paragraphs;
+    if (!match) return lines;
     start = match.index + match[0].length;
   }
 }
@@ -118,7 +116,7 @@ export function paragraphsOf(text: string): Array<{ text: string; start: number;
 export function passagesOf(text: string, quotes: ReadonlySet<string>, settings: PassageVoiceSettings, detect: DetectLanguage): Passage[] {
   const candidates = [...new Set([settings.language, ...Object.keys(settings.languageVoices), ...settings.languages])];
   const passages: Passage[] = [];
-  for (const paragraph of paragraphsOf(text)) {
+  for (const paragraph of linesOf(text)) {
     const key = passageKey(paragraph.text);
     const quote = quotes.has(paragraph.text);
     const told = letterCount(paragraph.text) >= MIN_DETECTED_LETTERS && candidates.length > 1 ? detect(paragraph.text, candidates) : null;
