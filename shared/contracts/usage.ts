@@ -116,7 +116,7 @@ export interface GetUsageResponse {
   failures: number;
   /** Checks of verified narration (docs/verification.md) ended this month, by outcome, and those under way now. */
   checks: { done: number; verified: number; mismatches: number; failed: number; underWay: number };
-  /** The last `days` days, oldest first, every day present (zeros included). */
+  /** The last `days` days, or the month's days when the month began before them; oldest first, zeros included. */
   days: UsageDay[];
   /** The month's most expensive articles, most first (at most 10). */
   topArticles: TopArticle[];

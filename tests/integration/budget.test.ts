@@ -21,7 +21,8 @@ import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
  * once; an editor with the settings permission lets one through; previews are refused over it;
  * `speech.budget.reached` goes out once; and a change of month releases what waits. The month
  * turns by time injected into Strapi's process (libfaketime, its offset file rewritten by the
- * test), not waited for.
+ * test), not waited for: Strapi starts a quarter of an hour before a month ends and is moved a
+ * minute past it, so the turn is the same short step whatever today's date.
  */
 
 const ARTICLE = 'api::article.article';
@@ -29,7 +30,33 @@ const FAKETIME_LIBRARY = [
   '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1',
   '/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1',
 ].find((candidate) => existsSync(candidate));
+/** How long before the month's end Strapi's clock starts: more than the tests before the turn take. */
+const LEAD_MS = 15 * 60_000;
 jest.setTimeout(300_000);
+
+/**
+ * Seconds an outer libfaketime run (FAKETIME=+N, as `npm run calendar-boundaries` sets it) puts
+ * this process's clock ahead of the machine's: Strapi's offset file counts from the machine's.
+ */
+function outerClockOffsetSeconds(): number {
+  const spec = process.env.FAKETIME?.trim();
+  if (!spec) return 0;
+  const match = /^([+-]\d+)s?$/.exec(spec);
+  if (!match) throw new Error(`FAKETIME=${spec}: this test composes only with a relative offset in seconds (+N or -N)`);
+  return Number(match[1]);
+}
+
+/** Sets Strapi's wall clock to an instant of this process's clock. */
+function setStrapiClock(at: number) {
+  const seconds = Math.round((at - Date.now()) / 1000) + outerClockOffsetSeconds();
+  writeFileSync(clockFile, `${seconds < 0 ? '' : '+'}${seconds}\n`);
+}
+
+/** The first instant of the UTC month after the one `at` is in (the budget's zone). */
+const nextMonthStart = (at: number) => {
+  const day = new Date(at);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1);
+};
 
 let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
@@ -41,7 +68,7 @@ beforeAll(async () => {
   if (!FAKETIME_LIBRARY) throw new Error('libfaketime is not installed (apt-get install faketime): the month turn is tested with it');
   clockDir = mkdtempSync(path.join(os.tmpdir(), 'speech-clock-'));
   clockFile = path.join(clockDir, 'offset');
-  writeFileSync(clockFile, '+0\n');
+  setStrapiClock(nextMonthStart(Date.now()) - LEAD_MS);
   receiver = await startWebhookReceiver();
   stack = await startStack({
     env: {
@@ -50,6 +77,8 @@ beforeAll(async () => {
       FAKETIME_TIMESTAMP_FILE: clockFile,
       FAKETIME_CACHE_DURATION: '1',
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      // An outer run's FAKETIME would win over the file: the file carries its offset too.
+      FAKETIME: undefined,
       // Webhooks to a receiver on 127.0.0.1 (refused by Strapi in production).
       NODE_ENV: 'development',
     },
@@ -254,8 +283,7 @@ describe('the monthly budget', () => {
     const thisMonth = (await usage()).month as string;
     // Move Strapi's clock to a minute into the next month, UTC (the budget's zone).
     const [year, month] = thisMonth.split('-').map(Number);
-    const nextMonthStart = Date.UTC(year, month, 1, 0, 1, 0);
-    writeFileSync(clockFile, `+${Math.ceil((nextMonthStart - Date.now()) / 1000)}\n`);
+    setStrapiClock(Date.UTC(year, month, 1, 0, 1, 0));
     // Strapi's admin sessions do not survive a jump of their clock (and its login is rate limited):
     // the wait reads the emulator and the public narration route, then one login reads the usage.
     await waitFor(async () => (await submissionsFor(stack, `${waiting}-en`)).length === 1, {

@@ -134,9 +134,12 @@ function keepAsTemplate(database: string, template: string) {
   renameSync(partial, template);
 }
 
+/** Strapi's environment beyond the harness's own; an undefined value removes an inherited variable. */
+export type StrapiEnv = Record<string, string | undefined>;
+
 export interface StackOptions {
   /** Extra environment for Strapi (plugin settings such as SPEECH_MAX_ATTEMPTS); a function sees the emulator's URLs. */
-  env?: Record<string, string> | ((emulator: EmulatorProcess) => Record<string, string>);
+  env?: StrapiEnv | ((emulator: EmulatorProcess) => StrapiEnv);
   /** Extra CLI arguments for the emulator. */
   emulatorArgs?: string[];
   /** Start no emulator (tests of the plugin with the service down). */
@@ -213,10 +216,10 @@ export interface Stack {
   /** JSON request to the emulator's control API. */
   control: <T = any>(method: string, pathname: string, body?: unknown) => Promise<T>;
   /** Stops Strapi (SIGTERM, or SIGKILL to simulate a crash) and starts it again on the same database. */
-  restartStrapi: (env?: Record<string, string>, signal?: NodeJS.Signals) => Promise<void>;
+  restartStrapi: (env?: StrapiEnv, signal?: NodeJS.Signals) => Promise<void>;
   stopStrapi: (signal?: NodeJS.Signals) => Promise<void>;
   /** Another Strapi process on the same database and emulator (multi-instance tests). */
-  startExtraInstance: (env?: Record<string, string>) => Promise<StrapiProcess>;
+  startExtraInstance: (env?: StrapiEnv) => Promise<StrapiProcess>;
   stop: () => Promise<void>;
 }
 

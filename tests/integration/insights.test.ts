@@ -88,6 +88,9 @@ async function inParallel<T>(count: number, width: number, task: (index: number)
 }
 
 /** What the player sends for one listening to the end, each event with the seconds heard since the last. */
+/** Today in UTC, the listening days' zone. */
+const utcDay = () => new Date().toISOString().slice(0, 10);
+
 async function listenThrough(articleId: string, userAgent = BROWSER) {
   // The player reports seconds to a tenth.
   const step = Math.round(duration) / 10;
@@ -168,7 +171,9 @@ afterAll(async () => {
 
 describe("the player's events", () => {
   it('a listening to the end counts one play, one listener, every milestone and the seconds heard', async () => {
+    const dayBefore = utcDay();
     await listenThrough(`${english}-en`);
+    const dayAfter = utcDay();
     const insights = await insightsWhen(english, 'en', (totals) => totals.plays === 1 && totals.reached[9] === 1, 'one listening counted');
     expect(insights.totals).toEqual({
       plays: 1,
@@ -178,10 +183,12 @@ describe("the player's events", () => {
       downloads: 0,
     });
     expect(insights.totals.secondsHeard).toBeCloseTo(Math.round(duration), 5);
-    const today = new Date().toISOString().slice(0, 10);
     expect(insights.days).toHaveLength(7);
-    expect(insights.days.at(-1)).toMatchObject({ day: today, plays: 1, listeners: 1 });
-    expect(insights.days.slice(0, 6).every((day: any) => day.plays === 0)).toBe(true);
+    expect(insights.days.at(-1).day).toBe(utcDay());
+    // Counted on the day it was heard, which a listening at midnight may leave behind.
+    const heard = insights.days.filter((day: any) => day.plays > 0);
+    expect(heard).toEqual([expect.objectContaining({ plays: 1, listeners: 1 })]);
+    expect([dayBefore, dayAfter]).toContain(heard[0].day);
   });
 
   it('the same browser again is one more play and the same listener; another browser is another listener', async () => {
@@ -455,8 +462,7 @@ describe('what is stored', () => {
     await stack.restartStrapi();
     await send({ articleId: `${english}-en`, event: 'pause', heard: 1 });
     await waitFor(async () => !JSON.stringify(listeningRows()).includes('2020-01-01'), { timeoutMs: 20_000, what: 'the old rows deleted' });
-    const today = new Date().toISOString().slice(0, 10);
-    expect(tableRows('speech_listening_salts').map((row) => row.day)).toEqual([today]);
+    expect(tableRows('speech_listening_salts').map((row) => row.day)).toEqual([utcDay()]);
   });
 });
 

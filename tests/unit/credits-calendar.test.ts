@@ -1,4 +1,4 @@
-import { dayOf, isTimeZone, lastDays, monthBounds, monthOf, startOfDay } from '../../server/src/credits/domain/calendar';
+import { dayOf, isTimeZone, lastDays, monthBounds, monthOf, startOfDay, usageWindow } from '../../server/src/credits/domain/calendar';
 
 /** The site's calendar (issue 24): a month's credits are counted from its first midnight in the configured zone. */
 
@@ -52,6 +52,20 @@ describe('the calendar of a time zone', () => {
     ]);
     expect(lastDays(new Date('2026-03-01T00:30:00Z'), 2, 'Asia/Riyadh')).toEqual(['2026-02-28', '2026-03-01']);
     expect(lastDays(new Date('2026-11-27T12:00:00Z'), 90, 'UTC')).toHaveLength(90);
+  });
+
+  it("reaches back to the month's first day when the month began before the usage window", () => {
+    const window = (iso: string, count: number, zone = 'UTC') => usageWindow(new Date(iso), count, zone);
+    expect(window('2026-12-31T23:59:00Z', 30)).toHaveLength(31);
+    expect(window('2026-12-31T23:59:00Z', 30)[0]).toBe('2026-12-01');
+    expect(window('2026-12-30T12:00:00Z', 30)).toEqual(lastDays(new Date('2026-12-30T12:00:00Z'), 30, 'UTC'));
+    expect(window('2027-01-01T00:01:00Z', 30)[0]).toBe('2026-12-03');
+    expect(window('2027-01-31T00:00:00Z', 30)[0]).toBe('2027-01-01');
+    expect(window('2028-03-01T00:00:00Z', 30)).toHaveLength(30);
+    expect(window('2026-12-31T12:00:00Z', 90)).toHaveLength(90);
+    // Already the 31st in Riyadh (UTC+3) while UTC is still on the 30th.
+    expect(window('2026-12-30T22:00:00Z', 30, 'Asia/Riyadh')[0]).toBe('2026-12-01');
+    expect(window('2026-12-30T22:00:00Z', 30, 'UTC')).toHaveLength(30);
   });
 
   it('knows a time zone from a name it does not', () => {

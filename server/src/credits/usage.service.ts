@@ -4,7 +4,7 @@ import { type DocumentPermissions, readableRows, type ContentTypeFacts, type Row
 import type { SettingsService } from '../settings';
 import type { BudgetService } from './budget.service';
 import type { LedgerService } from './ledger.service';
-import { lastDays, monthBounds, monthOf } from './domain/calendar';
+import { monthBounds, monthOf, usageWindow } from './domain/calendar';
 import { csvLine } from '../http';
 import { usageDays, monthToDate } from './domain/usage-view';
 import { NO_LOCALE } from './domain/totals';
@@ -83,10 +83,9 @@ export function createUsageService({
       const { budget } = await settings.get();
       const { timeZone } = budget;
       const month = monthOf(at, timeZone);
-      const shown = lastDays(at, days, timeZone);
-      const first = shown[0] < `${month}-01` ? shown[0] : `${month}-01`;
+      const shown = usageWindow(at, days, timeZone);
       const [rows, top, waiting, failed, balance, checked] = await Promise.all([
-        repository.days(first, shown[shown.length - 1]),
+        repository.days(shown[0], shown[shown.length - 1]),
         topReadable(userAbility, month),
         budgetService.waiting(),
         failures(),

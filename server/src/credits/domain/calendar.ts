@@ -104,3 +104,9 @@ export function lastDays(at: Date, count: number, timeZone: string): CalendarDay
   }
   return days;
 }
+
+/** The usage view's days: the last `count`, reaching back to the month's first day when the month began before them. */
+export function usageWindow(at: Date, count: number, timeZone: string): CalendarDay[] {
+  const dayOfMonth = Number(dayOf(at, timeZone).slice(8, 10));
+  return lastDays(at, Math.max(count, dayOfMonth), timeZone);
+}
