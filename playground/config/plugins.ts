@@ -71,7 +71,6 @@ function uploadConfig(env: Core.Config.Shared.ConfigParams['env']): Core.Config.
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin => {
   const port = env.int('PORT', 1337);
   const publicUrl = env('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
-  const baseUrl = env('SPEECH_BASE_URL', 'http://127.0.0.1:4010');
   return {
     ...uploadConfig(env),
     // Apollo turns introspection off in production; the tests read the schema with it on. The tests
@@ -85,8 +84,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
       resolve: PLUGIN_ROOT,
       config: {
         apiKey: env('SPEECH_API_KEY', ''),
-        baseUrl,
-        webUrl: env('SPEECH_WEB_URL', baseUrl),
+        // No default here: the plugin's decides (the emulator outside production, a refusal to start in production).
+        baseUrl: env('SPEECH_BASE_URL'),
+        webUrl: env('SPEECH_WEB_URL'),
         callbackUrl: env('SPEECH_CALLBACK_URL', `${publicUrl}/api/speech/callback`),
         defaultVoiceId: env('SPEECH_DEFAULT_VOICE', 'en-female-1'),
         localeVoices: parseLocaleVoices(env('SPEECH_LOCALE_VOICES', '')),

@@ -234,11 +234,32 @@ it('refuses to start with a bad configuration, naming the key', async () => {
   );
 });
 
+it('refuses to start in production without baseUrl, naming the key, rather than send the API key to the local emulator', async () => {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-nobaseurl-'));
+  const env = {
+    ...process.env,
+    ...playgroundEnv(workDir, await freePort()), // NODE_ENV=production
+    SPEECH_API_KEY: EMULATOR_API_KEY,
+    SPEECH_BASE_URL: undefined,
+    SPEECH_WEB_URL: 'http://127.0.0.1:9',
+  };
+  const failure = launchStrapi(env, workDir);
+  // Refused by the plugin's config validator, as Strapi words its refusal, before the plugin runs.
+  await expect(failure).rejects.toThrow(
+    /Error regarding speech config: Invalid configuration of the speech plugin:\nspeech\.config\.baseUrl: required when NODE_ENV=production/
+  );
+  await expect(failure).rejects.toThrow(/e\.g\. baseUrl: env\('SPEECH_BASE_URL'\), and SPEECH_BASE_URL in the environment/);
+  await expect(failure).rejects.not.toThrow(/speech\.config\.webUrl/);
+});
+
 it('refuses to start with a content type that can never be narrated as configured, naming the type and field', async () => {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'speech-badtypes-'));
   const env = {
     ...process.env,
     ...playgroundEnv(workDir, await freePort()),
+    // Hosts, which production requires; nothing listens there, and Strapi refuses before any request.
+    SPEECH_BASE_URL: 'http://127.0.0.1:9',
+    SPEECH_WEB_URL: 'http://127.0.0.1:9',
     SPEECH_CONTENT_TYPES: JSON.stringify({
       'api::note.note': { textFields: ['text'], trigger: 'publish' },
       'api::article.article': { titleField: 'title', textFields: ['summary', 'internalNotes'] },

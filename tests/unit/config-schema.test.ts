@@ -1,4 +1,7 @@
+import { env } from '@strapi/utils';
+import { defaultsDeep } from 'lodash/fp';
 import type { ZodError } from 'zod/v3';
+import pluginConfigFile, { EMULATOR_URL } from '../../server/src/config';
 import { parsePluginConfig, pluginConfigSchema } from '../../server/src/config/schema';
 import { describeConfigIssues } from '../../server/src/settings/problems';
 import { runtimeSettingsSchema } from '../../server/src/config/settings';
@@ -156,5 +159,83 @@ describe('segmented narration settings (issue 23)', () => {
       "contentTypes.api::a.a.narrationMode: Invalid enum value. Expected 'whole' | 'segmented', received 'parts'",
       'segmentCharacters: must be a whole number of characters from 200 to 100000',
     ]);
+  });
+});
+
+/**
+ * The plugin's config as Strapi 5 loads it (@strapi/core's loaders/plugins, applyUserConfig): the
+ * plugin's default, the app's `speech.config` merged over it with lodash/fp's defaultsDeep, then
+ * the validator, all under this NODE_ENV.
+ */
+function loadAsStrapiDoes(appConfig: Record<string, unknown>, nodeEnv: string): Record<string, unknown> {
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = nodeEnv;
+  try {
+    const config = defaultsDeep(pluginConfigFile.default({ env }), appConfig);
+    pluginConfigFile.validator(config);
+    return config;
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
+}
+
+describe("the speech service's hosts", () => {
+  const baseUrl = 'https://api.speech.example';
+  const webUrl = 'https://web.speech.example';
+  const required = (key: string, variable: string) =>
+    `speech.config.${key}: required when NODE_ENV=production, where it does not default to the local emulator: ` +
+    `set it to the speech service's host in config/plugins.ts, e.g. ${key}: env('${variable}'), and ${variable} in the environment`;
+
+  // Left out, or passed on unset (the README's env('SPEECH_BASE_URL')), or set empty.
+  it.each([{}, { baseUrl: undefined }, { baseUrl: '' }, { baseUrl: '  ' }])(
+    'refuses a production config without baseUrl (%j), naming baseUrl and how to set it',
+    (missing) => {
+      expect(() => loadAsStrapiDoes({ webUrl, ...missing }, 'production')).toThrow(
+        `Invalid configuration of the speech plugin:\n${required('baseUrl', 'SPEECH_BASE_URL')}`
+      );
+    }
+  );
+
+  it.each([{}, { webUrl: undefined }, { webUrl: '' }])('refuses a production config without webUrl (%j), naming webUrl', (missing) => {
+    expect(() => loadAsStrapiDoes({ baseUrl, ...missing }, 'production')).toThrow(
+      `Invalid configuration of the speech plugin:\n${required('webUrl', 'SPEECH_WEB_URL')}`
+    );
+  });
+
+  it('names every problem of a production config at once: both hosts, once each, and any other bad value', () => {
+    expect(() => loadAsStrapiDoes({ maxInFlight: 0 }, 'production')).toThrow(
+      [
+        'Invalid configuration of the speech plugin:',
+        required('baseUrl', 'SPEECH_BASE_URL'),
+        required('webUrl', 'SPEECH_WEB_URL'),
+        'speech.config.maxInFlight: Number must be greater than or equal to 1',
+      ].join('\n')
+    );
+  });
+
+  it('does not fall back from webUrl to baseUrl in production: both are named', () => {
+    expect(() => loadAsStrapiDoes({ baseUrl }, 'production')).toThrow(/speech\.config\.webUrl: required when NODE_ENV=production/);
+  });
+
+  it('accepts a production config naming both hosts, and uses them', () => {
+    const config = loadAsStrapiDoes({ baseUrl, webUrl }, 'production');
+    expect(config).toMatchObject({ baseUrl, webUrl });
+    expect(parsePluginConfig(config)).toMatchObject({ baseUrl, webUrl });
+  });
+
+  it('still refuses a malformed host in production as anywhere', () => {
+    expect(() => loadAsStrapiDoes({ baseUrl: 'ftp://x', webUrl }, 'production')).toThrow(
+      'Invalid configuration of the speech plugin:\nspeech.config.baseUrl: must be an http(s) URL'
+    );
+  });
+
+  it.each(['development', 'test'])('defaults both hosts to the local emulator in %s, as a bare install always did', (nodeEnv) => {
+    expect(EMULATOR_URL).toBe('http://127.0.0.1:4010');
+    for (const appConfig of [{}, { baseUrl: undefined, webUrl: undefined }]) {
+      expect(parsePluginConfig(loadAsStrapiDoes(appConfig, nodeEnv))).toMatchObject({ baseUrl: EMULATOR_URL, webUrl: EMULATOR_URL });
+    }
+    // Each host on its own, as before: webUrl does not follow baseUrl.
+    expect(loadAsStrapiDoes({ baseUrl }, nodeEnv)).toMatchObject({ baseUrl, webUrl: EMULATOR_URL });
   });
 });

@@ -1,31 +1,41 @@
 import type { Core } from '@strapi/strapi';
 import type { z } from 'zod/v3';
 import { contentTypeSchema, hasDraftAndPublishSchema } from '../utils/content-type-lookup';
-import { parsePluginConfig, type PluginConfig } from './schema';
+import { parsePluginConfig, validatePluginConfig, type PluginConfig } from './schema';
 import { runtimeSettingsParts } from './settings';
+
+/** The local emulator (`npm run emulator`): where the service's hosts point outside production. */
+export const EMULATOR_URL = 'http://127.0.0.1:4010';
+
+const defaults = {
+  apiKey: '',
+  callbackUrl: '',
+  contentTypes: {},
+  defaultVoiceId: '',
+  localeVoices: {},
+  siteName: '',
+  introTemplates: {},
+  outroTemplates: {},
+  preprocessType: '0',
+};
+
+/** Strapi's environment, as Strapi itself reads it to pick `config/env/<env>/`. */
+function inProduction(): boolean {
+  return process.env.NODE_ENV === 'production';
+}
 
 /**
  * The plugin's configuration, assembled from its features' slices (`<feature>/config.ts`): the
- * file's schema (schema.ts) and what an editor may change over it (settings.ts). Strapi merges
- * these defaults with the app's `config/plugins.ts` and then calls the validator. URLs default to
- * the local emulator so that a bare install starts; the validator still rejects anything malformed.
+ * file's schema (schema.ts) and what an editor may change over it (settings.ts). Strapi calls
+ * `default` at start, merges the app's `config/plugins.ts` over it and then calls the validator.
+ * Outside production the service's hosts default to the local emulator, so that a bare install
+ * starts; in production they have no default, and the validator refuses a config that does not
+ * name both rather than send the API key to localhost. A malformed value is refused everywhere.
  */
 export default {
-  default: {
-    apiKey: '',
-    baseUrl: 'http://127.0.0.1:4010',
-    webUrl: 'http://127.0.0.1:4010',
-    callbackUrl: '',
-    contentTypes: {},
-    defaultVoiceId: '',
-    localeVoices: {},
-    siteName: '',
-    introTemplates: {},
-    outroTemplates: {},
-    preprocessType: '0',
-  },
+  default: () => (inProduction() ? defaults : { ...defaults, baseUrl: EMULATOR_URL, webUrl: EMULATOR_URL }),
   validator(config: unknown) {
-    parsePluginConfig(config);
+    validatePluginConfig(config, { production: inProduction() });
   },
 };
 
@@ -56,5 +66,5 @@ export function settingsParts(strapi: Core.Strapi) {
   return runtimeSettingsParts(pluginConfig(strapi), (uid) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid)));
 }
 
-export { parsePluginConfig, pluginConfigSchema, type PluginConfig, type PluginConfigInput } from './schema';
+export { parsePluginConfig, pluginConfigSchema, validatePluginConfig, type PluginConfig, type PluginConfigInput } from './schema';
 export { runtimeSettingsSchema, type RuntimeSettings } from './settings';

@@ -5,7 +5,7 @@ import { feedsConfigShape } from '../feeds/config';
 import { insightsConfigShape } from '../insights/config';
 import { narrationConfigShape } from '../narration/config';
 import { queueConfigShape } from '../queue';
-import { configIssues, invalidConfigError } from '../settings/problems';
+import { configIssues, invalidConfigError, type ConfigProblem } from '../settings/problems';
 import { speechClientConfigShape } from '../speech-client/config';
 import { speechToTextConfigShape } from '../speech-to-text/config';
 import { verificationConfigShape } from '../verification/config';
@@ -38,4 +38,42 @@ export function parsePluginConfig(raw: unknown): PluginConfig {
   const result = pluginConfigSchema.safeParse(raw);
   if (!result.success) throw invalidConfigError(configIssues(result.error));
   return result.data;
+}
+
+/**
+ * The speech service's hosts, which are sent the API key as a Bearer token, and the variable the
+ * README's config/plugins.ts reads each from.
+ */
+const SERVICE_HOSTS = { baseUrl: 'SPEECH_BASE_URL', webUrl: 'SPEECH_WEB_URL' } as const;
+type ServiceHostKey = keyof typeof SERVICE_HOSTS;
+
+/** The service hosts the config leaves out or empty. */
+function missingServiceHosts(raw: unknown): ServiceHostKey[] {
+  const config = (raw ?? {}) as Partial<Record<ServiceHostKey, unknown>>;
+  return (Object.keys(SERVICE_HOSTS) as ServiceHostKey[]).filter((key) => {
+    const value = config[key];
+    return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  });
+}
+
+/**
+ * What Strapi's validator checks of the merged config: the schema, and in production that the app
+ * names both service hosts, which have no default there (outside production they default to the
+ * local emulator, config/index.ts). Every problem is named at once, one line each.
+ */
+export function validatePluginConfig(raw: unknown, { production }: { production: boolean }): void {
+  const missing = production ? missingServiceHosts(raw) : [];
+  const missingKeys = new Set<string | number>(missing);
+  const result = pluginConfigSchema.safeParse(raw);
+  const problems: ConfigProblem[] = [
+    ...missing.map((key) => ({
+      path: [key],
+      message:
+        `required when NODE_ENV=production, where it does not default to the local emulator: set it to the speech ` +
+        `service's host in config/plugins.ts, e.g. ${key}: env('${SERVICE_HOSTS[key]}'), and ${SERVICE_HOSTS[key]} in the environment`,
+    })),
+    // A missing host's own "Required" would only repeat the line above.
+    ...(result.success ? [] : configIssues(result.error).filter((problem) => !missingKeys.has(problem.path[0]))),
+  ];
+  if (problems.length > 0) throw invalidConfigError(problems);
 }
