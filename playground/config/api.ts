@@ -1,7 +1,9 @@
 import type { Core } from '@strapi/strapi';
 
-const config: Core.Config.Api = {
+const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Api => ({
   rest: {
+    // The content API's prefix; a test moves it to check that the plugin follows.
+    prefix: env('API_REST_PREFIX', '/api'),
     defaultLimit: 25,
     maxLimit: 100,
     withCount: true,
@@ -11,6 +13,6 @@ const config: Core.Config.Api = {
     strictParams: true,
     strictRelations: true,
   },
-};
+});
 
 export default config;

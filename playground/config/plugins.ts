@@ -84,9 +84,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
       resolve: PLUGIN_ROOT,
       config: {
         apiKey: env('SPEECH_API_KEY', ''),
-        // No default here: the plugin's decides (the emulator outside production, a refusal to start in production).
+        // No emulator default here: the plugin's decides (the emulator outside production, a refusal to start in production).
         baseUrl: env('SPEECH_BASE_URL'),
-        webUrl: env('SPEECH_WEB_URL'),
+        webUrl: env('SPEECH_WEB_URL', env('SPEECH_BASE_URL')),
         callbackUrl: env('SPEECH_CALLBACK_URL', `${publicUrl}/api/speech/callback`),
         defaultVoiceId: env('SPEECH_DEFAULT_VOICE', 'en-female-1'),
         localeVoices: parseLocaleVoices(env('SPEECH_LOCALE_VOICES', '')),

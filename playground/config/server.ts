@@ -10,6 +10,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Server =>
   app: {
     keys: env.array('APP_KEYS')!,
   },
+  // Behind a reverse proxy, Koa reads the client's address from X-Forwarded-For.
+  proxy: { koa: env.bool('SERVER_PROXY_KOA', false) },
 });
 
 export default config;

@@ -40,6 +40,12 @@ function checkBrowserPrerequisites(testFile: string) {
  * pushed to `problems` (the admin must produce none); `onResponse` sees every response.
  * With `proxyUrl`, every request goes through that HTTP proxy (see throttling-proxy.ts).
  */
+/** Chromium's environment: libfaketime, which moves the clock of Strapi's processes, keeps Chromium's pages from loading. */
+function browserEnv(): Record<string, string> {
+  const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 async function launchAdminBrowser(
   problems: string[],
   onResponse?: (response: Response) => void,
@@ -50,8 +56,11 @@ async function launchAdminBrowser(
     // Playwright also sends loopback traffic through the proxy (Chromium would bypass it).
     ...(options.proxyUrl ? { proxy: { server: options.proxyUrl } } : {}),
     args: CHROMIUM_ARGS,
+    env: browserEnv(),
   });
   const context = await browser.newContext({ viewport: { width: 1680, height: 1000 }, locale: 'en-US' });
+  // Under a moved clock (npm run calendar-boundaries) the page reads the same time as Strapi.
+  if (process.env.FAKETIME) await context.clock.setSystemTime(Date.now());
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -65,6 +65,17 @@ function requestFrom(
   });
 }
 
+/** A play event padded to about `bytes`, sent chunked in three pieces (no Content-Length). */
+function chunkedEvent(localAddress: string, pathname: string, bytes: number, headers: Record<string, string> = {}) {
+  const event = JSON.stringify({ articleId: `${english}-en`, event: 'play', heard: 0, pad: 'x'.repeat(bytes) });
+  const third = Math.ceil(event.length / 3);
+  return requestFrom(localAddress, pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': OTHER_BROWSER, ...headers },
+    chunks: [event.slice(0, third), event.slice(third, 2 * third), event.slice(2 * third)],
+  });
+}
+
 const eventFrom = (localAddress: string, event: unknown, userAgent: string) =>
   requestFrom(localAddress, '/api/speech/insights/events', {
     method: 'POST',
@@ -90,6 +101,12 @@ async function inParallel<T>(count: number, width: number, task: (index: number)
 /** What the player sends for one listening to the end, each event with the seconds heard since the last. */
 /** Today in UTC, the listening days' zone. */
 const utcDay = () => new Date().toISOString().slice(0, 10);
+
+/** Waits out the day's last `seconds` (UTC): a network's caps hold per day, and the caller counts one day's. */
+async function withinOneDay(seconds: number) {
+  const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
+  if (untilMidnight < seconds * 1000) await sleep(untilMidnight + 1_000);
+}
 
 async function listenThrough(articleId: string, userAgent = BROWSER) {
   // The player reports seconds to a tenth.
@@ -301,6 +318,7 @@ describe('one network rotating its user agent', () => {
   const rows = () => listeningRows().length;
 
   it('1,000 events with 1,000 agents from one network count at most 10 listeners and 40 plays, and add a bounded number of rows', async () => {
+    await withinOneDay(30);
     const articleId = `${english}-en`;
     const before = (await documentInsights(english, 'en')).body.totals;
     const rowsBefore = rows();
@@ -350,6 +368,15 @@ describe('one network rotating its user agent', () => {
     await sleep(2_500);
     expect((await documentInsights(english, 'en')).body.totals.plays).toBe(before.plays);
   });
+
+  it('the same guard in every spelling the router routes: with a trailing slash or in upper case, a chunked 3 KB event is 413', async () => {
+    const before = (await documentInsights(english, 'en')).body.totals;
+    for (const pathname of ['/api/speech/insights/events/', '/API/Speech/Insights/Events']) {
+      expect({ pathname, status: (await chunkedEvent('127.0.0.6', pathname, 3_000)).status }).toEqual({ pathname, status: 413 });
+    }
+    await sleep(2_500);
+    expect((await documentInsights(english, 'en')).body.totals).toEqual(before);
+  });
 });
 
 describe("the feeds' enclosures", () => {
@@ -384,6 +411,7 @@ describe("the feeds' enclosures", () => {
   });
 
   it('1,000 GETs with 1,000 agents from one network count at most 10 downloads; other networks count exactly', async () => {
+    await withinOneDay(30);
     const before = await downloads();
     const rowsBefore = listeningRows().length;
     const answers = await inParallel(1_000, 16, (index) =>
@@ -399,6 +427,14 @@ describe("the feeds' enclosures", () => {
     await sleep(2_000);
     expect(await downloads()).toBe(before + 14);
     expect(listeningRows().length - rowsBefore).toBe(14);
+  });
+
+  it('an enclosure path with a trailing slash is under the same rate: 301 HEADs from one network reach a 429', async () => {
+    const answers = await inParallel(301, 16, () =>
+      requestFrom('127.0.0.7', `${enclosure()}/`, { method: 'HEAD', headers: { 'user-agent': PODCAST_APP } })
+    );
+    expect(answers.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
+    expect(answers.every((answer) => answer.status === 302 || answer.status === 429)).toBe(true);
   });
 
   it('answers 404 for an episode that is not in the feed', async () => {
@@ -552,5 +588,40 @@ describe('who reads what', () => {
   it('refuses a bad range', async () => {
     expect((await stack.admin('GET', '/speech/insights?days=12')).status).toBe(400);
     expect((await stack.request('/speech/insights?days=7')).status).toBe(401);
+  });
+});
+
+describe('behind a reverse proxy, under another REST prefix', () => {
+  const PROXIED = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+  const proxiedPlay = (pathname: string, client: string) =>
+    requestFrom('127.0.0.8', pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': PROXIED, 'x-forwarded-for': client },
+      body: JSON.stringify({ articleId: `${english}-en`, event: 'play', heard: 0 }),
+    });
+
+  it('without server.proxy.koa, the forwarded address is not believed, and the log says how to set it', async () => {
+    const before = (await documentInsights(english, 'en')).body.totals;
+    for (const client of ['203.0.113.1', '203.0.113.2']) expect((await proxiedPlay('/api/speech/insights/events', client)).status).toBe(204);
+    await insightsWhen(english, 'en', (totals) => totals.plays === before.plays + 2, 'two proxied plays');
+    expect((await documentInsights(english, 'en')).body.totals.listeners).toBe(before.listeners + 1);
+    expect(stack.logs()).toContain('Set `proxy: { koa: true }` in config/server.ts');
+  });
+
+  it('with server.proxy.koa, each client is its own listener; under /v2 the guard holds in every spelling', async () => {
+    await stack.restartStrapi({ SERVER_PROXY_KOA: 'true', API_REST_PREFIX: '/v2' });
+    const before = (await documentInsights(english, 'en')).body.totals;
+    for (const client of ['203.0.113.3', '203.0.113.4']) expect((await proxiedPlay('/v2/speech/insights/events', client)).status).toBe(204);
+    await insightsWhen(english, 'en', (totals) => totals.plays === before.plays + 2, 'two plays from two clients');
+    expect((await documentInsights(english, 'en')).body.totals.listeners).toBe(before.listeners + 2);
+
+    const counted = (await documentInsights(english, 'en')).body.totals;
+    for (const pathname of ['/v2/speech/insights/events', '/v2/speech/insights/events/', '/V2/Speech/Insights/Events']) {
+      expect({ pathname, status: (await chunkedEvent('127.0.0.9', pathname, 3_000)).status }).toEqual({ pathname, status: 413 });
+    }
+    // The old prefix routes nothing of the plugin's any more (Strapi answers 404 or 405).
+    expect([404, 405]).toContain((await proxiedPlay('/api/speech/insights/events', '203.0.113.5')).status);
+    await sleep(2_500);
+    expect((await documentInsights(english, 'en')).body.totals).toEqual(counted);
   });
 });

@@ -24,6 +24,16 @@ describe('pluginRequestKind', () => {
     expect(pluginRequestKind(method, pathname)).toBe(kind);
   });
 
+  it.each([
+    ['POST', '/SPEECH/Transcriptions', 'upload'],
+    ['POST', '/speech/TRANSCRIPTIONS/', 'upload'],
+    ['POST', '/Speech/settings', 'no-files'],
+    ['POST', '/API/Speech/Callback', 'no-files'],
+    ['POST', '/api/speech/callback/', 'no-files'],
+  ])('%s %s in another spelling the router routes is %s', (method, pathname, kind) => {
+    expect(pluginRequestKind(method, pathname)).toBe(kind);
+  });
+
   it('follows a configured REST prefix', () => {
     expect(pluginRequestKind('POST', '/rest/speech/callback', '/rest')).toBe('no-files');
     expect(pluginRequestKind('POST', '/api/speech/callback', '/rest/')).toBe('other');

@@ -2,7 +2,10 @@ import { LISTENERS_PER_NETWORK, NetworkCaps, PLAYS_PER_NETWORK } from '../../ser
 import { ListeningTally, type ListeningTarget } from '../../server/src/insights/domain/tally';
 import { createInsightsService } from '../../server/src/insights/insights.service';
 import type { InsightsRepository } from '../../server/src/insights/insights.repository';
-import { guardedRoute } from '../../server/src/insights/listening-guard';
+import { contentApiRoutes as feedsRoutes } from '../../server/src/feeds/routes';
+import { contentApiRoutes as insightsRoutes } from '../../server/src/insights/routes';
+import eventsController from '../../server/src/insights/events.controller';
+import { ENCLOSURE_PATH, EVENTS_PATH, guardedRoute } from '../../server/src/insights/listening-guard';
 import { listenedNarration } from './insights-fixtures';
 
 const DAY = '2026-11-28';
@@ -129,5 +132,31 @@ describe('the routes the listening guard watches', () => {
     expect(guardedRoute('GET', '/api/speech/feeds/articles.xml')).toBeNull();
     expect(guardedRoute('POST', '/speech/insights/events')).toBeNull();
     expect(guardedRoute('GET', '/api/speech/narrations/abc-en/audio.mp3')).toBeNull();
+  });
+
+  it('knows every spelling the router routes: a trailing slash, any letter case, the prefix as configured', () => {
+    expect(guardedRoute('POST', '/api/speech/insights/events/')).toBe('events');
+    expect(guardedRoute('POST', '/API/Speech/Insights/Events')).toBe('events');
+    expect(guardedRoute('HEAD', '/api/speech/feeds/articles/abc-en/audio.mp3/')).toBe('enclosure');
+    expect(guardedRoute('GET', '/Api/SPEECH/feeds/articles/abc-en/Audio.MP3')).toBe('enclosure');
+    for (const prefix of ['/v2', 'v2', '/v2/', '/V2']) expect(guardedRoute('POST', '/v2/speech/insights/events/', prefix)).toBe('events');
+    expect(guardedRoute('POST', '/speech/insights/events', '')).toBe('events');
+    expect(guardedRoute('POST', '/api/speech/insights/events', '/v2')).toBeNull();
+    // What the router would not route either.
+    expect(guardedRoute('POST', '/api/speech/insights/events//')).toBeNull();
+    expect(guardedRoute('POST', '/api/speech/insights/eventsx')).toBeNull();
+    expect(guardedRoute('GET', '/api/speech/feeds/articles/a/b/audio.mp3')).toBeNull();
+  });
+
+  it('is the path each route declares', () => {
+    expect(insightsRoutes.map((route) => `/speech${route.path}`)).toContain(EVENTS_PATH);
+    expect(feedsRoutes.map((route) => `/speech${route.path}`)).toContain(ENCLOSURE_PATH);
+  });
+});
+
+describe('the events controller', () => {
+  it('refuses an event whose body the listening guard did not read, before anything is looked up', async () => {
+    const ctx = { req: {}, request: { body: { articleId: 'abc-en', event: 'play', heard: 0 } }, get: () => '' };
+    await expect(eventsController.create(ctx as never)).rejects.toMatchObject({ name: 'ValidationError', message: expect.stringContaining('guard') });
   });
 });

@@ -4,6 +4,7 @@ import type { Core } from '@strapi/strapi';
 import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { LISTENING_EVENT_MAX_BYTES } from '../../../shared/contracts/insights';
+import { restPrefix, routeMatcher } from '../http';
 import { listenerNetwork } from './domain/network';
 
 /**
@@ -25,20 +26,25 @@ export const EVENTS_PER_MINUTE = 600;
 /** Enclosure requests a network may make a minute (podcast apps ask again by ranges as they play). */
 export const ENCLOSURES_PER_MINUTE = 300;
 
-const EVENTS_PATH = '/speech/insights/events';
-const ENCLOSURE_PATH = /^\/speech\/feeds\/[^/]+\/[^/]+\/audio\.mp3$/;
+/** The guarded routes' paths, as `insights/routes.ts` and `feeds/routes.ts` declare them under `/speech`. */
+export const EVENTS_PATH = '/speech/insights/events';
+export const ENCLOSURE_PATH = '/speech/feeds/:pluralName/:articleId/audio.mp3';
 
 type GuardedRoute = 'events' | 'enclosure';
 
-/** Which guarded route a request is for, under Strapi's REST prefix (`api.rest.prefix`, `/api`); null for any other. */
-export function guardedRoute(method: string, path: string, apiPrefix = '/api'): GuardedRoute | null {
-  const prefix = `/${apiPrefix.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
-  if (!path.startsWith(`${prefix}/speech/`)) return null;
-  const rest = path.slice(prefix.length);
-  if (method === 'POST' && rest === EVENTS_PATH) return 'events';
-  if ((method === 'GET' || method === 'HEAD') && ENCLOSURE_PATH.test(rest)) return 'enclosure';
+/** Which guarded route a request is for, under Strapi's REST prefix (`api.rest.prefix`), in any spelling the router routes; null for any other. */
+export function guardedRoute(method: string, path: string, apiPrefix: unknown = '/api'): GuardedRoute | null {
+  const prefix = restPrefix(apiPrefix);
+  if (method === 'POST' && routeMatcher(`${prefix}${EVENTS_PATH}`)(path)) return 'events';
+  if ((method === 'GET' || method === 'HEAD') && routeMatcher(`${prefix}${ENCLOSURE_PATH}`)(path)) return 'enclosure';
   return null;
 }
+
+/** The requests whose event body this guard read: the events controller refuses any other. */
+const readByGuard = new WeakSet<object>();
+
+/** Whether the guard read this request's body, within LISTENING_EVENT_MAX_BYTES. */
+export const bodyReadByGuard = (ctx: Pick<Context, 'req'>): boolean => readByGuard.has(ctx.req);
 
 const TOO_LARGE = `A listening event is at most ${LISTENING_EVENT_MAX_BYTES} bytes.`;
 
@@ -52,7 +58,7 @@ function replay(request: Context['req'], body: Buffer): Context['req'] {
   return Object.assign(Readable.from([body]), { headers, method: request.method, url: request.url, socket: request.socket }) as never;
 }
 
-export function listeningGuard(options: { apiPrefix?: string; warn?: (message: string) => void } = {}) {
+export function listeningGuard(options: { apiPrefix?: unknown; warn?: (message: string) => void } = {}) {
   const limiters: Record<GuardedRoute, RateLimiterMemory> = {
     events: new RateLimiterMemory({ points: EVENTS_PER_MINUTE, duration: 60 }),
     enclosure: new RateLimiterMemory({ points: ENCLOSURES_PER_MINUTE, duration: 60 }),
@@ -65,7 +71,7 @@ export function listeningGuard(options: { apiPrefix?: string; warn?: (message: s
     if (!warnedProxy && ctx.get('x-forwarded-for') && !ctx.app.proxy) {
       warnedProxy = true;
       options.warn?.(
-        "[speech] listening requests carry X-Forwarded-For but Strapi does not trust proxies (server.proxy): every listener is counted from the proxy address, under one network's caps and rate. Set `proxy: true` in config/server if Strapi runs behind a reverse proxy."
+        "[speech] listening requests carry X-Forwarded-For but Strapi does not trust proxies (server.proxy.koa): every listener is counted from the proxy address, under one network's caps and rate. Set `proxy: { koa: true }` in config/server.ts if Strapi runs behind a reverse proxy."
       );
     }
     try {
@@ -87,12 +93,12 @@ export function listeningGuard(options: { apiPrefix?: string; warn?: (message: s
         return ctx.badRequest('The body could not be read.');
       }
       ctx.req = replay(ctx.req, body);
+      readByGuard.add(ctx.req);
     }
     return next();
   };
 }
 
 export function installListeningGuard(strapi: Core.Strapi): void {
-  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api') ?? '/api');
-  strapi.server.use(listeningGuard({ apiPrefix, warn: (message) => strapi.log.warn(message) }));
+  strapi.server.use(listeningGuard({ apiPrefix: strapi.config.get('api.rest.prefix', '/api'), warn: (message) => strapi.log.warn(message) }));
 }

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
-import { TRANSCRIPTION_UPLOAD_PATH } from './upload-guard';
+import { prefixMatcher, restPrefix } from '../http';
+import { isTranscriptionUpload } from './upload-guard';
 
 /**
  * Keeps Strapi's body parser from leaving request bodies on disk for the plugin's routes.
@@ -32,11 +33,9 @@ export type PluginRequestKind =
   | 'other';
 
 /** Which of the plugin's paths a request is for. `apiPrefix` is Strapi's REST prefix (`api.rest.prefix`, `/api`). */
-export function pluginRequestKind(method: string, path: string, apiPrefix = '/api'): PluginRequestKind {
-  if (method.toUpperCase() === 'POST' && TRANSCRIPTION_UPLOAD_PATH.test(path)) return 'upload';
-  const prefix = `/${apiPrefix.replace(/^\/+|\/+$/g, '')}`;
-  const under = (root: string) => path === root || path.startsWith(`${root}/`);
-  if (under('/speech') || under(`${prefix === '/' ? '' : prefix}/speech`)) return 'no-files';
+export function pluginRequestKind(method: string, path: string, apiPrefix: unknown = '/api'): PluginRequestKind {
+  if (method.toUpperCase() === 'POST' && isTranscriptionUpload(path)) return 'upload';
+  if (prefixMatcher('/speech')(path) || prefixMatcher(`${restPrefix(apiPrefix)}/speech`)(path)) return 'no-files';
   return 'other';
 }
 
@@ -76,7 +75,7 @@ export async function removeTemporaryFiles(ctx: Context): Promise<void> {
   delete ctx.request.files;
 }
 
-export function bodyGuard(apiPrefix = '/api') {
+export function bodyGuard(apiPrefix: unknown = '/api') {
   return async (ctx: Context, next: () => Promise<unknown>) => {
     const kind = pluginRequestKind(ctx.method, ctx.path, apiPrefix);
     if (kind === 'other') return next();
@@ -95,6 +94,5 @@ export function bodyGuard(apiPrefix = '/api') {
 }
 
 export function installBodyGuard(strapi: Core.Strapi): void {
-  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api') ?? '/api');
-  strapi.server.use(bodyGuard(apiPrefix));
+  strapi.server.use(bodyGuard(strapi.config.get('api.rest.prefix', '/api')));
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import { routeMatcher } from '../http';
 import { formatMegabytes } from '../speech-client';
 import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
 
@@ -16,7 +17,8 @@ import { MAX_AUDIO_BYTES, MULTIPART_ENVELOPE_ALLOWANCE } from './settings';
  * (`ctx.payloadTooLarge`), which writes the same body that middleware would.
  */
 
-export const TRANSCRIPTION_UPLOAD_PATH = /^\/speech\/transcriptions\/?$/;
+/** `POST /speech/transcriptions` in any spelling the router routes. */
+export const isTranscriptionUpload = routeMatcher('/speech/transcriptions');
 
 /** 413 for an audio file over the service's limit; `sizeBytes` null when the size is not known. */
 export function audioTooLargeError(sizeBytes: number | null): errors.PayloadTooLargeError {
@@ -29,7 +31,7 @@ export function audioTooLargeError(sizeBytes: number | null): errors.PayloadTooL
 
 export function uploadGuard() {
   return async (ctx: Context, next: () => Promise<unknown>) => {
-    if (ctx.method !== 'POST' || !TRANSCRIPTION_UPLOAD_PATH.test(ctx.path)) return next();
+    if (ctx.method !== 'POST' || !isTranscriptionUpload(ctx.path)) return next();
     const declared = Number(ctx.get('content-length'));
     if (Number.isFinite(declared) && declared > MAX_AUDIO_BYTES + MULTIPART_ENVELOPE_ALLOWANCE) {
       const refusal = audioTooLargeError(declared);
