@@ -34,7 +34,7 @@
  * @property {number} sentenceGapMs       Silence inserted between synthesized sentences.
  * @property {string[]} apiKeys           Valid API keys (each key is one company).
  * @property {string[]} revokedKeys       Keys answered with 401 (revoked).
- * @property {Record<string, string[]>} restrictedKeys  Valid keys that get 403 FORBIDDEN for the listed voices (TTS).
+ * @property {Record<string, string[]>} restrictedKeys  Valid keys that get 403 FORBIDDEN for the listed voices (narration and TTS).
  * @property {string|null} publicBaseUrl  Base of media URLs in callbacks; default is the emulator's own base URL.
  */
 

@@ -103,6 +103,14 @@ describe('validation', () => {
     expect(res.body.error.code).toBe('INVALID_VOICE_ID');
     expect(await credits()).toBe(100000);
   });
+
+  it('answers 403 FORBIDDEN for a voice the key may not use, and charges nothing', async () => {
+    const forbidden = await processText(narrationBody('restricted', callbacks.url, { voiceId: 'en-female-1' }), 'emulator-restricted-key');
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('"en-female-1"') });
+    const allowed = await processText(narrationBody('restricted', callbacks.url, { voiceId: 'en-male-1' }), 'emulator-restricted-key');
+    expect(allowed.status).toBe(202);
+  });
 });
 
 describe('narration and its signed callback', () => {

@@ -1,4 +1,4 @@
-import { blocks, contentManager, createAdmin, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, outsideTurnOf, startStack, waitFor, type Stack } from './harness';
 import { ledgerEntries, processTextSince, lastRequestId, submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
@@ -15,6 +15,8 @@ let stack: Stack;
 let articles: ReturnType<typeof contentManager>;
 
 beforeAll(async () => {
+  // The ledger's month to date is compared with all the service took: all of it within one month.
+  await outsideTurnOf('month', 3 * 60_000);
   stack = await startStack({
     env: {
       SPEECH_STT_POLL_MS: '200',

@@ -28,6 +28,20 @@ const ROOT = path.resolve(__dirname, '..', '..');
 export const EMULATOR_API_KEY = 'integration-test-key';
 
 /**
+ * Waits out the last `marginMs` of a UTC day or month: a test that compares one day's or one
+ * month's figures must take them all within it (the month's turn itself is budget.test.ts's).
+ */
+export async function outsideTurnOf(period: 'day' | 'month', marginMs: number): Promise<void> {
+  const now = new Date();
+  const next =
+    period === 'day'
+      ? Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
+      : Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const left = next - now.getTime();
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 1_000));
+}
+
+/**
  * Ports for the servers a test starts (Strapi, database servers), each jest worker in a range of its
  * own below the kernel's ephemeral ports (32768 and up, where port 0 and outgoing connections land):
  * with test files running side by side, a port found free and then bound a moment later is never

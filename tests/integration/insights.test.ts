@@ -1,7 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { blocks, contentManager, createAdmin, setArticleRolePermissions, startStack, waitFor, type Stack } from './harness';
+import { blocks, contentManager, createAdmin, outsideTurnOf, setArticleRolePermissions, startStack, waitFor, type Stack } from './harness';
 import { publicNarration, sleep, waitForStatus } from './narration-helpers';
 
 /**
@@ -101,12 +101,6 @@ async function inParallel<T>(count: number, width: number, task: (index: number)
 /** What the player sends for one listening to the end, each event with the seconds heard since the last. */
 /** Today in UTC, the listening days' zone. */
 const utcDay = () => new Date().toISOString().slice(0, 10);
-
-/** Waits out the day's last `seconds` (UTC): a network's caps hold per day, and the caller counts one day's. */
-async function withinOneDay(seconds: number) {
-  const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
-  if (untilMidnight < seconds * 1000) await sleep(untilMidnight + 1_000);
-}
 
 async function listenThrough(articleId: string, userAgent = BROWSER) {
   // The player reports seconds to a tenth.
@@ -315,13 +309,18 @@ describe("the player's events", () => {
 });
 
 describe('one network rotating its user agent', () => {
-  const rows = () => listeningRows().length;
+  /** The rows that are not a listener's hash: a day's totals and its salt, as `table day`. */
+  const dayRows = () => [
+    ...tableRows('speech_listening_days').map((row) => `days ${row.article_id} ${row.day}`),
+    ...tableRows('speech_listening_salts').map((row) => `salts ${row.day}`),
+  ];
 
   it('1,000 events with 1,000 agents from one network count at most 10 listeners and 40 plays, and add a bounded number of rows', async () => {
-    await withinOneDay(30);
+    await outsideTurnOf('day', 30_000);
     const articleId = `${english}-en`;
     const before = (await documentInsights(english, 'en')).body.totals;
-    const rowsBefore = rows();
+    const hashesBefore = tableRows('speech_listening_uniques').length;
+    const dayRowsBefore = dayRows();
     const answers = await inParallel(1_000, 16, async (index) =>
       eventFrom('127.0.0.3', { articleId, event: 'play', heard: 0 }, BROWSER.replace('131.0.0.0', `131.0.${index}.0`))
     );
@@ -345,8 +344,11 @@ describe('one network rotating its user agent', () => {
     expect(totals.plays - before.plays).toBe(10 + 15);
     expect(totals.listeners - before.listeners).toBe(10 + 15);
     expect(after.totals.plays).toBe(totals.plays);
-    // One hash a counted listener, nothing else: the day's row was there already.
-    expect(rows() - rowsBefore).toBe(10 + 15);
+    // One hash a counted listener, and at most the day's own row and salt (there already, unless the day just began).
+    expect(tableRows('speech_listening_uniques').length - hashesBefore).toBe(10 + 15);
+    const added = dayRows().filter((row) => !dayRowsBefore.includes(row));
+    expect(added.every((row) => row.endsWith(` ${utcDay()}`))).toBe(true);
+    expect(added.length).toBeLessThanOrEqual(2);
   });
 
   it('a chunked body over 1 KB is refused with 413 before it is read whole, and nothing is counted', async () => {
@@ -411,7 +413,7 @@ describe("the feeds' enclosures", () => {
   });
 
   it('1,000 GETs with 1,000 agents from one network count at most 10 downloads; other networks count exactly', async () => {
-    await withinOneDay(30);
+    await outsideTurnOf('day', 30_000);
     const before = await downloads();
     const rowsBefore = listeningRows().length;
     const answers = await inParallel(1_000, 16, (index) =>
@@ -602,7 +604,8 @@ describe('behind a reverse proxy, under another REST prefix', () => {
 
   it('without server.proxy.koa, the forwarded address is not believed, and the log says how to set it', async () => {
     const before = (await documentInsights(english, 'en')).body.totals;
-    for (const client of ['203.0.113.1', '203.0.113.2']) expect((await proxiedPlay('/api/speech/insights/events', client)).status).toBe(204);
+    for (const client of ['203.0.113.1', '203.0.113.2'])
+      expect((await proxiedPlay('/api/speech/insights/events', client)).status).toBe(204);
     await insightsWhen(english, 'en', (totals) => totals.plays === before.plays + 2, 'two proxied plays');
     expect((await documentInsights(english, 'en')).body.totals.listeners).toBe(before.listeners + 1);
     expect(stack.logs()).toContain('Set `proxy: { koa: true }` in config/server.ts');

@@ -362,6 +362,47 @@ describe('callbacks that are failures, duplicates or replays', () => {
     }
   );
 
+  it('two replays, an old empty result and then an old result with files, while a later paid request is generated: one charge, and the later version completes', async () => {
+    const documentId = (await articles.create({ title: 'Two replays', summary: 'The first take has no audio.' }, 'en')).documentId;
+    const articleId = `${documentId}-en`;
+    await stack.control('POST', '/inject', { kind: 'noAudio', articleId, count: 1 });
+    await articles.publish(documentId, 'en');
+    await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en');
+    // Both genuine and signed, as anyone on their way could have kept them.
+    const { callbacks } = await stack.control<any>('GET', `/callbacks?articleId=${articleId}`);
+    const empty = callbacks.find((callback: any) => callback.payload.response.audioFile === null).payload;
+    const withFiles = callbacks.find((callback: any) => callback.payload.response.audioFile !== null).payload;
+    const replay = async (payload: unknown) =>
+      (
+        await stack.request('/api/speech/callback', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+        })
+      ).json();
+
+    const { config } = await stack.control<any>('GET', '/config');
+    await stack.control('PUT', '/config', { generationDelayMs: 6000 });
+    try {
+      await articles.update(documentId, { summary: 'The later version, paid for once.' }, 'en');
+      await articles.publish(documentId, 'en');
+      await waitForStatus(stack, ARTICLE, documentId, 'awaiting_callback', 'en');
+      const charges = async () => (await stack.control<any>('GET', `/events?articleId=${articleId}&type=CREDITS_CHARGED`)).events.length;
+      const chargedBefore = await charges();
+      expect(await replay(empty)).toEqual({ received: true, outcome: 'checking' });
+      // The free check went out (and was answered 409: the service is still generating).
+      await waitFor(async () => (await submissionsFor(stack, articleId)).at(-1)?.body.postData.regenerate === false, { what: 'the check' });
+      expect((await replay(withFiles)).received).toBe(true);
+      const row = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 30_000);
+      expect(row.lastErrorCode).toBeNull();
+      expect(await charges()).toBe(chargedBefore);
+      const spoken = await (await stack.request(`/api/speech/narrations/${articleId}/subtitles.srt`)).text();
+      expect(spoken).toContain('The later version, paid for once.');
+    } finally {
+      await stack.control('PUT', '/config', { generationDelayMs: config.generationDelayMs });
+    }
+  });
+
   it('stores one set of files when the same callback arrives 10 times at once', async () => {
     const documentId = (await articles.create({ title: 'Ten callbacks', summary: 'Delivered ten times concurrently.' }, 'en')).documentId;
     await stack.control('POST', '/inject', { kind: 'duplicateCallback', articleId: `${documentId}-en`, times: 10, concurrent: true });

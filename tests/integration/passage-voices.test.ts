@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
 import { parseSrt } from '../../server/src/subtitles/srt';
 import { blocks, contentManager, startStack, type Stack } from './harness';
 import {
@@ -29,6 +31,16 @@ const ENGLISH_QUOTE = 'The minister said the new budget focuses on education, he
 const ARABIC_CLOSING = 'وأضاف أن الميزانية الجديدة تركز على التعليم والصحة وأن العمل سيبدأ في الشهر القادم.';
 
 let stack: Stack;
+
+/** The editors' passage voices stored, all documents together. */
+function passageVoiceRows(): number {
+  const db = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
+  try {
+    return (db.prepare('select count(*) as count from speech_passage_voices').get() as { count: number }).count;
+  } finally {
+    db.close();
+  }
+}
 
 beforeAll(async () => {
   stack = await startStack({
@@ -225,6 +237,30 @@ it("the edit view lists the passages with their languages and voices; an editor'
   expect((await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: english.key, voiceId: '' })).status).toBe(
     400
   );
+  const notOfTheDocument = await stack.admin('PUT', '/speech/narrations/passages/voice', {
+    ...target,
+    passageKey: '0123456789abcdef',
+    voiceId: 'en-male-1',
+  });
+  expect([notOfTheDocument.status, notOfTheDocument.body.error.message]).toEqual([
+    400,
+    'passageKey: "0123456789abcdef" is not a passage of this document.',
+  ]);
+  const unknownVoice = await stack.admin('PUT', '/speech/narrations/passages/voice', {
+    ...target,
+    passageKey: english.key,
+    voiceId: 'xx-nobody-1',
+  });
+  expect([unknownVoice.status, unknownVoice.body.error.message]).toEqual([400, 'voiceId: "xx-nobody-1" is not in the voice list.']);
+  const page = await contentManager(stack, PAGE).create({ title: 'A page', content: 'A page read in one voice, saved.' });
+  const onPage = await stack.admin('PUT', '/speech/narrations/passages/voice', {
+    contentType: PAGE,
+    documentId: page.documentId,
+    passageKey: english.key,
+    voiceId: 'en-male-1',
+  });
+  expect([onPage.status, onPage.body.error.message]).toEqual([400, 'This content type does not read passages in voices of their own.']);
+  expect(passageVoiceRows()).toBe(0);
 
   const chosen = await stack.admin('PUT', '/speech/narrations/passages/voice', {
     ...target,
@@ -259,6 +295,31 @@ it("the edit view lists the passages with their languages and voices; an editor'
     (await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: english.key, voiceId: null })).status
   ).toBe(200);
   expect((await stack.admin('POST', '/speech/narrations/passages', target)).body.passages[2].reason).toBe('language');
+});
+
+it("an editor's voice for a passage that is gone from the draft and the published text goes when the next version is recorded", async () => {
+  const documentId = await publishArticleIn(stack, ARTICLE, 'ar', {
+    title: 'فقرة تذهب',
+    body: blocks(ARABIC_OPENING, ENGLISH_QUOTE, ARABIC_CLOSING),
+  });
+  const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'ar', 90_000);
+  const target = { contentType: ARTICLE, documentId, locale: 'ar' };
+  const listed = (await stack.admin('POST', '/speech/narrations/passages', target)).body.passages;
+  const opening = listed.find((passage: any) => passage.text === ARABIC_OPENING);
+  const english = listed.find((passage: any) => passage.text === ENGLISH_QUOTE);
+  for (const passage of [opening, english])
+    expect(
+      (await stack.admin('PUT', '/speech/narrations/passages/voice', { ...target, passageKey: passage.key, voiceId: 'ar-male-2' })).status
+    ).toBe(200);
+  const before = passageVoiceRows();
+  const articles = contentManager(stack, ARTICLE);
+  await articles.update(documentId, { body: blocks(ARABIC_OPENING, ARABIC_CLOSING) }, 'ar');
+  await articles.publish(documentId, 'ar');
+  await waitForNewNarration(stack, ARTICLE, documentId, 'ar', first.completedAt, 90_000);
+  expect(passageVoiceRows()).toBe(before - 1);
+  const kept = (await stack.admin('POST', '/speech/narrations/passages', target)).body.passages;
+  expect(kept.find((passage: any) => passage.key === opening.key)?.reason).toBe('editor');
+  expect(kept.some((passage: any) => passage.key === english.key)).toBe(false);
 });
 
 it("a language of the site without a voice of its own is read by the article's voice, and the list says so once", async () => {

@@ -1,4 +1,4 @@
-import { blocks, contentManager, startStack, type Stack } from './harness';
+import { blocks, contentManager, EMULATOR_API_KEY, startStack, type Stack } from './harness';
 import { submissionsFor, waitForStatus } from './narration-helpers';
 
 /**
@@ -108,4 +108,52 @@ it('Settings -> Speech: voices per locale are validated, saved, applied, and che
   await stack.restartStrapi();
   expect((await stack.admin('GET', '/speech/settings')).body.settings.localeVoices).toEqual({ ar: 'ar-male-1' });
   await stack.admin('PUT', '/speech/settings', { defaultVoiceId: 'en-female-1' });
+});
+
+it('a voice not in the voice list is refused with a 400 that names it, for an article and in the settings; nothing is stored', async () => {
+  const { documentId } = await bilingualArticle('Unknown voice');
+  const chosen = await stack.admin('PUT', '/speech/narrations/voice', {
+    contentType: ARTICLE,
+    documentId,
+    locale: 'en',
+    voiceId: 'xx-nobody-1',
+  });
+  expect(chosen.status).toBe(400);
+  expect(chosen.body.error.message).toBe('voiceId: "xx-nobody-1" is not in the voice list.');
+  expect((await estimate(documentId, 'en')).voiceOverride ?? null).toBeNull();
+
+  const before = (await stack.admin('GET', '/speech/settings')).body.settings;
+  for (const [change, message] of [
+    [{ localeVoices: { ...before.localeVoices, en: 'xx-nobody-2' } }, 'localeVoices.en: "xx-nobody-2" is not in the voice list.'],
+    [{ quoteVoices: { ar: 'xx-nobody-3' } }, 'quoteVoices.ar: "xx-nobody-3" is not in the voice list.'],
+    [{ defaultVoiceId: 'xx-nobody-4', siteName: 'Not saved either' }, 'defaultVoiceId: "xx-nobody-4" is not in the voice list.'],
+  ] as const) {
+    const refused = await stack.admin('PUT', '/speech/settings', change);
+    expect({ change, status: refused.status, message: refused.body.error?.message }).toEqual({ change, status: 400, message });
+  }
+  expect((await stack.admin('GET', '/speech/settings')).body.settings).toEqual(before);
+  // A voice in effect already is not looked up again: saving the page unchanged still works.
+  expect((await stack.admin('PUT', '/speech/settings', { localeVoices: before.localeVoices })).status).toBe(200);
+});
+
+it('a voice the key may not use (403): that article fails in plain words, the next one is narrated, and the queue goes on', async () => {
+  const articles = contentManager(stack, ARTICLE);
+  const refusedOne = await articles.create({ title: 'In a voice the key may not use', body: blocks('Read in a premium voice.') }, 'en');
+  const next = await articles.create({ title: 'In the site voice', body: blocks('Read in the default voice.') }, 'en');
+  const chosen = { contentType: ARTICLE, documentId: refusedOne.documentId, locale: 'en', voiceId: 'en-male-1' };
+  expect((await stack.admin('PUT', '/speech/narrations/voice', chosen)).status).toBe(200);
+  await stack.control('PUT', '/config', { restrictedKeys: { [EMULATOR_API_KEY]: ['en-male-1'] } });
+  try {
+    await articles.publish(refusedOne.documentId, 'en');
+    await articles.publish(next.documentId, 'en');
+    const failed = await waitForStatus(stack, ARTICLE, refusedOne.documentId, 'failed', 'en');
+    expect(failed.lastErrorCode).toBe('FORBIDDEN');
+    expect(failed.lastError).toContain('does not let this site\'s API key use the voice "en-male-1"');
+    expect(failed.lastError).toContain('Choose another voice for this article.');
+    await waitForStatus(stack, ARTICLE, next.documentId, 'completed', 'en');
+    expect((await submissionsFor(stack, `${refusedOne.documentId}-en`)).map((entry) => entry.status)).toEqual([403]);
+    expect((await stack.admin('GET', '/speech/settings')).body.queue).toMatchObject({ paused: false });
+  } finally {
+    await stack.control('PUT', '/config', { restrictedKeys: {} });
+  }
 });

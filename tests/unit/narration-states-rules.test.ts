@@ -166,7 +166,7 @@ describe('content changes, regenerate and cancel', () => {
 });
 
 describe('callbacks', () => {
-  it('asking again for an old result ends any check of an empty one', () => {
+  it('an old result that comes during a check of an empty one proves nothing: it is held as an empty one, and only its hold running out pays', () => {
     const state = narrationState({
       status: 'awaiting_callback',
       fingerprint: 'v2',
@@ -175,7 +175,34 @@ describe('callbacks', () => {
       seenResults: [urls],
       noAudioCheck: true,
     });
-    const { patch } = applied(transition(state, { type: 'callbackWithFiles', urls, now }));
+    const { patch } = applied(transition(state, { type: 'callbackWithFiles', urls, graceMs: 30_000, now }));
+    expect(patch).toEqual({ lastError: expect.any(String), lastErrorCode: 'NO_AUDIO', callbackDeadline: new Date(now.getTime() + 30_000) });
+    const held = { ...state, ...patch };
+    expect(holdsEmptyResult(held)).toBe(true);
+    // Replayed again, or without a hold to give: nothing more.
+    expect(transition(held, { type: 'callbackWithFiles', urls, graceMs: 30_000, now }).kind).toBe('ignore');
+    expect(transition(state, { type: 'callbackWithFiles', urls, now }).kind).toBe('ignore');
+    // New audio still wins while it is held.
+    const fresh = { audioFile: 'https://cdn.test/b.mp3', srtFile: 'https://cdn.test/b.srt' };
+    expect(applied(transition(held, { type: 'callbackWithFiles', urls: fresh, graceMs: 30_000, now })).patch.status).toBe('storing');
+    // The hold runs out: the one paid retry.
+    expect(applied(transition(held, { type: 'callbackTimedOut', maxAttempts: 3, now })).patch).toMatchObject({
+      status: 'queued',
+      regenerate: true,
+      noAudioCheck: false,
+    });
+  });
+
+  it('outside a check, an old result for a version never generated asks for it with regenerate', () => {
+    const state = narrationState({
+      status: 'awaiting_callback',
+      fingerprint: 'v2',
+      submittedFingerprint: 'v2',
+      narratedFingerprint: 'v1',
+      seenResults: [urls],
+      noAudioCheck: false,
+    });
+    const { patch } = applied(transition(state, { type: 'callbackWithFiles', urls, graceMs: 30_000, now }));
     expect(patch).toMatchObject({ status: 'queued', regenerate: true, noAudioCheck: false });
   });
 

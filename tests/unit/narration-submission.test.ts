@@ -69,6 +69,25 @@ describe('what a failed POST /process-text means (spec section 7)', () => {
     }
   });
 
+  it("403 on a voice an editor chose fails that article alone, in plain words; on the site's own voice it pauses the queue", () => {
+    const forbidden = new ForbiddenError({ status: 403, serviceMessage: 'Voice not in plan' });
+    const chosen = planSubmissionFailure(forbidden, { ...ctx, voice: { voiceId: 'ar-premium-9', sitesOwn: false } });
+    expect(chosen.pauseQueue).toBeUndefined();
+    expect(chosen.event).toMatchObject({ type: 'submitRejected', code: 'FORBIDDEN' });
+    if (chosen.event.type === 'submitRejected') {
+      expect(chosen.event.reason).toContain('"ar-premium-9"');
+      expect(chosen.event.reason).toContain('Choose another voice');
+      expect(chosen.event.reason).toContain('Voice not in plan');
+    }
+    const own = planSubmissionFailure(forbidden, { ...ctx, voice: { voiceId: 'en-female-1', sitesOwn: true } });
+    expect(own.event.type).toBe('submitPaused');
+    expect(own.pauseQueue?.code).toBe('FORBIDDEN');
+    // A 401 is the key's whatever the voice.
+    expect(
+      planSubmissionFailure(new AuthFailedError({ status: 401 }), { ...ctx, voice: { voiceId: 'x', sitesOwn: false } }).pauseQueue
+    ).toBeDefined();
+  });
+
   it('400 INVALID_VOICE_ID, 422 VALIDATION_ERROR and PROCESSING_ERROR fail the job with the reason', () => {
     for (const error of [
       new InvalidVoiceIdError({ status: 400 }),

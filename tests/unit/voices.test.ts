@@ -1,5 +1,8 @@
 import { checkVoiceLanguage, forLocale as localeVoiceFor, localeFallbacks, primaryLanguage } from '../../server/src/voices/language';
 import { resolveVoiceId } from '../../server/src/voices/resolve';
+import { siteVoices } from '../../server/src/voices/config';
+import { ensureVoicesListed } from '../../server/src/voices/listed';
+import { createVoicesService } from '../../server/src/voices/service';
 import { parsePluginConfig } from '../../server/src/config/schema';
 import { runtimeSettingsSchema } from '../../server/src/config/settings';
 
@@ -81,5 +84,61 @@ describe('localeVoices in the configuration and the runtime settings', () => {
     const refused = runtimeSettingsSchema.safeParse({ localeVoices: { ar: ' ' } });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]).toMatchObject({ path: ['localeVoices', 'ar'], message: 'must name a voice' });
+  });
+});
+
+describe('a voice an editor asks for', () => {
+  const listed = [
+    { id: 'en-female-1', name: 'Emma', language: 'en' },
+    { id: 'ar-male-1', name: 'Omar', language: 'ar' },
+  ];
+  const serviceWith = (lists: Array<typeof listed | Error>) => {
+    const client = {
+      listVoices: jest.fn(async () => {
+        const next = lists.shift() ?? listed;
+        if (next instanceof Error) throw next;
+        return next;
+      }),
+    };
+    return { voices: createVoicesService({ config: { voiceSource: 'service', voices: [] }, client: client as never }), client };
+  };
+
+  it('is refused with a 400 naming each voice not in the list, and where it was asked', async () => {
+    const { voices } = serviceWith([listed, listed]);
+    await expect(ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId: 'en-female-1' }])).resolves.toBeUndefined();
+    const refusal = ensureVoicesListed(voices, [
+      { path: ['localeVoices', 'ar'], voiceId: 'ar-male-1' },
+      { path: ['quoteVoices', 'en'], voiceId: 'nobody-9' },
+    ]);
+    await expect(refusal).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: 'quoteVoices.en: "nobody-9" is not in the voice list.',
+      details: { errors: [{ path: ['quoteVoices', 'en'], message: '"nobody-9" is not in the voice list' }] },
+    });
+  });
+
+  it('is looked for again in a fresh list before it is refused (a voice the service added since)', async () => {
+    const { voices, client } = serviceWith([listed, [...listed, { id: 'en-male-2', name: 'Noah', language: 'en' }]]);
+    await expect(voices.notInList(['en-male-2'])).resolves.toEqual([]);
+    expect(client.listVoices).toHaveBeenCalledTimes(2);
+    // A kept list that has it asks nothing more.
+    await expect(voices.notInList(['en-female-1'])).resolves.toEqual([]);
+    expect(client.listVoices).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers 503 when the list cannot be had, and checks a configured list without the service', async () => {
+    const { voices } = serviceWith([new Error('connect ECONNREFUSED')]);
+    await expect(ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId: 'en-female-1' }])).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringContaining('"en-female-1"'),
+    });
+    const configured = createVoicesService({ config: { voiceSource: 'config', voices: listed }, client: {} as never });
+    await expect(configured.notInList(['ar-male-1', 'zz-9'])).resolves.toEqual(['zz-9']);
+  });
+
+  it("names the site's own voices: the default, each locale's and each locale's quotes", () => {
+    expect(
+      [...siteVoices({ defaultVoiceId: 'en-female-1', localeVoices: { ar: 'ar-male-1' }, quoteVoices: { en: 'en-male-2' } })].sort()
+    ).toEqual(['ar-male-1', 'en-female-1', 'en-male-2']);
   });
 });

@@ -25,6 +25,10 @@ export async function processText(ctx) {
   if (!findVoice(request.voiceId)) {
     throw new ApiError(400, 'INVALID_VOICE_ID', `Voice "${request.voiceId}" does not exist.`, { details: { voiceId: request.voiceId } });
   }
+  // Spec 5.3: a key may be restricted from a voice (403 FORBIDDEN), here before anything is charged.
+  if (/** @type {import('../auth.mjs').Principal} */ (principal).restrictedVoices.has(request.voiceId)) {
+    throw new ApiError(403, 'FORBIDDEN', `This API key cannot use voice "${request.voiceId}".`);
+  }
   // The most recent valid request decides where this company's callbacks go (read at delivery time).
   state.callbackUrls.set(company, request.callbackURL);
 

@@ -11,11 +11,12 @@ import {
 } from '../queue';
 import { narrationParagraphs } from '../text';
 import type * as Contract from '../../../shared/contracts/narrations';
+import { errors } from '@strapi/utils';
 import type { PassagesResponse, SetPassageVoiceResponse } from '../../../shared/contracts/passages';
 import { passagesView } from './domain/passages-view';
 import type { Origin } from '../credits';
 import type { SettingsService } from '../settings';
-import type { VoicesService } from '../voices';
+import { ensureVoicesListed, type VoicesService } from '../voices';
 import type { ContentReader } from './content';
 import type { NarrationsService } from './narrations.service';
 import type { VoiceOverrides } from './voice-overrides';
@@ -105,7 +106,10 @@ export function createNarrationEditorService({
       };
     },
 
-    /** An editor's voice for one passage of a document; null gives it back to the rules. Narrated at the next publish. */
+    /**
+     * An editor's voice for one passage of the draft; null gives it back to the rules. Narrated at
+     * the next publish. Only a passage the draft has, of a type that reads passages in their voices.
+     */
     async setPassageVoice(
       uid: string,
       documentId: string,
@@ -113,7 +117,15 @@ export function createNarrationEditorService({
       passageKey: string,
       voiceId: string | null
     ): Promise<SetPassageVoiceResponse> {
-      const articleId = content.articleIdFor(uid, documentId, locale);
+      const draft = await service.passages(uid, documentId, locale);
+      if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
+      if (!draft.passageVoices) throw new errors.ValidationError('This content type does not read passages in voices of their own.');
+      if (voiceId !== null) {
+        if (!draft.passages.some((passage) => passage.key === passageKey))
+          throw new errors.ValidationError(`passageKey: "${passageKey}" is not a passage of this document.`);
+        await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
+      }
+      const articleId = draft.articleId;
       await voiceOverrides.setPassage(
         { articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null },
         passageKey,
@@ -123,6 +135,7 @@ export function createNarrationEditorService({
     },
 
     async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
+      if (voiceId !== null) await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
       const articleId = content.articleIdFor(uid, documentId, locale);
       await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
       return { articleId, voiceId };

@@ -18,7 +18,8 @@ import type {
 import type { NarrationConfig } from './config';
 import type { ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
-import type { VoiceOverrides } from './voice-overrides';
+import type { VoiceChoices, VoiceOverrides } from './voice-overrides';
+import type { Passage } from '../passages';
 import { createReconciler } from './reconciler';
 
 /**
@@ -81,7 +82,7 @@ async function recordCallback(
   const now = new Date();
   if (input.audioFile && input.srtFile) {
     const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
-    const outcome = await on.apply({ type: 'callbackWithFiles', urls, now });
+    const outcome = await on.apply({ type: 'callbackWithFiles', urls, graceMs: noAudioGraceMs, now });
     if (outcome.applied) {
       on.moved(outcome.row.status);
       return { status: 'accepted' };
@@ -117,6 +118,8 @@ export interface NarrationsServiceDeps {
   worker: NarrationWorker;
   pendingRecordings: PendingRecordings;
   ledger: Pick<LedgerService, 'callbackReceived'>;
+  /** The checks of verified narration (verification/): they go with their narration. */
+  checks: { removeForNarrations: (narrationIds: readonly number[]) => Promise<void> };
 }
 
 export function createNarrationsService({
@@ -131,6 +134,7 @@ export function createNarrationsService({
   worker,
   pendingRecordings,
   ledger,
+  checks,
 }: NarrationsServiceDeps) {
   const pending = new Set<Promise<unknown>>();
   let stopping: Promise<void> | null = null;
@@ -148,6 +152,32 @@ export function createNarrationsService({
     record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale, { reconciling: true }),
     pending: pendingRecordings,
   });
+
+  /**
+   * An editor's passage voices whose passage neither the version just recorded nor the draft has
+   * any more go: an article's choices then stay as many as its passages. The draft is read only
+   * when some choice is missing from the recorded version.
+   */
+  async function prunePassageChoices(
+    uid: string,
+    documentId: string,
+    locale: string | null,
+    passages: readonly Passage[] | null,
+    choices: VoiceChoices
+  ) {
+    if (!passages) return;
+    const keys = (list: readonly Passage[] | null) => new Set((list ?? []).map((passage) => passage.key));
+    const recorded = keys(passages);
+    const stale = Object.keys(choices.passages ?? {}).filter((key) => !recorded.has(key));
+    if (stale.length === 0) return;
+    const current = await settings.get();
+    const draft = await content.loadDraft(uid, documentId, locale);
+    const drafted = draft ? keys(content.describe(uid, draft, current.contentTypes[uid], current, choices).passages) : new Set<string>();
+    await voiceOverrides.removePassages(
+      content.articleIdFor(uid, documentId, draft?.locale ?? locale),
+      stale.filter((key) => !drafted.has(key))
+    );
+  }
 
   const service = {
     /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
@@ -187,6 +217,7 @@ export function createNarrationsService({
       }
       const outcome = await repository.recordContentVersion(version, new Date(), origin);
       if (outcome.applied) worker.wake();
+      await prunePassageChoices(uid, documentId, locale, version.passages, choices);
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
 
@@ -205,6 +236,7 @@ export function createNarrationsService({
         await parts.removeForNarration(row.id);
         // The files linked when the row is deleted, not when it was read: a download may finish in between.
         await media.remove(await repository.removeWithMedia(row.id));
+        await checks.removeForNarrations([row.id]);
       }
       await voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
     },

@@ -112,7 +112,16 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     return moved;
   }
 
-  return { get, getMany, set, choices, setPassage: passageVoices.set, removeForDocument, migrateLegacyStore };
+  return {
+    get,
+    getMany,
+    set,
+    choices,
+    setPassage: passageVoices.set,
+    removePassages: passageVoices.removePassages,
+    removeForDocument,
+    migrateLegacyStore,
+  };
 }
 
 export type VoiceOverrides = ReturnType<typeof createVoiceOverrides>;

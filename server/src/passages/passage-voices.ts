@@ -52,7 +52,12 @@ export function createPassageVoices(strapi: Core.Strapi) {
     await query().deleteMany({ where: { contentType, targetDocumentId: documentId, ...(locale ? { targetLocale: locale } : {}) } });
   }
 
-  return { forArticle, set, removeForDocument };
+  /** These passages of an article are gone from its text: their choices go. */
+  async function removePassages(articleId: string, passageKeys: readonly string[]): Promise<void> {
+    if (passageKeys.length) await query().deleteMany({ where: { articleId, passageKey: { $in: [...passageKeys] } } });
+  }
+
+  return { forArticle, set, removeForDocument, removePassages };
 }
 
 export type PassageVoices = ReturnType<typeof createPassageVoices>;

@@ -196,6 +196,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       worker: getService('worker'),
       pendingRecordings: getService('pending-recordings'),
       ledger: getService('ledger'),
+      checks: getService('check-rows'),
     },
   ],
   'narration-editor': () => [

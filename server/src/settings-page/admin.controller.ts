@@ -8,10 +8,22 @@ import { describeContentType, fileTypesView, narratedTypesView, SERVER_FEATURES 
 import { SpeechServiceError } from '../speech-client';
 import { accepts } from '../http';
 import { getService } from '../utils';
+import { ensureVoicesListed, type AskedVoice } from '../voices';
 
 /** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. Shapes: shared/contracts/settings.ts. */
 
 const updateBody = accepts<Contract.UpdateSettingsRequest['body']>()(runtimeSettingsSchema);
+
+/** The voices a settings change names that are not in effect already: only those are looked up in the voice list. */
+function newVoices(changes: Contract.UpdateSettingsRequest['body'], current: Contract.SpeechSettings): AskedVoice[] {
+  const asked: AskedVoice[] = [];
+  if (changes.defaultVoiceId !== undefined && changes.defaultVoiceId !== current.defaultVoiceId)
+    asked.push({ path: ['defaultVoiceId'], voiceId: changes.defaultVoiceId });
+  for (const key of ['localeVoices', 'quoteVoices'] as const)
+    for (const [locale, voiceId] of Object.entries(changes[key] ?? {}))
+      if (current[key][locale] !== voiceId) asked.push({ path: [key, locale], voiceId });
+  return asked;
+}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async get(ctx: Context) {
@@ -62,6 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         errors: problems,
       } satisfies Contract.UpdateSettingsErrorDetails);
     }
+    await ensureVoicesListed(getService('voices'), newVoices(parsed.data, await getService('settings').get()));
     const settings = await getService('settings').update(parsed.data);
     // What the budget held is checked again against the new one (and held again if still over).
     if (parsed.data.budget) await getService('budget').releaseHeld();

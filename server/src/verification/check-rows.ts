@@ -46,6 +46,16 @@ export function createCheckRows(strapi: Core.Strapi) {
       await query().updateMany({ where: { id: { $in: [...ids] } }, data: { replaced: true } });
     },
 
+    /** Their narrations are gone: their checks go, with the text sent and what was heard. */
+    async removeForNarrations(narrationIds: readonly number[]): Promise<void> {
+      if (narrationIds.length) await query().deleteMany({ where: { narrationId: { $in: [...narrationIds] } } });
+    },
+
+    /** Checks that ended before `before` (past every window the usage page reads) go. */
+    async pruneEnded(before: Date): Promise<void> {
+      await query().deleteMany({ where: { status: { $notIn: [...OPEN_CHECK_STATUSES] }, completedAt: { $lt: before } } });
+    },
+
     async remove(id: number): Promise<void> {
       await query().delete({ where: { id } });
     },

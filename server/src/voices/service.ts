@@ -58,9 +58,20 @@ export function createVoicesService({ config, client }: { config: Pick<VoicesCon
     }
   }
 
+  /** Those of `voiceIds` the voice list does not have; a voice missing from the kept list is looked for in a fresh one. */
+  async function notInList(voiceIds: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(voiceIds)];
+    if (wanted.length === 0) return [];
+    const idsOf = (voices: Voice[]) => new Set(voices.map((voice) => voice.id));
+    let known = idsOf(await list());
+    if (config.voiceSource !== 'config' && wanted.some((id) => !known.has(id))) known = idsOf(await list({ fresh: true }));
+    return wanted.filter((id) => !known.has(id));
+  }
+
   return {
     /** `fresh`: ask the service even when the list is still kept (the settings page's connection test). */
     list,
+    notInList,
 
     /** A voice and whether the voice list gives it another language than `locale`'s (unknown is no warning). */
     async check(voiceId: string, locale: string | null): Promise<VoiceCheck> {

@@ -67,6 +67,8 @@ export function planSubmissionFailure(
     random?: () => number;
     /** What was sent: a refusal of its length is explained with it. */
     text?: SubmittedText;
+    /** The voice asked for, and whether it is one of the site's own rather than an editor's choice. */
+    voice?: { voiceId: string; sitesOwn: boolean };
   }
 ): SubmissionFailurePlan {
   const { now } = ctx;
@@ -99,6 +101,12 @@ export function planSubmissionFailure(
         creditsRequired: error.creditsRequired,
       },
     };
+  }
+  if (error instanceof ForbiddenError && ctx.voice && !ctx.voice.sitesOwn) {
+    // The key may not use this one voice: the article fails, the rest of the queue goes on.
+    const said = error.serviceMessage ? ` The service said: "${error.serviceMessage}".` : '';
+    const reason = `The speech service does not let this site's API key use the voice "${ctx.voice.voiceId}" an editor chose (${error.code}). Choose another voice for this article.${said}`;
+    return { event: { type: 'submitRejected', reason, code: error.code } };
   }
   if (error instanceof AuthFailedError || error instanceof UnauthorizedError || error instanceof ForbiddenError) {
     const reason = `The speech service refused the API key (${error.code}): check the plugin configuration. ${error.message}`;

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { type BudgetService, AUTOMATIC, type Origin, type LedgerService, type NarratedTarget } from '../../credits';
 import type { SettingsService } from '../../settings';
+import { siteVoices } from '../../voices';
 import type { QueueConfig } from './config';
 import type { QueueStateStore } from './queue-state';
 import { isPreprocessType } from '../../../../shared/contracts/settings';
@@ -133,6 +134,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         callbackTimeoutMs: config.callbackTimeoutMs,
         now: now(),
         text: { characters: text.characters, isPart: text.isPart },
+        voice: { voiceId: request.voiceId, sitesOwn: siteVoices(await settings.get()).has(request.voiceId) },
       });
       await narration.record(plan.event);
       if (plan.event.type === 'submitAlreadyProcessing') await deps.ledger.narrationAlreadyProcessing(ledgerRequest, text.credits, now());

@@ -7,6 +7,11 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
     return { kind: 'ignore', reason: `no callback awaited (${state.status})` };
   }
   if (hasSeenResult(state, event.urls)) {
+    if (state.noAudioCheck) {
+      // During a free check an earlier result proves nothing (a replay may come first): it is held as an empty one.
+      if (holdsEmptyResult(state) || event.graceMs === undefined) return { kind: 'ignore', reason: 'an earlier result during a check' };
+      return { kind: 'apply', from: ['awaiting_callback'], patch: noAudioHold(event.now, event.graceMs) };
+    }
     if (state.regenerate) {
       // We asked for a new generation: a result we already had is a replay of an old callback.
       return { kind: 'ignore', reason: 'replay of an earlier result' };
@@ -62,18 +67,17 @@ export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, ev
     };
   }
   if (holdsEmptyResult(state)) return { kind: 'ignore', reason: 'an empty result is already held' };
-  return {
-    kind: 'apply',
-    from: ['awaiting_callback'],
-    patch: {
-      lastError: NO_AUDIO.reason,
-      lastErrorCode: NO_AUDIO.code,
-      callbackDeadline: new Date(event.now.getTime() + event.graceMs),
-    },
-  };
+  return { kind: 'apply', from: ['awaiting_callback'], patch: noAudioHold(event.now, event.graceMs) };
 };
 
 const NO_AUDIO = { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' };
+
+/** An empty result held for `graceMs`, in which audio delivered late still wins. */
+const noAudioHold = (now: Date, graceMs: number) => ({
+  lastError: NO_AUDIO.reason,
+  lastErrorCode: NO_AUDIO.code,
+  callbackDeadline: new Date(now.getTime() + graceMs),
+});
 
 /** The check was answered without audio, and a late delivery of the audio is still awaited. */
 export function holdsEmptyResult(state: Pick<NarrationState, 'status' | 'noAudioCheck' | 'lastErrorCode'>): boolean {

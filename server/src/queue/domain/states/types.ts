@@ -139,8 +139,8 @@ export type NarrationEvent =
   | { type: 'submitPaused'; reason: string; code: string }
   /** 400/422: the service will not take this text as it is. */
   | { type: 'submitRejected'; reason: string; code: string; creditsMayBeLost?: boolean }
-  /** A signed callback with both files. */
-  | { type: 'callbackWithFiles'; urls: ResultUrls; now: Date }
+  /** A signed callback with both files; `graceMs`: how long an earlier result that comes during a check is held, as an empty one is. */
+  | { type: 'callbackWithFiles'; urls: ResultUrls; graceMs?: number; now: Date }
   /** A signed callback with a null file: checked with the service first, then a failure resent with regenerate true. */
   | { type: 'callbackWithoutFiles'; maxAttempts: number; graceMs: number; now: Date }
   /** No callback within callbackTimeout: ask again with regenerate false (free re-delivery). */
