@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 /**
  * What verified narration costs (issue 37): the alignment of 10,000 words (target: under 200 ms),
- * the extra memory of comparing a one-hour transcript with its text (target: under 16 MB), and
- * what checking adds to the time from a narration's store to its `verified`, apart from the
- * service's own speech-to-text time, for a 10-minute article (about 1,500 words).
+ * the extra memory of comparing a one-hour transcript with its text (target: under 16 MB), the
+ * alignment of 10,000 words against a transcript with none of them, at the default minimum word
+ * accuracy (target: a mismatch in under 200 ms), and what checking adds to the time from a
+ * narration's store to its `verified`, apart from the service's own speech-to-text time, for a
+ * 10-minute article (about 1,500 words).
  *
  * The first two run in --processes fresh Node processes (scripts/bench/verify/run.mjs) over the
- * plugin's own modules, bundled by esbuild (no plugin build needed). The third runs the playground
+ * plugin's own modules, bundled by esbuild (no plugin build needed); the third in as many fresh
+ * processes of this script (--unrelated-in <bundle folder>: --runs alignments, then the whole
+ * comparison and the check's outcome, one JSON line per run). The fourth runs the playground
  * Strapi (build it first, or pass --build) against the emulator, whose speech to text holds a job
  * 1 s queued and 1 s processing: each of --samples articles is published, stored, checked; the
  * time added is (the check's end - the store) - (the job's end - its start at the service).
@@ -16,8 +20,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 import {
   adminToken,
@@ -26,6 +32,7 @@ import {
   json,
   numberOption,
   onCleanup,
+  optionOf,
   playgroundAround,
   playgroundWorkDir,
   root,
@@ -46,13 +53,22 @@ const ARTICLE = 'api::article.article';
 const API_KEY = 'bench-verify-key';
 const MB = 1024 * 1024;
 const say = sayAs('bench-verify');
+const UNRELATED_IN = optionOf(argv, 'unrelated-in');
 
 async function comparing() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-bench-verify-'));
   onCleanup('bundle folder', () => rmSync(dir, { recursive: true, force: true }));
   const entry = path.join(dir, 'entry.ts');
   const domain = path.join(root, 'server/src/verification/domain');
-  writeFileSync(entry, `export { align } from '${domain}/alignment';\nexport { compareTranscript } from '${domain}/compare';\n`);
+  writeFileSync(
+    entry,
+    [
+      `export { align } from '${domain}/alignment';`,
+      `export { compareTranscript } from '${domain}/compare';`,
+      `export { afterComparison } from '${domain}/check';`,
+      `export { verificationConfigSchema } from '${path.join(root, 'server/src/verification')}/config';`,
+    ].join('\n')
+  );
   await build({
     entryPoints: [entry],
     bundle: true,
@@ -109,6 +125,67 @@ async function comparing() {
       row('one hour compared, warm', warm, 'compareMs', 'compareExtraBytes'),
     ]
   );
+  unrelated(dir);
+}
+
+/** --words words sent, as many heard and none of them in common: each process's --runs, then the table; any outcome but a mismatch fails. */
+function unrelated(bundle) {
+  const runs = [];
+  for (let process = 1; process <= PROCESSES; process += 1) {
+    const child = spawnSync(
+      globalThis.process.execPath,
+      [path.join(root, 'scripts/bench-verify.mjs'), '--unrelated-in', bundle, '--words', String(WORDS), '--runs', String(RUNS)],
+      { encoding: 'utf8' }
+    );
+    if (child.status !== 0) throw new Error(`bench-verify.mjs --unrelated-in failed: ${child.stderr}`);
+    for (const line of child.stdout.trim().split('\n')) runs.push({ process, ...JSON.parse(line) });
+  }
+  const row = (label, list, ms) => {
+    const time = stats(
+      list.map((run) => run[ms]),
+      'p50',
+      'max'
+    );
+    return [label, String(list.length), time.p50.toFixed(1), time.max.toFixed(1)];
+  };
+  const cold = runs.filter((run) => run.run === 1);
+  const warm = runs.filter((run) => run.run > 1);
+  const statuses = [...new Set(runs.map((run) => run.status))].join(', ');
+  const aligned = runs.filter((run) => run.aligned).length;
+  if (statuses !== 'mismatch') throw new Error(`unrelated words ended as ${statuses}, not a mismatch`);
+  say(
+    `${WORDS.toLocaleString('en')} words sent against ${WORDS.toLocaleString('en')} heard, none in common, at the minimum word accuracy ${runs[0].minWordAccuracy}: the check's outcome ${statuses}; aligned in ${aligned} runs of ${runs.length}:`
+  );
+  printTable(
+    ['', 'runs', 'ms p50', 'ms max'],
+    [
+      row('align, cold', cold, 'alignMs'),
+      row('align, warm', warm, 'alignMs'),
+      row('whole text compared, cold', cold, 'compareMs'),
+      row('whole text compared, warm', warm, 'compareMs'),
+    ]
+  );
+}
+
+/** One process of the unrelated-words figure, over the bundle in `bundle`: one JSON line per run. */
+function unrelatedRuns(bundle) {
+  const { align, compareTranscript, afterComparison, verificationConfigSchema } = createRequire(import.meta.url)(
+    path.join(bundle, 'verify.js')
+  );
+  const { minWordAccuracy } = verificationConfigSchema.parse({});
+  const sent = Array.from({ length: WORDS }, (_, i) => `sent${i % 3000}`);
+  const heard = Array.from({ length: WORDS }, (_, i) => `heard${i % 3000}`);
+  const segments = [{ start: 0, end: WORDS * 0.4, text: heard.join(' ') }];
+  for (let run = 1; run <= RUNS; run += 1) {
+    let started = performance.now();
+    const alignment = align(sent, heard, minWordAccuracy);
+    const alignMs = performance.now() - started;
+    started = performance.now();
+    const comparison = compareTranscript(sent.join(' '), segments, 'en', minWordAccuracy);
+    const compareMs = performance.now() - started;
+    const { status } = afterComparison(comparison, minWordAccuracy, new Date());
+    console.log(JSON.stringify({ run, minWordAccuracy, alignMs, compareMs, aligned: alignment.wordAccuracy !== null, status }));
+  }
 }
 
 /** An article of about `words` words: sentences of ten. */
@@ -176,11 +253,13 @@ async function addedTime() {
   );
 }
 
-runBench(
-  'bench-verify',
-  async () => {
-    await comparing();
-    await addedTime();
-  },
-  say
-);
+if (UNRELATED_IN) unrelatedRuns(UNRELATED_IN);
+else
+  runBench(
+    'bench-verify',
+    async () => {
+      await comparing();
+      await addedTime();
+    },
+    say
+  );

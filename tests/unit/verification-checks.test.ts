@@ -108,6 +108,15 @@ describe("a check's steps", () => {
     expect(afterComparison(comparison, 0.96, NOW)).toMatchObject({ status: 'mismatch', wordAccuracy: 0.95 });
     expect(afterComparison(comparison, 0.96, NOW).result).toMatchObject({ deletions: 1, placeCount: 1, sentWords: 20 });
   });
+  it('ends a transcript of 10,000 words with none in common with the text as a mismatch, its accuracy unknown', () => {
+    const sent = Array.from({ length: 10_000 }, (_, i) => `sent${i % 3000}`).join(' ');
+    const heard = Array.from({ length: 10_000 }, (_, i) => `heard${i % 3000}`).join(' ');
+    const comparison = compareTranscript(sent, [{ start: 0, end: 3600, text: heard }], 'en', 0.95);
+    const patch = afterComparison(comparison, 0.95, NOW);
+    expect(patch).toMatchObject({ status: 'mismatch', wordAccuracy: null, lastError: null, completedAt: NOW.toISOString() });
+    expect(patch.result).toMatchObject({ sentWords: 10_000, heardWords: 10_000, substitutions: 10_000, placeCount: 1 });
+    expect(patch.result?.places[0]).toMatchObject({ atSeconds: 0 });
+  });
 });
 
 describe("a narration's checks together", () => {
@@ -166,6 +175,19 @@ describe("a narration's checks together", () => {
     // "seven" is lost after "six", the second heard word of three over 4 s from 1 s: 1 + 4/3 * 2 s into the part, 5 s into the audio.
     expect(view.places).toEqual([{ expected: 'seven', heard: '', atSeconds: 8.667 }]);
     expect(view).toMatchObject({ placeCount: 1, checks: { total: 2, done: 2 }, checkedAt: NOW.toISOString() });
+  });
+
+  it('have no word accuracy when a check was too far from its text to align', () => {
+    const first = compared('one two three four', 'one two three four', { audioKey: 'part:p1:1000' });
+    const sent = 'five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty';
+    const second = check({
+      ...afterComparison(compareTranscript(sent, [{ start: 1, end: 5, text: 'something else entirely' }], 'en', 0.95), 0.95, NOW),
+      audioKey: 'part:p2:1000',
+      id: 2,
+    } as Partial<CheckRow>);
+    const view = verificationView({ audio: { id: 3 }, segments: [part('p1', 0), part('p2', 5000)] }, [first, second]);
+    expect(view).toMatchObject({ status: 'mismatch', wordAccuracy: null, placeCount: 1 });
+    expect(view.places).toEqual([{ expected: sent, heard: 'something else entirely', atSeconds: 6 }]);
   });
 
   it('say why a check failed', () => {

@@ -141,6 +141,72 @@ describe('the alignment', () => {
   });
 });
 
+describe('the alignment, bounded by the minimum word accuracy', () => {
+  const hundred = Array.from({ length: 100 }, (_, i) => `w${i}`);
+  /** `words` with the word at each of `at` heard as another. */
+  const replacedAt = (words: string[], ...at: number[]) => words.map((word, i) => (at.includes(i) ? `${word}x` : word));
+
+  it('aligns as without a bound a transcript whose edit length reaches the bound exactly', () => {
+    // 100 words at 0.95 allow 5 errors; the same length: the bound is 2 × 5 edits, five substitutions.
+    const five = replacedAt(hundred, 10, 30, 50, 70, 90);
+    expect(align(hundred, five, 0.95)).toEqual(align(hundred, five));
+    expect(align(hundred, five, 0.95)).toMatchObject({ substitutions: 5, wordAccuracy: 0.95 });
+    // A word lost makes the bound 2 × 5 - 1: the lost word and four substitutions.
+    const lostAndFour = replacedAt(hundred, 10, 30, 50, 70).filter((_, i) => i !== 90);
+    expect(align(hundred, lostAndFour, 0.95)).toEqual(align(hundred, lostAndFour));
+    expect(align(hundred, lostAndFour, 0.95)).toMatchObject({ substitutions: 4, deletions: 1, wordAccuracy: 0.95 });
+  });
+
+  it('stops just past the bound, with no accuracy and the words from the first that differs to the last as one place', () => {
+    // Edit lengths have the parity of both lengths' sum: the next past the bound is two edits more.
+    const six = replacedAt(hundred, 10, 25, 40, 55, 70, 85);
+    expect(align(hundred, six).wordAccuracy).toBe(0.94);
+    expect(align(hundred, six, 0.95)).toEqual({
+      sentWords: 100,
+      substitutions: 76,
+      deletions: 0,
+      insertions: 0,
+      wordAccuracy: null,
+      differences: [{ sent: { from: 10, to: 86 }, heard: { from: 10, to: 86 } }],
+    });
+    const lostAndFive = replacedAt(hundred, 10, 30, 50, 70, 80).filter((_, i) => i !== 90);
+    expect(align(hundred, lostAndFive).wordAccuracy).toBe(0.94);
+    expect(align(hundred, lostAndFive, 0.95).wordAccuracy).toBeNull();
+  });
+
+  it('keeps aligning a mismatch whose edit length is within the bound', () => {
+    // 20 words at 0.95 allow 1 error: a word lost and another added are 2 edits, within the bound, 2 errors.
+    const twenty = hundred.slice(0, 20);
+    const heard = [...twenty.slice(0, 5), ...twenty.slice(6, 15), 'uh', ...twenty.slice(15)];
+    expect(align(twenty, heard, 0.95)).toEqual(align(twenty, heard));
+    expect(align(twenty, heard, 0.95)).toMatchObject({ wordAccuracy: 0.9, deletions: 1, insertions: 1 });
+  });
+
+  it('allows the errors the accuracy allows, whichever way (1 − minimum) × words rounds', () => {
+    // (1 - 0.9) × 10 is 0.999…: one error in ten words is still 0.9.
+    const ten = hundred.slice(0, 10);
+    expect(align(ten, replacedAt(ten, 4), 0.9)).toMatchObject({ wordAccuracy: 0.9, substitutions: 1 });
+    expect(align(ten, replacedAt(ten, 4, 6), 0.9).wordAccuracy).toBeNull();
+  });
+
+  it('ends 10,000 words heard as 10,000 others, none in common, as one place with no accuracy', () => {
+    const sent = Array.from({ length: 10_000 }, (_, i) => `sent${i % 3000}`);
+    const heard = Array.from({ length: 10_000 }, (_, i) => `heard${i % 3000}`);
+    expect(align(sent, heard, 0.95)).toEqual({
+      sentWords: 10_000,
+      substitutions: 10_000,
+      deletions: 0,
+      insertions: 0,
+      wordAccuracy: null,
+      differences: [{ sent: { from: 0, to: 10_000 }, heard: { from: 0, to: 10_000 } }],
+    });
+  });
+
+  it('does not bound a minimum of 0, which every transcript reaches', () => {
+    expect(align(['a', 'b'], ['x', 'y', 'z'], 0)).toMatchObject({ wordAccuracy: 0, substitutions: 2, insertions: 1 });
+  });
+});
+
 describe('a transcript compared with the text sent', () => {
   const segments = (...texts: Array<[number, number, string]>): HeardSegment[] => texts.map(([start, end, text]) => ({ start, end, text }));
 
@@ -195,6 +261,27 @@ describe('a transcript compared with the text sent', () => {
     }
     const exact = compareTranscript('ذَهَبَ الوَلَدُ إلى المَدْرَسَةِ.', segments([0, 3, 'ذهب الولد الى المدرسه']), 'ar');
     expect(exact).toMatchObject({ wordAccuracy: 1, placeCount: 0 });
+  });
+
+  it('lists the words from the first that differs to the last as one place when too far from the text to align', () => {
+    const sent = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const text = `${sent.join(' ')}.`;
+    const replaced = sent.map((word, i) => (i % 5 === 2 ? `${word}x` : word)).join(' ');
+    expect(compareTranscript(text, segments([0, 5, replaced]), 'en', 0.95)).toMatchObject({
+      wordAccuracy: null,
+      substitutions: 16,
+      placeCount: 1,
+      places: [{ expected: sent.slice(2, 18).join(' '), heard: replaced.split(' ').slice(2, 18).join(' '), atSeconds: 0.5 }],
+    });
+  });
+
+  it('is exact, past the bound, when the one place only lost words: the audio stops half-way', () => {
+    const sent = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const halfWay = segments([0, 5, `${sent.slice(0, 10).join(' ')}.`]);
+    const result = compareTranscript(`${sent.join(' ')}.`, halfWay, 'en', 0.95);
+    expect(result).toEqual(compareTranscript(`${sent.join(' ')}.`, halfWay, 'en'));
+    expect(result).toMatchObject({ wordAccuracy: 0.5, deletions: 10, placeCount: 1 });
+    expect(result.places).toEqual([{ expected: sent.slice(10).join(' '), heard: '', atSeconds: 5 }]);
   });
 
   it('counts every place but lists at most MAX_PLACES', () => {

@@ -291,8 +291,9 @@ export function createVerifier(deps: VerifierDeps) {
         return afterFailure(row, { message: plan.error, code: plan.errorCode, retryable: false }, at, config.maxAttempts);
       case 'completed': {
         const settings = await deps.settings.get();
-        const comparison = compareTranscript(row.text, segmentsFromSubtitles(plan.result.subtitles), row.language);
-        return afterComparison(comparison, settings.verification.minWordAccuracy, at);
+        const { minWordAccuracy } = settings.verification;
+        const comparison = compareTranscript(row.text, segmentsFromSubtitles(plan.result.subtitles), row.language, minWordAccuracy);
+        return afterComparison(comparison, minWordAccuracy, at);
       }
     }
   }
@@ -306,9 +307,11 @@ export function createVerifier(deps: VerifierDeps) {
     }
     if (!(await rows.finish(row.id, owner, patch))) return;
     if (patch.status === 'verified' || patch.status === 'mismatch') {
-      strapi.log.info(
-        `[speech] ${row.articleId}: verification ${row.id} ${patch.status} (${Math.round((patch.wordAccuracy ?? 0) * 1000) / 10} % of words heard)`
-      );
+      const heard =
+        typeof patch.wordAccuracy === 'number'
+          ? `${Math.round(patch.wordAccuracy * 1000) / 10} % of words heard`
+          : 'too far from the text to align';
+      strapi.log.info(`[speech] ${row.articleId}: verification ${row.id} ${patch.status} (${heard})`);
     } else if (patch.status === 'failed') {
       strapi.log.warn(`[speech] ${row.articleId}: verification ${row.id} failed: ${patch.lastError}`);
     }

@@ -110,11 +110,11 @@ export function stillTranscribing(now: Date, delayMs: number): CheckPatch {
   return { nextAttemptAt: new Date(now.getTime() + delayMs).toISOString() };
 }
 
-/** The transcript compared: verified at or above the minimum word accuracy, a mismatch below it. */
+/** The transcript compared: verified at or above the minimum word accuracy, a mismatch below it or when too far to align. */
 export function afterComparison(comparison: Comparison, minWordAccuracy: number, now: Date): CheckPatch {
   const { wordAccuracy, ...result } = comparison;
   return {
-    status: wordAccuracy >= minWordAccuracy ? 'verified' : 'mismatch',
+    status: wordAccuracy !== null && wordAccuracy >= minWordAccuracy ? 'verified' : 'mismatch',
     wordAccuracy,
     result,
     nextAttemptAt: null,

@@ -27,7 +27,12 @@ export interface Place {
 }
 
 export interface Comparison {
-  wordAccuracy: number;
+  /**
+   * Past what the minimum accuracy allows, the transcript is not aligned: its one place, and the
+   * counts, are the words from the first that differs to the last, and the accuracy is null (below
+   * the minimum, by how much unknown) unless that place only lost words or only added some.
+   */
+  wordAccuracy: number | null;
   sentWords: number;
   heardWords: number;
   substitutions: number;
@@ -69,12 +74,19 @@ function written({ words, tokens }: Words, from: number, to: number): string {
 
 const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
-export function compareTranscript(sentText: string, segments: readonly HeardSegment[], language: string | null): Comparison {
+/** `minWordAccuracy`, the check's, bounds the alignment (see align); 0 does not. */
+export function compareTranscript(
+  sentText: string,
+  segments: readonly HeardSegment[],
+  language: string | null,
+  minWordAccuracy = 0
+): Comparison {
   const sent = wordsOf(sentText, language);
   const heard = heardWordsOf(segments, language);
   const alignment = align(
     sent.words.map((word) => word.norm),
-    heard.words.map((word) => word.norm)
+    heard.words.map((word) => word.norm),
+    minWordAccuracy
   );
   const places = alignment.differences.slice(0, MAX_PLACES).map((difference): Place => {
     const at =

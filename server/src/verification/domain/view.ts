@@ -68,12 +68,14 @@ function viewOf(current: ReadonlyArray<{ part: StoredPart | null; row: CheckRow 
   const statuses = current.map(({ row }) => row?.status ?? 'pending');
   let heardRight = 0;
   let sent = 0;
+  let accuracyKnown = true;
   let placeCount = 0;
   const places: VerificationPlace[] = [];
   let checkedAt: string | null = null;
   for (const { part, row } of current) {
     if (!row?.result || (row.status !== 'verified' && row.status !== 'mismatch')) continue;
-    heardRight += (row.wordAccuracy ?? 0) * row.result.sentWords;
+    if (row.wordAccuracy === null) accuracyKnown = false;
+    else heardRight += row.wordAccuracy * row.result.sentWords;
     sent += row.result.sentWords;
     placeCount += row.result.placeCount;
     const offset = (part?.offsetMs ?? 0) / 1000;
@@ -84,7 +86,8 @@ function viewOf(current: ReadonlyArray<{ part: StoredPart | null; row: CheckRow 
   const anyCompared = current.some(({ row }) => row?.status === 'verified' || row?.status === 'mismatch');
   return {
     status: overallStatus(statuses),
-    wordAccuracy: anyCompared ? (sent > 0 ? heardRight / sent : 1) : null,
+    // A check too far from its text to align has no accuracy, nor then has the narration.
+    wordAccuracy: anyCompared && accuracyKnown ? (sent > 0 ? heardRight / sent : 1) : null,
     placeCount,
     places: places.sort((a, b) => a.atSeconds - b.atSeconds).slice(0, MAX_PLACES),
     checks: { total: current.length, done: statuses.filter((status) => DONE.includes(status)).length },
