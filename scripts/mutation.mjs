@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
  * `npm run mutation`: mutation testing (StrykerJS) of the pure domains whose rules the unit tests
- * must pin: the queue's state table, the credits and the listening insights. Each domain is
+ * must pin: the queue's state table, the credits, the listening insights, verified narration and
+ * passage voices. Each domain is
  * mutated alone against its own unit tests; the score of each is printed, and the HTML reports
  * are left in test-artifacts/mutation/. Outside CI (a run takes minutes per domain).
  *
- *   npm run mutation                  the three domains
- *   npm run mutation -- states        one of them (states, credits, insights)
+ *   npm run mutation                  every domain
+ *   npm run mutation -- states        some of them (states, credits, insights, verification, passages)
  *
  * StrykerJS is installed by this script at a pinned version, not as a dev dependency: every
  * `npm install` (CI's too) would otherwise unpack it for a script CI never runs. 9.x is the last
@@ -25,6 +26,8 @@ const DOMAINS = {
   states: { mutate: ['server/src/queue/domain/states/**/*.ts'], tests: 'tests/unit/narration-(states|parts|submission)' },
   credits: { mutate: ['server/src/credits/domain/**/*.ts'], tests: 'tests/unit/credits-' },
   insights: { mutate: ['server/src/insights/domain/**/*.ts'], tests: 'tests/unit/(insights|player-insights)' },
+  verification: { mutate: ['server/src/verification/domain/**/*.ts'], tests: 'tests/unit/verification-' },
+  passages: { mutate: ['server/src/passages/domain/**/*.ts'], tests: 'tests/unit/passage' },
 };
 
 const wanted = process.argv.slice(2);

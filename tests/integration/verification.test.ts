@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import {
   ledgerEntries,
@@ -121,6 +123,59 @@ it('a clean narration is verified, by exactly one speech-to-text job in its voic
   const jobs = await sttJobsOf(`${documentId}-en`);
   expect(jobs).toHaveLength(1);
   expect(jobs[0].language.toLowerCase().startsWith('en')).toBe(true);
+});
+
+it('deleting a verified document deletes its checks, the text sent and what was heard with them', async () => {
+  const documentId = await publishedArticle(
+    'Checked, then deleted',
+    'Its checks go with it.',
+    'A sentence that is heard and then forgotten.'
+  );
+  await waitForVerification(ARTICLE, documentId, ['verified', 'mismatch', 'failed']);
+  const checksOf = () => {
+    const db = new Database(path.join(stack.workDir, 'data.db'), { readonly: true });
+    try {
+      return (
+        db.prepare('select count(*) as count from speech_verifications where article_id = ?').get(`${documentId}-en`) as { count: number }
+      ).count;
+    } finally {
+      db.close();
+    }
+  };
+  expect(checksOf()).toBe(1);
+  await contentManager(stack, ARTICLE).remove(documentId, 'en');
+  await waitFor(async () => checksOf() === 0, { timeoutMs: 20_000, what: 'the checks deleted with the document' });
+});
+
+it('an ended check is deleted once it is older than every period the usage page counts; recent ones stay', async () => {
+  const database = () => new Database(path.join(stack.workDir, 'data.db'));
+  const db = database();
+  const recent = (db.prepare("select count(*) as count from speech_verifications where status != 'pending'").get() as { count: number })
+    .count;
+  try {
+    // Written as Strapi writes its dates here (read from a row it wrote).
+    const written = (db.prepare('select created_at as at from admin_users limit 1').get() as { at: unknown }).at;
+    const oldAt = Date.now() - 100 * 24 * 60 * 60_000;
+    const old = typeof written === 'number' ? oldAt : new Date(oldAt).toISOString();
+    db.prepare(
+      "insert into speech_verifications (narration_id, article_id, audio_key, text, status, attempts, regenerated, replaced, completed_at, created_at, updated_at) values (0, 'long-gone-en', 'a', 'Old text.', 'verified', 1, 0, 1, ?, ?, ?)"
+    ).run(old, old, old);
+  } finally {
+    db.close();
+  }
+  const count = (where: string) => {
+    const reader = database();
+    try {
+      return (reader.prepare(`select count(*) as count from speech_verifications where ${where}`).get() as { count: number }).count;
+    } finally {
+      reader.close();
+    }
+  };
+  expect(count("article_id = 'long-gone-en'")).toBe(1);
+  // A new process prunes at its first pass.
+  await stack.restartStrapi();
+  await waitFor(async () => count("article_id = 'long-gone-en'") === 0, { timeoutMs: 30_000, what: 'the old check pruned' });
+  expect(count("status != 'pending'")).toBe(recent);
 });
 
 it("a check the service charges for is in the ledger at what the service's answer said, as the verification's", async () => {

@@ -31,6 +31,10 @@ describe('plugin configuration', () => {
     expect(() => parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: [] } } })).toThrow(
       /textFields: name at least one text field/
     );
+    expect(() => parsePluginConfig({ ...minimal, contentTypes: { 'api::a.a': { textFields: ['body', 'summary', 'body'] } } })).toThrow(
+      /contentTypes\.api::a\.a\.textFields: name each text field once/
+    );
+    expect(runtimeSettingsSchema.safeParse({ contentTypes: { 'api::a.a': { textFields: ['body', 'body'] } } }).success).toBe(false);
     expect(() => parsePluginConfig({ ...minimal, mediaHosts: ['http://'] })).toThrow(/speech\.config\.mediaHosts\.0/);
     expect(() => parsePluginConfig({ ...minimal, apiKeyy: 'typo' })).toThrow(/unknown key\(s\) apiKeyy/);
   });

@@ -1,6 +1,6 @@
 import { checkVoiceLanguage, forLocale as localeVoiceFor, localeFallbacks, primaryLanguage } from '../../server/src/voices/language';
 import { resolveVoiceId } from '../../server/src/voices/resolve';
-import { siteVoices } from '../../server/src/voices/config';
+import { siteVoices } from '../../server/src/settings/site-voices';
 import { ensureVoicesListed } from '../../server/src/voices/listed';
 import { createVoicesService } from '../../server/src/voices/service';
 import { parsePluginConfig } from '../../server/src/config/schema';

@@ -24,14 +24,13 @@ export const VerificationCard = ({ verification, onPlayFrom, dir }: Props) => {
   const summary = {
     pending: t('verification.pending', 'Checking the narration: listening to it with speech to text…'),
     verified: t('verification.verified', 'Verified: {percent} of words heard', { percent }),
-    mismatch: t(
-      'verification.mismatch',
-      'Check: {count, plural, one {# place differs} other {# places differ}} ({percent} of words heard)',
-      {
-        count: verification.placeCount,
-        percent,
-      }
-    ),
+    mismatch:
+      verification.wordAccuracy === null
+        ? t('verification.mismatchUnaligned', 'Check: the audio is too far from the text sent to count the words heard')
+        : t('verification.mismatch', 'Check: {count, plural, one {# place differs} other {# places differ}} ({percent} of words heard)', {
+            count: verification.placeCount,
+            percent,
+          }),
     failed: t('verification.failed', 'The narration could not be checked: {reason}', { reason: verification.reason ?? '' }),
   }[verification.status];
   const tone = { pending: 'neutral600', verified: 'success600', mismatch: 'warning600', failed: 'danger600' }[verification.status];

@@ -200,11 +200,9 @@ export default {
 
   /** Sends one narration waiting for the budget this month, over it (the settings permission's call). */
   async letThrough(ctx: Context) {
-    const target = validate(letThroughBody, ctx.request.body);
-    const { contentType, documentId, locale } = target;
-    // Only a document the caller may read in the Content Manager: nothing is read or sent for another.
-    await ensureMayActOn(ctx, target, 'read');
-    const articleId = getService('content').articleIdFor(contentType, documentId, locale ?? null);
+    // Only a document the caller may read in the Content Manager, in the locale that was checked: nothing is read or sent for another.
+    const { contentType, documentId, locale } = await ensureMayActOn(ctx, validate(letThroughBody, ctx.request.body), 'read');
+    const articleId = getService('content').articleIdFor(contentType, documentId, locale);
     const row = await getService('narration-rows').findByArticleId(articleId);
     if (!row) throw new errors.NotFoundError('This document has no narration.');
     const released = await getService('budget').letThrough(row.id, new Date());

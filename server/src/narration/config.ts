@@ -36,7 +36,13 @@ export const segmentCharacters = z
 export const contentTypeNarrationSchema = z
   .object({
     titleField: z.string().min(1).optional(),
-    textFields: z.array(z.string().min(1)).min(1, 'name at least one text field'),
+    textFields: z
+      .array(z.string().min(1))
+      .min(1, 'name at least one text field')
+      .refine(
+        (fields) => new Set(fields).size === fields.length,
+        'name each text field once (a field named twice is read, and paid for, twice)'
+      ),
     /**
      * Left out: the type decides (published for draft & publish types, saved otherwise). 'off'
      * keeps the settings but narrates nothing; a value that cannot fire for the type is refused.

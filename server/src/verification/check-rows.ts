@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { VERIFICATION_UID } from '../content-types';
-import { OPEN_CHECK_STATUSES, type CheckPatch, type CheckRow } from './domain/check';
+import { CHECK_VIEW_COLUMNS, OPEN_CHECK_STATUSES, type CheckPatch, type CheckRow, type CheckViewRow } from './domain/check';
 
 /**
  * The only code that writes check rows. A row is worked on under its lease, taken by a
@@ -24,6 +24,16 @@ export function createCheckRows(strapi: Core.Strapi) {
         where: { narrationId: { $in: [...narrationIds] }, replaced: false },
         orderBy: { id: 'asc' },
       })) as CheckRow[];
+    },
+
+    /** As forNarrations, the columns the admin's views read only (no text). */
+    async viewsOf(narrationIds: readonly number[]): Promise<CheckViewRow[]> {
+      if (narrationIds.length === 0) return [];
+      return (await query().findMany({
+        where: { narrationId: { $in: [...narrationIds] }, replaced: false },
+        select: [...CHECK_VIEW_COLUMNS],
+        orderBy: { id: 'asc' },
+      })) as CheckViewRow[];
     },
 
     async create(check: NewCheck, now: Date): Promise<void> {

@@ -2,19 +2,19 @@ import type { VerificationView } from '../../../shared/contracts/verification';
 import type { NarrationListRow, NarrationRow } from '../queue';
 import type { SettingsService } from '../settings';
 import type { CheckRows } from './check-rows';
-import type { CheckRow } from './domain/check';
+import type { CheckViewRow } from './domain/check';
 import { listedVerificationView, verificationView } from './domain/view';
 
 /**
  * What the admin reads of narrations' checks: each narration's `verification`, null for a type
  * that does not verify (and for a narration that never reached storing: nothing to check yet).
  */
-export function createVerificationViews(deps: { settings: Pick<SettingsService, 'get'>; rows: Pick<CheckRows, 'forNarrations'> }) {
+export function createVerificationViews(deps: { settings: Pick<SettingsService, 'get'>; rows: Pick<CheckRows, 'viewsOf'> }) {
   async function checksOf(narrations: ReadonlyArray<Pick<NarrationRow, 'id' | 'contentType'>>) {
     const settings = await deps.settings.get();
     const verifying = narrations.filter((row) => settings.contentTypes[row.contentType]?.verify);
-    const checks = await deps.rows.forNarrations(verifying.map((row) => row.id));
-    const byNarration = new Map<number, CheckRow[]>();
+    const checks = await deps.rows.viewsOf(verifying.map((row) => row.id));
+    const byNarration = new Map<number, CheckViewRow[]>();
     for (const check of checks) byNarration.set(check.narrationId, [...(byNarration.get(check.narrationId) ?? []), check]);
     return { verifying: new Set(verifying.map((row) => row.id)), byNarration };
   }

@@ -89,6 +89,9 @@ const BATCH = 20;
  */
 const IDLE_SWEEP_MS = PASS_EVERY_MS;
 const STORE_KEY = 'verification';
+/** Ended checks are kept past the usage page's longest period (90 days) and its month, then deleted. */
+const ENDED_CHECKS_KEPT_MS = 92 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 export function createVerifier(deps: VerifierDeps) {
   const { strapi, config, rows, narrations, client } = deps;
@@ -98,6 +101,7 @@ export function createVerifier(deps: VerifierDeps) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  let prunedAt = 0;
 
   /** The language the audio is spoken in: its voice's, else the article's locale; null leaves the service's default. */
   async function languageOf(voiceId: string, locale: string | null): Promise<string | null> {
@@ -362,6 +366,10 @@ export function createVerifier(deps: VerifierDeps) {
     const types = await verifyingTypes();
     if (types.length === 0 && Object.keys((await savedSweep())?.types ?? {}).length === 0 && (await rows.nextDueAt()) === null) return;
     if (!(await lease.acquire(now()))) return;
+    if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = now().getTime();
+      await rows.pruneEnded(new Date(prunedAt - ENDED_CHECKS_KEPT_MS));
+    }
     await sweep(types);
     const due = await rows.due(now(), BATCH);
     if (due.length === 0) return;

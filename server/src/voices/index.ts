@@ -4,4 +4,3 @@ export { ensureVoicesListed, type AskedVoice } from './listed';
 export { resolveVoiceId } from './resolve';
 export { sendSpeech } from './send-speech';
 export type { VoicesService } from './service';
-export { siteVoices } from './config';

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { type BudgetService, AUTOMATIC, type Origin, type LedgerService, type NarratedTarget } from '../../credits';
-import type { SettingsService } from '../../settings';
-import { siteVoices } from '../../voices';
+import { siteVoices, type SettingsService } from '../../settings';
 import type { QueueConfig } from './config';
 import type { QueueStateStore } from './queue-state';
 import { isPreprocessType } from '../../../../shared/contracts/settings';

@@ -42,6 +42,21 @@ export interface CheckRow {
   replaced: boolean;
 }
 
+/** What the admin's views read of a check: never the text sent. */
+export const CHECK_VIEW_COLUMNS = [
+  'id',
+  'narrationId',
+  'audioKey',
+  'partKey',
+  'status',
+  'completedAt',
+  'wordAccuracy',
+  'result',
+  'lastError',
+  'regenerated',
+] as const satisfies ReadonlyArray<keyof CheckRow>;
+export type CheckViewRow = Pick<CheckRow, (typeof CHECK_VIEW_COLUMNS)[number]>;
+
 /** A failure of one step: retried later unless it cannot mend or the attempts are spent. */
 export interface StepFailure {
   message: string;

@@ -11,7 +11,7 @@
  */
 import type { VerificationPlace, VerificationView } from '../../../../shared/contracts/verification';
 import type { StoredPart } from '../../queue';
-import { overallStatus, type CheckRow, type CheckStatus } from './check';
+import { overallStatus, type CheckRow, type CheckStatus, type CheckViewRow } from './check';
 import { MAX_PLACES } from './compare';
 
 /** The narration's fields a check is made of. */
@@ -49,7 +49,7 @@ export function wasRetaken(check: Pick<CheckRow, 'regenerated' | 'completedAt'>,
 const DONE: readonly CheckStatus[] = ['verified', 'mismatch', 'failed'];
 
 /** The view of a narration's checks: those of its current audio, an audio not yet given a check counting as pending. */
-export function verificationView(narration: CheckedNarration, rows: readonly CheckRow[]): VerificationView {
+export function verificationView(narration: CheckedNarration, rows: readonly CheckViewRow[]): VerificationView {
   const byKey = new Map(
     rows.filter((row) => !wasRetaken(row, { completedAt: narration.completedAt ?? null })).map((row) => [row.audioKey, row])
   );
@@ -60,11 +60,11 @@ export function verificationView(narration: CheckedNarration, rows: readonly Che
  * The view of a narration in a list, which reads neither its files nor its parts: its checks as
  * they are (the verifier removes those of audio a store replaced); pending while none was made.
  */
-export function listedVerificationView(rows: readonly CheckRow[]): VerificationView {
+export function listedVerificationView(rows: readonly CheckViewRow[]): VerificationView {
   return rows.length > 0 ? viewOf(rows.map((row) => ({ part: null, row }))) : viewOf([{ part: null, row: null }]);
 }
 
-function viewOf(current: ReadonlyArray<{ part: StoredPart | null; row: CheckRow | null }>): VerificationView {
+function viewOf(current: ReadonlyArray<{ part: StoredPart | null; row: CheckViewRow | null }>): VerificationView {
   const statuses = current.map(({ row }) => row?.status ?? 'pending');
   let heardRight = 0;
   let sent = 0;
