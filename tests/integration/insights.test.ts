@@ -622,6 +622,13 @@ describe('behind a reverse proxy, under another REST prefix', () => {
     for (const pathname of ['/v2/speech/insights/events', '/v2/speech/insights/events/', '/V2/Speech/Insights/Events']) {
       expect({ pathname, status: (await chunkedEvent('127.0.0.9', pathname, 3_000)).status }).toEqual({ pathname, status: 413 });
     }
+    // The plugin's public URLs follow the prefix: the narration's files, the feed and its enclosures.
+    const narration = await (await stack.request(`/v2/speech/narrations/${english}-en`)).json();
+    expect(narration.audioUrl).toBe(`${stack.url}/v2/speech/narrations/${english}-en/audio.mp3`);
+    const feed = await (await stack.request('/v2/speech/feeds/articles.xml?locale=ar', { headers: { 'user-agent': PODCAST_APP } })).text();
+    expect(feed).toContain(`${stack.url}/v2/speech/feeds/articles.xml`);
+    expect(feed).toContain(`${stack.url}/v2/speech/feeds/articles/${arabic}-ar/audio.mp3`);
+    expect(feed).not.toContain(`${stack.url}/api/`);
     // The old prefix routes nothing of the plugin's any more (Strapi answers 404 or 405).
     expect([404, 405]).toContain((await proxiedPlay('/api/speech/insights/events', '203.0.113.5')).status);
     await sleep(2_500);

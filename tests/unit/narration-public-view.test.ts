@@ -4,6 +4,8 @@ import { narrationJson } from '../../server/src/narration/domain/public-view';
 import { narrationRow, storedPart } from './narration-fixtures';
 
 const BASE = 'https://cms.example';
+/** The content API under BASE, as settings.contentApiUrl() gives it. */
+const API = `${BASE}/api`;
 
 /** A completed Arabic narration with its files stored. */
 function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
@@ -34,7 +36,7 @@ function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
 
 describe('the public narration JSON', () => {
   it('carries the title, the exact byte length and a schema.org AudioObject once the audio is stored', () => {
-    const json = narrationJson(row(), BASE);
+    const json = narrationJson(row(), API);
     expect(json).toMatchObject({ title: 'مقال & "ملاحظات"', audioBytes: 500_123, status: 'ready' });
     expect(json.jsonLd).toEqual({
       '@context': 'https://schema.org',
@@ -55,7 +57,7 @@ describe('the public narration JSON', () => {
   });
 
   it('keeps every field it had, and says nothing of audio that is not there yet', () => {
-    const json = narrationJson(row({ status: 'queued', audio: null, subtitles: null, subtitlesVtt: null, completedAt: null }), BASE);
+    const json = narrationJson(row({ status: 'queued', audio: null, subtitles: null, subtitlesVtt: null, completedAt: null }), API);
     expect(Object.keys(json)).toEqual(
       expect.arrayContaining(['articleId', 'documentId', 'locale', 'contentType', 'status', 'audioUrl', 'srtUrl', 'vttUrl'])
     );
@@ -77,14 +79,14 @@ describe('the public narration JSON', () => {
       });
     const json = narrationJson(
       row({ characters: 180, credits: 180, segments: [part('p1', 200, 0), part('p2', 180, 1), part('p3', 150, 2)] }),
-      BASE
+      API
     );
     expect(json).toMatchObject({ characters: 530, credits: 180 });
-    expect(narrationJson(row({ characters: 612, credits: 1224, segments: null }), BASE)).toMatchObject({ characters: 612, credits: 1224 });
+    expect(narrationJson(row({ characters: 612, credits: 1224, segments: null }), API)).toMatchObject({ characters: 612, credits: 1224 });
   });
 
   it('an upgraded row without a byte length: null, not a guess from the rounded Media Library size', () => {
-    expect(narrationJson(row({ audioBytes: null, audio: { id: 7, url: '/uploads/a.mp3', size: 488.4 } }), BASE).audioBytes).toBeNull();
+    expect(narrationJson(row({ audioBytes: null, audio: { id: 7, url: '/uploads/a.mp3', size: 488.4 } }), API).audioBytes).toBeNull();
   });
 });
 

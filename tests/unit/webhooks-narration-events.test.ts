@@ -6,6 +6,8 @@ import { narrationState, narrationRow } from './narration-fixtures';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const BASE = 'https://cms.example';
+/** The content API under BASE, as settings.contentApiUrl() gives it. */
+const API = `${BASE}/api`;
 
 function row(overrides: Partial<NarrationRow> = {}): NarrationRow {
   // A lease owner set, so the tests see it never leaks into a webhook.
@@ -106,7 +108,7 @@ describe('the body of a webhook event', () => {
     const info = narrationWebhookInfo(
       'narration.ready',
       { ...ready, durationSeconds: '12.5' as never },
-      { base: BASE, modelName: 'article' }
+      { base: API, modelName: 'article' }
     );
     expect(info).toEqual({
       model: 'article',
@@ -135,7 +137,7 @@ describe('the body of a webhook event', () => {
       lastErrorCode: 'NO_AUDIO',
       fingerprint: 'fp-secret',
     });
-    const info = narrationWebhookInfo('narration.failed', failed, { base: BASE, modelName: 'article' });
+    const info = narrationWebhookInfo('narration.failed', failed, { base: API, modelName: 'article' });
     expect(info.narration).toMatchObject({
       status: 'failed',
       audioUrl: null,
@@ -178,7 +180,7 @@ describe('announcing on the event hub', () => {
     const { strapi, allowed } = fakeStrapi(async () => undefined);
     const webhooks = createNarrationWebhooks(strapi, {
       findRow: async () => null,
-      publicUrl: () => BASE,
+      contentApiUrl: () => API,
       verificationOf: async () => null,
     });
     webhooks.registerEvents();
@@ -208,7 +210,7 @@ describe('announcing on the event hub', () => {
     };
     const webhooks = createNarrationWebhooks(strapi, {
       findRow: async () => stored,
-      publicUrl: () => BASE,
+      contentApiUrl: () => API,
       verificationOf: async () => verification,
     });
     webhooks.verificationFailed(stored.id, stored.articleId);
@@ -238,7 +240,7 @@ describe('announcing on the event hub', () => {
     const stored = row({ status: 'queued', title: 'From the database', audio: { id: 1, url: '/a' }, subtitles: { id: 2, url: '/b' } });
     const webhooks = createNarrationWebhooks(strapi, {
       findRow: async () => stored,
-      publicUrl: () => BASE,
+      contentApiUrl: () => API,
       verificationOf: async () => null,
     });
     webhooks.transitionCommitted(storedChange(row({ status: 'completed' })));
@@ -266,7 +268,7 @@ describe('announcing on the event hub', () => {
       findRow: async () => {
         throw new Error('database gone');
       },
-      publicUrl: () => BASE,
+      contentApiUrl: () => API,
     });
     expect(() => webhooks.transitionCommitted(storedChange(row({ status: 'completed' })))).not.toThrow();
     webhooks.transitionCommitted({ event: { type: 'cancelled' }, from: ['queued'], patch: { status: 'cancelled' }, row: row() });

@@ -54,8 +54,8 @@ interface CollectionType {
 }
 
 /** A feed item's enclosure: GET /api/speech/feeds/:pluralName/:articleId/audio.mp3 (feeds/routes.ts). */
-export function feedEnclosureUrl(base: string, pluralName: string, articleId: string): string {
-  return `${base}/api/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
+export function feedEnclosureUrl(apiBase: string, pluralName: string, articleId: string): string {
+  return `${apiBase}/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
 }
 
 /** Whether a feed lists a narration: its audio stored and its entry live (`live`: content.liveKeys). */
@@ -102,7 +102,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
       title: configured.title ?? (siteName ? `${siteName}: ${name}` : name),
       description: configured.description ?? `${name}, narrated.`,
       link: configured.link ?? base,
-      selfUrl: `${base}/api/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
+      selfUrl: `${settings.contentApiUrl()}/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
       language: locale ?? configured.language ?? null,
       author: configured.author ?? (siteName || null),
       imageUrl: configured.imageUrl ?? null,
@@ -150,7 +150,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
   async function itemsOf(uid: string, pluralName: string, locale: string | null): Promise<FeedItem[]> {
     const localized = content.isLocalized(uid);
     const rowLocale = localized ? locale : null;
-    const base = settings.publicUrl();
+    const base = settings.contentApiUrl();
     const items: FeedItem[] = [];
     for (let start = 0; items.length < feeds.limit; start += feeds.limit) {
       const listed = await rows.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });

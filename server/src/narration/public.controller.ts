@@ -33,7 +33,7 @@ async function findVisible(ctx: Context): Promise<NarrationRow> {
 export default {
   async findOne(ctx: Context) {
     const row = await findVisible(ctx);
-    const json = narrationJson(row, getService('settings').publicUrl());
+    const json = narrationJson(row, getService('settings').contentApiUrl());
     if (privateAnswer(ctx, etagOf(JSON.stringify(json), { weak: true }))) return;
     ctx.body = json;
   },

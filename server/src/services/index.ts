@@ -224,7 +224,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     strapi,
     {
       findRow: (id) => getService('narration-rows').findById(id, true),
-      publicUrl: () => getService('settings').publicUrl(),
+      contentApiUrl: () => getService('settings').contentApiUrl(),
       verificationOf: async (row) => (await getService('verification-views').forNarrations([row])).get(row.id) ?? null,
     },
   ],

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { restPrefix } from '../http';
 import type { z } from 'zod/v3';
 import type { ConnectionInfo, SpeechSettings } from '../../../shared/contracts/settings';
 
@@ -50,7 +51,8 @@ export function createSettingsService<Saved extends object>({
 }) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   let cached: { value: SpeechSettings; at: number } | null = null;
-  const callbackUrl = () => connection.callbackUrl || `${publicUrl(strapi)}/api/speech/callback`;
+  const contentApiUrl = () => `${publicUrl(strapi)}${restPrefix(strapi.config.get('api.rest.prefix', '/api'))}`;
+  const callbackUrl = () => connection.callbackUrl || `${contentApiUrl()}/speech/callback`;
 
   async function readSaved(): Promise<Saved> {
     const raw = await store().get({ key: 'settings' });
@@ -67,6 +69,9 @@ export function createSettingsService<Saved extends object>({
   return {
     /** The site's public origin, for the URLs front ends are given. */
     publicUrl: () => publicUrl(strapi),
+
+    /** The site's content API (the public URL and Strapi's REST prefix), where the plugin's public routes are. */
+    contentApiUrl,
 
     /** Where the speech service posts narration results. */
     callbackUrl,

@@ -18,7 +18,7 @@ export interface NarrationWebhooksDeps {
   /** The row with its media as the public routes read it (null when it is gone). */
   findRow: (id: number) => Promise<NarrationRow | null>;
   /** The site's public origin, for the narration URLs. */
-  publicUrl: () => string;
+  contentApiUrl: () => string;
   /** A narration's checks as the admin reads them (verification/). */
   verificationOf: (row: NarrationRow) => Promise<VerificationView | null>;
 }
@@ -36,7 +36,7 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
       ? { ...stored, status: change.row.status, lastError: change.row.lastError, lastErrorCode: change.row.lastErrorCode }
       : change.row;
     const modelName = contentTypeSchema(strapi, row.contentType)?.modelName ?? null;
-    await strapi.eventHub.emit(webhookEvent, narrationWebhookInfo(webhookEvent, row, { base: deps.publicUrl(), modelName }));
+    await strapi.eventHub.emit(webhookEvent, narrationWebhookInfo(webhookEvent, row, { base: deps.contentApiUrl(), modelName }));
   }
 
   /** Runs an announcement beside the caller: its failure is only logged, shutdown waits for it. */
@@ -55,7 +55,7 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
     const event = NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_VERIFICATION_FAILED;
     const modelName = contentTypeSchema(strapi, row.contentType)?.modelName ?? null;
     const verification = await deps.verificationOf(row);
-    await strapi.eventHub.emit(event, narrationWebhookInfo(event, row, { base: deps.publicUrl(), modelName, verification }));
+    await strapi.eventHub.emit(event, narrationWebhookInfo(event, row, { base: deps.contentApiUrl(), modelName, verification }));
   }
 
   return {

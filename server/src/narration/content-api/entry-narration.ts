@@ -15,5 +15,5 @@ export async function entryNarration(
   if (!parent?.documentId) return null;
   const row = await getService('narration-views').findVisibleForEntry(uid, { ...parent, documentId: parent.documentId }, auth);
   if (!row) return null;
-  return narrationJson(row, getService('settings').publicUrl());
+  return narrationJson(row, getService('settings').contentApiUrl());
 }

@@ -11,8 +11,8 @@ export function publicStatus(row: Pick<NarrationRow, 'status' | 'audio'>): strin
 }
 
 /** The public route of one of a narration's files (`audio.mp3`, `subtitles.vtt`...). */
-export function narrationFileUrl(base: string, articleId: string, name: string): string {
-  return `${base}/api/speech/narrations/${encodeURIComponent(articleId)}/${name}`;
+export function narrationFileUrl(apiBase: string, articleId: string, name: string): string {
+  return `${apiBase}/speech/narrations/${encodeURIComponent(articleId)}/${name}`;
 }
 
 /** The characters a narration's audio reads: its stored parts' when joined from parts, else the row's. */
@@ -20,7 +20,7 @@ function storedCharacters(row: Pick<NarrationRow, 'characters' | 'segments'>): n
   return row.segments?.length ? row.segments.reduce((sum, part) => sum + part.characters, 0) : row.characters;
 }
 
-/** The public JSON of a narration; `base` is the site's public URL (server.url). */
+/** The public JSON of a narration; `base` is the site's content API (server.url and api.rest.prefix). */
 export function narrationJson(row: NarrationRow, base: string) {
   const hasFiles = Boolean(row.audio && row.subtitles);
   const fileUrl = (name: string) => (hasFiles ? narrationFileUrl(base, row.articleId, name) : null);
