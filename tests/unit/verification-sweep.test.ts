@@ -58,4 +58,45 @@ describe("the verifier's sweep", () => {
     // Never backwards.
     expect(afterSweep({ types: { [ARTICLE]: { from: T0, seen: T1 } } }, stored, false, at(T1)).types[ARTICLE].seen).toBe(T1);
   });
+
+  it('checks a store at the very moment a type began to verify, and not one a millisecond before', () => {
+    const state = { types: { [ARTICLE]: { from: T0, seen: T0 } } };
+    expect(isChecked(state, { contentType: ARTICLE, completedAt: T0 })).toBe(true);
+    expect(isChecked(state, { contentType: ARTICLE, completedAt: '2026-11-29T09:59:59.999Z' })).toBe(false);
+    expect(isChecked(state, { contentType: ARTICLE, completedAt: '2026-11-29T10:00:00.001Z' })).toBe(true);
+  });
+
+  it('looks back exactly LOOK_BACK_MS before what it saw, or exactly from a type’s beginning when that is later', () => {
+    const seen = '2026-11-29T10:05:00.000Z';
+    // Five minutes after the beginning: looking back reaches the beginning itself.
+    expect(sweepSince({ types: { [ARTICLE]: { from: T0, seen } } })).toEqual(new Date(Date.parse(seen) - LOOK_BACK_MS));
+    expect(sweepSince({ types: { [ARTICLE]: { from: T0, seen } } })).toEqual(at(T0));
+    // A millisecond less: the beginning wins.
+    expect(sweepSince({ types: { [ARTICLE]: { from: T0, seen: '2026-11-29T10:04:59.999Z' } } })).toEqual(at(T0));
+    // A millisecond more: looking back wins.
+    expect(sweepSince({ types: { [ARTICLE]: { from: T0, seen: '2026-11-29T10:05:00.001Z' } } })).toEqual(at('2026-11-29T10:00:00.001Z'));
+  });
+
+  it('moves what it saw to a store at exactly what it saw, or later, and never to one before', () => {
+    const state = { types: { [ARTICLE]: { from: T0, seen: T1 } } };
+    const at1 = afterSweep(state, [{ contentType: ARTICLE, completedAt: T1 }], false, at(T1)).types[ARTICLE].seen;
+    expect(at1).toBe(T1);
+    const later = '2026-11-29T11:00:00.001Z';
+    expect(afterSweep(state, [{ contentType: ARTICLE, completedAt: later }], false, at(T1)).types[ARTICLE].seen).toBe(later);
+    expect(afterSweep(state, [{ contentType: ARTICLE, completedAt: '2026-11-29T10:59:59.999Z' }], false, at(T1)).types[ARTICLE].seen).toBe(
+      T1
+    );
+    // A store without its time, or of another type, moves nothing.
+    expect(
+      afterSweep(
+        state,
+        [
+          { contentType: ARTICLE, completedAt: null },
+          { contentType: PAGE, completedAt: later },
+        ],
+        false,
+        at(T1)
+      ).types[ARTICLE].seen
+    ).toBe(T1);
+  });
 });
