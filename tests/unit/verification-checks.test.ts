@@ -190,6 +190,46 @@ describe("a narration's checks together", () => {
     expect(view.places).toEqual([{ expected: sent, heard: 'something else entirely', atSeconds: 6 }]);
   });
 
+  it('list the places of all parts in the order they are heard, whatever order the parts come in', () => {
+    const early = compared('one two three four', 'one three four', { audioKey: 'part:p1:1000' });
+    const late = compared('five six seven eight', 'five six eight', { audioKey: 'part:p2:1000', id: 2 }, 1);
+    // The later part first: places are told by their time in the joined audio, earliest first.
+    const view = verificationView({ audio: { id: 3 }, segments: [part('p2', 5000), part('p1', 0)] }, [late, early]);
+    expect(view.places.map((place) => place.expected)).toEqual(['two', 'seven']);
+    expect(view.places[0].atSeconds).toBeLessThan(view.places[1].atSeconds);
+    expect(view.places[0].atSeconds).toBeLessThan(5);
+    expect(view.places[1].atSeconds).toBeGreaterThan(5);
+  });
+
+  it('count only compared checks in the accuracy; a pending one keeps the view pending; the latest end is when it was checked', () => {
+    const done = { ...compared('one two three four', 'one two three four', { audioKey: 'part:p1:1000' }), completedAt: later(1000) };
+    const waiting = check({ id: 2, audioKey: 'part:p2:1000', status: 'transcribing', completedAt: null });
+    const view = verificationView({ audio: { id: 3 }, segments: [part('p1', 0), part('p2', 5000)] }, [done, waiting]);
+    expect(view).toMatchObject({ status: 'pending', wordAccuracy: 1, placeCount: 0, checks: { total: 2, done: 1 }, reason: null });
+    expect(view.checkedAt).toBe(later(1000));
+    const failed = check({ id: 2, audioKey: 'part:p2:1000', status: 'failed', lastError: 'No answer.', completedAt: later(2000) });
+    expect(verificationView({ audio: { id: 3 }, segments: [part('p1', 0), part('p2', 5000)] }, [done, failed])).toMatchObject({
+      status: 'failed',
+      wordAccuracy: 1,
+      reason: 'No answer.',
+      checkedAt: later(2000),
+      checks: { total: 2, done: 2 },
+    });
+    // Nothing compared yet: no accuracy at all.
+    expect(verificationView({ audio: { id: 3 }, segments: [part('p1', 0)] }, [])).toMatchObject({ status: 'pending', wordAccuracy: null });
+  });
+
+  it('in a list, read the checks as they are, pending while there is none', () => {
+    expect(listedVerificationView([])).toMatchObject({ status: 'pending', wordAccuracy: null, checks: { total: 1, done: 0 } });
+    const mismatch = compared('one two three four', 'one two four');
+    expect(listedVerificationView([mismatch])).toMatchObject({
+      status: 'mismatch',
+      placeCount: 1,
+      wordAccuracy: 0.75,
+      checks: { total: 1, done: 1 },
+    });
+  });
+
   it('say why a check failed', () => {
     const failed = check({ status: 'failed', lastError: 'The speech service did not answer.', completedAt: NOW.toISOString() });
     expect(verificationView({ audio: { id: 3, hash: 'abc' } }, [failed])).toMatchObject({
