@@ -143,35 +143,45 @@ describe('the alignment', () => {
 
 describe('the alignment, bounded by the minimum word accuracy', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => `w${i}`);
+  // 4,000 words at 0.95 allow 200 errors: a bound of 400 edits, past the 200 always aligned.
+  const many = Array.from({ length: 4_000 }, (_, i) => `w${i}`);
   /** `words` with the word at each of `at` heard as another. */
   const replacedAt = (words: string[], ...at: number[]) => words.map((word, i) => (at.includes(i) ? `${word}x` : word));
+  /** Every `step`-th word from `from` replaced, `count` of them. */
+  const every = (count: number, step: number, from = 10) => Array.from({ length: count }, (_, j) => from + j * step);
 
   it('aligns as without a bound a transcript whose edit length reaches the bound exactly', () => {
-    // 100 words at 0.95 allow 5 errors; the same length: the bound is 2 × 5 edits, five substitutions.
-    const five = replacedAt(hundred, 10, 30, 50, 70, 90);
-    expect(align(hundred, five, 0.95)).toEqual(align(hundred, five));
-    expect(align(hundred, five, 0.95)).toMatchObject({ substitutions: 5, wordAccuracy: 0.95 });
-    // A word lost makes the bound 2 × 5 - 1: the lost word and four substitutions.
-    const lostAndFour = replacedAt(hundred, 10, 30, 50, 70).filter((_, i) => i !== 90);
-    expect(align(hundred, lostAndFour, 0.95)).toEqual(align(hundred, lostAndFour));
-    expect(align(hundred, lostAndFour, 0.95)).toMatchObject({ substitutions: 4, deletions: 1, wordAccuracy: 0.95 });
+    const atBound = replacedAt(many, ...every(200, 19));
+    expect(align(many, atBound, 0.95)).toEqual(align(many, atBound));
+    expect(align(many, atBound, 0.95)).toMatchObject({ substitutions: 200, wordAccuracy: 0.95 });
+    // A word lost makes the bound 2 × 200 - 1: the lost word and 199 substitutions.
+    const lostAnd199 = replacedAt(many, ...every(199, 19)).filter((_, i) => i !== 3_900);
+    expect(align(many, lostAnd199, 0.95)).toEqual(align(many, lostAnd199));
+    expect(align(many, lostAnd199, 0.95)).toMatchObject({ substitutions: 199, deletions: 1, wordAccuracy: 0.95 });
   });
 
   it('stops just past the bound, with no accuracy and the words from the first that differs to the last as one place', () => {
     // Edit lengths have the parity of both lengths' sum: the next past the bound is two edits more.
-    const six = replacedAt(hundred, 10, 25, 40, 55, 70, 85);
-    expect(align(hundred, six).wordAccuracy).toBe(0.94);
-    expect(align(hundred, six, 0.95)).toEqual({
-      sentWords: 100,
-      substitutions: 76,
+    const past = replacedAt(many, ...every(201, 19));
+    expect(align(many, past).wordAccuracy).toBeCloseTo(1 - 201 / 4_000, 10);
+    expect(align(many, past, 0.95)).toEqual({
+      sentWords: 4_000,
+      substitutions: 3_801,
       deletions: 0,
       insertions: 0,
       wordAccuracy: null,
-      differences: [{ sent: { from: 10, to: 86 }, heard: { from: 10, to: 86 } }],
+      differences: [{ sent: { from: 10, to: 3_811 }, heard: { from: 10, to: 3_811 } }],
     });
-    const lostAndFive = replacedAt(hundred, 10, 30, 50, 70, 80).filter((_, i) => i !== 90);
-    expect(align(hundred, lostAndFive).wordAccuracy).toBe(0.94);
-    expect(align(hundred, lostAndFive, 0.95).wordAccuracy).toBeNull();
+    const lostAnd200 = replacedAt(many, ...every(200, 19)).filter((_, i) => i !== 3_900);
+    expect(align(many, lostAnd200).wordAccuracy).toBeCloseTo(1 - 201 / 4_000, 10);
+    expect(align(many, lostAnd200, 0.95).wordAccuracy).toBeNull();
+  });
+
+  it('always aligns a short text, whose few edits cost nothing to follow: its places and accuracy stay exact', () => {
+    const six = replacedAt(hundred, 10, 25, 40, 55, 70, 85);
+    expect(align(hundred, six, 0.95)).toEqual(align(hundred, six));
+    expect(align(hundred, six, 0.95)).toMatchObject({ wordAccuracy: 0.94, substitutions: 6 });
+    expect(align(hundred, six, 0.95).differences).toHaveLength(6);
   });
 
   it('keeps aligning a mismatch whose edit length is within the bound', () => {
@@ -183,10 +193,10 @@ describe('the alignment, bounded by the minimum word accuracy', () => {
   });
 
   it('allows the errors the accuracy allows, whichever way (1 − minimum) × words rounds', () => {
-    // (1 - 0.9) × 10 is 0.999…: one error in ten words is still 0.9.
-    const ten = hundred.slice(0, 10);
-    expect(align(ten, replacedAt(ten, 4), 0.9)).toMatchObject({ wordAccuracy: 0.9, substitutions: 1 });
-    expect(align(ten, replacedAt(ten, 4, 6), 0.9).wordAccuracy).toBeNull();
+    // (1 - 0.9) × 1,000 is 99.99…: a hundred errors in 1,000 words are still 0.9, a bound of 200 edits.
+    const thousand = many.slice(0, 1_000);
+    expect(align(thousand, replacedAt(thousand, ...every(100, 9)), 0.9)).toMatchObject({ wordAccuracy: 0.9, substitutions: 100 });
+    expect(align(thousand, replacedAt(thousand, ...every(101, 9)), 0.9).wordAccuracy).toBeNull();
   });
 
   it('ends 10,000 words heard as 10,000 others, none in common, as one place with no accuracy', () => {
@@ -264,14 +274,14 @@ describe('a transcript compared with the text sent', () => {
   });
 
   it('lists the words from the first that differs to the last as one place when too far from the text to align', () => {
-    const sent = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const sent = Array.from({ length: 4_000 }, (_, i) => `w${i}`);
     const text = `${sent.join(' ')}.`;
     const replaced = sent.map((word, i) => (i % 5 === 2 ? `${word}x` : word)).join(' ');
-    expect(compareTranscript(text, segments([0, 5, replaced]), 'en', 0.95)).toMatchObject({
+    expect(compareTranscript(text, segments([0, 1_000, replaced]), 'en', 0.95)).toMatchObject({
       wordAccuracy: null,
-      substitutions: 16,
+      substitutions: 3_996,
       placeCount: 1,
-      places: [{ expected: sent.slice(2, 18).join(' '), heard: replaced.split(' ').slice(2, 18).join(' '), atSeconds: 0.5 }],
+      places: [{ expected: sent.slice(2, 3_998).join(' '), heard: replaced.split(' ').slice(2, 3_998).join(' '), atSeconds: 0.5 }],
     });
   });
 
