@@ -157,6 +157,9 @@ describe('the routes the listening guard watches', () => {
 describe('the events controller', () => {
   it('refuses an event whose body the listening guard did not read, before anything is looked up', async () => {
     const ctx = { req: {}, request: { body: { articleId: 'abc-en', event: 'play', heard: 0 } }, get: () => '' };
-    await expect(eventsController.create(ctx as never)).rejects.toMatchObject({ name: 'ValidationError', message: expect.stringContaining('guard') });
+    await expect(eventsController.create(ctx as never)).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringContaining('guard'),
+    });
   });
 });

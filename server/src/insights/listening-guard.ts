@@ -100,5 +100,7 @@ export function listeningGuard(options: { apiPrefix?: unknown; warn?: (message: 
 }
 
 export function installListeningGuard(strapi: Core.Strapi): void {
-  strapi.server.use(listeningGuard({ apiPrefix: strapi.config.get('api.rest.prefix', '/api'), warn: (message) => strapi.log.warn(message) }));
+  strapi.server.use(
+    listeningGuard({ apiPrefix: strapi.config.get('api.rest.prefix', '/api'), warn: (message) => strapi.log.warn(message) })
+  );
 }
