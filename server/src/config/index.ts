@@ -26,11 +26,8 @@ function inProduction(): boolean {
 
 /**
  * The plugin's configuration, assembled from its features' slices (`<feature>/config.ts`): the
- * file's schema (schema.ts) and what an editor may change over it (settings.ts). Strapi calls
- * `default` at start, merges the app's `config/plugins.ts` over it and then calls the validator.
- * Outside production the service's hosts default to the local emulator, so that a bare install
- * starts; in production they have no default, and the validator refuses a config that does not
- * name both rather than send the API key to localhost. A malformed value is refused everywhere.
+ * file's schema (schema.ts) and what an editor may change over it (settings.ts). In production the
+ * service's hosts have no default: the API key is never sent to the local emulator unasked.
  */
 export default {
   default: () => (inProduction() ? defaults : { ...defaults, baseUrl: EMULATOR_URL, webUrl: EMULATOR_URL }),

@@ -40,10 +40,7 @@ export function parsePluginConfig(raw: unknown): PluginConfig {
   return result.data;
 }
 
-/**
- * The speech service's hosts, which are sent the API key as a Bearer token, and the variable the
- * README's config/plugins.ts reads each from.
- */
+/** The speech service's hosts (sent the API key), and the variable the README's config reads each from. */
 const SERVICE_HOSTS = { baseUrl: 'SPEECH_BASE_URL', webUrl: 'SPEECH_WEB_URL' } as const;
 type ServiceHostKey = keyof typeof SERVICE_HOSTS;
 
@@ -56,11 +53,7 @@ function missingServiceHosts(raw: unknown): ServiceHostKey[] {
   });
 }
 
-/**
- * What Strapi's validator checks of the merged config: the schema, and in production that the app
- * names both service hosts, which have no default there (outside production they default to the
- * local emulator, config/index.ts). Every problem is named at once, one line each.
- */
+/** The schema, and in production both service hosts named; every problem at once, one line each. */
 export function validatePluginConfig(raw: unknown, { production }: { production: boolean }): void {
   const missing = production ? missingServiceHosts(raw) : [];
   const missingKeys = new Set<string | number>(missing);

@@ -1,10 +1,6 @@
 import { pathToRegexp } from 'path-to-regexp';
 
-/**
- * Paths as Strapi's router (@koa/router, over path-to-regexp 6) matches them: any letter case, an
- * optional trailing slash. A guard ahead of the router must recognise every spelling the router
- * serves, so it builds its matcher with the router's own library and options.
- */
+/** Paths as Strapi's router (@koa/router on path-to-regexp 6) matches them, for guards that run ahead of it. */
 
 type PathMatcher = (requestPath: string) => boolean;
 const matchers = new Map<string, PathMatcher>();
