@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { NarrationTrigger } from '../../../shared/contracts/settings';
+import type { NarrationTrigger, SpeechSettings } from '../../../shared/contracts/settings';
 import { verifyCallbackSignature, type SpeechClientConfig } from '../speech-client';
 import { AUTOMATIC, type Origin, type LedgerService } from '../credits';
 import { versionUnrecorded } from './domain/reconcile';
@@ -163,14 +163,14 @@ export function createNarrationsService({
     documentId: string,
     locale: string | null,
     passages: readonly Passage[] | null,
-    choices: VoiceChoices
+    choices: VoiceChoices,
+    current: SpeechSettings
   ) {
     if (!passages) return;
     const keys = (list: readonly Passage[] | null) => new Set((list ?? []).map((passage) => passage.key));
     const recorded = keys(passages);
     const stale = Object.keys(choices.passages ?? {}).filter((key) => !recorded.has(key));
     if (stale.length === 0) return;
-    const current = await settings.get();
     const draft = await content.loadDraft(uid, documentId, locale);
     const drafted = draft ? keys(content.describe(uid, draft, current.contentTypes[uid], current, choices).passages) : new Set<string>();
     await voiceOverrides.removePassages(
@@ -217,7 +217,7 @@ export function createNarrationsService({
       }
       const outcome = await repository.recordContentVersion(version, new Date(), origin);
       if (outcome.applied) worker.wake();
-      await prunePassageChoices(uid, documentId, locale, version.passages, choices);
+      await prunePassageChoices(uid, documentId, locale, version.passages, choices, current);
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
 

@@ -15,26 +15,21 @@ const due = (now: Date) => ({ $or: [{ nextAttemptAt: null }, { nextAttemptAt: { 
 
 export function createCheckRows(strapi: Core.Strapi) {
   const query = () => strapi.db.query(VERIFICATION_UID);
+  const ofNarrations = async (narrationIds: readonly number[], select?: string[]) =>
+    narrationIds.length === 0
+      ? []
+      : query().findMany({
+          where: { narrationId: { $in: [...narrationIds] }, replaced: false },
+          ...(select ? { select } : {}),
+          orderBy: { id: 'asc' },
+        });
 
   return {
     /** The checks of these narrations' audio (not those of audio a later store replaced). */
-    async forNarrations(narrationIds: readonly number[]): Promise<CheckRow[]> {
-      if (narrationIds.length === 0) return [];
-      return (await query().findMany({
-        where: { narrationId: { $in: [...narrationIds] }, replaced: false },
-        orderBy: { id: 'asc' },
-      })) as CheckRow[];
-    },
+    forNarrations: (narrationIds: readonly number[]) => ofNarrations(narrationIds) as Promise<CheckRow[]>,
 
-    /** As forNarrations, the columns the admin's views read only (no text). */
-    async viewsOf(narrationIds: readonly number[]): Promise<CheckViewRow[]> {
-      if (narrationIds.length === 0) return [];
-      return (await query().findMany({
-        where: { narrationId: { $in: [...narrationIds] }, replaced: false },
-        select: [...CHECK_VIEW_COLUMNS],
-        orderBy: { id: 'asc' },
-      })) as CheckViewRow[];
-    },
+    /** As forNarrations, only the columns the admin's views read (no text). */
+    viewsOf: (narrationIds: readonly number[]) => ofNarrations(narrationIds, [...CHECK_VIEW_COLUMNS]) as Promise<CheckViewRow[]>,
 
     async create(check: NewCheck, now: Date): Promise<void> {
       await query().create({ data: { ...check, status: 'pending', attempts: 0, nextAttemptAt: now, regenerated: false, replaced: false } });
