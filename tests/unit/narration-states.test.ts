@@ -371,6 +371,37 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       expect(exhausted.patch).toMatchObject({ status: 'failed', lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
     });
 
+    it('a submitted version gets one paid retry of an empty result: empty again, it fails, whatever attempts are left', () => {
+      const holding = { ...awaiting, noAudioCheck: true, submissions: 2, lastError: 'no audio', lastErrorCode: 'NO_AUDIO' };
+      const first = applied(transition(holding, { type: 'callbackTimedOut', maxAttempts: 10, now }));
+      expect(first.patch).toMatchObject({ status: 'queued', regenerate: true, paidRetryOf: 'v1' });
+      // The paid retry was sent (attempt 2) and answered empty, checked, and held again.
+      const retried = {
+        ...holding,
+        ...first.patch,
+        status: 'awaiting_callback' as const,
+        attempts: 2,
+        noAudioCheck: true,
+        lastErrorCode: 'NO_AUDIO',
+      };
+      const second = applied(transition(retried, { type: 'callbackTimedOut', maxAttempts: 10, now }));
+      expect(second.patch).toMatchObject({ status: 'failed', lastErrorCode: 'NO_AUDIO', noAudioCheck: false });
+      expect(second.patch.regenerate).toBeUndefined();
+      // A later version submitted is a version of its own: its empty result is retried, once.
+      const later = { ...retried, submittedFingerprint: 'v2' };
+      expect(applied(transition(later, { type: 'callbackTimedOut', maxAttempts: 10, now })).patch).toMatchObject({
+        status: 'queued',
+        regenerate: true,
+        paidRetryOf: 'v2',
+      });
+    });
+
+    it("an editor's regenerate or new content starts the version's count of paid retries again", () => {
+      const failed = narrationState({ status: 'failed', fingerprint: 'v1', submittedFingerprint: 'v1', submissions: 3, paidRetryOf: 'v1' });
+      expect(applied(transition(failed, { type: 'regenerateRequested', now })).patch.paidRetryOf).toBeNull();
+      expect(applied(transition(failed, { type: 'contentChanged', fingerprint: 'v2', now })).patch.paidRetryOf).toBeNull();
+    });
+
     it('audio re-delivered while a null result is held wins: stored, the held failure cleared, nothing paid', () => {
       const holding = { ...awaiting, noAudioCheck: true, submissions: 2, lastError: 'no audio', lastErrorCode: 'NO_AUDIO' };
       const { patch } = applied(transition(holding, { type: 'callbackWithFiles', urls, now }));

@@ -277,7 +277,11 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         await parts.claimable(at, config.maxInFlight),
       ];
       if (articles.length === 0 && queuedParts.length === 0) return;
-      if (!(await deps.dispatcher.acquire(at))) return;
+      // Renewed from the clock before each claim: a pass slower than `leaseMs` (a loaded machine)
+      // would otherwise go on after another instance took the lease, and both would count the same
+      // budget and in-flight slots as free. Lost, the pass stops.
+      const holdsLease = () => deps.dispatcher.acquire(now());
+      if (!(await holdsLease())) return;
       const queue = await queueState.read();
       if (queue.paused) {
         if (queue.pausedUntil && new Date(queue.pausedUntil) > at) return;
@@ -291,6 +295,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       // before the short ones published with it were even cut.
       const inParts = new Set(articles.filter((row) => contentTypes[row.contentType]?.narrationMode === 'segmented'));
       for (const row of inParts) {
+        if (!(await holdsLease())) return;
         if (!(await submitArticle(row, at, free > 0))) continue;
         // Narrated whole after all (its settings changed meanwhile): it was sent.
         free -= 1;
@@ -299,7 +304,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
       const due = inParts.size > 0 ? await parts.claimable(at, config.maxInFlight) : queuedParts;
       const whole = articles.filter((row) => !inParts.has(row));
       for (const work of fairOrder(whole, due)) {
-        if (free <= 0) return;
+        if (free <= 0 || !(await holdsLease())) return;
         const sent = work.kind === 'article' ? await submitArticle(work.row, at) : await submitPart(work.row, at);
         if (sent) free -= 1;
         if ((await queueState.read()).paused) return;

@@ -71,6 +71,7 @@ export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, ev
 };
 
 const NO_AUDIO = { reason: 'The speech service produced no audio for this article.', code: 'NO_AUDIO' };
+const NO_AUDIO_AFTER_RETRY = { ...NO_AUDIO, reason: 'The speech service produced no audio for this version, also when asked again.' };
 
 /** An empty result held for `graceMs`, in which audio delivered late still wins. */
 const noAudioHold = (now: Date, graceMs: number) => ({
@@ -91,8 +92,17 @@ function endingCheck(decision: Decision): Decision {
 
 export const onCallbackTimedOut: Decide<'callbackTimedOut'> = (state, event) =>
   holdsEmptyResult(state)
-    ? // No audio came while the empty result was held: the service has none (spec 6).
-      endingCheck(afterFailedAttempt(state, event.maxAttempts, NO_AUDIO, { regenerate: true, nextAttemptAt: event.now }))
+    ? // No audio came while the empty result was held: the service has none (spec 6). Resent with
+      // regenerate true once per submitted version; empty again, the version fails.
+      endingCheck(
+        state.paidRetryOf != null && state.paidRetryOf === state.submittedFingerprint
+          ? afterFailedAttempt(state, 0, NO_AUDIO_AFTER_RETRY, {})
+          : afterFailedAttempt(state, event.maxAttempts, NO_AUDIO, {
+              regenerate: true,
+              paidRetryOf: state.submittedFingerprint,
+              nextAttemptAt: event.now,
+            })
+      )
     : // A check that timed out too is asked again as any lost callback is: as an attempt, so that a
       // callback that never comes ends in failure.
       endingCheck(

@@ -12,6 +12,7 @@ const queuedAfresh = (now: Date) =>
     lastError: null,
     lastErrorCode: null,
     noAudioCheck: false,
+    paidRetryOf: null,
   }) as const;
 
 /**

@@ -40,6 +40,11 @@ export interface NarrationState {
    * (callback.ts). Kept while that request is on its way and awaits its answer.
    */
   noAudioCheck?: boolean | null;
+  /**
+   * The submitted version whose empty result was already asked for again, paid: a version gets one
+   * such retry, so replayed empty callbacks can never buy more.
+   */
+  paidRetryOf?: string | null;
   attempts: number;
   submissions: number;
   /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
@@ -76,6 +81,7 @@ export interface NarrationJobPatch {
   /** The keys of the parts of a segmented narration asked for afresh (a verification's mismatch), until the next store: the others are kept. */
   freshParts?: string[] | null;
   noAudioCheck?: boolean;
+  paidRetryOf?: string | null;
   attempts?: number;
   submissions?: number;
   storeAttempts?: number;
