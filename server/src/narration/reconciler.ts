@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createFailureEpisodes, createSerialRunner } from '../utils';
+import { createBackgroundLoop } from '../utils';
 import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './domain/reconcile';
 import type { PendingRecordings } from './pending-recordings';
 
@@ -34,8 +34,6 @@ export function createReconciler(deps: ReconcilerDeps) {
   const { strapi, intervalMs, settleMs } = deps;
   const now = deps.now ?? (() => new Date());
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
   let runningSince = now();
 
   async function maxId(uid: string): Promise<number | null> {
@@ -109,31 +107,18 @@ export function createReconciler(deps: ReconcilerDeps) {
     }
   }
 
-  const failures = createFailureEpisodes(strapi.log, 'the narration reconciliation');
-  const runner = createSerialRunner(pass, { onError: failures.failed, onSuccess: failures.succeeded, isStopped: () => stopped });
+  const loop = createBackgroundLoop({ log: strapi.log, what: 'the narration reconciliation', pass, nextDelayMs: () => intervalMs });
 
   return {
     /** A pass now (the start-up one), then one every interval. */
     start() {
-      if (!stopped) return;
-      stopped = false;
+      if (!loop.isStopped()) return;
       runningSince = now();
-      const loop = (delay: number) => {
-        timer = setTimeout(async () => {
-          await runner.runSoon();
-          if (!stopped) loop(intervalMs);
-        }, delay);
-        timer.unref?.();
-      };
-      loop(0);
+      loop.start(0);
     },
     /** Runs one pass (tests). */
-    runOnce: runner.runSoon,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await runner.current();
-    },
+    runOnce: loop.runOnce,
+    stop: loop.stop,
   };
 }
 

@@ -3,7 +3,7 @@ import type { SpeechClient } from '../speech-client';
 import type { TranscriptionRows, TranscriptionRow } from './transcription-rows';
 import type { TranscriptionSettings } from './settings';
 import { planFromError, planFromStatus, type PollPlan } from './status';
-import { createSerialRunner, createFailureEpisodes } from '../utils';
+import { createBackgroundLoop } from '../utils';
 
 /**
  * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at
@@ -29,10 +29,13 @@ const CONCURRENCY = 4;
 export function createPoller(deps: PollerDeps) {
   const { strapi, repository, settings, owner } = deps;
   const now = deps.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
-  /** Set by stop(): polls not yet started are left for the next start (or another instance). */
-  let stopping = false;
+  const loop = createBackgroundLoop({
+    log: strapi.log,
+    what: 'the transcription poller',
+    pass: () => tick(),
+    nextDelayMs: () => delayUntilNext(),
+    owner,
+  });
   /** After a 429 every job of the account would get one too: no polls until then. */
   let rateLimitedUntil = 0;
 
@@ -128,23 +131,16 @@ export function createPoller(deps: PollerDeps) {
     const queue = [...due];
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
-        if (stopping || now().getTime() < rateLimitedUntil) return;
+        // Stopped: polls not yet started are left for the next start (or another instance).
+        if (loop.isStopping() || now().getTime() < rateLimitedUntil) return;
         await pollOne(row, at).catch((error) =>
           strapi.log.error(`[speech] polling transcription ${row!.id} failed: ${(error as Error).message}`)
         );
       }
     });
     await Promise.all(workers);
-    if (due.length === BATCH && now().getTime() >= rateLimitedUntil) runner.requestRerun();
+    if (due.length === BATCH && now().getTime() >= rateLimitedUntil) loop.requestRerun();
   }
-
-  const outage = createFailureEpisodes(strapi.log, 'the transcription poller');
-  const runner = createSerialRunner(tick, {
-    onError: outage.failed,
-    onSuccess: outage.succeeded,
-    isStopped: () => stopped,
-  });
-  const runSoon = runner.runSoon;
 
   /** Sleeps until the earliest row is due, at most one poll interval (rows of other instances appear unannounced). */
   async function delayUntilNext(): Promise<number> {
@@ -160,37 +156,14 @@ export function createPoller(deps: PollerDeps) {
     }
   }
 
-  function schedule(delayMs: number) {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(async () => {
-      timer = null;
-      await runSoon();
-      schedule(await delayUntilNext());
-    }, delayMs);
-    timer.unref?.();
-  }
-
   return {
     owner,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      stopping = false;
-      schedule(0);
-    },
+    start: () => loop.start(0),
     /** A new job was accepted: plan its first poll now rather than after a long sleep. */
-    wake() {
-      if (stopped) return;
-      schedule(Math.min(settings.pollMs, 50));
-    },
-    runOnce: runSoon,
+    wake: () => loop.wakeIn(Math.min(settings.pollMs, 50)),
+    runOnce: loop.runOnce,
     async stop() {
-      stopped = true;
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await runner.current();
+      await loop.stop();
       await repository.releaseLeases(owner).catch(() => undefined);
     },
   };

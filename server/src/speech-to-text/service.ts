@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import { MAX_AUDIO_BYTES, readTranscriptionSettings } from './settings';
 import type { LedgerService } from '../credits';
 import type { QueueConfig } from '../queue';
 import type { SpeechToTextConfig } from './config';
-import { safeFileName } from '../utils';
+import { newOwnerId, safeFileName } from '../utils';
 
 /**
  * Speech to text as the admin routes see it: submit an upload (streamed from the body parser's
@@ -65,7 +64,7 @@ export interface SpeechToTextDeps {
 
 export function createSpeechToTextService({ strapi, config, repository, client, ledger }: SpeechToTextDeps) {
   const settings = readTranscriptionSettings(config);
-  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const owner = newOwnerId();
   const poller = createPoller({ strapi, repository, client: () => client, settings, owner });
   const upload = () => strapi.plugin('upload').service('upload');
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +19,7 @@ import type { SettingsService } from '../settings';
 import { SpeechServiceError, type SpeechClient } from '../speech-client';
 import { planFromError, planFromStatus } from '../speech-to-text';
 import { segmentsFromSubtitles } from '../subtitles';
-import { createFailureEpisodes, createSerialRunner } from '../utils';
+import { createBackgroundLoop } from '../utils';
 import type { VoicesService } from '../voices';
 import type { CheckRows } from './check-rows';
 import type { VerificationConfig } from './config';
@@ -96,11 +95,15 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 export function createVerifier(deps: VerifierDeps) {
   const { strapi, config, rows, narrations, client } = deps;
   const now = deps.now ?? (() => new Date());
-  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const loop = createBackgroundLoop({
+    log: strapi.log,
+    what: 'the narration checks',
+    pass: () => pass(),
+    nextDelayMs: () => delayUntilNext(),
+  });
+  const { owner } = loop;
   const lease = createDispatcherLease(strapi, owner, config.leaseMs, 'verifier');
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
   let prunedAt = 0;
 
   /** The language the audio is spoken in: its voice's, else the article's locale; null leaves the service's default. */
@@ -185,7 +188,7 @@ export function createVerifier(deps: VerifierDeps) {
     }
     const next = afterSweep(state, stored, stored.length < BATCH, at);
     if (changed || JSON.stringify(next) !== JSON.stringify(saved)) await store().set({ key: STORE_KEY, value: next });
-    if (stored.length === BATCH) runner.requestRerun();
+    if (stored.length === BATCH) loop.requestRerun();
   }
 
   function failureOf(error: unknown): StepFailure {
@@ -376,16 +379,13 @@ export function createVerifier(deps: VerifierDeps) {
     const files = passFiles(await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-')));
     try {
       for (const row of due) {
-        if (stopped) return;
+        if (loop.isStopped()) return;
         await work(row, files).catch((error) => strapi.log.error(`[speech] verification ${row.id}: ${(error as Error).message}`));
       }
     } finally {
       await fs.rm(files.workDir, { recursive: true, force: true });
     }
   }
-
-  const outage = createFailureEpisodes(strapi.log, 'the narration checks');
-  const runner = createSerialRunner(pass, { onError: outage.failed, onSuccess: outage.succeeded, isStopped: () => stopped });
 
   /** Sleeps until the next check is due, at most one poll interval; with none under way, IDLE_SWEEP_MS. */
   async function delayUntilNext(): Promise<number> {
@@ -395,32 +395,14 @@ export function createVerifier(deps: VerifierDeps) {
     return Math.min(config.pollMs, Math.max(250, wait));
   }
 
-  function schedule(delayMs: number) {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(async () => {
-      timer = null;
-      await runner.runSoon();
-      schedule(await delayUntilNext());
-    }, delayMs);
-    timer.unref?.();
-  }
-
   return {
     start() {
-      if (!config.worker || !stopped) return;
-      stopped = false;
-      schedule(0);
+      if (config.worker) loop.start(0);
     },
     /** A store just completed: look at it now rather than at the next poll. */
-    wake() {
-      if (!stopped) schedule(0);
-    },
+    wake: () => loop.wakeIn(0),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await runner.current();
+      await loop.stop();
       await rows.releaseLeases(owner).catch(() => undefined);
       await lease.release().catch(() => undefined);
     },

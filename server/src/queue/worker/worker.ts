@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { QueueConfig } from './config';
 import type { MediaConfig, MediaStore } from '../media/media';
@@ -10,7 +9,7 @@ import { createPlanStep } from './plan-step';
 import { holdsEmptyResult, type ResultUrls } from '../domain/states';
 import { createJoinedMedia } from '../media/joined-media';
 import { createPartResults } from '../media/part-results';
-import { createSerialRunner, createFailureEpisodes } from '../../utils';
+import { createBackgroundLoop } from '../../utils';
 import { createDispatcherLease } from './dispatcher-lease';
 import { createStoreStep } from './store-step';
 import { createSubmitStep, type SubmitStepDeps } from './submit-step';
@@ -49,9 +48,13 @@ export interface WorkerDeps {
 export function createWorker(deps: WorkerDeps) {
   const { strapi, config, repository, parts } = deps;
   const now = deps.now ?? (() => new Date());
-  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
+  const loop = createBackgroundLoop({
+    log: strapi.log,
+    what: 'the narration queue',
+    pass: () => tick(),
+    nextDelayMs: () => config.pollIntervalMs,
+  });
+  const { owner, isStopped } = loop;
   const dispatcher = createDispatcherLease(strapi, owner, config.leaseMs);
 
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
@@ -90,9 +93,7 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   /** Called after an enqueue, a callback or a finished store, so work starts without waiting for the next tick. */
-  const wake = () => {
-    if (!stopped) runner.runAfterThisTurn();
-  };
+  const wake = () => loop.wakeAfterThisTurn();
 
   const partResults = createPartResults(config);
   const joined = createJoinedMedia({
@@ -103,7 +104,7 @@ export function createWorker(deps: WorkerDeps) {
     partResults,
     withFiles: (id) => repository.findById(id, true),
   });
-  const stores = createStoreStep({ ...deps, joined, owner, now, isStopped: () => stopped, wake });
+  const stores = createStoreStep({ ...deps, joined, owner, now, isStopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
   let startupSweep: Promise<void> = Promise.resolve();
@@ -119,45 +120,26 @@ export function createWorker(deps: WorkerDeps) {
     await submissions.submitQueued(at);
   }
 
-  // A database or network outage fails every tick until it ends: one line when it starts, one when it is over.
-  const outage = createFailureEpisodes(strapi.log, 'the narration queue');
-  const runner = createSerialRunner(tick, {
-    onError: outage.failed,
-    onSuccess: outage.succeeded,
-    isStopped: () => stopped,
-  });
-  const runSoon = runner.runSoon;
-
   return {
     owner,
     start() {
-      if (!stopped) return;
-      stopped = false;
+      if (!isStopped()) return;
       startupSweep = stores.removeReplacedFilesLeft().catch((error) => {
         strapi.log.warn(`[speech] could not remove the files of replaced narrations: ${(error as Error).message}`);
       });
-      const loop = () => {
-        timer = setTimeout(async () => {
-          await runSoon();
-          if (!stopped) loop();
-        }, config.pollIntervalMs);
-        timer.unref?.();
-      };
-      loop();
+      loop.start(config.pollIntervalMs);
     },
     wake,
     /** Moves a segmented article on after one of its parts changed (a callback). */
     settle: (narrationId: number) => planStep.settle(narrationId),
     /** Fetches a part's result, just recorded from its callback, ahead of its article's join. */
     fetchPart: (result: ResultUrls) => {
-      if (!stopped) partResults.fetch(result);
+      if (!isStopped()) partResults.fetch(result);
     },
     /** Runs one full tick (tests and the admin's "narrate now"). */
-    runOnce: runSoon,
+    runOnce: loop.runOnce,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await runner.current();
+      await loop.stop();
       await startupSweep;
       await stores.stop();
       await partResults.close();
