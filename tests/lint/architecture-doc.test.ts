@@ -29,7 +29,7 @@ describe('docs/architecture.md', () => {
       'narration/narrate-on-publish.ts',
       'queue/rows/narration-rows.ts',
       'queue/worker/submit-step.ts',
-      'narration/callback.controller.ts',
+      'queue/callback/callback-receiver.ts',
       'queue/worker/store-step.ts',
       'narration/public.controller.ts',
     ]) {

@@ -2,7 +2,7 @@ import type { AdminHandler } from '../../../shared/contracts/routes';
 import adminCredits from '../credits/admin.controller';
 import adminLexicon from '../lexicon/admin.controller';
 import adminNarrations from '../narration/admin.controller';
-import callback from '../narration/callback.controller';
+import callback from '../queue/callback/callback.controller';
 import narrations from '../narration/public.controller';
 import feeds from '../feeds/controller';
 import adminInsights from '../insights/admin.controller';

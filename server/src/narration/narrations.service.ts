@@ -1,20 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import type { NarrationTrigger, SpeechSettings } from '../../../shared/contracts/settings';
-import { verifyCallbackSignature, type SpeechClientConfig } from '../speech-client';
-import { AUTOMATIC, type Origin, type LedgerService } from '../credits';
+import { AUTOMATIC, type Origin } from '../credits';
 import { versionUnrecorded } from './domain/reconcile';
 import type { SettingsService } from '../settings';
-import type {
-  QueueConfig,
-  MediaStore,
-  NarrationEvent,
-  NarrationState,
-  NarrationStatus,
-  NarrationRows,
-  NarrationWorker,
-  PartRows,
-  ResultUrls,
-} from '../queue';
+import type { QueueConfig, MediaStore, NarrationRows, NarrationWorker, PartRows } from '../queue';
 import type { NarrationConfig } from './config';
 import type { ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
@@ -24,91 +13,15 @@ import { createReconciler } from './reconciler';
 
 /**
  * Publish and record, the narration's main line: a published version is recorded in the queue
- * (`narration-rows`), the `worker` submits it and stores its files, and the service's callback is verified
- * and recorded here. Also the lifecycle of the worker and the reconciliation. What editors do by
+ * (`narration-rows`), and the `worker` submits it, receives its callback and stores its files.
+ * Also the lifecycle of the worker and the reconciliation. What editors do by
  * hand is narration-editor.service.ts; what front ends read is narration-views.service.ts.
  */
 
-export interface CallbackInput {
-  articleId: string;
-  audioFile: string | null;
-  srtFile: string | null;
-  signature: string;
-}
-
-export type CallbackOutcome =
-  | { status: 'unauthorized' }
-  /** `checking`: a callback without files, to be checked with the service before it counts (domain/states/callback.ts). */
-  | { status: 'accepted' | 'duplicate' | 'checking' | 'failure-recorded' | 'ignored'; reason?: string };
-
-type CallbackRow = Pick<NarrationState, 'seenResults' | 'noAudioCheck'> & { articleId: string; pendingResult?: ResultUrls | null };
-
-/** How long a callback waits for the answer of a submission under way to be recorded (settledRow). */
-const SUBMISSION_SETTLE_MS = 3_000;
-
-/**
- * The row a callback is for, once a submission of it under way has its answer recorded: a
- * re-delivery's callback (a check of a callback without files, a lost callback asked again) is
- * sent with the 202 that announces it, and can overtake the worker's write of that 202; the row
- * would not await it yet and the result would be lost until the callback timeout. The write comes
- * a moment after the answer: this waits for it, a few seconds at most.
- */
-async function settledRow<Row extends { status: NarrationStatus }>(read: () => Promise<Row | null>): Promise<Row | null> {
-  const deadline = Date.now() + SUBMISSION_SETTLE_MS;
-  let row = await read();
-  while (row?.status === 'submitting' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    row = await read();
-  }
-  return row;
-}
-
-/**
- * A verified callback on an article's or a part's row: a result to store (or join), a failure to
- * retry, or a duplicate or replay that changes nothing. `moved` hears of a change that was written.
- */
-async function recordCallback(
-  input: CallbackInput,
-  row: CallbackRow,
-  on: {
-    apply: (
-      event: NarrationEvent
-    ) => Promise<{ applied: true; row: Pick<NarrationState, 'status' | 'noAudioCheck'> } | { applied: false; reason: string }>;
-    latest: () => Promise<CallbackRow | null>;
-    moved: (status: NarrationStatus) => void;
-  },
-  { maxAttempts, noAudioGraceMs }: Pick<QueueConfig, 'maxAttempts' | 'noAudioGraceMs'>
-): Promise<CallbackOutcome> {
-  const now = new Date();
-  if (input.audioFile && input.srtFile) {
-    const urls = { audioFile: input.audioFile, srtFile: input.srtFile };
-    const outcome = await on.apply({ type: 'callbackWithFiles', urls, graceMs: noAudioGraceMs, now });
-    if (outcome.applied) {
-      on.moved(outcome.row.status);
-      return { status: 'accepted' };
-    }
-    const latest = await on.latest();
-    const known =
-      latest?.pendingResult?.audioFile === urls.audioFile ||
-      (latest?.seenResults ?? []).some((seen) => seen.audioFile === urls.audioFile && seen.srtFile === urls.srtFile);
-    return { status: known ? 'duplicate' : 'ignored', reason: outcome.reason };
-  }
-  const outcome = await on.apply({ type: 'callbackWithoutFiles', maxAttempts, graceMs: noAudioGraceMs, now });
-  if (!outcome.applied) {
-    // Another one while a check is on its way (a replay, or a duplicate): only the check's answer counts.
-    const checking = Boolean((await on.latest())?.noAudioCheck);
-    return { status: checking ? 'checking' : 'ignored', reason: outcome.reason };
-  }
-  on.moved(outcome.row.status);
-  return { status: outcome.row.noAudioCheck ? 'checking' : 'failure-recorded' };
-}
-
 export interface NarrationsServiceDeps {
   strapi: Core.Strapi;
-  /** The reconciliation's timing, the callback's signing key, and the queue's rules a callback applies. */
-  config: Pick<NarrationConfig, 'reconcileIntervalMs' | 'reconcileSettleMs'> &
-    Pick<QueueConfig, 'worker' | 'maxAttempts' | 'noAudioGraceMs'> &
-    Pick<SpeechClientConfig, 'apiKey'>;
+  /** The reconciliation's timing, and whether this instance runs the queue's work. */
+  config: Pick<NarrationConfig, 'reconcileIntervalMs' | 'reconcileSettleMs'> & Pick<QueueConfig, 'worker'>;
   settings: SettingsService;
   rows: NarrationRows;
   parts: PartRows;
@@ -117,7 +30,6 @@ export interface NarrationsServiceDeps {
   voiceOverrides: VoiceOverrides;
   worker: NarrationWorker;
   pendingRecordings: PendingRecordings;
-  ledger: Pick<LedgerService, 'callbackReceived'>;
   /** The checks of verified narration (verification/): they go with their narration. */
   checks: { removeForNarrations: (narrationIds: readonly number[]) => Promise<void> };
 }
@@ -133,7 +45,6 @@ export function createNarrationsService({
   voiceOverrides,
   worker,
   pendingRecordings,
-  ledger,
   checks,
 }: NarrationsServiceDeps) {
   const pending = new Set<Promise<unknown>>();
@@ -239,67 +150,6 @@ export function createNarrationsService({
         await checks.removeForNarrations([row.id]);
       }
       await voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
-    },
-
-    /** Verifies and records a callback; storing the files happens after the response. */
-    async receiveCallback(input: CallbackInput): Promise<CallbackOutcome> {
-      if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
-      const outcome = await service.recordVerifiedCallback(input);
-      // The request it answers is settled in the ledger whatever the row made of it (a cancelled
-      // article's callback still says what the service charged). A refund is settled before the
-      // answer: should that fail, the 500 makes the service send the callback again, and the
-      // ledger settles then. A result (the common case, many at once after a backlog) is settled
-      // right after the answer, off the path the service waits on; only a crash in between leaves
-      // its entry pending, still counted as spent (ledger.service.ts settles it when the articleId
-      // is next accepted). A callback without files being checked (or held) settles nothing: the check's
-      // answer will, or the hold's end (worker.ts).
-      if (outcome.status === 'checking') return outcome;
-      const withFiles = Boolean(input.audioFile && input.srtFile);
-      const settle = () => ledger.callbackReceived(input.articleId, withFiles, new Date());
-      if (!withFiles) await settle();
-      else {
-        void service.track(
-          settle().catch((error) =>
-            strapi.log.error(`[speech] ${input.articleId}: the ledger did not settle its result: ${(error as Error).message}`)
-          )
-        );
-      }
-      return outcome;
-    },
-
-    /** A callback whose signature holds, on its article's or its part's row. */
-    async recordVerifiedCallback(input: CallbackInput): Promise<CallbackOutcome> {
-      const row = await settledRow(() => repository.findByArticleId(input.articleId));
-      if (row) {
-        return recordCallback(
-          input,
-          row,
-          {
-            apply: (event) => repository.apply(row, event),
-            latest: () => repository.findByArticleId(input.articleId),
-            moved: () => worker.wake(),
-          },
-          config
-        );
-      }
-      // A part of a segmented narration: its article moves on once every part is in (or one failed).
-      const part = await settledRow(() => parts.findByArticleId(input.articleId));
-      if (!part) return { status: 'ignored', reason: 'no narration awaits this article' };
-      return recordCallback(
-        input,
-        part,
-        {
-          apply: (event) => parts.apply(part, event),
-          latest: () => parts.findByArticleId(input.articleId),
-          moved: (status) => {
-            if (status === 'storing' && input.audioFile && input.srtFile)
-              worker.fetchPart({ audioFile: input.audioFile, srtFile: input.srtFile });
-            if (status === 'storing' || status === 'failed') void service.track(worker.settle(part.narrationId).then(() => worker.wake()));
-            else worker.wake();
-          },
-        },
-        config
-      );
     },
 
     async start() {

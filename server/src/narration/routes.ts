@@ -23,12 +23,8 @@ export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.letThrough', adminOnly('settings.update')),
 ];
 
-/**
- * Public routes under /api/speech. The callback carries its own authentication (the HMAC
- * signature); the narration routes expose only narrations of live content the caller may read.
- */
+/** Public routes under /api/speech: only narrations of live content the caller may read. */
 export const contentApiRoutes: PluginRoute[] = [
-  { method: 'POST', path: '/callback', handler: 'callback.receive', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId', handler: 'narrations.findOne', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId/audio.mp3', handler: 'narrations.audio', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: publicRoute },

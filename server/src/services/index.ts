@@ -56,7 +56,7 @@ export const FACTORIES = {
   'voice-overrides': createVoiceOverrides,
   /** A narration's files in the Media Library. */
   media: createMediaStore,
-  /** Submits queued narrations and stores their results. */
+  /** Submits queued narrations, receives the service's callbacks and stores their results. */
   worker: createWorker,
   /** The credits ledger: every request that could charge, who caused it, how it ended. */
   ledger: createLedgerService,
@@ -64,7 +64,7 @@ export const FACTORIES = {
   budget: createBudgetService,
   /** The usage view: the ledger's days, month and top articles, and its CSV. */
   usage: createUsageService,
-  /** Publish and record, the service's callback, the worker's and the reconciliation's lifecycle. */
+  /** Publish and record, the worker's and the reconciliation's lifecycle. */
   narrations: createNarrationsService,
   /** What editors do by hand: narrate now, regenerate, voice, estimates, the queue's overview. */
   'narration-editor': createNarrationEditorService,
@@ -155,7 +155,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     return [
       {
         strapi,
-        config: { ...sliceOf(pluginConfig(strapi), queueConfigShape), ...mediaConfig(strapi) },
+        config: { ...sliceOf(pluginConfig(strapi), queueConfigShape), ...mediaConfig(strapi), apiKey: pluginConfig(strapi).apiKey },
         repository: getService('narration-rows'),
         parts: getService('part-rows'),
         settings,
@@ -186,7 +186,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   narrations: (strapi) => [
     {
       strapi,
-      config: pick(pluginConfig(strapi), ['reconcileIntervalMs', 'reconcileSettleMs', 'worker', 'maxAttempts', 'noAudioGraceMs', 'apiKey']),
+      config: pick(pluginConfig(strapi), ['reconcileIntervalMs', 'reconcileSettleMs', 'worker']),
       settings: getService('settings'),
       rows: getService('narration-rows'),
       parts: getService('part-rows'),
@@ -195,7 +195,6 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       voiceOverrides: getService('voice-overrides'),
       worker: getService('worker'),
       pendingRecordings: getService('pending-recordings'),
-      ledger: getService('ledger'),
       checks: getService('check-rows'),
     },
   ],

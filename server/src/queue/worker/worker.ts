@@ -2,7 +2,8 @@ import type { Core } from '@strapi/strapi';
 import type { QueueConfig } from './config';
 import type { MediaConfig, MediaStore } from '../media/media';
 import type { SettingsService } from '../../settings';
-import type { SpeechClient } from '../../speech-client';
+import type { SpeechClient, SpeechClientConfig } from '../../speech-client';
+import { createCallbackReceiver } from '../callback/callback-receiver';
 import type { NarrationRows } from '../rows/narration-rows';
 import type { PartRows } from '../rows/part-rows';
 import { createPlanStep } from './plan-step';
@@ -29,7 +30,8 @@ import type { DescribeLive } from '../domain/live-version';
 
 export interface WorkerDeps {
   strapi: Core.Strapi;
-  config: QueueConfig & MediaConfig;
+  /** The queue's and the media's settings, and the key a callback's signature is checked with. */
+  config: QueueConfig & MediaConfig & Pick<SpeechClientConfig, 'apiKey'>;
   repository: NarrationRows;
   parts: PartRows;
   settings: SettingsService;
@@ -107,6 +109,11 @@ export function createWorker(deps: WorkerDeps) {
   const stores = createStoreStep({ ...deps, joined, owner, now, isStopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
+  /** A part's result, just recorded from its callback, fetched ahead of its article's join. */
+  const fetchPart = (result: ResultUrls) => {
+    if (!isStopped()) partResults.fetch(result);
+  };
+  const callbacks = createCallbackReceiver({ ...deps, worker: { wake, fetchPart, settle: (narrationId) => planStep.settle(narrationId) } });
   let startupSweep: Promise<void> = Promise.resolve();
 
   async function tick() {
@@ -130,16 +137,13 @@ export function createWorker(deps: WorkerDeps) {
       loop.start(config.pollIntervalMs);
     },
     wake,
-    /** Moves a segmented article on after one of its parts changed (a callback). */
-    settle: (narrationId: number) => planStep.settle(narrationId),
-    /** Fetches a part's result, just recorded from its callback, ahead of its article's join. */
-    fetchPart: (result: ResultUrls) => {
-      if (!isStopped()) partResults.fetch(result);
-    },
+    /** The speech service's callback (queue/callback/). */
+    receiveCallback: callbacks.receive,
     /** Runs one full tick (tests and the admin's "narrate now"). */
     runOnce: loop.runOnce,
     async stop() {
       await loop.stop();
+      await callbacks.settled();
       await startupSweep;
       await stores.stop();
       await partResults.close();

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
-import { narrationCallbackPayloadSchema } from '../speech-client';
-import { getService } from '../utils';
-import { validate } from '../http';
+import { narrationCallbackPayloadSchema } from '../../speech-client';
+import { getService } from '../../utils';
+import { validate } from '../../http';
 
 /**
  * POST /api/speech/callback, called by the speech service (no Strapi auth: the HMAC signature is
@@ -11,7 +11,7 @@ import { validate } from '../http';
 export default {
   async receive(ctx: Context) {
     const { articleId, response } = validate(narrationCallbackPayloadSchema, ctx.request.body, 'Malformed narration callback.');
-    const outcome = await getService('narrations').receiveCallback({ articleId, ...response });
+    const outcome = await getService('worker').receiveCallback({ articleId, ...response });
     if (outcome.status === 'unauthorized') throw new errors.UnauthorizedError('Invalid callback signature.');
     ctx.status = 200;
     ctx.body = { received: true, outcome: outcome.status };
