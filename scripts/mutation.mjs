@@ -8,6 +8,7 @@
  *
  *   npm run mutation                  every domain
  *   npm run mutation -- states        some of them (states, credits, insights, verification, passages)
+ *   MUTATION_CONCURRENCY=2 npm run mutation   two test runners side by side (an idle machine)
  *
  * StrykerJS is installed by this script at a pinned version, not as a dev dependency: every
  * `npm install` (CI's too) would otherwise unpack it for a script CI never runs. 9.x is the last
@@ -52,7 +53,8 @@ for (const name of wanted.length ? wanted : Object.keys(DOMAINS)) {
     jest: { projectType: 'custom', configFile: 'scripts/mutation/jest.config.js', enableFindRelatedTests: false },
     mutate: domain.mutate,
     coverageAnalysis: 'perTest',
-    concurrency: 1,
+    // One jest at a time unless told: beside other work on two cores, two runners time each other out.
+    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
     reporters: ['clear-text', 'html', 'json'],
     htmlReporter: { fileName: path.join(reportDir, 'index.html') },
     jsonReporter: { fileName: path.join(reportDir, 'report.json') },
