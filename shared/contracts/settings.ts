@@ -52,7 +52,7 @@ export type SkippableBlock = (typeof SKIPPABLE_BLOCKS)[number];
 export const ALL_LOCALES = '*';
 
 /** How one content type is narrated. */
-export interface ContentTypeNarration {
+export interface TypeSettings {
   titleField?: string;
   textFields: string[];
   trigger?: NarrationTrigger;
@@ -85,8 +85,8 @@ export interface ContentTypeNarration {
  * then applying (server/src/narration/config.ts, typesOverFile): what the settings page shows but need not
  * send back.
  */
-export type FileContentTypeNarration = Pick<
-  ContentTypeNarration,
+export type FileTypeSettings = Pick<
+  TypeSettings,
   'skipBlocks' | 'authorField' | 'narrationMode' | 'segmentCharacters' | 'verify' | 'verification' | 'passageVoices'
 >;
 
@@ -98,7 +98,7 @@ export interface SpeechSettings {
   /** The voice that reads quotes of each locale's articles, for types with passage voices (a public contract); absent: the article's voice. */
   quoteVoices: Record<string, string>;
   preprocessType: PreprocessType;
-  contentTypes: Record<string, ContentTypeNarration>;
+  contentTypes: Record<string, TypeSettings>;
   /** Pronunciation rules. */
   lexicon: LexiconRule[];
   /** `{site}` in intro and outro templates. */
@@ -169,7 +169,7 @@ export interface GetSettingsResponse {
    * would pin it against later changes of the file). Left out by older servers: the page then sends
    * the fields as shown.
    */
-  fileContentTypes?: Record<string, FileContentTypeNarration>;
+  fileContentTypes?: Record<string, FileTypeSettings>;
 }
 
 /** PUT /speech/settings (`settings.update`). */
@@ -188,7 +188,7 @@ export interface UpdateSettingsErrorDetails {
 
 /** GET /speech/narrated-types: readable by every logged-in admin, not only settings readers. */
 export interface GetNarratedTypesResponse {
-  contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
+  contentTypes: Record<string, Pick<TypeSettings, 'trigger'>>;
   features: ServerFeatures;
 }
 

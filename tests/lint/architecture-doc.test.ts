@@ -4,7 +4,7 @@
  * from the repository's root (server/, admin/, player/, shared/, tests/, docs/) or, shorter,
  * from server/src.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -46,9 +46,37 @@ describe('docs/architecture.md', () => {
 
   it('has a glossary with the words the code uses', () => {
     const glossary = note.slice(note.indexOf('## Glossary'));
-    for (const word of ['narration', 'narration row', 'part', 'version', 'article id', 'listening', 'ledger entry', 'lease']) {
+    for (const word of [
+      'narration',
+      'narration row',
+      'part',
+      'version',
+      'article id',
+      'listening',
+      'ledger entry',
+      'lease',
+      'type settings',
+      'check',
+      'passage',
+      'background loop',
+    ]) {
       expect(glossary).toMatch(new RegExp(`^\\| ${word} \\|`, 'm'));
     }
+  });
+
+  it("names every folder of server/src in its folder tables, and CONTRIBUTING.md's layout does too", () => {
+    const folders = readdirSync(path.join(ROOT, 'server/src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.length).toBeGreaterThan(20);
+    const tables = note.slice(note.indexOf('## Folders'));
+    expect(folders.filter((folder) => !tables.includes(`| \`server/src/${folder}/\` |`))).toEqual([]);
+    const contributing = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+    const layout = contributing.slice(
+      contributing.indexOf('server/src/\n'),
+      contributing.indexOf('shared/contracts/', contributing.indexOf('## Layout'))
+    );
+    expect(folders.filter((folder) => !new RegExp(`(^|\\s)${folder}/`).test(layout))).toEqual([]);
   });
 
   it('names only paths that exist', () => {

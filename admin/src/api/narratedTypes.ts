@@ -1,4 +1,4 @@
-import type { ContentTypeNarration, ServerFeatures } from './types';
+import type { TypeSettings, ServerFeatures } from './types';
 
 /**
  * Which content types are narrated, for the one reader that cannot use a hook: the list view's
@@ -13,7 +13,7 @@ export type NarratedTypesStatus = 'idle' | 'ready' | 'error';
 
 export interface NarratedTypesSnapshot {
   status: NarratedTypesStatus;
-  contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>;
+  contentTypes: Record<string, Pick<TypeSettings, 'trigger'>>;
   /** Empty until the server announced its features. */
   features: Partial<ServerFeatures>;
 }

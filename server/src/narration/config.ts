@@ -7,7 +7,7 @@ import {
   NARRATION_MODES,
   NARRATION_TRIGGERS,
   SKIPPABLE_BLOCKS,
-  type ContentTypeNarration,
+  type TypeSettings,
   type NarrationTrigger,
   type SpeechSettings,
 } from '../../../shared/contracts/settings';
@@ -33,7 +33,7 @@ export const segmentCharacters = z
   .min(MIN_SEGMENT_CHARACTERS, segmentCharactersRange)
   .max(MAX_SEGMENT_CHARACTERS, segmentCharactersRange);
 
-export const contentTypeNarrationSchema = z
+export const typeSettingsSchema = z
   .object({
     titleField: z.string().min(1).optional(),
     textFields: z
@@ -72,16 +72,16 @@ export const contentTypeNarrationSchema = z
       .optional(),
   })
   .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
-export type ContentTypeNarrationConfig = z.infer<typeof contentTypeNarrationSchema>;
+export type ContentTypeNarrationConfig = z.infer<typeof typeSettingsSchema>;
 
 /**
  * A type's entry as saved from the admin: the file's shape, and `segmentCharacters: null` to clear
  * the type's own part size (the global one applies, even where the file gives the type a size).
  */
-export const runtimeContentTypeSchema = contentTypeNarrationSchema.extend({
+export const runtimeContentTypeSchema = typeSettingsSchema.extend({
   segmentCharacters: segmentCharacters.nullable().optional(),
-}) satisfies z.ZodType<ContentTypeNarration, z.ZodTypeDef, unknown>;
-export type RuntimeContentTypeNarration = z.infer<typeof runtimeContentTypeSchema>;
+}) satisfies z.ZodType<TypeSettings, z.ZodTypeDef, unknown>;
+export type RuntimeTypeSettings = z.infer<typeof runtimeContentTypeSchema>;
 
 /** Intro or outro templates by locale code, or `*` for every locale without its own (narration/domain/templates.ts). */
 export const templatesSchema = z.record(
@@ -102,7 +102,7 @@ const preprocessType = z.enum(['0', '2']);
 
 /** Narration's slice of the configuration file. */
 export const narrationConfigShape = {
-  contentTypes: z.record(contentTypeUidKey, contentTypeNarrationSchema).default({}),
+  contentTypes: z.record(contentTypeUidKey, typeSettingsSchema).default({}),
   /** `{site}` in intro and outro templates. */
   siteName: siteName.default(''),
   /** Read before every article (per locale, `*` for all): `{title}`, `{author}`, `{site}`. None by default. */
@@ -154,9 +154,9 @@ export type NarrationSettings = Partial<z.output<z.ZodObject<typeof narrationSet
  */
 export function typesOverFile(
   file: Readonly<Record<string, ContentTypeNarrationConfig>>,
-  saved: Readonly<Record<string, RuntimeContentTypeNarration>>
-): Record<string, RuntimeContentTypeNarration> {
-  const types: Record<string, RuntimeContentTypeNarration> = { ...file };
+  saved: Readonly<Record<string, RuntimeTypeSettings>>
+): Record<string, RuntimeTypeSettings> {
+  const types: Record<string, RuntimeTypeSettings> = { ...file };
   for (const [uid, type] of Object.entries(saved)) {
     const fromFile = file[uid];
     const kept = {

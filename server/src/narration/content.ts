@@ -87,7 +87,7 @@ export function createContentReader(strapi: Core.Strapi) {
     contentTypesProblems(
       contentTypes: Record<string, Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>>
     ): FieldProblem[] {
-      return Object.entries(contentTypes).flatMap(([uid, narration]) => this.configProblems(uid, narration));
+      return Object.entries(contentTypes).flatMap(([uid, typeSettings]) => this.configProblems(uid, typeSettings));
     },
 
     /** The fields of `uid` an editor may choose to narrate (text, not private), in schema order. */

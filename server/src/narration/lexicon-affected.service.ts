@@ -31,8 +31,8 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
       readable: (documentIds: string[]) => Promise<Set<string>>
     ): Promise<LexiconAffectedResponse | null> {
       const current = await settings.get();
-      const narration = current.contentTypes[uid];
-      if (!narration || !content.exists(uid)) return null;
+      const typeSettings = current.contentTypes[uid];
+      if (!typeSettings || !content.exists(uid)) return null;
       const { entries, total } = await content.livePage(uid, locale, { start: (page - 1) * pageSize, limit: pageSize });
       const allowed = await readable(entries.map((entry) => entry.documentId));
       const rows = await repository.findForDocuments(uid, [...allowed]);
@@ -40,14 +40,14 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
       const overrides = await voiceOverrides.getMany([...narrated.keys()]);
       const withoutLexicon = { ...current, lexicon: [] };
       // Only its text is compared: no passage's language need be told for it.
-      const textOnly = { ...narration, passageVoices: false };
+      const textOnly = { ...typeSettings, passageVoices: false };
       const items = [];
       for (const entry of entries.filter((candidate) => allowed.has(candidate.documentId))) {
         const articleId = content.articleIdFor(uid, entry.documentId, entry.locale ?? locale);
         const lastNarrated = narrated.get(articleId);
         if (!lastNarrated) continue;
         const override = overrides.get(articleId) ?? null;
-        const version = content.describe(uid, entry, narration, current, { voiceId: override });
+        const version = content.describe(uid, entry, typeSettings, current, { voiceId: override });
         if (version.fingerprint === lastNarrated) continue;
         if (version.text === content.describe(uid, entry, textOnly, withoutLexicon, { voiceId: override }).text) continue;
         items.push({

@@ -147,13 +147,13 @@ export function createNarrationEditorService({
      */
     async draftVersion(uid: string, documentId: string, locale: string | null) {
       const current = await settings.get();
-      const narration = current.contentTypes[uid];
-      if (!narration || !content.exists(uid)) return null;
+      const typeSettings = current.contentTypes[uid];
+      if (!typeSettings || !content.exists(uid)) return null;
       const entry = await content.loadDraft(uid, documentId, locale);
       if (!entry) return null;
       const choices = await voiceOverrides.choices(content.articleIdFor(uid, documentId, locale));
       return {
-        version: content.describe(uid, entry, narration, current, choices),
+        version: content.describe(uid, entry, typeSettings, current, choices),
         override: choices.voiceId ?? null,
       };
     },

@@ -56,7 +56,7 @@ export function createNarrationsService({
     narratedTypes: async () =>
       Object.entries((await settings.get()).contentTypes)
         .filter(
-          ([uid, narration]) => Boolean(narration.trigger) && narration.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
+          ([uid, typeSettings]) => Boolean(typeSettings.trigger) && typeSettings.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
         )
         .map(([uid]) => uid),
     isLocalized: content.isLocalized,
@@ -117,12 +117,12 @@ export function createNarrationsService({
       { reconciling = false, origin = AUTOMATIC }: { reconciling?: boolean; origin?: Origin } = {}
     ): Promise<{ queued: boolean; reason?: string }> {
       const current = await settings.get();
-      const narration = current.contentTypes[uid];
-      if (!narration) return { queued: false, reason: 'this content type is not narrated' };
+      const typeSettings = current.contentTypes[uid];
+      if (!typeSettings) return { queued: false, reason: 'this content type is not narrated' };
       const entry = await content.loadLive(uid, documentId, locale);
       if (!entry) return { queued: false, reason: 'the content is not published' };
       const choices = await voiceOverrides.choices(content.articleIdFor(uid, documentId, entry.locale ?? locale));
-      const version = content.describe(uid, entry, narration, current, choices);
+      const version = content.describe(uid, entry, typeSettings, current, choices);
       if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version)) {
         return { queued: false, reason: 'this version is already recorded' };
       }

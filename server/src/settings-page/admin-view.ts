@@ -1,7 +1,7 @@
 import type {
   ContentTypeDescription,
-  ContentTypeNarration,
-  FileContentTypeNarration,
+  TypeSettings,
+  FileTypeSettings,
   GetNarratedTypesResponse,
   ServerFeatures,
 } from '../../../shared/contracts/settings';
@@ -38,9 +38,9 @@ export function describeContentType(type: DescribedSchema, narratableFields: str
  * What the content manager needs to decide where to show narration UI: each narrated type's
  * trigger, and the server's features.
  */
-export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeNarration, 'trigger'>>): GetNarratedTypesResponse {
+export function narratedTypesView(contentTypes: Record<string, Pick<TypeSettings, 'trigger'>>): GetNarratedTypesResponse {
   return {
-    contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, narration]) => [uid, { trigger: narration.trigger }])),
+    contentTypes: Object.fromEntries(Object.entries(contentTypes).map(([uid, typeSettings]) => [uid, { trigger: typeSettings.trigger }])),
     features: SERVER_FEATURES,
   };
 }
@@ -50,7 +50,7 @@ export function narratedTypesView(contentTypes: Record<string, Pick<ContentTypeN
  * the file: what the settings page need not send back. Only these fields are picked, never the
  * file's entry as it stands (nothing else of the file is the admin's to read).
  */
-export function fileTypesView(fileTypes: Readonly<Record<string, ContentTypeNarration>>): Record<string, FileContentTypeNarration> {
+export function fileTypesView(fileTypes: Readonly<Record<string, TypeSettings>>): Record<string, FileTypeSettings> {
   return Object.fromEntries(
     Object.entries(fileTypes).map(
       ([uid, { skipBlocks, authorField, narrationMode, segmentCharacters, verify, verification, passageVoices }]) => [

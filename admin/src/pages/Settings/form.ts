@@ -2,9 +2,9 @@ import {
   MAX_SEGMENT_CHARACTERS,
   MIN_SEGMENT_CHARACTERS,
   type ContentTypeDescription,
-  type ContentTypeNarration,
+  type TypeSettings,
   type FieldError,
-  type FileContentTypeNarration,
+  type FileTypeSettings,
   type LexiconRule,
   type NarrationMode,
   type PreprocessType,
@@ -38,13 +38,13 @@ export interface TypeForm {
   /** Each paragraph in its own language's voice (docs/passage-voices.md). */
   passageVoices: boolean;
   /** What the server had, kept so switching a type off keeps its valid configuration. */
-  original: ContentTypeNarration | null;
+  original: TypeSettings | null;
   /**
    * What the configuration file gives the type of the fields above that a saved type may leave to
    * it (`{}`: none, or the type is not in the file): those are sent only where they differ. Undefined
    * when the server does not say (older servers): they are sent as shown.
    */
-  file?: FileContentTypeNarration;
+  file?: FileTypeSettings;
 }
 
 export interface SettingsForm {
@@ -96,7 +96,7 @@ export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 export function toForm(
   settings: SpeechSettings,
   described: ContentTypeDescription[],
-  fileTypes?: Record<string, FileContentTypeNarration>
+  fileTypes?: Record<string, FileTypeSettings>
 ): SettingsForm {
   const contentTypes: Record<string, TypeForm> = {};
   for (const type of described) {
@@ -152,7 +152,7 @@ export function toForm(
 const percentOf = (share: number) => Math.round(share * 1000) / 10;
 
 export function fromForm(form: SettingsForm): SettingsChanges {
-  const contentTypes: Record<string, ContentTypeNarration> = {};
+  const contentTypes: Record<string, TypeSettings> = {};
   for (const [uid, type] of Object.entries(form.contentTypes)) {
     if (type.enabled) {
       // No trigger: the server narrates the type when it is published, or saved if it has no draft & publish.
@@ -206,7 +206,7 @@ export function fromForm(form: SettingsForm): SettingsChanges {
  * is chosen (an empty list then overrides the configuration file's). No author field is sent as
  * none, so the file's (if any) applies.
  */
-function readingOf(type: TypeForm): Pick<ContentTypeNarration, 'skipBlocks' | 'authorField'> {
+function readingOf(type: TypeForm): Pick<TypeSettings, 'skipBlocks' | 'authorField'> {
   const { file } = type;
   const sendBlocks = file ? !sameBlocks(type.skipBlocks, file.skipBlocks ?? []) : type.skipBlocks.length || type.original?.skipBlocks;
   const author = type.authorField !== file?.authorField ? type.authorField : null;
@@ -230,7 +230,7 @@ function sameBlocks(shown: readonly SkippableBlock[], file: readonly SkippableBl
  * size would apply again); so is one where the server had a size, or had it cleared, when it does
  * not give the file's. No size anywhere: none is sent, the global applies.
  */
-function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 'segmentCharacters'> {
+function modeOf(type: TypeForm): Pick<TypeSettings, 'narrationMode' | 'segmentCharacters'> {
   const shown = type.enabled && type.narrationMode === 'segmented';
   const size =
     shown || type.segmentCharacters === null || segmentCharactersValid(type.segmentCharacters)
@@ -252,7 +252,7 @@ function modeOf(type: TypeForm): Pick<ContentTypeNarration, 'narrationMode' | 's
  * each is sent only when it differs (the file's stays the file's); otherwise once set, or once the
  * server had one.
  */
-function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify' | 'verification'> {
+function verifyOf(type: TypeForm): Pick<TypeSettings, 'verify' | 'verification'> {
   const onMismatch = type.file
     ? type.onMismatch !== (type.file.verification?.onMismatch ?? 'flag')
     : type.onMismatch !== 'flag' || type.original?.verification?.onMismatch !== undefined;
@@ -265,7 +265,7 @@ function verifyOf(type: TypeForm): Pick<ContentTypeNarration, 'verify' | 'verifi
  * Whether the type reads passages in their own voices: where the server gives the file's value,
  * sent only when it differs; otherwise once on, or once the server had it.
  */
-function passageVoicesOf(type: TypeForm): Pick<ContentTypeNarration, 'passageVoices'> {
+function passageVoicesOf(type: TypeForm): Pick<TypeSettings, 'passageVoices'> {
   if (type.file) return type.passageVoices !== (type.file.passageVoices ?? false) ? { passageVoices: type.passageVoices } : {};
   return type.passageVoices || type.original?.passageVoices !== undefined ? { passageVoices: type.passageVoices } : {};
 }

@@ -18,7 +18,7 @@ export function articleKey(documentId: string, locale: string | null | undefined
 
 /**
  * The fields a type's entries are read from, the blocks left out, and the author `{author}` reads
- * (a content type's narration settings: narration/config.ts's contentTypeNarrationSchema).
+ * (a content type's narration settings: narration/config.ts's typeSettingsSchema).
  */
 export interface ArticleFields extends NarrationFields {
   authorField?: string;

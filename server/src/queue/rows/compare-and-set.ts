@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { MediaFileRef } from '../domain/narration-row';
-import type { MediaLinks, NarrationJobPatch, NarrationState, NarrationStatus, TransitionGuard } from '../domain/states';
-import type { JobsFileLinks } from './file-links';
+import type { MediaLinks, NarrationPatch, NarrationState, NarrationStatus, TransitionGuard } from '../domain/states';
+import type { NarrationFileLinks } from './file-links';
 import { narrationQuery } from './narration-rows.reads';
 
 /**
@@ -27,7 +27,7 @@ export function conditionalWhere(id: number, from: NarrationStatus[], guard: Tra
  * A patch's media links apart from its other fields: the narration's three files are linked
  * together or not at all (file-links.ts counts a narration field left out as a file unlinked).
  */
-function splitLinks(patch: NarrationJobPatch): { links: MediaLinks | null; scalar: Omit<NarrationJobPatch, keyof MediaLinks> } {
+function splitLinks(patch: NarrationPatch): { links: MediaLinks | null; scalar: Omit<NarrationPatch, keyof MediaLinks> } {
   const { audio, subtitles, subtitlesVtt, ...scalar } = patch;
   if (audio === undefined && subtitles === undefined && subtitlesVtt === undefined) return { links: null, scalar };
   if (audio === undefined || subtitles === undefined || subtitlesVtt === undefined) {
@@ -42,7 +42,7 @@ function splitLinks(patch: NarrationJobPatch): { links: MediaLinks | null; scala
  */
 export function createConditionalUpdate(
   strapi: Core.Strapi,
-  fileLinks: Pick<JobsFileLinks, 'linkStored'> | null,
+  fileLinks: Pick<NarrationFileLinks, 'linkStored'> | null,
   query: () => ReturnType<Core.Strapi['db']['query']> = narrationQuery(strapi)
 ) {
   /**
@@ -55,7 +55,7 @@ export function createConditionalUpdate(
   return async function conditionalUpdate(
     id: number,
     from: NarrationStatus[],
-    patch: NarrationJobPatch,
+    patch: NarrationPatch,
     guard: TransitionGuard = {}
   ): Promise<{ won: boolean; replaced: MediaFileRef[] }> {
     const { links, scalar } = splitLinks(patch);
@@ -77,7 +77,7 @@ export function createConditionalUpdate(
  * The row as a won write left it, without reading it back: dates in the patch as the database
  * gives them back (ISO strings), and the files it linked by their ids.
  */
-export function rowAfter<Row extends NarrationState>(row: Row, patch: NarrationJobPatch): Row {
+export function rowAfter<Row extends NarrationState>(row: Row, patch: NarrationPatch): Row {
   const { links, scalar } = splitLinks(patch);
   const stored = Object.fromEntries(
     Object.entries(scalar).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])

@@ -8,7 +8,7 @@ import { ALL_FILES_POPULATE, narrationQuery, type NarrationRowReads } from './na
  * The Media Library files a narration row holds (domain/file-links.ts says which and why): linked
  * by a store's final write, listed while they wait to be removed, all given up when the row goes.
  */
-export function createJobsFileLinks(strapi: Core.Strapi, reads: Pick<NarrationRowReads, 'findById'>) {
+export function createNarrationFileLinks(strapi: Core.Strapi, reads: Pick<NarrationRowReads, 'findById'>) {
   const query = narrationQuery(strapi);
 
   /**
@@ -59,4 +59,4 @@ export function createJobsFileLinks(strapi: Core.Strapi, reads: Pick<NarrationRo
   return { linkStored, pendingUploadsOf, withReplacedFilesWaiting, removeWithMedia };
 }
 
-export type JobsFileLinks = ReturnType<typeof createJobsFileLinks>;
+export type NarrationFileLinks = ReturnType<typeof createNarrationFileLinks>;

@@ -5,12 +5,12 @@ import {
   IN_FLIGHT_STATUSES,
   transition,
   type NarrationEvent,
-  type NarrationJobPatch,
+  type NarrationPatch,
   type NarrationState,
   type NarrationStatus,
 } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
-import { createJobsFileLinks } from './file-links';
+import { createNarrationFileLinks } from './file-links';
 import { createNarrationRowReads, narrationQuery } from './narration-rows.reads';
 
 export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
@@ -19,7 +19,7 @@ export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } fro
 export interface CommittedChange {
   event: NarrationEvent;
   from: NarrationStatus[];
-  patch: NarrationJobPatch;
+  patch: NarrationPatch;
   row: NarrationRow;
 }
 
@@ -33,7 +33,7 @@ export interface CommittedChange {
  */
 
 /** The state of an article that has never been narrated (spec 3.1 "new"). */
-const NEW_JOB: NarrationState = {
+const NEW_NARRATION: NarrationState = {
   status: 'cancelled',
   fingerprint: null,
   submittedFingerprint: null,
@@ -56,7 +56,7 @@ export type ApplyOutcome =
 export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
   const query = narrationQuery(strapi);
   const reads = createNarrationRowReads(strapi);
-  const fileLinks = createJobsFileLinks(strapi, reads);
+  const fileLinks = createNarrationFileLinks(strapi, reads);
   const conditionalUpdate = createConditionalUpdate(strapi, fileLinks);
   const { findByArticleId } = reads;
 
@@ -111,7 +111,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     const cause = { cause: origin.cause, causedBy: origin.causedBy };
     const existing = await findByArticleId(version.articleId);
     if (!existing) {
-      const result = transition(NEW_JOB, changed);
+      const result = transition(NEW_NARRATION, changed);
       if (result.kind === 'ignore') return { applied: false, reason: result.reason };
       try {
         // Through the query engine, not the Document Service: the queue's rows are internal, and the

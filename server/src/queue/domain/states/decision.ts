@@ -1,8 +1,8 @@
 /** What each event decides for a row (the per-event modules), and the pieces their decisions share. */
-import type { NarrationEvent, NarrationJobPatch, NarrationState, NarrationStatus, ResultUrls } from './types';
+import type { NarrationEvent, NarrationPatch, NarrationState, NarrationStatus, ResultUrls } from './types';
 
 /** A transition before its guard (guard.ts adds the compare-and-set conditions). */
-export type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch } | { kind: 'ignore'; reason: string };
+export type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationPatch } | { kind: 'ignore'; reason: string };
 
 /** Each event type with its own fields: `EventOf<'stored'>` is the `stored` event. */
 export type EventMap = { [E in NarrationEvent as E['type']]: E };
@@ -28,7 +28,7 @@ export function afterFailedAttempt(
   state: NarrationState,
   maxAttempts: number,
   failure: { reason: string; code: string },
-  retry: NarrationJobPatch
+  retry: NarrationPatch
 ): Decision {
   if (state.attempts >= maxAttempts) {
     return {

@@ -1,4 +1,4 @@
-import { COUNTER_FIELDS, type NarrationEvent, type NarrationJobPatch, type NarrationState, type TransitionGuard } from './types';
+import { COUNTER_FIELDS, type NarrationEvent, type NarrationPatch, type NarrationState, type TransitionGuard } from './types';
 
 /** Events only the holder of the row's lease may apply. */
 const LEASE_HOLDER_EVENTS = [
@@ -22,7 +22,7 @@ function isLeaseHolderEvent(event: NarrationEvent): event is LeaseHolderEvent {
  * lease), and a compare-and-set on every counter the patch writes, so a counter is never written
  * from a copy that another writer has moved on from.
  */
-export function guardFor(state: NarrationState, event: NarrationEvent, patch: NarrationJobPatch): TransitionGuard {
+export function guardFor(state: NarrationState, event: NarrationEvent, patch: NarrationPatch): TransitionGuard {
   const guard: TransitionGuard = {};
   if (event.type === 'storeClaimed') guard.leaseOwner = null;
   else if (event.type === 'leaseExpired') {

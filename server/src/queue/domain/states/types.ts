@@ -71,7 +71,7 @@ export interface MediaLinks {
   subtitlesVtt: number;
 }
 
-export interface NarrationJobPatch {
+export interface NarrationPatch {
   status?: NarrationStatus;
   fingerprint?: string | null;
   submittedFingerprint?: string | null;
@@ -231,6 +231,6 @@ export interface TransitionGuard {
 }
 
 export type TransitionResult =
-  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationJobPatch; guard: TransitionGuard }
+  | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationPatch; guard: TransitionGuard }
   /** Nothing to do (an unchanged republish, a duplicate or replayed callback). */
   | { kind: 'ignore'; reason: string };
