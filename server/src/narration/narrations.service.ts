@@ -56,7 +56,8 @@ export function createNarrationsService({
     narratedTypes: async () =>
       Object.entries((await settings.get()).contentTypes)
         .filter(
-          ([uid, typeSettings]) => Boolean(typeSettings.trigger) && typeSettings.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
+          ([uid, typeSettings]) =>
+            Boolean(typeSettings.trigger) && typeSettings.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
         )
         .map(([uid]) => uid),
     isLocalized: content.isLocalized,
