@@ -1,5 +1,5 @@
 /**
- * Listening insights (issue 25), the player's side: which events one listening sends, from the
+ * Listening insights, the player's side: which events one listening sends, from the
  * audio's positions. Pure (no DOM): element.ts feeds it the audio's events and sends what it returns.
  * The wire format is shared/contracts/insights.ts; the constants are copied here so the player's
  * bundle carries none of the contract's other values (tests/unit/player-insights.test.ts keeps them equal).

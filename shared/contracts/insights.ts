@@ -1,5 +1,5 @@
 /**
- * Listening insights (server/src/insights, issue 25): what the player reports, and what editors
+ * Listening insights (server/src/insights): what the player reports, and what editors
  * read. Plain types and constants, imported by the server, the admin and the player alike.
  *
  * Nothing here identifies a listener: the server counts a listener once per article and day by a

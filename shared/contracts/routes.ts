@@ -30,7 +30,7 @@ export const ADMIN_ROUTES = {
   'admin-narrations.lexiconAffected': { method: 'POST', path: '/lexicon/affected' },
   'admin-narrations.listen': { method: 'POST', path: '/narrations/listen' },
   'admin-narrations.resumeQueue': { method: 'POST', path: '/queue/resume' },
-  // Sends a narration the monthly budget holds (issue 24): the settings' update permission.
+  // Sends a narration the monthly budget holds: the settings' update permission.
   'admin-narrations.letThrough': { method: 'POST', path: '/narrations/let-through' },
   'admin-lexicon.hear': { method: 'POST', path: '/lexicon/hear' },
   'admin-transcriptions.submit': { method: 'POST', path: '/transcriptions' },
@@ -38,7 +38,7 @@ export const ADMIN_ROUTES = {
   'admin-transcriptions.findOne': { method: 'GET', path: '/transcriptions/:id' },
   'admin-transcriptions.download': { method: 'GET', path: '/transcriptions/:id/download' },
   'admin-transcriptions.save': { method: 'POST', path: '/transcriptions/:id/save' },
-  // Public contract (issue 24): other implementations of the service read `monthToDate.credits` here.
+  // Public contract: other implementations of the service read `monthToDate.credits` here.
   'admin-credits.usage': { method: 'GET', path: '/usage' },
   'admin-credits.ledgerCsv': { method: 'GET', path: '/usage/ledger.csv' },
   'admin-insights.site': { method: 'GET', path: '/insights' },

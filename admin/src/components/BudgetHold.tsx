@@ -17,7 +17,7 @@ interface Props {
 }
 
 /**
- * A narration the site's monthly budget holds (issue 24): what it waits for and what it would
+ * A narration the site's monthly budget holds: what it waits for and what it would
  * cost, and, for those who may change the settings, "Let it through this month".
  */
 export const BudgetHold = ({ row, target, onReleased }: Props) => {

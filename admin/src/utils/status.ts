@@ -112,10 +112,10 @@ export const KNOWN_ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
-  // Segmented narration (issue 23): a text over the service's limit, a part's audio lost before joining.
+  // Segmented narration: a text over the service's limit, a part's audio lost before joining.
   'TEXT_TOO_LONG',
   'PART_LOST',
-  // The site's monthly credit budget (issue 24): the narration waits for next month or a let-through.
+  // The site's monthly credit budget: the narration waits for next month or a let-through.
   'BUDGET_REACHED',
 ] as const;
 

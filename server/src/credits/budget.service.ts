@@ -10,7 +10,7 @@ import type { PreviewAccount } from './domain/preview';
 import type { LedgerService, NarratedTarget } from './ledger.service';
 
 /**
- * The monthly credit budget (issue 24). A request that would take the calendar month over the
+ * The monthly credit budget. A request that would take the calendar month over the
  * site's budget, or over its content type's, waits before anything is sent: the worker asks here
  * under the dispatcher lease, so two instances never count the same credits as free. A held
  * narration waits until the month ends (its `nextAttemptAt`), or until the budget rises or an editor

@@ -10,7 +10,7 @@ const monthlyCredits = z.number().int('must be a whole number of credits').min(0
 export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone such as "UTC" or "Asia/Amman"');
 
 /**
- * The monthly credit budget (issue 24; `monthlyCredits` is a public contract). Left out: no limit,
+ * The monthly credit budget (`monthlyCredits` is a public contract). Left out: no limit,
  * months and days in UTC. A type's own limit counts its narrations only, within the site's.
  */
 export const budgetConfigSchema = z

@@ -8,7 +8,7 @@ import { PREVIEW_SOURCE, TRANSCRIPTION_SOURCE } from './domain/totals';
 import type { LedgerRepository, NewLedgerEntry } from './ledger.repository';
 
 /**
- * The plugin's own account of what the speech service charged (issue 24): an entry for every
+ * The plugin's own account of what the speech service charged: an entry for every
  * request the service accepted that could charge, with what it narrated, who caused it, the credits
  * the contract says it took (credits/domain/charges.ts), and, once its callback comes, how it
  * ended. The service tells its balance only in passing (`Service-Credits-Remaining`, the 402

@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 
 /**
- * Listening insights (issue 25): the player's events and the feeds' downloads, counted as daily
+ * Listening insights: the player's events and the feeds' downloads, counted as daily
  * totals per narration. Off: the events route answers 204 and counts nothing.
  */
 export const insightsSchema = z

@@ -16,7 +16,7 @@ import { ListeningTally, batchesToWrite, type ListeningTarget, type WriteLimits 
 import type { InsightsRepository } from './insights.repository';
 
 /**
- * Listening insights (issue 25): counts what the player reports and what the feeds' enclosures
+ * Listening insights: counts what the player reports and what the feeds' enclosures
  * serve, in memory, and flushes it every `insights.flushSeconds` (and when Strapi stops) as daily
  * totals per narration. Nothing that identifies a listener is kept: the address and the user agent
  * only go into a hash with the day's salt (insights.repository.ts deletes the salt the next day).

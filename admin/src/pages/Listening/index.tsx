@@ -11,7 +11,7 @@ import { PlaysCard } from './PlaysCard';
 import { TotalsCard } from './TotalsCard';
 
 /**
- * Settings -> Speech listening (issue 25): plays per day, the period's totals, the most listened
+ * Settings -> Speech listening: plays per day, the period's totals, the most listened
  * articles, the locales, and the figures as CSV. Open to every admin: the server counts only the
  * articles the admin may read in the Content Manager.
  */

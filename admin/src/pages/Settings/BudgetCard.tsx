@@ -19,7 +19,7 @@ interface Props {
 }
 
 /**
- * The monthly credit budget (issue 24): the site's limit, the time zone its months are counted in,
+ * The monthly credit budget: the site's limit, the time zone its months are counted in,
  * and limits of their own for some content types; with the month to date against the saved
  * budget and what waits for it (GET /speech/usage).
  */

@@ -12,7 +12,7 @@ import { ChartCard } from './ChartCard';
 import { MonthCard } from './MonthCard';
 import { TopArticles } from './TopArticles';
 
-/** Settings -> Speech usage: credits by day, the month against the budget, the ledger as CSV (issue 24). */
+/** Settings -> Speech usage: credits by day, the month against the budget, the ledger as CSV. */
 const UsagePage = () => {
   const t = useTranslator();
   const [days, setDays] = React.useState<UsagePeriod>(30);

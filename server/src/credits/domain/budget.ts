@@ -1,5 +1,5 @@
 /**
- * Whether a request may go out under the site's monthly credit budget (issue 24). Pure: what the
+ * Whether a request may go out under the site's monthly credit budget. Pure: what the
  * month has spent so far is given (the ledger's entries of the calendar month, the credits of
  * requests accepted and not yet settled included), so two instances deciding under the submission
  * lease see the same figure.

@@ -1,5 +1,5 @@
 /**
- * The site's calendar days and months, in a configurable time zone (issue 24: the budget holds per
+ * The site's calendar days and months, in a configurable time zone (the budget holds per
  * calendar month, the usage view counts credits per day). Pure: the time-zone data is the runtime's
  * own (Intl), no Strapi, no clock: the instant is always given, so tests inject the month's turn.
  */

@@ -1,5 +1,5 @@
 /**
- * Who or what caused a request that can charge, as the ledger names it (issue 24). Pure: a publish
+ * Who or what caused a request that can charge, as the ledger names it. Pure: a publish
  * is told apart by the request Strapi was serving (`strapi.requestContext`), read by the caller.
  */
 import type { LedgerCause } from '../../../../shared/contracts/usage';

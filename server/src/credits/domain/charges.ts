@@ -1,6 +1,6 @@
 /**
  * What a narration request costs, by the contract's table of article states (spec 3.1), so that the
- * plugin's ledger charges what the service charges without being told (issue 24). Pure.
+ * plugin's ledger charges what the service charges without being told. Pure.
  *
  * The service charges a request that starts a generation: one for an articleId it has never seen,
  * or one asking `regenerate: true` of an article that is not being generated (that one is refused

@@ -1,5 +1,5 @@
 // zod 4 (the `zod/v4` entry of the zod we depend on), not zod 3 as elsewhere: this is the one input
-// parsed a thousand times a second (issue 25's events route). An event parses in ~0.7 us instead of
+// parsed a thousand times a second. An event parses in ~0.7 us instead of
 // ~9 us, and with far less garbage: zod 3 was ~8 % of everything Strapi allocated under that load
 // (a sampling heap profile, 2026-11-27).
 import { z } from 'zod/v4';

@@ -110,7 +110,7 @@ export function partFailureReason(progress: Extract<PartsProgress, { kind: 'fail
 export type QueuedWork<Article, Part> = { kind: 'article'; row: Article } | { kind: 'part'; row: Part };
 
 /**
- * The fair order of queued work (issue 23): fewest parts already taken from the same article first
+ * The fair order of queued work: fewest parts already taken from the same article first
  * (an article asks in one request: its turn is 0; a part's turn is its place among its article's
  * new parts), then the fewest parts left after it (an article asked whole, or a part that ends its
  * article, before the first of twenty), then the longest waiting. A short article published after
