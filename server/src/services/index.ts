@@ -292,13 +292,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
         media: getService('media'),
         ledger: getService('ledger'),
         verificationFailed: (narrationId, articleId) => getService('narration-webhooks').verificationFailed(narrationId, articleId),
-        regenerate: (narration, partKeys) => {
-          const origin = { cause: 'verification', causedBy: null } as const;
-          const editor = getService('narration-editor');
-          return partKeys
-            ? editor.regenerateParts(narration, partKeys, origin)
-            : editor.regenerate(narration.contentType, narration.targetDocumentId, narration.targetLocale, origin);
-        },
+        editor: getService('narration-editor'),
       },
     ];
   },
