@@ -104,3 +104,63 @@ describe('the "and" inside an English number', () => {
     expect(isNumberConnector('ar', 'hundred', 'and', 'five')).toBe(false);
   });
 });
+
+describe('every word of the tables, as a reader writes it', () => {
+  const english = [
+    'zero',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+    'nine',
+    'ten',
+    'eleven',
+    'twelve',
+    'thirteen',
+    'fourteen',
+    'fifteen',
+    'sixteen',
+    'seventeen',
+    'eighteen',
+    'nineteen',
+  ];
+  const englishTens = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+  it('English 0 to 19, each ten, and each ten with a unit', () => {
+    english.forEach((word, n) => expect(spokenNumber(String(n), 'en')).toEqual([word]));
+    englishTens.forEach((ten, i) => {
+      expect(spokenNumber(String((i + 2) * 10), 'en')).toEqual([ten]);
+      expect(spokenNumber(String((i + 2) * 10 + 8), 'en')).toEqual([ten, 'eight']);
+    });
+    expect(spokenNumber('8000008', 'en')).toEqual(['eight', 'million', 'eight']);
+    expect(spokenNumber('2000000000', 'en')).toEqual(['two', 'billion']);
+  });
+
+  const arabicOnes = ['صفر', 'واحد', 'اثنان', 'ثلاثة', 'أربعة', 'خمسة', 'ستة', 'سبعة', 'ثمانية', 'تسعة', 'عشرة'];
+  const arabicTeens = ['أحد', 'اثنا', 'ثلاثة', 'أربعة', 'خمسة', 'ستة', 'سبعة', 'ثمانية', 'تسعة'];
+  const arabicTens = ['عشرون', 'ثلاثون', 'أربعون', 'خمسون', 'ستون', 'سبعون', 'ثمانون', 'تسعون'];
+  const arabicHundreds = ['مئة', 'مئتان', 'ثلاثمئة', 'أربعمئة', 'خمسمئة', 'ستمئة', 'سبعمئة', 'ثمانمئة', 'تسعمئة'];
+
+  it('Arabic 0 to 10, each teen, each ten with and without a unit, each hundred', () => {
+    arabicOnes.forEach((word, n) => expect(spokenNumber(String(n), 'ar')).toEqual([word]));
+    arabicTeens.forEach((word, i) => expect(spokenNumber(String(11 + i), 'ar')).toEqual([word, 'عشر']));
+    arabicTens.forEach((ten, i) => {
+      expect(spokenNumber(String((i + 2) * 10), 'ar')).toEqual([ten]);
+      expect(spokenNumber(String((i + 2) * 10 + 2), 'ar')).toEqual(['اثنان', `و${ten}`]);
+    });
+    arabicHundreds.forEach((hundred, i) => expect(spokenNumber(String((i + 1) * 100), 'ar')).toEqual([hundred]));
+  });
+
+  it('Arabic scales: one, two, three to ten and eleven on, of thousands, millions and billions', () => {
+    expect(spokenNumber('2000', 'ar')).toEqual(['ألفان']);
+    expect(spokenNumber('2000000', 'ar')).toEqual(['مليونان']);
+    expect(spokenNumber('10000000', 'ar')).toEqual(['عشرة', 'ملايين']);
+    expect(spokenNumber('11000000000', 'ar')).toEqual(['أحد', 'عشر', 'مليارا']);
+    expect(spokenNumber('1001001', 'ar')).toEqual(['مليون', 'وألف', 'وواحد']);
+    expect(spokenNumber('5', 'ar')).toEqual(['خمسة']);
+  });
+});
