@@ -91,3 +91,28 @@ describe('the words of a text', () => {
     expect(norms('اثنين', 'en')).toEqual(['اثنين']);
   });
 });
+
+describe('the edges of what is read as one number or as a spoken form', () => {
+  const norms = (text: string, language: string) => wordsOf(text, language).words.map((word) => word.norm);
+
+  it('thousands separators make one number only in groups of three after one to three digits', () => {
+    expect(norms('12,345', 'en')).toEqual(['twelve', 'thousand', 'three', 'hundred', 'forty', 'five']);
+    expect(norms('1,234,567', 'en').slice(0, 3)).toEqual(['one', 'million', 'two']);
+    // Not a grouped number: read piece by piece.
+    expect(norms('12,3456', 'en')).toEqual(['twelve', 'three', 'thousand', 'four', 'hundred', 'fifty', 'six']);
+    expect(norms('1234,567', 'en')).toEqual(['one', 'thousand', 'two', 'hundred', 'thirty', 'four', 'five', 'hundred', 'sixty', 'seven']);
+  });
+
+  it('an oblique number word is the nominative only as a whole word, with or without its و', () => {
+    expect(norms('عشرين', 'ar')).toEqual(['عشرون']);
+    expect(norms('وعشرين', 'ar')).toEqual(['وعشرون']);
+    expect(norms('بعشرين', 'ar')).toEqual(['بعشرين']);
+    expect(norms('عشرينات', 'ar')).toEqual(['عشرينات']);
+    expect(norms('الفين', 'ar')).toEqual(['الفان']);
+    expect(norms('بالفين', 'ar')).toEqual(['بالفين']);
+    expect(norms('الفينك', 'ar')).toEqual(['الفينك']);
+    expect(norms('اثني', 'ar')).toEqual(['اثنا']);
+    expect(norms('باثني', 'ar')).toEqual(['باثني']);
+    expect(norms('اثنيك', 'ar')).toEqual(['اثنيك']);
+  });
+});
