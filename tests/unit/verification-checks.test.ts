@@ -240,6 +240,22 @@ describe("a narration's checks together", () => {
     });
   });
 
+  it('in a list, an empty text checked counts as heard whole, and places of several checks are in the order heard', () => {
+    expect(listedVerificationView([compared('', '')])).toMatchObject({ status: 'verified', wordAccuracy: 1 });
+    const later = compared('alpha beta gamma delta', 'alpha gamma delta', {}, 30);
+    const earlier = compared('one two three four', 'one two four', {}, 2);
+    const view = listedVerificationView([later, earlier]);
+    expect(view.places.map((place) => place.atSeconds)).toEqual([...view.places.map((place) => place.atSeconds)].sort((a, b) => a - b));
+    expect(view.places[0].atSeconds).toBeLessThan(10);
+    expect(view.places.at(-1)!.atSeconds).toBeGreaterThan(29);
+  });
+
+  it('in a list, a check still transcribing or failed adds nothing to the accuracy of the checks compared', () => {
+    const heard = compared('one two three four', 'one two three four');
+    const transcribing = check({ status: 'transcribing', result: heard.result, wordAccuracy: 0 });
+    expect(listedVerificationView([heard, transcribing])).toMatchObject({ wordAccuracy: 1, placeCount: 0, checks: { total: 2, done: 1 } });
+  });
+
   it('in a list, are the checks as they are, pending before the first', () => {
     expect(listedVerificationView([]).status).toBe('pending');
     expect(listedVerificationView([compared('a b c', 'a b c')])).toMatchObject({ status: 'verified', wordAccuracy: 1 });
