@@ -253,6 +253,13 @@ describe('a transcript compared with the text sent', () => {
     expect(replaced).toMatchObject({ substitutions: 1, insertions: 0, deletions: 0, wordAccuracy: 0.75 });
   });
 
+  it("writes a place heard in a later segment with that segment's own words, and a number heard once however many words it reads as", () => {
+    const later = compareTranscript('One two three. Four five six.', segments([0, 3, 'One two three.'], [3, 6, 'Four fife six.']), 'en');
+    expect(later.places).toEqual([{ expected: 'five', heard: 'fife', atSeconds: 4 }]);
+    const number = compareTranscript('We sold 1200 cars.', segments([0, 4, 'We sold 1300 cars.']), 'en');
+    expect(number.places).toEqual([expect.objectContaining({ expected: '1200', heard: '1300' })]);
+  });
+
   it('places words missing at the very start at the start of the audio', () => {
     expect(compareTranscript('Hello there world', segments([0.5, 1, 'world']), 'en').places).toEqual([
       { expected: 'Hello there', heard: '', atSeconds: 0 },
