@@ -10,10 +10,8 @@ const REFUSALS: Record<DocumentAction, string> = {
 };
 
 /**
- * The Content Manager's permissions on the very document a route acts on: throws 404 or 403 when
- * the caller may not, before anything has been read or sent. Returns the target in the locale it
- * was checked in (a localized type's default when the request named none), which the route then
- * acts in: what is checked is what is read, narrated and charged.
+ * 404 or 403 before anything is read or sent. Returns the target in the locale it was checked in,
+ * which the route then acts in: what is checked is what is read, narrated and charged.
  */
 export async function ensureMayActOn<Target extends { contentType: string; documentId: string; locale?: string | null }>(
   ctx: Context,
@@ -28,10 +26,7 @@ export async function ensureMayActOn<Target extends { contentType: string; docum
   return { ...target, locale };
 }
 
-/**
- * Splits the documents of a bulk request into the ones the caller may `action` and the ones
- * refused, in the locale they were checked in (as ensureMayActOn).
- */
+/** In the locale they were checked in, as ensureMayActOn. */
 export async function permittedDocuments(
   ctx: Context,
   target: { contentType: string; documentIds: string[]; locale?: string | null },

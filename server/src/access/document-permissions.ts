@@ -2,14 +2,9 @@ import type { Core } from '@strapi/strapi';
 import { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from '../utils';
 
 /**
- * What an admin may do with a document, decided by the Content Manager's own permission checker
- * (the same one behind its edit view), so roles, conditions such as "is creator" and locale
- * restrictions hold for the plugin's routes exactly as they do for the content itself.
- *
- * - `read`: see the narration, its text, its estimate (Content Manager "read").
- * - `narrate`: spend credits on it or change how it is read (narrate, regenerate, voice, cancel,
- *   listen): what putting that text live needs, "publish" for a type with draft & publish,
- *   "update" for a type without it.
+ * Decided by the Content Manager's own permission checker, so roles, conditions ("is creator") and
+ * locales hold for the plugin's routes as for the content. `narrate` (spending credits, changing how
+ * it is read) needs what putting that text live needs: "publish", or "update" without draft & publish.
  */
 export type DocumentAction = 'read' | 'narrate';
 
@@ -17,10 +12,9 @@ export type DocumentDecision = 'allowed' | 'forbidden' | 'not-found';
 
 type CmAction = 'read' | 'publish' | 'update';
 
-/** What the Document Service's `findMany` takes: the Content Manager builds its queries for it. */
 type FindManyParams = NonNullable<Parameters<ReturnType<typeof documentsOf>['findMany']>[0]>;
 
-/** A query for the permission checker: which documents, without pagination (the `findMany` that runs it sets its limit). */
+/** The `findMany` that runs it sets its own limit. */
 type DocumentQuery = Omit<FindManyParams, 'page' | 'pageSize' | 'start' | 'limit'>;
 
 interface PermissionChecker {
@@ -50,10 +44,7 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     return hasDraftAndPublish(uid) ? 'publish' : 'update';
   }
 
-  /**
-   * The relations the caller's conditions look at ("is creator" reads createdBy), as the Content
-   * Manager works them out: from the permission query of that action.
-   */
+  /** The relations the caller's conditions look at ("is creator" reads createdBy), as the Content Manager finds them. */
   async function conditionPopulate(permissions: PermissionChecker, uid: string, action: CmAction, query: DocumentQuery = {}) {
     const permissionQuery = await permissions.sanitizedQuery[action](query);
     const populateBuilder = contentManager().service('populate-builder') as unknown as (uid: string) => {
@@ -63,7 +54,6 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     return { permissionQuery, populate };
   }
 
-  /** The version the editor works on: the draft for draft & publish types, the only one otherwise. */
   function versionParams(uid: string, locale: string | null): { status?: 'draft'; locale?: string } {
     const params: { status?: 'draft'; locale?: string } = {};
     if (hasDraftAndPublish(uid)) params.status = 'draft';
@@ -71,11 +61,7 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     return params;
   }
 
-  /**
-   * The locale a request on `uid` acts in: for a localized type the one it names, else the site's
-   * default (which the Document Service reads when none is named, so a missing locale is checked
-   * as the one that will be read); null for a type without locales.
-   */
+  /** A missing locale is the site's default, which the Document Service reads when none is named. */
   async function localeOf(uid: string, locale: string | null): Promise<string | null> {
     if (!isLocalized(uid)) return null;
     return locale ?? (await defaultLocaleOf(strapi));
@@ -83,10 +69,8 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
 
   return {
     localeOf,
-    /** Whether the type has locales (a document's key then carries one). */
     isLocalized,
 
-    /** May this admin do `action` on this document (and locale)? Reads the one version it needs. */
     async decide(userAbility: unknown, uid: string, target: DocumentRef, action: DocumentAction): Promise<DocumentDecision> {
       if (!model(uid)) return 'not-found';
       const permissions = checker(userAbility, uid);
@@ -102,11 +86,7 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
       return permissions.cannot[needed](version) ? 'forbidden' : 'allowed';
     },
 
-    /**
-     * Of these documents, the ones (per locale) the admin may `action`: one query per locale, with
-     * the caller's conditions added to it the way the Content Manager's list view adds them. Keys
-     * carry each target's locale as given; a missing one is checked as the default locale.
-     */
+    /** One query per locale, with the conditions added as the Content Manager's list view adds them. */
     async permitted(userAbility: unknown, uid: string, targets: DocumentRef[], action: DocumentAction): Promise<Set<string>> {
       const allowed = new Set<string>();
       if (!model(uid) || targets.length === 0) return allowed;
@@ -118,9 +98,8 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
         for (const target of targets) allowed.add(keyOf(target));
         return allowed;
       };
-      // The list view asks on every page: a role whose rules for this action carry no condition but
-      // the locales it may use (a super admin, an editor) is answered from the ability alone,
-      // without building the Content Manager's checker or reading any document.
+      // The list view asks on every page: a role with no condition but locales (a super admin, an
+      // editor) is answered from the ability alone, reading no document.
       const locales = grantedLocales(userAbility, `plugin::content-manager.explorer.${needed}`, uid);
       if (locales === 'all') return everyDocument();
       if (locales) {
@@ -149,8 +128,7 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
           populate,
           limit: unique.length,
         });
-        // The query already carries the conditions; the check on each version is the Content
-        // Manager's own last word (field-level and locale rules included).
+        // The query carries the conditions; each version's check is the Content Manager's last word.
         const granted = new Set(versions.filter((version) => permissions.can[needed](version)).map((version) => version.documentId));
         for (const target of localeTargets) if (granted.has(target.documentId)) allowed.add(keyOf(target));
       }
@@ -168,7 +146,7 @@ function intersect(a: Set<string>, b: Set<string>): Set<string> {
   return new Set([...a].filter((value) => b.has(value)));
 }
 
-/** The locales a condition limits a rule to: 'all' without a condition, null when it says more than that. */
+/** 'all' without a condition, null when it says more than locales. */
 export function conditionLocales(conditions: unknown): Set<string> | 'all' | null {
   if (conditions === undefined || conditions === null) return 'all';
   if (typeof conditions !== 'object') return null;
@@ -190,12 +168,7 @@ export function conditionLocales(conditions: unknown): Set<string> | 'all' | nul
   return Array.isArray(within) && within.every((locale) => typeof locale === 'string') ? new Set(within as string[]) : null;
 }
 
-/**
- * Where a role's rules for `action` on a type hold whatever the document, limited at most by
- * locale (i18n writes a role's locales as a `locale $in` condition, even a super admin's): the
- * locales granted, 'all', or null when a rule has another condition (such as "is creator") and
- * each document must be read.
- */
+/** i18n writes a role's locales as a `locale $in` condition, even a super admin's; null: each document must be read. */
 export function grantedLocales(userAbility: unknown, action: string, uid: string): Set<string> | 'all' | null {
   const ability = userAbility as AbilityLike | null;
   if (!ability || typeof ability.rulesFor !== 'function' || !ability.can(action, uid)) return null;
@@ -211,7 +184,6 @@ export function grantedLocales(userAbility: unknown, action: string, uid: string
   return granted;
 }
 
-/** A key for a document in one locale (`null` for types without i18n). */
 export function documentKey(documentId: string, locale: string | null): string {
   return `${documentId}\u0000${locale ?? ''}`;
 }

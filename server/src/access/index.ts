@@ -1,4 +1,4 @@
-/** The plugin's RBAC actions and route policies, the Content Manager's permissions on documents, the content API's read rule. Other features import it from here. */
+/** RBAC actions and route policies, Content Manager permissions on documents, the content API's read rule. */
 export type { ContentApiAccess, ContentApiAuth } from './content-api-access';
 export { ensureMayActOn, permittedDocuments } from './document-guard';
 export { documentKey, type DocumentPermissions } from './document-permissions';

@@ -1,6 +1,6 @@
 import { ADMIN_ROUTES, type AdminHandler } from '../../../shared/contracts/routes';
 
-/** The plugin's RBAC actions (Settings -> Roles). Uids become `plugin::speech.<uid>`. */
+/** Settings -> Roles; uids become `plugin::speech.<uid>`. */
 export const PERMISSION_ACTIONS = [
   { section: 'plugins', displayName: 'Read settings', uid: 'settings.read', pluginName: 'speech' },
   { section: 'plugins', displayName: 'Change settings', uid: 'settings.update', pluginName: 'speech' },
@@ -10,15 +10,14 @@ export const PERMISSION_ACTIONS = [
 
 export const action = (uid: (typeof PERMISSION_ACTIONS)[number]['uid']) => `plugin::speech.${uid}`;
 
-/** An admin route's config: a logged-in admin holding every one of `actions` (none: any admin). */
+/** Every one of `actions` is required; none: any admin. */
 export const adminOnly = (...actions: Array<(typeof PERMISSION_ACTIONS)[number]['uid']>) => ({
   policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions: actions.map(action) } }],
 });
 
-/** A public route: it carries its own check (a signature, the content API's read rule) or holds no data. */
+/** It carries its own check (a signature, the content API's read rule) or holds no data. */
 export const publicRoute = { auth: false } as const;
 
-/** A route of the plugin, as the feature folders declare them and routes/index.ts gathers them. */
 export interface PluginRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
@@ -26,7 +25,6 @@ export interface PluginRoute {
   config: ReturnType<typeof adminOnly> | typeof publicRoute;
 }
 
-/** An admin route of the table both sides share (shared/contracts/routes.ts), with its permissions. */
 export function adminRoute(handler: AdminHandler, config: ReturnType<typeof adminOnly>): PluginRoute {
   const { method, path } = ADMIN_ROUTES[handler];
   return { method, path, handler, config };

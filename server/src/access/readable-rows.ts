@@ -1,22 +1,15 @@
 import { documentKey, type DocumentPermissions, type DocumentRef } from './document-permissions';
 
-/** What the filter needs to know of a content type: whether it still exists, and whether it has locales. */
 export interface ContentTypeFacts {
   exists(uid: string): boolean;
   isLocalized(uid: string): boolean;
 }
 
-/** The document a row is about: its type, its id, and its locale (null for none). */
 export interface RowDocument extends DocumentRef {
   contentType: string;
 }
 
-/**
- * Of `rows`, the ones about documents `userAbility` may read in the Content Manager, decided as its
- * list view decides (per type, locale and condition; one query per type and locale at most). Rows
- * about no document (`documentOf` gives null) and rows of a type that no longer exists are left
- * out. The rows keep their order.
- */
+/** As the Content Manager's list view decides; rows about no document or a removed type are left out. */
 export async function readableRows<Row>(
   deps: { permissions: Pick<DocumentPermissions, 'permitted'>; types: ContentTypeFacts },
   userAbility: unknown,

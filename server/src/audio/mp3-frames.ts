@@ -2,24 +2,12 @@ import { declaredFrameCount, samplesPerFrame } from './mp3';
 import { id3v2TagLength, parseMpegFrameHeader, type MpegFrameHeader } from './mp3-sniff';
 
 /**
- * The audio frames of one MP3, walked chunk by chunk, for joining MP3s into one.
- *
- * What describes only this file is dropped: ID3v2 tags at the start (and zero padding after them), a
- * Xing/Info/VBRI header frame (its frame count, byte count and seek table are this file's alone), and
- * the tags after the last frame (ID3v1, APEv2, Lyrics3, an appended ID3v2). The audio frames are passed
- * on untouched, as views of the chunks they came in, so nothing is copied but a frame that straddles
- * two chunks.
- *
- * Stricter than Mp3DurationReader, which only estimates: bytes that are neither a frame nor a known
- * trailing tag, a frame of another stream, or no audio frame at all are refused (Mp3StreamError),
- * since a joined file made of them would not play through. Only a last frame cut short is dropped
- * silently, as decoders do.
- *
- * Pure: no I/O. Holds at most one frame's bytes between chunks, in buffers of its own (5 KB) that
- * it reuses: nothing is allocated per chunk, so a long narration leaves no garbage of buffers behind.
+ * The audio frames of one MP3, for joining: what describes only this file (ID3 tags, the
+ * Xing/Info/VBRI frame, trailing tags) is dropped. Stricter than Mp3DurationReader: anything a
+ * joined file could not play through is refused. Reuses its own buffers, so nothing is allocated per chunk.
  */
 
-/** The parameters every frame of a joined file must share: decoders set up once, from the first frame. */
+/** Decoders set up once, from the first frame, so every frame of a joined file must share these. */
 export interface Mp3Stream {
   version: MpegFrameHeader['version'];
   sampleRate: number;
@@ -27,7 +15,6 @@ export interface Mp3Stream {
   samplesPerFrame: number;
 }
 
-/** The MP3 cannot be joined: damaged, of another stream, or without audio. */
 export class Mp3StreamError extends Error {
   constructor(message: string) {
     super(message);
@@ -35,22 +22,16 @@ export class Mp3StreamError extends Error {
   }
 }
 
-/** Tags found after the last frame: ID3v1, APEv2, Lyrics3, and an ID3v2 tag appended at the end. */
 const TRAILING_TAGS = ['TAG', 'APETAGEX', 'LYRICSBEGIN', 'ID3'];
 const LONGEST_TRAILING_TAG = Math.max(...TRAILING_TAGS.map((tag) => tag.length));
-/**
- * The longest unit the walker waits to have whole: a layer III frame (1,441 bytes: 320 kbps at 32 kHz,
- * or 160 kbps at 8 kHz, padded). Headers and tag signatures are shorter; other layers are refused at
- * their first header, before their frames are waited for.
- */
+/** A padded layer III frame at 320 kbps and 32 kHz; other layers are refused before their frames are awaited. */
 const LONGEST_UNIT = 1441;
-/** How much of a new chunk is joined to the kept bytes: enough to complete any unit. */
 const HEAD_BYTES = 2048;
 
 const startsWith = (bytes: Uint8Array, offset: number, text: string) =>
   offset + text.length <= bytes.length && [...text].every((char, i) => bytes[offset + i] === char.charCodeAt(0));
 
-/** Mono is channel mode 11 (the top bits of the header's last byte); stereo, joint stereo and dual channel are two. */
+/** Mono is channel mode 11; stereo, joint stereo and dual channel are two. */
 export const channelsOf = (headerByte3: number): 1 | 2 => (headerByte3 >> 6 === 0b11 ? 1 : 2);
 
 export function describeStream(stream: Mp3Stream): string {
@@ -60,36 +41,25 @@ export function describeStream(stream: Mp3Stream): string {
 const sameStream = (a: Mp3Stream, b: Mp3Stream) => a.version === b.version && a.sampleRate === b.sampleRate && a.channels === b.channels;
 
 export interface Mp3FrameWalkerOptions {
-  /** The stream the frames must be of (the first part's, when joining); any layer III stream without it. */
   expected?: Mp3Stream;
-  /** Called for every audio frame passed on, in order, with the frame's bytes (header first). */
   onFrame?: (frame: Uint8Array, header: MpegFrameHeader) => void;
 }
 
 export class Mp3FrameWalker {
-  /** This file's stream, known from its first frame on. */
   stream: Mp3Stream | undefined;
-  /** Audio frames passed on so far. */
   frames = 0;
   private phase: 'leading-tags' | 'before-audio' | 'frames' | 'after-audio' = 'leading-tags';
-  /** Bytes of an ID3v2 tag still to pass over. */
   private skip = 0;
-  /** The start of a unit (frame, header, tag) that the last chunk held only part of: `keptLength` bytes. */
   private readonly kept = new Uint8Array(LONGEST_UNIT);
   private keptLength = 0;
-  /** The kept bytes followed by the start of the next chunk, where the straddling unit is completed. */
   private readonly head = new Uint8Array(LONGEST_UNIT + HEAD_BYTES);
-  /** Bytes pushed before the current chunk: where the chunk starts in the file, for error messages. */
+  /** Where the chunk starts in the file, for error messages. */
   private seen = 0;
   private firstFrameChecked = false;
 
   constructor(private readonly options: Mp3FrameWalkerOptions = {}) {}
 
-  /**
-   * Takes the next chunk of the file; answers the audio frames it completes, to be written in order
-   * before the next push (they may be views of the chunk or of the walker's own buffers). What the
-   * walker keeps of the chunk it copies: the caller may reuse the chunk's memory.
-   */
+  /** The frames answered may be views of the chunk or of the walker's buffers: write them before the next push. */
   push(chunk: Uint8Array): Uint8Array[] {
     const frames: Uint8Array[] = [];
     const chunkStart = this.seen;
@@ -118,7 +88,6 @@ export class Mp3FrameWalker {
     return frames;
   }
 
-  /** The file ended: its last audio frames. Throws Mp3StreamError when it held no audio frame. */
   end(): Uint8Array[] {
     const frames: Uint8Array[] = [];
     if (!this.afterAudio()) this.scan(this.kept.subarray(0, this.keptLength), this.seen - this.keptLength, frames, true);
@@ -127,7 +96,6 @@ export class Mp3FrameWalker {
     return frames;
   }
 
-  /** Copies the start of an unfinished unit into `kept`, whose memory is the walker's own (nothing is allocated per chunk). */
   private keep(rest: Uint8Array): void {
     // A scan stops only before a unit it cannot complete, always shorter than the longest frame.
     if (rest.length > LONGEST_UNIT)
@@ -136,15 +104,10 @@ export class Mp3FrameWalker {
     this.keptLength = rest.length;
   }
 
-  /** A tag followed the last frame: the rest of the file is the tags', not read. */
   private afterAudio(): boolean {
     return this.phase === 'after-audio';
   }
 
-  /**
-   * Walks `data` (which starts at byte `start` of the file) from where the last scan stopped, pushing
-   * runs of whole audio frames to `out`; answers how many bytes it used. `final`: no byte follows.
-   */
   private scan(data: Uint8Array, start: number, out: Uint8Array[], final: boolean): number {
     let pos = 0;
     let runStart = -1;
@@ -211,7 +174,6 @@ export class Mp3FrameWalker {
     return pos;
   }
 
-  /** The first frame sets this file's stream (a layer III one, the expected one when given); every later frame must share it. */
   private checkStream(header: MpegFrameHeader, headerByte3: number, at: number): void {
     const frameStream: Mp3Stream = {
       version: header.version,

@@ -1,39 +1,25 @@
 /**
- * Recognises an MP3 by its first bytes: an optional ID3v2 tag, then MPEG audio frames.
- *
- * Three bytes (`ID3`, or a frame sync) are not enough: an error page behind `ID3` passed that test and
- * was stored as the narration. So the tag's declared size is read and skipped, a complete MPEG audio
- * frame header must start where the tag ends, and a second one must start where the first frame's
- * length says it ends. Random bytes pass the 11-bit sync about once in 2,000 offsets and a full header
- * check rarely; two chained headers with the same version, layer and sample rate practically never.
- *
- * Pure: no I/O. `Mp3Sniffer` is fed the stream chunk by chunk and keeps only a few KB, however large the
- * tag (the tag's bytes are skipped, not kept).
+ * Recognises an MP3 by its first bytes. `ID3` or a frame sync alone is not enough (an error page
+ * behind `ID3` once passed): the tag is skipped and two chained frame headers must agree.
  */
 
 export interface MpegFrameHeader {
-  /** MPEG version: 1, 2 or 2.5. */
   version: 1 | 2 | 2.5;
   layer: 1 | 2 | 3;
   bitrateKbps: number;
   sampleRate: number;
   padding: boolean;
-  /** Bytes from this header to the next one. */
   frameLength: number;
 }
 
 export type Mp3Verdict =
   | { kind: 'mp3' }
   | { kind: 'not-mp3'; reason: string }
-  /** The ID3 tag alone claims more bytes than the whole file may have. */
   | { kind: 'too-large'; tagBytes: number }
   | { kind: 'need-more' };
 
 const ID3_HEADER_BYTES = 10;
-/**
- * How much audio is kept after the tag: room for padding and two frames (the longest MPEG audio frame,
- * layer II at 384 kbps and 32 kHz, is 1,729 bytes).
- */
+/** Room for padding and two frames (the longest, layer II at 384 kbps and 32 kHz, is 1,729 bytes). */
 export const MP3_SNIFF_WINDOW_BYTES = 8 * 1024;
 
 // Bitrates in kbps by [version 1 or not][layer - 1][index]; index 0 (free format) and 15 are refused.
@@ -55,7 +41,6 @@ const SAMPLE_RATES: Record<1 | 2 | 2.5, [number, number, number]> = {
   2.5: [11025, 12000, 8000],
 };
 
-/** The MPEG audio frame header at `offset`, or undefined when those 4 bytes are not a valid one. */
 export function parseMpegFrameHeader(bytes: Uint8Array, offset = 0): MpegFrameHeader | undefined {
   if (offset < 0 || offset + 4 > bytes.length) return undefined;
   const b1 = bytes[offset + 1]!;
@@ -87,11 +72,7 @@ export function parseMpegFrameHeader(bytes: Uint8Array, offset = 0): MpegFrameHe
   return { version, layer, bitrateKbps, sampleRate, padding, frameLength };
 }
 
-/**
- * The whole length of the ID3v2 tag that opens `bytes` (header, body and footer), `null` when the file
- * does not open with one, undefined when fewer than 10 bytes are there to tell, or an error text when
- * the bytes say `ID3` but the header is not a valid one.
- */
+/** The ID3v2 tag's whole length; null when there is none, undefined when under 10 bytes are there to tell. */
 export function id3v2TagLength(bytes: Uint8Array): number | null | undefined | { invalid: string } {
   const known = Math.min(bytes.length, 3);
   if ([0x49, 0x44, 0x33].slice(0, known).some((byte, i) => bytes[i] !== byte)) return null;
@@ -109,10 +90,6 @@ export function id3v2TagLength(bytes: Uint8Array): number | null | undefined | {
   return ID3_HEADER_BYTES + body + footer;
 }
 
-/**
- * Judges the bytes where the audio should start (right after the tag, or the file's start).
- * `complete` says the file ends within `audio`; otherwise `need-more` may be answered.
- */
 export function checkMpegFrames(audio: Uint8Array, complete: boolean, windowBytes = MP3_SNIFF_WINDOW_BYTES): Mp3Verdict {
   const full = complete || audio.length >= windowBytes;
   // Some taggers pad with zeros beyond the size they declare; decoders skip them, so do we.
@@ -140,19 +117,15 @@ export function checkMpegFrames(audio: Uint8Array, complete: boolean, windowByte
   return { kind: 'mp3' };
 }
 
-/**
- * Fed a download chunk by chunk: answers `need-more` until it can tell, then the same verdict for good.
- * Keeps at most the ID3 header and `MP3_SNIFF_WINDOW_BYTES` of audio.
- */
+/** Keeps at most the ID3 header and `MP3_SNIFF_WINDOW_BYTES` of audio, however large the tag. */
 export class Mp3Sniffer {
   private seen = 0;
-  /** Absolute offset of `window[0]`: 0 until the tag is read, then where the audio starts. */
   private windowStart = 0;
   private window: Buffer = Buffer.alloc(0);
   private audioStart: number | undefined;
   private verdict: Mp3Verdict = { kind: 'need-more' };
 
-  /** @param maxBytes the file's size limit: a tag claiming more is refused at once, without reading it. */
+  /** @param maxBytes a tag claiming more is refused at once, without reading it. */
   constructor(private readonly maxBytes: number) {}
 
   push(chunk: Buffer): Mp3Verdict {
@@ -170,7 +143,6 @@ export class Mp3Sniffer {
     return (this.verdict = checkMpegFrames(this.window, false));
   }
 
-  /** The file ended: a final verdict. */
   end(): Exclude<Mp3Verdict, { kind: 'need-more' }> {
     if (this.verdict.kind === 'need-more') {
       const tag = this.audioStart === undefined ? this.readTag(true) : undefined;
@@ -182,7 +154,6 @@ export class Mp3Sniffer {
     return this.verdict as Exclude<Mp3Verdict, { kind: 'need-more' }>;
   }
 
-  /** Appends the bytes of `chunk` that continue the window, up to its size. */
   private take(chunk: Buffer, chunkStart: number): void {
     const limit = this.windowStart + (this.audioStart === undefined ? ID3_HEADER_BYTES : MP3_SNIFF_WINDOW_BYTES);
     const from = Math.max(chunkStart, this.windowStart + this.window.length);
@@ -190,7 +161,6 @@ export class Mp3Sniffer {
     if (to > from) this.window = Buffer.concat([this.window, chunk.subarray(from - chunkStart, to - chunkStart)]);
   }
 
-  /** Reads the ID3 header from the window (at offset 0); sets `audioStart` when known, or answers a refusal. */
   private readTag(complete: boolean): Mp3Verdict | undefined {
     const length = id3v2TagLength(this.window);
     if (length === undefined) {
@@ -209,7 +179,6 @@ export class Mp3Sniffer {
   }
 }
 
-/** The whole start of a file, judged at once: an MP3 when its tag (if any) is followed by chained MPEG audio frames. */
 export function looksLikeMp3(head: Buffer): boolean {
   const sniffer = new Mp3Sniffer(Number.MAX_SAFE_INTEGER);
   sniffer.push(head);

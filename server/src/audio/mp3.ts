@@ -1,28 +1,18 @@
 import { id3v2TagLength, parseMpegFrameHeader, type MpegFrameHeader } from './mp3-sniff';
 
 /**
- * How long an MP3 plays, read from the file itself: an ID3v2 tag is skipped, then a Xing/Info or
- * VBRI header in the first frame gives the frame count when the encoder wrote one (VBR files); else
- * the MPEG audio frames are walked header to header and their samples summed.
- *
- * Pure: no I/O. `Mp3DurationReader` is fed the file chunk by chunk and keeps at most a first
- * frame's opening bytes, so a long narration is never held in memory.
- *
- * Honest about what it cannot read: null (never an exception) when no frame starts where the audio
- * should, or when the frames stop before the end of the file at something that is neither the end
- * nor a known trailing tag (the file is damaged: the duration of the part before would be a guess).
- * A last frame cut short is not counted.
+ * How long an MP3 plays, fed chunk by chunk so a long narration is never held in memory. Null,
+ * never an exception, when the frames stop at something that is neither the end nor a trailing
+ * tag: the duration of a damaged file would be a guess.
  */
 
-/** Enough of the first frame to find a Xing/Info tag (at most 4 + 32 bytes in) or a VBRI one (4 + 32), with their counts. */
+/** Enough of the first frame to find a Xing/Info or VBRI tag with its counts. */
 const FIRST_FRAME_PROBE_BYTES = 4 + 32 + 18;
-/** Tags found after the last frame: ID3v1, APEv2, Lyrics3. */
 const TRAILING_TAGS = ['TAG', 'APETAGEX', 'LYRICSBEGIN'];
 const LONGEST_TRAILING_TAG = Math.max(...TRAILING_TAGS.map((tag) => tag.length));
-/** How much of a chunk's start is joined to bytes carried from the one before: more than any step reads at once. */
+/** More than any step reads at once. */
 const JOIN_BYTES = 4096;
 
-/** Samples one frame decodes to. */
 export function samplesPerFrame(header: Pick<MpegFrameHeader, 'layer' | 'version'>): number {
   if (header.layer === 1) return 384;
   // Layer III of MPEG 2 and 2.5 carries half the samples of MPEG 1.
@@ -35,11 +25,7 @@ const readUint32 = (bytes: Uint8Array, offset: number) =>
 const startsWith = (bytes: Uint8Array, offset: number, text: string) =>
   offset + text.length <= bytes.length && [...text].every((char, i) => bytes[offset + i] === char.charCodeAt(0));
 
-/**
- * The frame count a VBR header of the first frame declares (`frame` holds the frame's opening bytes),
- * `{ silent: true }` for a Xing/Info tag without one (the tag frame is then skipped, not counted),
- * or null when there is no such header.
- */
+/** `{ silent: true }`: a Xing/Info tag without a count, whose frame is skipped, not counted. */
 export function declaredFrameCount(frame: Uint8Array, header: MpegFrameHeader): { frames: number } | { silent: true } | null {
   if (header.layer !== 3) return null;
   const mono = frame[3]! >> 6 === 0b11;
@@ -60,20 +46,15 @@ const sameStream = (a: MpegFrameHeader, b: MpegFrameHeader) =>
 
 export class Mp3DurationReader {
   private carry: Uint8Array = new Uint8Array(0);
-  /** Bytes still to pass over: the ID3 tag, or the rest of the current frame. */
   private skip = 0;
   private tagRead = false;
-  /** The first frame's header: every later frame must be of the same stream. */
   private first: MpegFrameHeader | undefined;
-  /** Samples of the frame being passed over, counted once the whole frame has been seen. */
   private pendingSamples = 0;
   private samples = 0;
   private sampleRate = 0;
   private outcome: 'reading' | 'done' | 'unreadable' = 'reading';
-  /** The walk ended at a trailing tag (or a VBR header gave the count): later bytes do not matter. */
   private declaredSeconds: number | undefined;
 
-  /** True once more bytes cannot change the answer (a VBR header gave the count, a trailing tag, or damage). */
   get finished(): boolean {
     return this.outcome !== 'reading';
   }
@@ -94,7 +75,6 @@ export class Mp3DurationReader {
     this.keep(rest, this.walk(rest, 0));
   }
 
-  /** Walks frames from `pos` while `data` holds what the next step reads; returns where it stopped. */
   private walk(data: Uint8Array, pos: number): number {
     for (;;) {
       if (this.skip > 0) {
@@ -147,7 +127,6 @@ export class Mp3DurationReader {
     this.carry = Uint8Array.from(data.subarray(pos));
   }
 
-  /** The file ended: its duration in seconds, or null when it could not be read as an MP3. */
   end(): number | null {
     // What is left is a frame cut short (not counted) or a few bytes after the last frame.
     if (this.outcome === 'reading') this.stop('done');
@@ -161,21 +140,19 @@ export class Mp3DurationReader {
     this.carry = new Uint8Array(0);
   }
 
-  /** Stops the walk: `end` is where it returns (nothing is kept once stopped). */
   private stopAt(end: number, outcome: 'done' | 'unreadable'): number {
     this.stop(outcome);
     return end;
   }
 }
 
-/** The duration of a whole MP3 held in memory (tests, small files); null when it cannot be read. */
 export function mp3DurationSeconds(bytes: Uint8Array): number | null {
   const reader = new Mp3DurationReader();
   reader.push(bytes);
   return reader.end();
 }
 
-/** Seconds as ISO 8601 (`PT1M23S`), the form schema.org's `duration` takes; whole seconds, rounded. */
+/** ISO 8601 (`PT1M23S`), the form schema.org's `duration` takes. */
 export function isoDuration(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));
   const hours = Math.floor(total / 3600);

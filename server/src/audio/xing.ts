@@ -1,49 +1,31 @@
 import { parseMpegFrameHeader } from './mp3-sniff';
 
 /**
- * The Xing/Info header frame of a joined MP3: the first frame of the file, carrying no audio, that tells
- * players the frame count (the duration, without walking the file), the byte count and a 100-entry
- * seek table (TOC). Without it a player takes the first frame's bitrate for the whole file and, once
- * the bitrates vary, shows a wrong duration and seeks to the wrong place; with the parts' own headers
- * left in, it would believe the first part's counts.
- *
- * Layout (layer III), after the 4-byte frame header and the side information (zeros here):
- * "Xing" or "Info", flags (1 frames, 2 bytes, 4 TOC), the frame count (audio frames, this one not
- * counted), the byte count (the whole file from this frame on: no ID3 tag precedes it here), then the
- * TOC: entry i is the byte offset, in 256ths of the byte count, of the frame heard at i% of the
- * duration. "Info" is LAME's name for the same header on a constant bitrate file; decoders read both.
- * LAME's extension (encoder delay and padding for gapless playback) is left out: a joined file has
- * one delay per part, which the extension cannot express.
- *
- * Pure: no I/O.
+ * The Xing/Info header frame of a joined MP3: frame count, byte count and seek table. Without it a
+ * player takes the first frame's bitrate for the whole file and misjudges duration and seeks.
+ * LAME's gapless extension is left out: a joined file has one encoder delay per part.
  */
 
 const FLAG_FRAMES = 0x1;
 const FLAG_BYTES = 0x2;
 const FLAG_TOC = 0x4;
 export const TOC_ENTRIES = 100;
-/** Tag, flags, frames, bytes, TOC. */
 const XING_FIELDS_BYTES = 4 + 4 + 4 + 4 + TOC_ENTRIES;
 
-/** Where the Xing tag starts in a layer III frame: after the header and the side information, whose size depends on the version and the channels. */
+/** After the header and the side information, whose size depends on the version and the channels. */
 export function xingTagOffset(version: 1 | 2 | 2.5, channels: 1 | 2): number {
   if (version === 1) return 4 + (channels === 1 ? 17 : 32);
   return 4 + (channels === 1 ? 9 : 17);
 }
 
 export interface XingFrameLayout {
-  /** The 4 header bytes of the header frame. */
   header: Uint8Array;
-  /** Its length: what to reserve at the start of the file. */
   frameLength: number;
 }
 
 /**
- * The header of a frame for the Xing tag, modelled on the first audio frame's header bytes: same
- * version, layer, sample rate, channel mode, copyright, original and emphasis bits; no CRC, no
- * padding, no mode extension. Its bitrate is the audio's when the tag fits in such a frame (so a player
- * that ignores the tag and reckons with the first frame's bitrate is right on a constant bitrate file),
- * else the lowest one whose frame holds it.
+ * Modelled on the first audio frame's header; its bitrate is the audio's when the tag fits, so a
+ * player that ignores the tag is still right on a constant bitrate file.
  */
 export function xingFrameLayout(audioHeader: Uint8Array): XingFrameLayout {
   const audio = parseMpegFrameHeader(audioHeader);
@@ -63,21 +45,16 @@ export function xingFrameLayout(audioHeader: Uint8Array): XingFrameLayout {
     const frameLength = parseMpegFrameHeader(header)!.frameLength;
     if (frameLength >= needed) return { header, frameLength };
   }
-  // Not reached: a frame at the highest bitrate holds it in any stream (480 bytes at least: MPEG 2, 24 kHz, 160 kbps).
   throw new Error(`no layer III frame of this stream holds a Xing tag of ${needed} bytes`);
 }
 
 export interface XingTag {
-  /** "Info" when every audio frame has the same bitrate, "Xing" otherwise. */
   kind: 'Xing' | 'Info';
-  /** Audio frames of the file, the header frame not counted. */
   frames: number;
-  /** The whole file, the header frame included. */
   bytes: number;
   toc: Uint8Array;
 }
 
-/** The header frame's bytes: the layout's header, zeroed side information, the tag; zeros after it. */
 export function buildXingFrame(layout: XingFrameLayout, tag: XingTag): Uint8Array {
   if (tag.toc.length !== TOC_ENTRIES) throw new Error(`a Xing TOC has ${TOC_ENTRIES} entries`);
   const frame = new Uint8Array(layout.frameLength);
@@ -94,13 +71,8 @@ export function buildXingFrame(layout: XingFrameLayout, tag: XingTag): Uint8Arra
 }
 
 /**
- * Collects what the TOC needs while the frames are written, without keeping every frame's offset:
- * the offset of every `stride`-th frame, at most `capacity` of them; when they fill up, every other
- * one is dropped and the stride doubles. The frames the TOC asks for, known only once the count is,
- * are then interpolated between the two samples around them. Exact while the frames fit in the
- * samples, and on a constant bitrate (to a padding byte); on a variable one, off by at most the
- * bitrate's swing over 2/capacity of the file: at the default capacity, within one of the TOC's
- * 1/256 steps of the exact entry (tests/unit/mp3-xing.test.ts), in 8 KB whatever the length.
+ * Samples every `stride`-th frame offset (the stride doubles when full) and interpolates: exact on
+ * a constant bitrate, within one 1/256 TOC step on a variable one, in 8 KB whatever the length.
  */
 export class XingTocBuilder {
   private readonly offsets: Float64Array;
@@ -113,7 +85,6 @@ export class XingTocBuilder {
     this.offsets = new Float64Array(capacity);
   }
 
-  /** The next audio frame starts at byte `offset` of the file. */
   addFrame(offset: number): void {
     if (this.frames % this.stride === 0) {
       if (this.count === this.capacity) {
@@ -127,7 +98,6 @@ export class XingTocBuilder {
     this.frames += 1;
   }
 
-  /** The TOC of a file of `fileBytes` bytes whose audio frames have all been added. */
   toc(fileBytes: number): Uint8Array {
     const toc = new Uint8Array(TOC_ENTRIES);
     if (this.frames === 0) return toc;

@@ -11,11 +11,7 @@ import { speechToTextConfigShape } from '../speech-to-text/config';
 import { verificationConfigShape } from '../verification/config';
 import { voicesConfigShape } from '../voices/config';
 
-/**
- * The plugin's configuration (`config/plugins.ts` -> `speech.config`): each feature's slice, in
- * one flat object as users write it (docs/configuration.md). Parsed once at start: a bad value
- * stops Strapi with a message that names the key, rather than failing later on the first publish.
- */
+/** Parsed once at start, so a bad value stops Strapi naming the key rather than failing on the first publish. */
 export const pluginConfigSchema = z
   .object({
     ...speechClientConfigShape,
@@ -40,11 +36,10 @@ export function parsePluginConfig(raw: unknown): PluginConfig {
   return result.data;
 }
 
-/** The speech service's hosts (sent the API key), and the variable the README's config reads each from. */
+/** These hosts are sent the API key; the value is the variable the README's config reads each from. */
 const SERVICE_HOSTS = { baseUrl: 'SPEECH_BASE_URL', webUrl: 'SPEECH_WEB_URL' } as const;
 type ServiceHostKey = keyof typeof SERVICE_HOSTS;
 
-/** The service hosts the config leaves out or empty. */
 function missingServiceHosts(raw: unknown): ServiceHostKey[] {
   const config = (raw ?? {}) as Partial<Record<ServiceHostKey, unknown>>;
   return (Object.keys(SERVICE_HOSTS) as ServiceHostKey[]).filter((key) => {
@@ -53,7 +48,7 @@ function missingServiceHosts(raw: unknown): ServiceHostKey[] {
   });
 }
 
-/** The schema, and in production both service hosts named; every problem at once, one line each. */
+/** Every problem at once, one line each. */
 export function validatePluginConfig(raw: unknown, { production }: { production: boolean }): void {
   const missing = production ? missingServiceHosts(raw) : [];
   const missingKeys = new Set<string | number>(missing);

@@ -8,11 +8,7 @@ import { verificationChangesOver, verificationInEffect, verificationSettingsShap
 import { voicesInEffect, voicesSettingsShape } from '../voices/config';
 import type { PluginConfig } from './schema';
 
-/**
- * What an editor may change in Settings -> Speech (`PUT /speech/settings`), each feature's part:
- * any subset of the keys, each checked as its feature says. Saved in the plugin store, over the
- * configuration file.
- */
+/** What an editor may change in Settings -> Speech, saved in the plugin store over the configuration file. */
 export const runtimeSettingsSchema = z
   .object({
     ...voicesSettingsShape,
@@ -25,7 +21,6 @@ export const runtimeSettingsSchema = z
   .strict();
 export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 
-/** How the settings service saves and applies the runtime settings over `file`. */
 export function runtimeSettingsParts(file: PluginConfig, hasDraftAndPublish: (uid: string) => boolean): SettingsParts<RuntimeSettings> {
   return {
     schema: runtimeSettingsSchema,

@@ -4,8 +4,6 @@ import type * as Contract from '../../../shared/contracts/usage';
 import { validate } from '../http';
 import { getService } from '../utils';
 
-/** Credits for the admin: the usage view and the ledger's CSV. Shapes: shared/contracts/usage.ts. */
-
 const usageQuery = z.object({ days: z.enum(['30', '90']).default('30') });
 
 export default {

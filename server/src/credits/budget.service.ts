@@ -10,17 +10,12 @@ import type { PreviewAccount } from './domain/preview';
 import type { LedgerService, NarratedTarget } from './ledger.service';
 
 /**
- * The monthly credit budget. A request that would take the calendar month over the
- * site's budget, or over its content type's, waits before anything is sent: the worker asks here
- * under the dispatcher lease, so two instances never count the same credits as free. A held
- * narration waits until the month ends (its `nextAttemptAt`), or until the budget rises or an editor
- * lets it through, which clear the wait at once. `speech.budget.reached` goes out through Strapi's
- * webhooks once per month and limit.
+ * The monthly credit budget. The worker asks under the dispatcher lease, so two instances never
+ * count the same credits as free; a held narration waits until the month ends or the budget rises.
  */
 
 export const BUDGET_WEBHOOK_EVENTS = { SPEECH_BUDGET_REACHED: 'speech.budget.reached' } as const;
 
-/** What a request held by the budget was, for the webhook. */
 export interface HeldRequest {
   articleId: string;
   contentType: string | null;
@@ -37,7 +32,7 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
     strapi.get('webhookStore') as { addAllowedEvent(key: string, value: string): void; removeAllowedEvent?(key: string): void };
   const tables = () => [NARRATION_UID, NARRATION_PART_UID].map((uid) => strapi.db.query(uid));
 
-  /** Announces a limit reached, once per month and limit (the key is written before the event goes out). */
+  /** Once per month and limit: the key is written before the event goes out. */
   async function announce(verdict: Extract<BudgetVerdict, { kind: 'over' }>, request: HeldRequest, month: string) {
     const key = `${month}:${verdict.limit}:${verdict.limit === 'type' ? request.contentType : ''}`;
     const announced = ((await store().get({ key: 'budgetAnnounced' })) as string[] | null) ?? [];
@@ -69,10 +64,6 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       for (const key of Object.keys(BUDGET_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
     },
 
-    /**
-     * Whether a request of `request.credits` may go out now; when it may not, the reason to show and
-     * the instant the month ends. Reads the ledger only where a budget is set.
-     */
     async check(
       request: HeldRequest & { letThroughMonth?: string | null },
       at: Date
@@ -95,10 +86,7 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       return { hold: true, reason: budgetReason(verdict), until: await ledger.monthEnd(at) };
     },
 
-    /**
-     * Every held narration and part is due again (the budget rose, the settings changed, Strapi
-     * started): each is checked again when the worker reaches it, and held again if still over.
-     */
+    /** Held rows are checked again when the worker reaches them, and held again if still over. */
     async releaseHeld(): Promise<number> {
       let released = 0;
       for (const query of tables()) {
@@ -117,7 +105,7 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       return released;
     },
 
-    /** Lets one narration (and its parts) through this month's budget; false when it does not wait for the budget. */
+    /** False when it does not wait for the budget. */
     async letThrough(narrationId: number, at: Date): Promise<boolean> {
       const { budget } = await settings.get();
       const [narrations, parts] = tables();
@@ -139,10 +127,9 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       return released > 0;
     },
 
-    /** The budget and the ledger's side of a voice or paragraph preview (voices/voice-preview.ts asks it). */
     previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
 
-    /** What the budget holds: narrations (an article counted once, whole or by its held parts) and their credits. */
+    /** An article counted once, whole or by its held parts. */
     async waiting(): Promise<BudgetWaiting> {
       const [narrations, parts] = tables();
       const wholes = (await narrations.findMany({
@@ -163,17 +150,11 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
 
 export type BudgetService = ReturnType<typeof createBudgetService>;
 
-/**
- * The credits side of a voice or paragraph preview: the monthly budget is asked before the service
- * is (a preview over it is refused with 402 and the budget's reason, and nothing is sent), and the
- * ledger records what the service charged (its `Service-Credits-Used`, else the characters, which
- * is how speech generation counts).
- */
+/** A preview over budget is refused with 402 before anything is sent; the ledger records what the service charged. */
 export interface PreviewCharge {
   kind: Extract<LedgerKind, 'voice-preview' | 'paragraph-preview'>;
   origin: Origin;
   voiceId: string;
-  /** The article a paragraph preview reads from. */
   target?: Omit<NarratedTarget, 'kind' | 'narrationId'> | null;
 }
 

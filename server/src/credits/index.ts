@@ -1,4 +1,4 @@
-/** The credits ledger, the monthly budget and who caused a request. Other features import it from here. */
+/** The credits ledger, the monthly budget and who caused a request. */
 export type { BudgetService } from './budget.service';
 export { AUTOMATIC, editorOrigin, type Origin, publishOrigin, type RequestState } from './domain/cause';
 export type { PreviewAccount } from './domain/preview';

@@ -6,11 +6,8 @@ import { addToTotals } from '../utils';
 import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, type DayDelta, type DayKey } from './domain/totals';
 
 /**
- * The ledger's tables: one row per request that could charge (entries), and the totals written in
- * the same transaction (per day, content type, locale and kind; per article and month). The only
- * code that writes them. Totals are added to by an upsert (`INSERT ... ON CONFLICT DO UPDATE`, or
- * MySQL's `ON DUPLICATE KEY UPDATE`) on their unique key, so two instances recording at once
- * both count: neither reads a total to write it back.
+ * The ledger's tables, entries and their totals written in one transaction. Totals are added by an
+ * upsert on their unique key, so two instances recording at once both count.
  */
 
 export interface NewLedgerEntry {
@@ -29,7 +26,7 @@ export interface NewLedgerEntry {
   credits: number;
   outcome: LedgerOutcome;
   acceptedAt: Date;
-  /** YYYY-MM-DD in the budget's time zone when it was accepted. */
+  /** YYYY-MM-DD in the budget's time zone. */
   day: string;
   creditsRemaining: number | null;
 }
@@ -60,13 +57,11 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
   const knex = () => strapi.db.connection;
 
-  /** Adds a delta to a day's total. */
   async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
     const columns = { day: key.day, source: key.source, target_locale: key.targetLocale, kind: key.kind };
     await addToTotals(trx, tableOf(LEDGER_DAY_UID), columns, { ...delta }, at);
   }
 
-  /** Adds credits spent to an article's month (entries without an article have none). */
   async function addToArticle(
     trx: Knex.Transaction,
     entry: Pick<NewLedgerEntry, 'contentType' | 'targetDocumentId' | 'targetLocale' | 'title'>,
@@ -88,7 +83,6 @@ export function createLedgerRepository(strapi: Core.Strapi) {
   const monthOfDay = (day: string) => day.slice(0, 7);
 
   return {
-    /** Writes an entry and its totals together. */
     async record(entry: NewLedgerEntry): Promise<LedgerEntryRow> {
       return strapi.db.transaction(async ({ trx }) => {
         const row = (await entries().create({
@@ -101,10 +95,7 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       });
     },
 
-    /**
-     * Gives a pending entry its outcome, and moves its totals; false when another writer settled it
-     * first (a duplicate callback on another instance), which then changed nothing.
-     */
+    /** False when another writer settled it first (a duplicate callback on another instance). */
     async settle(entry: LedgerEntryRow, outcome: LedgerOutcome, at: Date): Promise<boolean> {
       return strapi.db.transaction(async ({ trx }) => {
         const { count } = await entries().updateMany({ where: { id: entry.id, outcome: 'pending' }, data: { outcome, settledAt: at } });
@@ -116,19 +107,16 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       });
     },
 
-    /** The entries of an articleId still awaiting their callback, newest first. */
     async pendingFor(articleId: string): Promise<LedgerEntryRow[]> {
       const rows = (await entries().findMany({ where: { articleId, outcome: 'pending' }, orderBy: [{ id: 'desc' }] })) as LedgerEntryRow[];
       return rows.filter((row) => row.articleId === articleId);
     },
 
-    /** Whether the service was ever asked for this articleId by a request the ledger recorded. */
     async hasEntryFor(articleId: string): Promise<boolean> {
       const row = (await entries().findOne({ where: { articleId }, select: ['id', 'articleId'] })) as { articleId: string } | null;
       return row !== null && row.articleId === articleId;
     },
 
-    /** Day totals from `first` to `last` (YYYY-MM-DD, inclusive). */
     async days(first: string, last: string): Promise<DayTotalRow[]> {
       const rows = (await knex()(tableOf(LEDGER_DAY_UID))
         .select('day', 'source', 'target_locale', 'kind', 'charged', 'refunded', 'pending', 'entries', 'refunds', 'redeliveries')
@@ -148,7 +136,6 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       }));
     },
 
-    /** Credits spent (charged less refunded) from `first` to `last`, by source (content type, previews, transcriptions). */
     async spentBySource(first: string, last: string): Promise<Record<string, number>> {
       const rows = (await knex()(tableOf(LEDGER_DAY_UID))
         .select('source')
@@ -160,13 +147,13 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       return Object.fromEntries(rows.map((row) => [String(row.source), n(row.charged) - n(row.refunded)]));
     },
 
-    /** Everything the ledger ever left spent (the balance's drift is measured against it). */
+    /** Everything ever spent: the balance's drift is measured against it. */
     async spentEver(): Promise<number> {
       const [row] = (await knex()(tableOf(LEDGER_DAY_UID)).sum({ charged: 'charged' }).sum({ refunded: 'refunded' })) as Row[];
       return n(row?.charged) - n(row?.refunded);
     },
 
-    /** A month's most expensive articles, `limit` of them from the `offset`-th (ties in a stable order, for paging). */
+    /** Ties in a stable order, for paging. */
     async topArticles(month: string, limit: number, offset = 0): Promise<ArticleMonthRow[]> {
       const rows = (await knex()(tableOf(LEDGER_ARTICLE_UID))
         .select('month', 'content_type', 'target_document_id', 'target_locale', 'title', 'spent', 'entries')
@@ -188,7 +175,6 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       }));
     },
 
-    /** Entries in id order after `afterId`, `limit` at a time (the CSV export reads the ledger in pages). */
     async page(afterId: number, limit: number): Promise<LedgerEntryRow[]> {
       return (await entries().findMany({ where: { id: { $gt: afterId } }, orderBy: [{ id: 'asc' }], limit })) as LedgerEntryRow[];
     },

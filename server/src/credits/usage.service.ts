@@ -11,22 +11,14 @@ import { NO_LOCALE } from './domain/totals';
 import type { ArticleMonthRow, LedgerEntryRow, LedgerRepository } from './ledger.repository';
 
 /**
- * The usage view (GET /speech/usage) and the ledger's CSV. Reads the daily totals (a few rows per
- * day) and the articles' monthly totals (by index), never the entries: 90 days over a ledger of a
- * million entries read as fast as over ten. The CSV reads the entries a page at a time.
- *
- * What names a document (the top articles, and in the CSV an entry's document, title and
- * articleId) is shown only for documents the admin may read in the Content Manager, as the
- * insights views do. The figures stay whole: the settings' read permission is about the site's
- * spending, and an entry of an unreadable document still counts, its document left blank.
+ * The usage view and the ledger's CSV. Reads totals, never entries, so 90 days read as fast over a
+ * million entries as over ten. Documents the admin may not read are left blank; their figures still count.
  */
 
 const TOP_ARTICLES = 10;
-/** Top articles read at a time until TOP_ARTICLES of them are readable. */
 const TOP_ARTICLES_PAGE = 50;
 const CSV_PAGE = 1_000;
 
-/** The CSV columns that name an entry's document. */
 const DOCUMENT_COLUMNS: ReadonlySet<string> = new Set(['documentId', 'title', 'articleId']);
 
 const articleDocument = (row: ArticleMonthRow): RowDocument => ({
@@ -35,7 +27,6 @@ const articleDocument = (row: ArticleMonthRow): RowDocument => ({
   locale: row.targetLocale === NO_LOCALE ? null : row.targetLocale,
 });
 
-/** The document an entry paid for; none for a voice preview or a transcription. */
 const entryDocument = (entry: LedgerEntryRow): RowDocument | null =>
   entry.contentType && entry.targetDocumentId
     ? { contentType: entry.contentType, documentId: entry.targetDocumentId, locale: entry.targetLocale || null }
@@ -46,9 +37,7 @@ export interface UsageServiceDeps {
   settings: Pick<SettingsService, 'get'>;
   budget: Pick<BudgetService, 'waiting'>;
   ledger: Pick<LedgerService, 'balance'>;
-  /** How many narrations failed and were not narrated since (the queue's rows). */
   failures: () => Promise<number>;
-  /** The checks of verified narration ended since a time, by outcome, and those under way (verification/). */
   checks: (since: Date) => Promise<GetUsageResponse['checks']>;
   permissions: Pick<DocumentPermissions, 'permitted'>;
   types: ContentTypeFacts;
@@ -67,7 +56,6 @@ export function createUsageService({
   const readable = <Row>(userAbility: unknown, rows: Row[], documentOf: (row: Row) => RowDocument | null) =>
     readableRows({ permissions, types }, userAbility, rows, documentOf);
 
-  /** The month's most expensive articles the admin may read: pages of the month's articles until there are enough. */
   async function topReadable(userAbility: unknown, month: string): Promise<ArticleMonthRow[]> {
     const top: ArticleMonthRow[] = [];
     for (let offset = 0; top.length < TOP_ARTICLES; offset += TOP_ARTICLES_PAGE) {
@@ -123,7 +111,7 @@ export function createUsageService({
       };
     },
 
-    /** The whole ledger as CSV, oldest first, streamed a page of entries at a time; documents the admin may not read left blank. */
+    /** Streamed a page at a time, oldest first. */
     ledgerCsv(userAbility: unknown): Readable {
       async function* lines() {
         yield csvLine(LEDGER_CSV_COLUMNS);

@@ -1,8 +1,6 @@
 /**
- * Whether a URL may be fetched, and from which address: the allow-list of media origins, then the host's
- * addresses, each of which must be public (address-policy.ts) unless the operator listed that exact local
- * origin. The answer is the one checked address that the connection is then pinned to (pinnedLookup), so
- * a second DNS answer (rebinding) cannot swap it.
+ * Whether a URL may be fetched, and from which address. The connection is pinned to the one checked
+ * address (pinnedLookup), so a second DNS answer (rebinding) cannot swap it.
  */
 import { promises as dns } from 'dns';
 import net, { type LookupFunction } from 'net';
@@ -23,7 +21,6 @@ export interface AllowedOrigin {
   protocol: 'http:' | 'https:';
   hostname: string;
   port: number;
-  /** Written with a scheme (`http://...`, `https://...`) rather than as a bare host. */
   explicit: boolean;
 }
 
@@ -42,7 +39,6 @@ export function parseAllowedOrigin(entry: string): AllowedOrigin {
   return { protocol: parsed.protocol, hostname: normaliseHost(parsed.hostname), port: effectivePort(parsed), explicit };
 }
 
-/** Checks a URL against the allow-list and the address rules; answers the one address to connect to. */
 export async function admit(url: URL, allowList: AllowedOrigin[], resolver: HostResolver, signal: AbortSignal): Promise<ResolvedAddress> {
   const origin = displayOrigin(url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -116,10 +112,7 @@ export async function admit(url: URL, allowList: AllowedOrigin[], resolver: Host
   return { address: chosen.address, family: net.isIP(stripZone(chosen.address)) };
 }
 
-/**
- * A `lookup` for http(s).request that answers with the address already checked, whatever the name, so
- * the connection cannot go anywhere else. Node asks for one address or, with autoSelectFamily, for a list.
- */
+/** Node asks for one address or, with autoSelectFamily, for a list; both get the checked one. */
 export function pinnedLookup(address: string, family: number): LookupFunction {
   return (_hostname, options, callback) => {
     if (typeof options === 'function') {

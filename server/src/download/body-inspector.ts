@@ -1,9 +1,6 @@
 /**
- * Checks a download's body while it streams: the size cap, and that the start is what the
- * caller asked for: an MP3 (an optional ID3 tag, then chained MPEG audio frames: see mp3-sniff.ts) or an
- * SRT (UTF-8 throughout, opening with a cue). An MP3's duration is read from its frames on the way: a
- * second pass over a long file, each chunk a fresh buffer, cost Strapi more in garbage collection than
- * in reading.
+ * Checks a download's body while it streams: the size cap, and that it is an MP3 or an SRT. The
+ * duration is read on the way: a second pass over a long file cost more in garbage collection than reading.
  */
 import { Transform, type TransformCallback } from 'stream';
 import { TextDecoder } from 'util';
@@ -12,18 +9,17 @@ import { DownloadRefusedError, formatBytes, tooLarge } from './refusal';
 
 export type DownloadKind = 'mp3' | 'srt';
 
-/** Enough of the start of an SRT to recognise it (an MP3 is judged by Mp3Sniffer, which reads past the ID3 tag). */
+/** Enough to recognise an SRT; Mp3Sniffer reads past the ID3 tag on its own. */
 const HEAD_BYTES = 4096;
 
-/** Counts and recognises the bytes as they pass, refusing as soon as a rule is broken. */
 export class BodyInspector extends Transform {
   bytes = 0;
   private readonly head: Buffer[] = [];
   private headBytes = 0;
   private checked = false;
-  /** SRT must be UTF-8 throughout; a fatal decoder fed chunk by chunk checks that without keeping the text. */
+  /** A fatal decoder fed chunk by chunk checks UTF-8 without keeping the text. */
   private readonly utf8: TextDecoder | undefined;
-  /** MP3: how far to read depends on the ID3 tag's size, so the sniffer is fed every chunk until it can tell. */
+  /** How far to read depends on the ID3 tag's size, so it is fed every chunk until it can tell. */
   private readonly mp3: Mp3Sniffer | undefined;
   private readonly duration: Mp3DurationReader | undefined;
 
@@ -68,7 +64,7 @@ export class BodyInspector extends Transform {
     callback((this.mp3 ? this.judgeMp3(this.mp3.end()) : this.checkSrtHead()) ?? null);
   }
 
-  /** An MP3's duration in seconds read from its frames (null when they cannot be read); undefined for an SRT. Once the body ended. */
+  /** Once the body ended; undefined for an SRT. */
   durationSeconds(): number | null | undefined {
     return this.duration?.end();
   }
@@ -107,9 +103,7 @@ export class BodyInspector extends Transform {
 
 const SRT_TIMING = /^\d{1,3}:\d{2}:\d{2}[,.]\d{3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{3}/;
 
-/** Text whose first non-empty block opens with a cue number and a `00:00:00,000 --> 00:00:01,000` line. */
 export function startsWithSrtCue(head: Buffer): boolean {
-  // Not fatal here: the head may end inside a character; full UTF-8 validity is checked while streaming.
   const text = new TextDecoder('utf-8').decode(head).replace(/^\uFEFF/, '');
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let index = 0;

@@ -1,6 +1,5 @@
 import { z } from 'zod/v3';
 
-/** An allow-listed media origin: a bare host (https only) or an origin with an explicit scheme. */
 const mediaHost = z
   .string()
   .min(1)
@@ -9,9 +8,8 @@ const mediaHost = z
     'must be a host name ("cdn.example.com") or an origin ("http://127.0.0.1:4010")'
   );
 
-/** What the plugin downloads from the service's media links: from where, how much, how long. */
 export const downloadConfigShape = {
-  /** Hosts the MP3 and SRT may be downloaded from. Empty: the origins of baseUrl and webUrl. */
+  /** Empty: the origins of baseUrl and webUrl. */
   mediaHosts: z.array(mediaHost).default([]),
   maxAudioBytes: z
     .number()

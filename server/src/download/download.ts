@@ -1,24 +1,8 @@
 /**
- * Downloads the MP3 or SRT named in a narration callback to a temporary file, without letting the
- * callback turn the server into a proxy into its own network (SSRF).
- *
- * The URL comes from a signed callback, but the signature only proves who sent it, not where it points,
- * so every hop is checked:
- * - the host must be on the allow-list, with https, or http only where an entry names the origin with
- *   an explicit `http://` (the local emulator);
- * - the name is resolved once, every address it resolves to must be public, and the connection is pinned
- *   to that checked address (a custom `lookup`), so a second DNS answer (rebinding) cannot swap it;
- * - what is public is decided in address-policy.ts; private, loopback and similar addresses are allowed
- *   only where an entry names that exact origin by its IP literal (or `localhost`) with an explicit
- *   scheme: the operator asked for a local address there;
- * - redirects are followed by hand, each one checked like the first URL;
- * - the size cap is enforced while streaming, the whole download has one deadline, and the start of the
- *   file must be an MP3 (an optional ID3 tag, then chained MPEG audio frames: see mp3-sniff.ts) or an SRT.
- * The temporary file is deleted on every failure.
- *
- * This file follows the redirects under the one deadline; each step lives beside it: admission.ts (the
- * allow-list and the addresses), transfer.ts (the request and the temporary file), body-inspector.ts
- * (size, content and an MP3's duration while streaming), refusal.ts (the errors).
+ * Downloads a narration callback's MP3 or SRT without letting it turn the server into a proxy into
+ * its own network (SSRF): the signature proves who sent a URL, not where it points, so every hop
+ * (redirects are followed by hand) is admitted against the allow-list and public addresses only.
+ * One deadline covers the whole download; the temporary file is deleted on every failure.
  */
 import { admit, defaultResolver, parseAllowedOrigin, type HostResolver } from './admission';
 import type { DownloadKind } from './body-inspector';
@@ -26,29 +10,22 @@ import { displayOrigin } from './origin';
 import { DownloadRefusedError } from './refusal';
 import { discard, get, saveBody, type DownloadedFile } from './transfer';
 
-// What callers of a download catch; the parts' own helpers are imported from their files.
 export { DownloadRefusedError };
 
 export interface DownloadOptions {
   /**
-   * Where files may come from: `https://cdn.example.com`, `http://127.0.0.1:4010` (http only when written
-   * so), or a bare host `cdn.example.com` (https only, port 443 unless given). Paths in entries are ignored.
+   * `https://cdn.example.com`, `http://127.0.0.1:4010` (http only when written so), or a bare host
+   * (https only). Paths in entries are ignored.
    */
   allowedOrigins: string[];
   maxBytes: number;
-  /** For the whole download: DNS, every redirect and the body. */
+  /** DNS, every redirect and the body. */
   timeoutMs: number;
   kind: DownloadKind;
-  /** Default os.tmpdir(). */
   tempDir?: string;
-  /** Default 3. */
   maxRedirects?: number;
-  /** Default: dns.promises.lookup with all addresses. Injectable for tests. */
   resolver?: HostResolver;
-  /**
-   * Stops the download (the caller lost its reason to go on, e.g. its lease); the promise then
-   * rejects with the signal's reason and the temporary file is deleted.
-   */
+  /** The caller lost its reason to go on (e.g. its lease): rejects with its reason. */
   signal?: AbortSignal;
 }
 
@@ -70,7 +47,6 @@ export async function downloadToTempFile(url: string, opts: DownloadOptions): Pr
     throw new DownloadRefusedError('INVALID_URL', 'The file address sent by the speech service is not a valid web address.');
   }
 
-  // One signal stops every step: the deadline, or the caller's own signal.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
   const stopByCaller = () => deadline.abort();

@@ -1,6 +1,4 @@
-/** The parts of a file URL that the allow-list compares and that refusals may show. */
-
-/** Lowercase, without IPv6 brackets or a trailing dot, so `CDN.example.com.` and `cdn.example.com` compare equal. */
+/** So `CDN.example.com.` and `cdn.example.com` compare equal. */
 export function normaliseHost(hostname: string): string {
   return hostname
     .toLowerCase()
@@ -13,7 +11,7 @@ export function effectivePort(url: URL): number {
   return url.protocol === 'http:' ? 80 : 443;
 }
 
-/** scheme://host:port only: the path and query of a file URL may carry an access token. */
+/** The path and query of a file URL may carry an access token. */
 export function displayOrigin(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }

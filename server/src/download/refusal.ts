@@ -1,5 +1,3 @@
-/** How a download is refused or fails: one error class whose code says which rule, and whether trying again later may help. */
-
 export type DownloadRefusalCode =
   | 'INVALID_URL'
   | 'HOST_NOT_ALLOWED'
@@ -12,12 +10,10 @@ export type DownloadRefusalCode =
   | 'TOO_MANY_REDIRECTS'
   | 'NETWORK_ERROR';
 
-/** Refusals and failures of a download; `message` is plain words that name the origin, never the full URL (it may carry a token). */
+/** `message` names the origin, never the full URL (it may carry a token). */
 export class DownloadRefusedError extends Error {
   readonly code: DownloadRefusalCode;
-  /** Worth trying again later (timeouts, network failures, 5xx, 429). */
   readonly retryable: boolean;
-  /** The HTTP status, for HTTP_STATUS. */
   readonly status?: number;
 
   constructor(code: DownloadRefusalCode, message: string, extra: { status?: number } = {}) {

@@ -1,7 +1,3 @@
-/**
- * One GET to the checked address, and the saving of a 200 answer's body to a temporary file through the
- * BodyInspector; the file is deleted when anything fails.
- */
 import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import http, { type ClientRequest, type IncomingMessage } from 'http';
@@ -17,17 +13,14 @@ import { DownloadRefusedError, tooLarge } from './refusal';
 export interface DownloadedFile {
   path: string;
   bytes: number;
-  /** The canonical type of the verified content (audio/mpeg, application/x-subrip), not the server's claim. */
+  /** Of the verified content, not the server's claim. */
   contentType: string;
-  /** An MP3's duration in seconds, read from its frames as it streamed (null when they cannot be read); not given for an SRT. */
   durationSeconds?: number | null;
 }
 
-/** What saveBody needs of the download's options. */
 export interface BodyRules {
   kind: DownloadKind;
   maxBytes: number;
-  /** Default os.tmpdir(). */
   tempDir?: string;
 }
 
@@ -43,7 +36,7 @@ export function get(url: URL, target: ResolvedAddress, signal: AbortSignal): Pro
         port: effectivePort(url),
         path: `${url.pathname}${url.search}`,
         method: 'GET',
-        // A fresh agent per request: no pooled socket, connected earlier by someone else, can be reused.
+        // A fresh agent: no pooled socket connected earlier by someone else can be reused.
         agent: false,
         lookup: pinnedLookup(target.address, target.family),
         signal,

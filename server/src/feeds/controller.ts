@@ -5,27 +5,20 @@ import { localeCode, getService } from '../utils';
 import { notModified, validate } from '../http';
 import { redirectToFile } from '../narration';
 
-/**
- * Podcast feeds: `GET /api/speech/feeds/:pluralName.xml[?locale=ar]`, and their items' enclosures,
- * `GET /api/speech/feeds/:pluralName/:articleId/audio.mp3`, which count a download (insights) and
- * redirect to the stored file.
- */
-
 const pluralNameParam = z.string().regex(/^[a-z0-9-]{1,100}$/i);
 const articleIdParam = z.string().min(1).max(255);
 
 export default {
   async feed(ctx: Context) {
-    // The router (path-to-regexp 6) already leaves `.xml` out of the parameter; a router that kept it is covered too.
+    // path-to-regexp 6 already leaves `.xml` out; a router that kept it is covered too.
     const pluralName = validate(pluralNameParam, String(ctx.params.pluralName ?? '').replace(/\.xml$/i, ''), 'Invalid feed name.');
     const locale = ctx.query.locale === undefined ? null : validate(localeCode, ctx.query.locale, 'Invalid locale.');
     const feeds = getService('feeds');
     const answer = await feeds.feed(pluralName, locale);
-    // A locale the type or the site does not have names no feed, as an unknown type names none:
-    // 404, which tells a podcast app the address is dead; 400 is for a value that is no locale code.
+    // A locale the site lacks is a 404 (a dead address to a podcast app); 400 is for a value that is no locale code.
     if (answer.kind === 'not-found') throw new errors.NotFoundError(answer.reason);
     const { feed } = answer;
-    // The same for every caller (the Public role decides what is in it): any cache may keep it.
+    // The Public role decides what is in it, so any cache may keep it.
     ctx.set('Cache-Control', `public, max-age=${feeds.maxAgeSeconds}`);
     if (notModified(ctx, feed.etag)) return;
     ctx.type = 'application/rss+xml; charset=utf-8';

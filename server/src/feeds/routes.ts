@@ -1,6 +1,6 @@
 import { publicRoute, type PluginRoute } from '../access';
 
-/** Podcast feeds (public, under /api/speech). A feed is the same for everyone: the Public role decides what is in it (service.ts). */
+/** A feed is the same for everyone: the Public role decides what is in it. */
 export const contentApiRoutes: PluginRoute[] = [
   { method: 'GET', path: '/feeds/:pluralName.xml', handler: 'feeds.feed', config: publicRoute },
   // GET answers HEAD too (koa-router); a HEAD is not counted as a download.

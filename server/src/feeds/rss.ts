@@ -1,9 +1,6 @@
 import { element, renderXmlDocument, type XmlElement } from './xml';
 
-/**
- * A podcast feed as RSS 2.0 with the iTunes and Podcasting 2.0 namespaces. Pure: the feed service
- * reads the rows and the configuration; this writes them.
- */
+/** A podcast feed as RSS 2.0 with the iTunes and Podcasting 2.0 namespaces. */
 
 export const RSS_NAMESPACES = {
   'xmlns:itunes': 'http://www.itunes.com/dtds/podcast-1.0.dtd',
@@ -14,9 +11,8 @@ export const RSS_NAMESPACES = {
 export interface FeedChannel {
   title: string;
   description: string;
-  /** The site. */
   link: string;
-  /** This feed's own URL (`atom:link rel="self"`). */
+  /** `atom:link rel="self"`. */
   selfUrl: string;
   language: string | null;
   author: string | null;
@@ -29,26 +25,20 @@ export interface FeedItem {
   guid: string;
   title: string;
   audioUrl: string;
-  /** Exact bytes; null when unknown (written as 0, as the RSS Best Practices Profile says for an unknown size). */
+  /** Null is written as 0, as the RSS Best Practices Profile says for an unknown size. */
   audioBytes: number | null;
   durationSeconds: number | null;
-  /** When the audio was stored (ISO date-time). */
+  /** When the audio was stored: a republish of unchanged content leaves it alone. */
   publishedAt: string;
   transcriptUrl: string | null;
   language: string | null;
 }
 
-/**
- * The item's guid: the article and the stored audio file. It stays while the same file is served
- * (republishing unchanged content stores nothing) and changes with every new file (a regeneration,
- * a new version), so podcast apps offer new audio as a new episode. The upload's `hash` is unique per
- * upload; the file id stands in if a provider left it empty.
- */
+/** Changes with every new audio file, so podcast apps offer new audio as a new episode. */
 export function feedItemGuid(articleId: string, audioFile: { id: number; hash?: string | null }): string {
   return `${articleId}/${audioFile.hash || `file-${audioFile.id}`}`;
 }
 
-/** RFC 822 date-time, as RSS 2.0 wants it (`Fri, 20 Nov 2026 10:00:00 GMT`). */
 export const rfc822 = (iso: string) => new Date(iso).toUTCString();
 
 function itemElement(item: FeedItem): XmlElement {
@@ -63,7 +53,7 @@ function itemElement(item: FeedItem): XmlElement {
   ]);
 }
 
-/** The whole feed; `items` newest first. Its last build date is the newest item's, so an unchanged feed is byte-identical. */
+/** Its last build date is the newest item's, so an unchanged feed is byte-identical. */
 export function podcastRss(channel: FeedChannel, items: FeedItem[]): string {
   const newest = items[0]?.publishedAt;
   return renderXmlDocument(

@@ -12,26 +12,9 @@ import type { SettingsService } from '../settings';
 import type { FeedsConfig } from './config';
 
 /**
- * Podcast feeds of narrated types (`GET /api/speech/feeds/:pluralName.xml`).
- *
- * Who may see a feed: the Public role, never the caller's own credentials. A feed is one answer for
- * everyone, cached here and by any shared cache in front (`Cache-Control: public`), and podcast apps
- * send no tokens; so a feed lists a type only when an anonymous caller may read that type through the
- * content API (or the type's `publicNarration` switch is on), exactly the narrations the public
- * routes would show that caller. Otherwise, and for a type that is not narrated or not a collection
- * type, there is no feed (404).
- *
- * Items: narrations with stored audio whose entry has a live version (published; saved, for types
- * without draft & publish), newest audio first: an item's date is when its audio was stored, which a
- * republish of unchanged content leaves alone, like its guid.
- *
- * Cost: one page of narration rows (with their audio and VTT files: two batched reads) and one query
- * for which of their documents are live, per `limit` items; never a query per item. A built feed is
- * kept per (type, locale) and served again while the type's stored narrations and live entries are
- * unchanged (counts and latest writes tell: new audio, a removed narration, a publish, an unpublish,
- * an edit of a live entry) and for at most `maxAgeSeconds` (what those do not show, such as a new
- * title recorded before its audio is narrated, appears within it); several instances each keep their
- * own and all see a change at once, since the check reads the database.
+ * Podcast feeds of narrated types. A feed is one answer for everyone (shared caches, podcast apps
+ * send no tokens), so only the Public role's access counts, never the caller's. Built feeds are
+ * cached per (type, locale) until a database stamp changes, so every instance sees a change at once.
  */
 
 export interface BuiltFeed {
@@ -39,7 +22,7 @@ export interface BuiltFeed {
   etag: string;
 }
 
-/** A feed, or why there is none (the reason is the 404's message). */
+/** The reason is the 404's message. */
 export type FeedAnswer = { kind: 'feed'; feed: BuiltFeed } | { kind: 'not-found'; reason: string };
 
 interface CachedFeed extends BuiltFeed {
@@ -53,12 +36,10 @@ interface CollectionType {
   info?: { pluralName?: string; displayName?: string };
 }
 
-/** A feed item's enclosure: GET /api/speech/feeds/:pluralName/:articleId/audio.mp3 (feeds/routes.ts). */
 export function feedEnclosureUrl(apiBase: string, pluralName: string, articleId: string): string {
   return `${apiBase}/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
 }
 
-/** Whether a feed lists a narration: its audio stored and its entry live (`live`: content.liveKeys). */
 function listedIn(live: Set<string>, localized: boolean) {
   return (row: NarrationRow): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
     Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
@@ -74,7 +55,7 @@ export interface FeedsServiceDeps {
 }
 
 export function createFeedsService({ strapi, settings, config: feeds, content, contentApi, rows }: FeedsServiceDeps) {
-  // Keyed by type and locale: one of the site's locales, or none (feed-locale.ts refuses any other).
+  // Keyed by type and locale: feed-locale.ts refuses unknown locales, so the keys are bounded.
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();
 
@@ -85,7 +66,6 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
     );
   }
 
-  /** Feeds on, narrated, and readable by an anonymous caller. */
   async function isOpen(uid: string): Promise<boolean> {
     if (!feeds.enabled || feeds.contentTypes[uid]?.enabled === false) return false;
     const narrated = (await settings.get()).contentTypes[uid];
@@ -112,9 +92,8 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
   }
 
   /**
-   * The exact length of audio stored before `audioBytes` existed, read once and recorded: from the
-   * file itself with the local provider (public/uploads). A cloud provider's file would cost a
-   * request per item; its length stays unknown (the enclosure says 0) until the audio is stored again.
+   * Audio stored before `audioBytes` existed is measured once, from the file with the local
+   * provider; a cloud file would cost a request per item, so its length stays unknown.
    */
   async function measureLegacyAudio(listed: NarrationRow[]): Promise<void> {
     const uploads = path.resolve(strapi.dirs.static.public);
@@ -136,7 +115,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
     return {
       guid: feedItemGuid(row.articleId, row.audio),
       title: row.title || row.articleId,
-      // Through the feed's own route, which counts downloads (insights) and redirects to the file.
+      // Through the feed's own route, which counts downloads.
       audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
       audioBytes: row.audioBytes ?? null,
       durationSeconds: duration,
@@ -146,7 +125,6 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
     };
   }
 
-  /** The feed's items, newest first, at most `limit`: pages of rows until enough are live. */
   async function itemsOf(uid: string, pluralName: string, locale: string | null): Promise<FeedItem[]> {
     const localized = content.isLocalized(uid);
     const rowLocale = localized ? locale : null;
@@ -170,12 +148,10 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
 
   async function build(type: CollectionType, pluralName: string, locale: string | null, stamp: string): Promise<CachedFeed> {
     const body = podcastRss(await channelOf(type, pluralName, locale), await itemsOf(type.uid, pluralName, locale));
-    // Lengths measured just now changed the rows: the next check sees a new stamp and rebuilds once.
     return { body, etag: etagOf(body), stamp, builtAt: Date.now() };
   }
 
   return {
-    /** The feed of a type by its plural name, in one locale or all (null), unless there is no such public feed. */
     async feed(pluralName: string, asked: string | null): Promise<FeedAnswer> {
       const type = collectionType(pluralName);
       if (!type || !(await isOpen(type.uid))) return { kind: 'not-found', reason: 'No podcast feed for this content type.' };
@@ -188,7 +164,6 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
       const cached = cache.get(key);
       if (cached && cached.stamp === stamp && Date.now() - cached.builtAt < feeds.maxAgeSeconds * 1000)
         return { kind: 'feed', feed: cached };
-      // Requests that find it stale together share one build.
       let pending = building.get(key);
       if (!pending) {
         pending = build(type, pluralName, locale, stamp).finally(() => building.delete(key));
@@ -199,10 +174,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
       return { kind: 'feed', feed: built };
     },
 
-    /**
-     * The narration behind one of a feed's enclosures: what the feed lists (its type's feed open,
-     * the narration's audio stored, its entry live), else null.
-     */
+    /** Only what the feed lists, so an enclosure reveals nothing the feed does not. */
     async enclosure(pluralName: string, articleId: string): Promise<NarrationRow | null> {
       const type = collectionType(pluralName);
       if (!type || !(await isOpen(type.uid))) return null;
@@ -213,7 +185,6 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
       return listedIn(live, localized)(row) ? row : null;
     },
 
-    /** `Cache-Control: max-age` of the feeds. */
     maxAgeSeconds: feeds.maxAgeSeconds,
   };
 }

@@ -1,14 +1,7 @@
-/**
- * A tiny XML writer for feeds: elements, attributes, text, nothing else. Pure.
- *
- * Text and attribute values are escaped (`& < > " '`) and stripped of the characters XML 1.0 cannot
- * carry at all (C0 controls other than tab, newline and carriage return; lone surrogates; U+FFFE and
- * U+FFFF): a title pasted with a stray control character must not make the whole feed unreadable.
- */
+/** A tiny XML writer. Characters XML 1.0 cannot carry are stripped: a stray control character must not break the feed. */
 
 export interface XmlElement {
   name: string;
-  /** Undefined and null values are left out. */
   attributes?: Record<string, string | number | undefined | null>;
   children?: Array<XmlElement | string | null | undefined | false>;
 }
@@ -22,7 +15,6 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML, '').replace(/[&<>"']/g, (char) => ENTITIES[char]!);
 }
 
-/** An element, or text when `children` is a string. */
 export function element(
   name: string,
   attributes?: XmlElement['attributes'],
@@ -53,7 +45,6 @@ function render(node: XmlElement, depth: number, out: string[]): void {
   }
 }
 
-/** A whole document: the XML declaration, then `root`, indented by two spaces. */
 export function renderXmlDocument(root: XmlElement): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   render(root, 0, out);

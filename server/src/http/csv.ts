@@ -1,9 +1,6 @@
 /**
- * One line of the plugin's CSV exports, the ledger's and the listening's (RFC 4180). Written by hand: a line is a dozen fields, and the one
- * rule a library would not apply by default is the guard against formulas. Titles are the
- * editors' text: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return would be run
- * as a formula by a spreadsheet (CSV injection, OWASP), so it is prefixed with a quote. Numbers are
- * written as numbers (a negative one is not text to guard). Pure.
+ * CSV lines (RFC 4180), by hand: the one rule a library would not apply by default is the formula
+ * guard. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with a quote (CSV injection, OWASP).
  */
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,4 +1,4 @@
-/** What controllers share: input validation, ETags, CSV, status errors, speech-service errors as admin answers. Other features import it from here. */
+/** What controllers share: validation, ETags, CSV, status errors, speech-service errors as admin answers. */
 export { csvLine } from './csv';
 export { etagOf, notModified } from './etag';
 export { editorMessage, rethrowForAdmin } from './speech-service-errors';

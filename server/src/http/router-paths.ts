@@ -15,13 +15,11 @@ function matcher(path: string, end: boolean): PathMatcher {
   return match;
 }
 
-/** Whether a request's path is the route's path (`/speech/feeds/:pluralName.xml`), as the router would route it. */
 export const routeMatcher = (path: string): PathMatcher => matcher(path, true);
 
-/** Whether a request's path is `root` or below it, as the router reads a prefix. */
 export const prefixMatcher = (root: string): PathMatcher => matcher(root, false);
 
-/** Strapi's REST prefix (`api.rest.prefix`, `/api` by default) as one leading slash and no trailing one; '' for none. */
+/** One leading slash and no trailing one; '' for none. */
 export function restPrefix(configured: unknown): string {
   const trimmed = String(configured ?? '/api').replace(/^\/+|\/+$/g, '');
   return trimmed ? `/${trimmed}` : '';

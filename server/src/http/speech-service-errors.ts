@@ -1,24 +1,17 @@
 /**
- * Speech-service errors as answers of the plugin's admin routes: the status, the words an editor
- * reads, and the details the admin shows (the service's code, credits, when to retry). Pure
- * mapping, plus `rethrowForAdmin`, which hands the answer to Strapi's error middleware.
- *
- * The service's own 401 and 403 (a bad or restricted API key) are NOT passed on as 401/403: the
- * admin panel reads a 401 as "your session expired" and logs the editor out, and a 403 as "you
- * lack the permission". They become 502 with the service's code in `details.code`.
+ * Speech-service errors as admin route answers. The service's 401 and 403 (a bad API key) become
+ * 502: the admin panel reads a 401 as "session expired" and logs the editor out.
  */
 import { formatDuration, SpeechServiceError } from '../speech-client';
 import { StatusError } from './status-error';
 
 export interface ServiceErrorAnswer {
   status: number;
-  /** `Retry-After`, when the service said when to come back. */
   headers: Record<string, string>;
   message: string;
   details: Record<string, unknown>;
 }
 
-/** The name the admin's error bodies carry for every speech-service error, whatever the status. */
 export const SPEECH_SERVICE_ERROR = 'SpeechServiceError';
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -41,14 +34,12 @@ const STATUS_BY_CODE: Record<string, number> = {
   UNEXPECTED_RESPONSE: 502,
 };
 
-/** Words for an editor who clicked a button (the client's messages promise retries this route does not make). */
+/** The client's messages promise retries this route does not make. */
 function messageFor(error: SpeechServiceError, retryAfterSeconds: number | undefined): string {
   const message = baseMessageFor(error, retryAfterSeconds);
-  // The editor decides whether to send it again: say that it may already have been received.
   return error.outcomeUnknown ? `${message} The request may have reached the speech service anyway.` : message;
 }
 
-/** The editor-facing message of a speech-service error (what an admin route answers). */
 export function editorMessage(error: SpeechServiceError): string {
   return serviceErrorAnswer(error).message;
 }
@@ -85,7 +76,7 @@ function fieldMessages(value: unknown): string | undefined {
   return list.length ? list.join(' ').replace(/[.\s]+$/, '') : undefined;
 }
 
-/** The answer for a speech-service error (section 7 of the spec). */
+/** Spec section 7. */
 export function serviceErrorAnswer(error: SpeechServiceError): ServiceErrorAnswer {
   const status =
     STATUS_BY_CODE[error.code] ??
@@ -111,10 +102,7 @@ export function serviceErrorAnswer(error: SpeechServiceError): ServiceErrorAnswe
   };
 }
 
-/**
- * Rethrows a speech-service error as the admin route's answer (Strapi's error middleware writes
- * it; `Retry-After` is set on the response first). Anything else is rethrown as it is.
- */
+/** Strapi's error middleware writes it; `Retry-After` is set on the response first. */
 export function rethrowForAdmin(
   ctx: { set(name: string, value: string): void },
   error: unknown,

@@ -1,25 +1,14 @@
 import { errors } from '@strapi/utils';
 
 /**
- * An error for a status that @strapi/utils has no class for (402, 409, 502, 503 ...), or that
- * keeps a name of its own (`SpeechServiceError` at whatever status the service's error maps to).
- *
- * Strapi's error middleware (`strapi::errors`, @strapi/core) writes the body of an
- * `errors.ApplicationError` with a status fixed by its class (400 for any class it does not know),
- * and of an `errors.HttpError` with the error's own `status`, `name`, `message` and `details`:
- * both as `{ data: null, error: { status, name, message, details } }`. So a route throws this and
- * Strapi answers, exactly as for its own errors.
- *
- * Not `ctx.throw`: koa creates its errors with its own copy of http-errors, which is not the
- * `errors.HttpError` Strapi tests for; Strapi then logs them as crashes and replaces the message
- * of a 5xx with "Bad Gateway". `errors.HttpError` (http-errors' base class) cannot be constructed,
- * so this class takes only its prototype.
+ * Statuses @strapi/utils has no class for (402, 409, 502...), which Strapi's error middleware writes
+ * as its own. Not `ctx.throw`: koa's http-errors copy is not the `errors.HttpError` Strapi tests for,
+ * so Strapi would log a crash and rewrite a 5xx's message. HttpError cannot be constructed: only its prototype is used.
  */
 export class StatusError extends Error {
   readonly status: number;
-  /** http-errors' alias of `status`. */
   readonly statusCode: number;
-  /** http-errors' flag: whether the message may be shown to the client (Strapi shows it either way). */
+  /** Strapi shows the message either way. */
   readonly expose = true;
   readonly details: Record<string, unknown>;
 
@@ -34,7 +23,6 @@ export class StatusError extends Error {
 
 Object.setPrototypeOf(StatusError.prototype, (errors.HttpError as unknown as { prototype: object }).prototype);
 
-/** 409: the resource is not in a state that allows the request. */
 export function conflict(message: string, details: Record<string, unknown> = {}): StatusError {
   return new StatusError(409, 'ConflictError', message, details);
 }

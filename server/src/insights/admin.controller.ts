@@ -6,11 +6,7 @@ import { ensureMayActOn } from '../access';
 import { documentTarget, validate } from '../http';
 import { getService } from '../utils';
 
-/**
- * Listening insights for the admin (shapes: shared/contracts/insights.ts). Read access follows the
- * Content Manager's read permission: on the document for its own figures, on each counted document
- * for the site's.
- */
+/** Read access follows the Content Manager's: on the document, or on each counted document for the site. */
 
 const days = z.enum(['7', '30', '90']).default('30');
 const siteQuery = z.object({ days });

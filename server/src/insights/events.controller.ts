@@ -5,12 +5,8 @@ import { readListeningEvent } from './domain/events';
 import { bodyReadByGuard } from './listening-guard';
 
 /**
- * POST /api/speech/insights/events: one event of the player (shared/contracts/insights.ts). Public,
- * under the public routes' rule: an event counts only for a live narration with audio that the
- * caller may read, and is refused with the same 404 otherwise (nothing is stored). With insights
- * off, or from a bot, it is answered 204 without looking the narration up. The answer is 204
- * either way once accepted; `Speech-Insights` says whether it counted, for whoever debugs a player.
- * An event whose body the listening guard did not read (bounded, rate-limited) is refused.
+ * Public, under the public routes' rule: the same 404 for a narration the caller may not read.
+ * `Speech-Insights` says whether it counted, for whoever debugs a player.
  */
 export default {
   async create(ctx: Context) {

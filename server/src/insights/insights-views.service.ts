@@ -10,11 +10,7 @@ import { addDays, utcDay } from './domain/day';
 import { byLocale, daySeries, csvRow, topArticles, totalsOf, type DayTotals } from './domain/views';
 import type { InsightsRepository } from './insights.repository';
 
-/**
- * What editors read of listening: one narration's days (the route checked the Content Manager's read
- * on its document), and the site's, counting only the narrations whose documents the admin may
- * read in the Content Manager (per type, locale and condition, as its list view decides).
- */
+/** Site figures count only narrations whose documents the admin may read in the Content Manager. */
 
 const TOP_ARTICLES = 20;
 const TITLES_PER_QUERY = 500;
@@ -34,7 +30,6 @@ export function createInsightsViews(deps: {
     return { from: addDays(to, -(days - 1)), to };
   }
 
-  /** The rows of documents `userAbility` may read. */
   function readable(userAbility: unknown, rows: DayTotals[]): Promise<DayTotals[]> {
     return readableRows({ permissions: deps.permissions(), types: deps.content() }, userAbility, rows, (row) =>
       row.contentType && row.documentId
@@ -62,11 +57,7 @@ export function createInsightsViews(deps: {
       return { articleId, from, to, totals: totalsOf(rows), days: daySeries(rows, from, to) };
     },
 
-    /**
-     * The site's listening, as far as the admin may read it: summed per narration in the database,
-     * filtered by permission; the day series summed per day, type and locale where the admin reads
-     * every narration of that type and locale, else from the days of the narrations it may read.
-     */
+    /** Day series summed in the database where the admin reads a whole type and locale, else per narration. */
     async site(userAbility: unknown, days: number): Promise<GetInsightsResponse> {
       const { from, to } = range(days);
       const every = await repository.sums(from, to, 'article');
@@ -93,7 +84,6 @@ export function createInsightsViews(deps: {
       };
     },
 
-    /** The CSV of the days the admin may read, one row per narration and day, oldest first. */
     async csv(userAbility: unknown, days: number): Promise<Readable> {
       const { from, to } = range(days);
       const rows = (await readable(userAbility, await repository.days(from, to))).sort(

@@ -9,17 +9,14 @@ import { narrationDayKey, type DayDelta, type TallyBatch, type UniqueKind, type 
 import type { DayTotals } from './domain/views';
 
 /**
- * The insights' tables, and the only code that writes them: a narration's day (totals only), the
- * salted hashes its listeners and downloads are counted by, and the day's salt. A flush adds to the
- * days by upsert, its listeners and downloads by the hashes it stores that were not stored yet,
- * flushes taking turns: two instances flushing at once add up exactly.
+ * The insights' tables. Flushes take turns on the day's salt row, so two instances flushing at once
+ * add up exactly: each hash is new to one of them only.
  */
 
 type Row = Record<string, unknown>;
 const n = (value: unknown) => Number(value ?? 0);
-/** Hashes inserted per statement (SQLite binds at most 32,766 values; four a row). */
+/** SQLite binds at most 32,766 values; four a row. */
 const UNIQUES_PER_INSERT = 500;
-/** Narrations named per `IN (...)`. */
 const IDS_PER_QUERY = 500;
 
 export function createInsightsRepository(strapi: Core.Strapi) {
@@ -41,7 +38,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       [c('downloads')]: added.download,
     };
     reachedColumns().forEach((name, index) => (amounts[name] = delta.reached[index]));
-    // A type that is not localized is stored under NO_LOCALE_KEY: a unique key holds NULL differently per database.
+    // NO_LOCALE_KEY, not NULL: a unique key holds NULL differently per database.
     const replaced: Record<string, unknown> = {
       [c('contentType')]: delta.target.contentType,
       [c('targetDocumentId')]: delta.target.documentId,
@@ -50,7 +47,6 @@ export function createInsightsRepository(strapi: Core.Strapi) {
     await addToTotals(trx, days(), key, amounts, at, replaced);
   }
 
-  /** The sightings whose hash is not stored yet (the batch holds each (day, kind, hash) once). */
   async function unseen(trx: Knex.Transaction, sightings: UniqueSighting[]): Promise<UniqueSighting[]> {
     const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
     const groups = new Map<string, UniqueSighting[]>();
@@ -98,13 +94,8 @@ export function createInsightsRepository(strapi: Core.Strapi) {
 
   return {
     /**
-     * Writes a batch in one transaction: the hashes not stored yet, then each narration's day, whose
-     * listeners and downloads go up by its new hashes (an increment: no count over a day's hashes).
-     * All of it or nothing: on a failure the caller keeps the whole batch for the next flush. The
-     * flushes of every instance take turns on the row of `lockDay`'s salt (which exists: the caller
-     * read it), so a hash two instances saw is new to one of them only; rows are written in one order
-     * (day, narration), so two flushes never wait on each other in a cycle. On SQLite, whose driver
-     * blocks the event loop, one transaction is one sync to disk, not one per statement.
+     * All or nothing, so a failed batch is kept whole for the next flush. Rows are written in one
+     * order (day, narration), so two flushes never wait on each other in a cycle.
      */
     async write(batch: TallyBatch, at: Date, lockDay: string) {
       const u = (attribute: string) => column(LISTENING_UNIQUE_UID, attribute);
@@ -138,10 +129,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       });
     },
 
-    /**
-     * The salt of `day`, created by the first instance to ask (the unique day decides a race: the
-     * loser reads the winner's).
-     */
+    /** The unique day decides a race between instances: the loser reads the winner's. */
     async saltOf(day: string, at: Date): Promise<string> {
       const s = (attribute: string) => column(LISTENING_SALT_UID, attribute);
       const read = async () =>
@@ -157,18 +145,15 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       return salt;
     },
 
-    /** Deletes the salts of days before `day`, and the hashes of days before `hashesBefore`. */
     async forget(day: string, hashesBefore: string): Promise<void> {
       await knex()(salts()).where(column(LISTENING_SALT_UID, 'day'), '<', day).delete();
       await knex()(uniques()).where(column(LISTENING_UNIQUE_UID, 'day'), '<', hashesBefore).delete();
     },
 
-    /** Deletes the daily totals of days before `day` (the retention). */
     async pruneDays(day: string): Promise<number> {
       return knex()(days()).where(column(LISTENING_DAY_UID, 'day'), '<', day).delete();
     },
 
-    /** Daily totals from `first` to `last` (inclusive): of one narration, of some, or of all. */
     async days(first: string, last: string, articleIds?: string | string[]): Promise<DayTotals[]> {
       const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
       const range = () => knex()(days()).where(c('day'), '>=', first).andWhere(c('day'), '<=', last);
@@ -182,11 +167,7 @@ export function createInsightsRepository(strapi: Core.Strapi) {
       return rows;
     },
 
-    /**
-     * Totals from `first` to `last` summed in the database, by `group`: per narration (`article`,
-     * `day` empty), or per day, type and locale (`day`, `articleId` and `documentId` empty). The
-     * site's view reads these instead of every narration's every day.
-     */
+    /** Summed in the database, so the site's view never reads every narration's every day. */
     async sums(first: string, last: string, group: 'article' | 'day'): Promise<DayTotals[]> {
       const c = (attribute: string) => column(LISTENING_DAY_UID, attribute);
       const keys =

@@ -8,31 +8,21 @@ import { restPrefix, routeMatcher } from '../http';
 import { listenerNetwork } from './domain/network';
 
 /**
- * The public routes anyone's script can call many times a second, guarded ahead of Strapi's body
- * parser (installed with `strapi.server.use()` in `register`):
- * - the player's events (`POST /api/speech/insights/events`) and the feeds' enclosures
- *   (`GET /api/speech/feeds/:pluralName/:articleId/audio.mp3`) answer 429 to a network (an IPv4
- *   address, an IPv6 /64) past its rate, before anything is parsed or looked up;
- * - an event's body is read here, at most LISTENING_EVENT_MAX_BYTES whatever Content-Length says
- *   (a chunked body has none), and handed on to the parser from memory: Strapi's parser would read
- *   up to its own limit (1 MB of JSON) first.
- *
- * The rates are kept in memory per instance (rate-limiter-flexible): with k instances behind a load
- * balancer, a network gets at most k times them.
+ * Rate limits and a body cap for the public routes anyone's script can hammer, ahead of Strapi's
+ * body parser (which would read 1 MB of JSON first). In memory: k instances allow k times the rate.
  */
 
-/** Events a network may send a minute: a player sends about a dozen a listening, so 600 is 50 listenings a minute. */
+/** A player sends about a dozen a listening: 50 listenings a minute. */
 export const EVENTS_PER_MINUTE = 600;
-/** Enclosure requests a network may make a minute (podcast apps ask again by ranges as they play). */
+/** Podcast apps ask again by ranges as they play. */
 export const ENCLOSURES_PER_MINUTE = 300;
 
-/** The guarded routes' paths, as `insights/routes.ts` and `feeds/routes.ts` declare them under `/speech`. */
 export const EVENTS_PATH = '/speech/insights/events';
 export const ENCLOSURE_PATH = '/speech/feeds/:pluralName/:articleId/audio.mp3';
 
 type GuardedRoute = 'events' | 'enclosure';
 
-/** Which guarded route a request is for, under Strapi's REST prefix (`api.rest.prefix`), in any spelling the router routes; null for any other. */
+/** Under Strapi's REST prefix, in any spelling the router routes. */
 export function guardedRoute(method: string, path: string, apiPrefix: unknown = '/api'): GuardedRoute | null {
   const prefix = restPrefix(apiPrefix);
   if (method === 'POST' && routeMatcher(`${prefix}${EVENTS_PATH}`)(path)) return 'events';
@@ -40,18 +30,14 @@ export function guardedRoute(method: string, path: string, apiPrefix: unknown = 
   return null;
 }
 
-/** The requests whose event body this guard read: the events controller refuses any other. */
+/** The events controller refuses any body this guard did not read. */
 const readByGuard = new WeakSet<object>();
 
-/** Whether the guard read this request's body, within LISTENING_EVENT_MAX_BYTES. */
 export const bodyReadByGuard = (ctx: Pick<Context, 'req'>): boolean => readByGuard.has(ctx.req);
 
 const TOO_LARGE = `A listening event is at most ${LISTENING_EVENT_MAX_BYTES} bytes.`;
 
-/**
- * The body as the parser reads it, from memory: the request's own stream is spent. Same headers,
- * the length now known. koa-body reads `ctx.req` (co-body), so this stands in for it on this one route.
- */
+/** koa-body reads `ctx.req` (co-body), so this stands in for the spent stream on this one route. */
 function replay(request: Context['req'], body: Buffer): Context['req'] {
   const headers = { ...request.headers, 'content-length': String(body.length) };
   delete headers['transfer-encoding'];

@@ -1,11 +1,10 @@
 import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access';
 
-/** Listening insights: the player's events (public, under /api/speech), and what editors read (admin, under /speech). */
 export const contentApiRoutes: PluginRoute[] = [
   { method: 'POST', path: '/insights/events', handler: 'insights-events.create', config: publicRoute },
 ];
 
-/** Any admin; each route counts only what the Content Manager lets the caller read (admin.controller.ts). */
+/** Any admin; each route counts only what the Content Manager lets the caller read. */
 export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-insights.site', adminOnly()),
   adminRoute('admin-insights.csv', adminOnly()),

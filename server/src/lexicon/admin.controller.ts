@@ -7,11 +7,6 @@ import { getService } from '../utils';
 import { resolveVoiceId, sendSpeech } from '../voices';
 import { accepts, validate } from '../http';
 
-/**
- * The pronunciation lexicon in Settings -> Speech: hear a rule (what it would change of the narrated
- * articles is narration's: narration/lexicon-affected.service.ts). Shapes: shared/contracts/lexicon.ts.
- */
-
 const hearBody = accepts<HearLexiconRuleRequest['body']>()(
   z.object({
     rule: lexiconRuleSchema.pick({ spoken: true, locale: true }),
@@ -20,10 +15,7 @@ const hearBody = accepts<HearLexiconRuleRequest['body']>()(
 );
 
 export default {
-  /**
-   * POST /speech/lexicon/hear { rule: { spoken, locale? }, voiceId? } -> audio/mpeg: the spoken
-   * form, in the given voice or the voice of the rule's locale (speech generation, cached).
-   */
+  /** The spoken form in the given voice, or the voice of the rule's locale (speech generation, cached). */
   async hear(ctx: Context) {
     const { rule, voiceId: chosen } = validate(hearBody, ctx.request.body ?? {}, 'Write how the term is spoken (rule.spoken).');
     const settings = await getService('settings').get();

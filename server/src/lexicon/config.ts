@@ -3,11 +3,7 @@ import type { LexiconRule } from '../../../shared/contracts/lexicon';
 import { oneLine } from '../text';
 import { localeCode } from '../utils';
 
-/**
- * The pronunciation lexicon as an editor writes it in Settings -> Speech: each rule checked, its
- * term and spoken form on one line, its options defaulted; a term repeated for the same locale is
- * refused. What it gives is the domain's LexiconRule (lexicon/domain/rules.ts applies them).
- */
+/** A term repeated for the same locale is refused. */
 
 export const MAX_LEXICON_RULES = 500;
 export const MAX_TERM_LENGTH = 100;
@@ -28,7 +24,7 @@ export const lexiconRuleSchema = z
           .min(1, 'write how the term is spoken')
           .max(MAX_SPOKEN_LENGTH, `a spoken form may have at most ${MAX_SPOKEN_LENGTH} characters`)
       ),
-    /** A locale code, or null for every locale. */
+    /** null: every locale. */
     locale: localeCode.nullable().default(null),
     wholeWord: z.boolean().default(true),
     caseSensitive: z.boolean().default(false),
@@ -55,8 +51,8 @@ export const lexiconSchema = z
     });
   });
 
-/** What an editor changes of the lexicon in Settings -> Speech (it is not in the configuration file). */
+/** Not in the configuration file: only editors change it. */
 export const lexiconSettingsShape = {
-  /** Pronunciation rules; changing them re-narrates nothing until an article is narrated again. */
+  /** Changing them re-narrates nothing until an article is narrated again. */
   lexicon: lexiconSchema,
 };

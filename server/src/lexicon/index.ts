@@ -1,2 +1,2 @@
-/** The pronunciation lexicon: its rules, applied to the text before it is costed. Other features import it from here. */
+/** The pronunciation lexicon, applied to the text before it is costed. */
 export { compileLexicon, type LexiconRule } from './domain/rules';

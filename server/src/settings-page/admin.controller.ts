@@ -10,11 +10,11 @@ import { accepts } from '../http';
 import { getService } from '../utils';
 import { ensureVoicesListed, type AskedVoice } from '../voices';
 
-/** Settings -> Speech: runtime settings, voices, cost figures. Never returns the API key. Shapes: shared/contracts/settings.ts. */
+/** Never returns the API key. Shapes: shared/contracts/settings.ts. */
 
 const updateBody = accepts<Contract.UpdateSettingsRequest['body']>()(runtimeSettingsSchema);
 
-/** The voices a settings change names that are not in effect already: only those are looked up in the voice list. */
+/** Only voices not in effect already are looked up in the voice list. */
 function newVoices(changes: Contract.UpdateSettingsRequest['body'], current: Contract.SpeechSettings): AskedVoice[] {
   const asked: AskedVoice[] = [];
   if (changes.defaultVoiceId !== undefined && changes.defaultVoiceId !== current.defaultVoiceId)
@@ -38,21 +38,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       settings: current,
       contentTypes,
       locales,
-      // The voice each locale is read in, and whether the voice list gives it another language.
       localeVoiceChecks: await getService('voices').checkLocales(locales, current),
       connection: settings.connection(),
       queue: await getService('queue-state').read(),
       averages: await getService('narration-editor').averageCharacters(),
       features: SERVER_FEATURES,
-      // So the page sends a type's mode, part size, skipped blocks or author back only where they differ from the file's.
+      // So the page sends a type's settings back only where they differ from the file's.
       fileContentTypes: fileTypesView(pluginConfig(strapi).contentTypes),
     } satisfies Contract.GetSettingsResponse;
   },
 
-  /**
-   * What the content manager needs to decide where to show narration UI. Any logged-in admin may
-   * read it: editors without `settings.read` still see badges and the panel.
-   */
+  /** Any admin: editors without `settings.read` still see badges and the panel. */
   async narratedTypes(ctx: Context) {
     const { contentTypes } = await getService('settings').get();
     ctx.body = narratedTypesView(contentTypes) satisfies Contract.GetNarratedTypesResponse;
@@ -76,12 +72,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     }
     await ensureVoicesListed(getService('voices'), newVoices(parsed.data, await getService('settings').get()));
     const settings = await getService('settings').update(parsed.data);
-    // What the budget held is checked again against the new one (and held again if still over).
     if (parsed.data.budget) await getService('budget').releaseHeld();
     ctx.body = { settings } satisfies Contract.UpdateSettingsResponse;
   },
 
-  /** Test connection: the voice list is the cheapest authenticated call that costs no credits. */
+  /** The voice list is the cheapest authenticated call that costs no credits. */
   async testConnection(ctx: Context) {
     try {
       const voices = await getService('voices').list({ fresh: true });

@@ -1,6 +1,5 @@
 import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
-/** Settings -> Speech (admin routes under /speech). */
 export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-settings.get', adminOnly('settings.read')),
   adminRoute('admin-settings.update', adminOnly('settings.update')),

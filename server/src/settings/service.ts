@@ -4,24 +4,16 @@ import type { z } from 'zod/v3';
 import type { ConnectionInfo, SpeechSettings } from '../../../shared/contracts/settings';
 
 /**
- * The plugin's settings in effect: its configuration file, overridden by what an editor saved in
- * Settings -> Speech (in the plugin store). The publish path reads them on every document action,
- * so they are cached in memory for a few seconds. What each feature lets an editor change, and how
- * a saved value applies over the file, is the feature's own (`<feature>/config.ts`); the plugin's
- * assembly (server/src/config/) hands them in as `parts`.
+ * The configuration file overridden by what editors saved, cached a few seconds because the publish
+ * path reads it on every document action. Each feature's `config.ts` says how its saved values apply.
  */
 
-/** What may be saved, how a change lands on what was saved, and what applies. */
 export interface SettingsParts<Saved extends object> {
-  /** What may be saved: every key optional, each checked. */
   schema: z.ZodType<Saved, z.ZodTypeDef, unknown>;
-  /** A change over what was saved before. */
   combine: (saved: Saved, changes: Saved) => Saved;
-  /** What was saved, over the configuration file. */
   inEffect: (saved: Saved) => SpeechSettings;
 }
 
-/** The configuration file's values that say how this server reaches the speech service. */
 export interface ConnectionConfig {
   apiKey: string;
   baseUrl: string;
@@ -33,7 +25,7 @@ export interface ConnectionConfig {
 
 const CACHE_MS = 5_000;
 
-/** The site's public origin (`server.url`), never a request's Host header. */
+/** `server.url`, never a request's Host header. */
 function publicUrl(strapi: Core.Strapi): string {
   const configured =
     (strapi.config.get('server.absoluteUrl') as string | undefined) || (strapi.config.get('server.url') as string | undefined);
@@ -67,16 +59,13 @@ export function createSettingsService<Saved extends object>({
   }
 
   return {
-    /** The site's public origin, for the URLs front ends are given. */
     publicUrl: () => publicUrl(strapi),
 
-    /** The site's content API (the public URL and Strapi's REST prefix), where the plugin's public routes are. */
     contentApiUrl,
 
-    /** Where the speech service posts narration results. */
     callbackUrl,
 
-    /** How this server reaches the speech service, as the admin shows it: never the API key itself. */
+    /** Never the API key itself. */
     connection(): ConnectionInfo {
       return {
         apiKeyConfigured: Boolean(connection.apiKey),
@@ -92,17 +81,12 @@ export function createSettingsService<Saved extends object>({
       return readFresh();
     },
 
-    /**
-     * The settings as stored now, past the cache: for a decision another instance's save must reach
-     * at once (the budget: an instance still holding the old limit would hold again what the save
-     * released, or send what it held).
-     */
+    /** Past the cache, for the budget: an instance holding the old limit would hold what a save released. */
     fresh: readFresh,
 
     async update(changes: Saved): Promise<SpeechSettings> {
       const next = parts.combine(await readSaved(), parts.schema.parse(changes));
       await store().set({ key: 'settings', value: next });
-      // What was just written: no second read of the store.
       cached = { value: parts.inEffect(next), at: Date.now() };
       return cached.value;
     },

@@ -8,12 +8,10 @@ import { isRecord, tryParseJson } from './values';
 
 export interface ProcessTextResult {
   accepted: true;
-  /** The service's "processing started" message. */
   message: string;
   creditsRemaining?: number;
 }
 
-/** `articleRoot`: the base_url without a trailing slash. */
 export function createArticleEndpoint(transport: Transport, articleRoot: string) {
   async function processText(req: ProcessTextRequest): Promise<ProcessTextResult> {
     const body = processTextBody(req);
@@ -35,7 +33,7 @@ export function createArticleEndpoint(transport: Transport, articleRoot: string)
   return { processText };
 }
 
-/** Builds the /process-text body from known fields only, with preprocessType as the JSON string the service requires. */
+/** Known fields only, with preprocessType as the JSON string the service requires. */
 function processTextBody(req: ProcessTextRequest): ProcessTextRequest {
   const postData = (req as Partial<ProcessTextRequest> | undefined)?.postData;
   requireText(req?.text, 'text', 'article', 'The article has no text to narrate.');

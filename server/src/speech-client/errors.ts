@@ -1,11 +1,6 @@
 /**
- * Errors of the speech service, one class per code of the contract (spec section 7), all generated
- * from one table: a class differs from another only by its row (code, status, retryable, outcome
- * unknown, default message, and which statuses it stands for when a response carries no known code).
- *
- * Every error's `message` is written for an editor: plain words, no HTTP jargon beyond what helps,
- * and never the API key (the transport scrubs the key out of response bodies before they reach an
- * error, and nothing here ever reads request headers).
+ * Errors of the speech service, one class per contract code (spec section 7), generated from one
+ * table. Messages are for editors and never hold the API key (the transport scrubs response bodies).
  */
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES } from '../../../shared/contracts/transcriptions';
 import { formatDuration, formatMegabytes, insufficientCreditsMessage, withReason } from './wording';
@@ -13,7 +8,6 @@ import { formatDuration, formatMegabytes, insufficientCreditsMessage, withReason
 export type SpeechEndpoint = 'article' | 'general';
 
 export interface SpeechServiceErrorInit {
-  /** Replaces the editor-facing message the class would write. */
   message?: string;
   status?: number;
   details?: Record<string, unknown>;
@@ -22,11 +16,9 @@ export interface SpeechServiceErrorInit {
   creditsRequired?: number;
   /** The code the service sent, kept when it is unknown and the class was chosen by status. */
   serviceCode?: string;
-  /** The service's own message (whitespace collapsed, shortened). */
   serviceMessage?: string;
-  /** See SpeechServiceError.outcomeUnknown; each class has its own default. */
   outcomeUnknown?: boolean;
-  /** Size of the audio, only for PayloadTooLargeError's message; not kept on the error. */
+  /** Only for PayloadTooLargeError's message; not kept on the error. */
   sizeBytes?: number;
 }
 
@@ -46,10 +38,8 @@ export class SpeechServiceError extends Error {
   serviceCode?: string;
   serviceMessage?: string;
   /**
-   * The request may have been acted on although no answer says so: it was sent, and then the
-   * connection failed, timed out, or the service answered with a server error. Repeating a
-   * paid request after such an error can pay twice; a client should first ask in a way that
-   * cannot charge (for /process-text: regenerate false).
+   * It may have been acted on without an answer saying so: repeating a paid request can pay twice,
+   * so first ask in a way that cannot charge (for /process-text: regenerate false).
    */
   outcomeUnknown: boolean;
 
@@ -70,7 +60,7 @@ export class SpeechServiceError extends Error {
     if (init.serviceMessage !== undefined) this.serviceMessage = init.serviceMessage;
   }
 
-  /** A safe, loggable and API-returnable view (no stack, no raw body). */
+  /** Safe to log and return: no stack, no raw body. */
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,
@@ -95,28 +85,17 @@ const REJECTED_KEY_MESSAGE =
 
 interface ServiceErrorRow {
   code: string;
-  /** The status the error carries unless the caller gives one; none for failures that have no HTTP answer of their own. */
   status?: number;
   retryable: boolean;
-  /** Default of SpeechServiceError.outcomeUnknown (false unless said). */
   outcomeUnknown?: boolean;
-  /**
-   * A response carrying this code becomes this class (codes are unique across both tables of the
-   * contract, so one lookup serves both endpoints). False for errors only the client itself raises.
-   */
+  /** Codes are unique across both contract tables, so one lookup serves both endpoints. */
   readFromBody: boolean;
-  /** The statuses this class stands for when a response of that endpoint carries no code we know. */
+  /** What it stands for when a response of that endpoint carries no code we know. */
   standsForStatus?: Partial<Record<SpeechEndpoint, readonly number[]>>;
-  /** The editor-facing message when the caller gives none. */
   message: (init: SpeechServiceErrorInit) => string;
 }
 
-/**
- * Article endpoint (POST /process-text, spec 7.4) first, then the general error model (7.3), then
- * transport and local failures. For the article endpoint's statuses its own rows come first: there a
- * bare 400 can only be INVALID_VOICE_ID and a bare 422 is read as VALIDATION_ERROR, the most common
- * of its three 422 codes.
- */
+/** Article endpoint's rows first: there a bare 400 can only be INVALID_VOICE_ID, a bare 422 VALIDATION_ERROR. */
 const SERVICE_ERRORS = {
   AuthFailedError: {
     code: 'AUTH_FAILED',
@@ -252,28 +231,25 @@ const SERVICE_ERRORS = {
       `The audio file${sizeBytes !== undefined ? ` is ${formatMegabytes(sizeBytes)} and` : ''} is too large: the speech service accepts at most ${formatMegabytes(MAX_TRANSCRIPTION_UPLOAD_BYTES)}.`,
   },
 
-  // The service could not be reached or answered with something that is not an answer: worth retrying.
   SpeechServiceUnavailableError: {
     code: 'SERVICE_UNAVAILABLE',
     retryable: true,
     readFromBody: false,
     message: () => 'The speech service is unavailable right now; the request will be retried.',
   },
-  // The service answered, but not in a way the contract describes (a redirect, an odd status, a body without the expected fields).
+  // The service answered outside the contract (a redirect, an odd status, a body without the expected fields).
   UnexpectedResponseError: {
     code: 'UNEXPECTED_RESPONSE',
     retryable: false,
     readFromBody: false,
     message: ({ status }) => `The speech service sent an unexpected response${status !== undefined ? ` (HTTP ${status})` : ''}.`,
   },
-  // The audio to upload could not be read, or changed size while it was being sent.
   UploadSourceError: {
     code: 'UPLOAD_SOURCE_ERROR',
     retryable: false,
     readFromBody: false,
     message: () => 'The audio file could not be read for upload.',
   },
-  // The caller cancelled the request (its AbortSignal fired).
   RequestAbortedError: {
     code: 'ABORTED',
     retryable: false,
@@ -285,10 +261,9 @@ const SERVICE_ERRORS = {
 type ServiceErrorName = keyof typeof SERVICE_ERRORS;
 type CodeOf<N extends ServiceErrorName> = (typeof SERVICE_ERRORS)[N]['code'];
 
-/** An error of one row: its code is known, which also keeps `instanceof` checks of different classes apart for TypeScript. */
+/** The literal code keeps `instanceof` checks of different classes apart for TypeScript. */
 export type ServiceError<Code extends string = string> = SpeechServiceError & { readonly code: Code };
 
-/** A class generated from a row of the table: `new X(init?)`, `instanceof X`, `X.name`. */
 export interface ServiceErrorClass<Code extends string = string> {
   new (init?: SpeechServiceErrorInit): ServiceError<Code>;
   readonly prototype: ServiceError<Code>;
@@ -297,7 +272,6 @@ export interface ServiceErrorClass<Code extends string = string> {
 const classByCode = new Map<string, ServiceErrorClass>();
 const classByStatus: Record<SpeechEndpoint, Map<number, ServiceErrorClass>> = { article: new Map(), general: new Map() };
 
-/** Builds the class of one row of SERVICE_ERRORS and records which codes and statuses it answers for. */
 function defineServiceError<N extends ServiceErrorName>(name: N): ServiceErrorClass<CodeOf<N>> {
   const row: ServiceErrorRow = SERVICE_ERRORS[name];
   const ServiceError = class extends SpeechServiceError {
@@ -325,12 +299,10 @@ function defineServiceError<N extends ServiceErrorName>(name: N): ServiceErrorCl
   return ServiceError as unknown as ServiceErrorClass<CodeOf<N>>;
 }
 
-/** The class for a code the contract knows, or undefined. */
 export function serviceErrorForCode(code: string): ServiceErrorClass | undefined {
   return classByCode.get(code);
 }
 
-/** The class for a status of this endpoint when no known code decided; the article endpoint's own table first. */
 export function serviceErrorForStatus(endpoint: SpeechEndpoint, status: number): ServiceErrorClass | undefined {
   return (endpoint === 'article' ? classByStatus.article.get(status) : undefined) ?? classByStatus.general.get(status);
 }

@@ -1,10 +1,8 @@
-/** Reading response headers the same way whatever object axios, Node or fetch hands over. */
 import { toNumber } from './values';
 
-/** Response headers as axios, Node or fetch hand them over. */
 export type ResponseHeaders = Record<string, unknown> | { get(name: string): unknown } | null | undefined;
 
-/** Case-insensitive header read over axios, Node and fetch header objects; the first value of a list. */
+/** Case-insensitive over axios, Node and fetch header objects; the first value of a list. */
 export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
   if (headers === null || headers === undefined) return undefined;
   const wanted = name.toLowerCase();
@@ -25,7 +23,6 @@ export function headerValue(headers: ResponseHeaders, name: string): string | un
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A header holding a plain number (Service-Credits-Remaining, RateLimit-Reset...), or undefined. */
 export function numericHeader(headers: ResponseHeaders, name: string): number | undefined {
   return toNumber(headerValue(headers, name));
 }

@@ -1,4 +1,4 @@
-/** The speech client's public surface: everything outside this folder imports from here. */
+/** Typed HTTP client of the speech services. */
 export { createSpeechClient, type SpeechClient } from './speech-client';
 export { type GeneratedSpeech } from './speech-generation';
 export { type SubmittedTranscription } from './speech-to-text';

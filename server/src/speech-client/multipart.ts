@@ -1,16 +1,10 @@
-/**
- * The multipart/form-data body of the transcription upload (spec 2.4), streamed: text fields, then
- * the audio straight from its source, never read whole into memory.
- */
+/** The transcription upload's multipart body (spec 2.4), streamed: the audio is never read whole. */
 import { randomBytes } from 'crypto';
 import { Readable } from 'stream';
 
 import { MAX_TRANSCRIPTION_UPLOAD_BYTES, PayloadTooLargeError, UploadSourceError, type SpeechServiceError } from './errors';
 
-/**
- * The fixed parts of a multipart/form-data body: the text fields and the audio part's headers before the
- * file, the closing boundary after it. Text fields come first so a streaming parser has them before the audio.
- */
+/** Text fields come first so a streaming parser has them before the audio. */
 function multipartEnvelope(
   boundary: string,
   fields: { language: string; outputFormat: string },
@@ -30,7 +24,7 @@ function textPart(boundary: string, name: string, value: string): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 }
 
-/** As browsers do (WHATWG form encoding): quotes and line breaks percent-escaped, other characters sent as UTF-8. */
+/** As browsers do (WHATWG form encoding): quotes and line breaks percent-escaped. */
 function quoteFilename(filename: string): string {
   return filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
@@ -39,22 +33,19 @@ export interface AudioUploadPart {
   source: Readable;
   filename: string;
   contentType: string;
-  /** Byte size of the source when known: checked as it streams, and the body then carries a Content-Length. */
   size?: number;
   language: string;
   outputFormat: string;
-  /** Called as the audio's bytes are handed on, with the running total of audio bytes. */
   onProgress?: (sentBytes: number) => void;
 }
 
 export interface AudioUploadBody {
   stream: Readable;
   headers: Record<string, string>;
-  /** Set when the body failed because of its source (too large, grew, shorter than stated), not the network. */
+  /** Tells a source failure (too large, grew, shorter than stated) from the network's. */
   sourceFailure(): SpeechServiceError | undefined;
 }
 
-/** The streamed upload body; refuses, mid-stream, audio beyond 50 MB or other than its stated size. */
 export function audioUploadBody(part: AudioUploadPart): AudioUploadBody {
   const boundary = `----speech-client-${randomBytes(16).toString('hex')}`;
   const { head, tail } = multipartEnvelope(boundary, part, part.filename, part.contentType);

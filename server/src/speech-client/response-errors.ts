@@ -1,7 +1,3 @@
-/**
- * Reading a non-2xx answer of the speech service: which error class it is, with the service's code,
- * message, details, credits and retry timing taken from whatever body shape and headers it used.
- */
 import {
   SpeechServiceUnavailableError,
   UnexpectedResponseError,
@@ -17,11 +13,8 @@ import { isRecord, toNumber } from './values';
 import { cleanMessage } from './wording';
 
 /**
- * Maps a non-2xx response of the speech service to its error class.
- *
- * `body` may be the general format of 7.1 (`{success:false,error:{code,message,details}}`), a flat
- * `{code,message,details}`, `{error:'...'}`, `{detail:'...'}`, plain text, a Buffer, or nothing: the code
- * is used when it is one the contract knows, otherwise the status decides.
+ * A non-2xx response as its error class: the code when the contract knows it, else the status.
+ * The body may be 7.1's `{success:false,error:{...}}`, flat, `{error}`, `{detail}`, text or nothing.
  */
 export function errorFromResponse(
   endpoint: SpeechEndpoint,
@@ -81,7 +74,6 @@ interface ParsedErrorBody {
 
 const CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-/** Pulls code, message and details out of whatever body shape the service used. */
 export function readErrorBody(body: unknown): ParsedErrorBody {
   let value: unknown = body;
   if (Buffer.isBuffer(value) || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
@@ -99,7 +91,6 @@ export function readErrorBody(body: unknown): ParsedErrorBody {
   }
   if (!isRecord(value)) return typeof value === 'string' ? { message: cleanMessage(value) } : {};
 
-  // 7.1: { success: false, error: { code, message, details } }; also tolerated without `success`.
   const source = isRecord(value.error) ? value.error : value;
   const result: ParsedErrorBody = {};
 
@@ -146,8 +137,7 @@ function retryAfterFrom(headers: ResponseHeaders, details: Record<string, unknow
 
   const reset = numericHeader(headers, 'ratelimit-reset');
   if (reset !== undefined) {
-    // The contract calls it a Unix timestamp; the IETF draft header is a number of seconds.
-    // A value before 2001 cannot be a timestamp of now, so it is read as seconds.
+    // The contract calls it a Unix timestamp, the IETF draft seconds: before 2001 it is read as seconds.
     return reset > 1_000_000_000 ? Math.max(0, Math.round(reset * 1000 - now)) : Math.max(0, Math.round(reset * 1000));
   }
 

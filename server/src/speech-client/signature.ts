@@ -1,13 +1,9 @@
-/**
- * The narration callback's signature (spec section 5.4):
- * HMAC-SHA256 over `articleId|audioFile|srtFile` (a null file written as `null`), keyed with the
- * lowercase hex SHA-256 of the API key used as a text string, output as lowercase hex.
- */
+/** The narration callback's signature (spec section 5.4). */
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 const SIGNATURE_HEX_LENGTH = 64;
 
-/** The HMAC key: the API key's SHA-256 as lowercase hex, which the service uses as text, not bytes. */
+/** The API key's SHA-256 as lowercase hex, which the service uses as text, not bytes. */
 export function callbackSigningKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
@@ -24,11 +20,7 @@ export interface SignedCallbackFields {
   signature: string;
 }
 
-/**
- * True only for the exact lowercase hex signature of these fields. Takes untrusted input (a callback body),
- * so it answers false rather than throwing, and compares in constant time: the only thing a wrong guess can
- * learn from the timing is whether its length was 64 bytes.
- */
+/** Untrusted input: answers false rather than throwing, and compares in constant time. */
 export function verifyCallbackSignature(apiKey: string, fields: SignedCallbackFields): boolean {
   const { articleId, audioFile, srtFile, signature } = fields;
   if (typeof apiKey !== 'string' || apiKey === '') return false;
@@ -36,7 +28,7 @@ export function verifyCallbackSignature(apiKey: string, fields: SignedCallbackFi
   if (!isNullableString(audioFile) || !isNullableString(srtFile)) return false;
 
   const expected = Buffer.from(signCallback(apiKey, articleId, audioFile ?? null, srtFile ?? null), 'ascii');
-  // Compared as text, so uppercase or non-hex characters simply differ; no hex decoding that could throw.
+  // Compared as text, so no hex decoding that could throw.
   const received = Buffer.from(signature, 'utf8');
   if (received.length !== SIGNATURE_HEX_LENGTH) return false;
   return timingSafeEqual(received, expected);

@@ -1,8 +1,4 @@
-/**
- * Typed HTTP client of the speech services (spec section 4). Knows paths, headers, bodies and the
- * error model; knows nothing of Strapi. Each endpoint lives in its own module over one shared
- * transport (transport.ts: the key, timeouts, failures as typed errors); this composes them.
- */
+/** Typed HTTP client of the speech services (spec section 4); knows nothing of Strapi. */
 import { createArticleEndpoint, type ProcessTextResult } from './article';
 import { createSpeechGenerationEndpoint, type GenerateSpeechRequest, type GeneratedSpeech } from './speech-generation';
 import {
@@ -17,13 +13,12 @@ import { DEFAULT_VOICES_PATH, createVoicesEndpoint } from './voices';
 
 export interface SpeechClientConfig {
   apiKey: string;
-  /** Root of the article endpoint ({base_url}); may carry a path prefix and a trailing slash. */
+  /** Root of the article endpoint ({base_url}); may carry a path prefix. */
   baseUrl: string;
-  /** Root of the STT and TTS endpoints ({web_url}). */
   webUrl: string;
-  /** Per request. For the upload it is an inactivity timeout, since a 50 MB upload may rightly take longer. Default 30 s. */
+  /** For the upload an inactivity timeout, since a 50 MB upload may rightly take longer. */
   timeoutMs?: number;
-  /** The emulator's voice list. The real service's voice endpoint is not in the spec. */
+  /** The real service's voice endpoint is not in the spec. */
   voicesPath?: string;
 }
 
@@ -37,7 +32,7 @@ export interface SpeechClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** Checks the configuration at once (a TypeError names what is wrong); the API key is checked on each request. */
+/** The configuration is checked at once; the API key on each request. */
 export function createSpeechClient(config: SpeechClientConfig): SpeechClient {
   const articleRoot = serviceRoot(config.baseUrl, 'baseUrl');
   const webRoot = serviceRoot(config.webUrl, 'webUrl');
@@ -54,7 +49,7 @@ export function createSpeechClient(config: SpeechClientConfig): SpeechClient {
   };
 }
 
-/** `https://host/prefix/` -> `https://host/prefix`, so `${root}/path` never doubles or loses a slash. */
+/** So `${root}/path` never doubles or loses a slash. */
 function serviceRoot(raw: string, name: string): string {
   let url: URL;
   try {

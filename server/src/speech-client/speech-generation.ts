@@ -1,4 +1,4 @@
-/** Speech generation (voice previews): POST {web_url}/api/v1/tts/generate (spec 4.4), answered with the audio itself. */
+/** Voice previews: POST {web_url}/api/v1/tts/generate (spec 4.4), answered with the audio itself. */
 import { UnexpectedResponseError } from './errors';
 import { headerValue, numericHeader } from './headers';
 import { requireText } from './requests';
@@ -17,7 +17,6 @@ export interface GeneratedSpeech {
   creditsUsed?: number;
 }
 
-/** `webRoot`: the web_url without a trailing slash. */
 export function createSpeechGenerationEndpoint(transport: Transport, webRoot: string) {
   async function generateSpeech(req: GenerateSpeechRequest): Promise<GeneratedSpeech> {
     requireText(req?.text, 'text', 'general', 'There is no text to speak.');
@@ -33,8 +32,7 @@ export function createSpeechGenerationEndpoint(transport: Transport, webRoot: st
     });
     const contentType = headerValue(headers, 'content-type') ?? 'audio/mpeg';
     if (/json/i.test(contentType)) {
-      // A 2xx carrying JSON is not audio; if it is an error body in the general format, say what it says
-      // (read as a server error: the status, a 2xx, says nothing about what went wrong).
+      // A 2xx with JSON is not audio; an error body in it is read as a server error (its status says nothing).
       const parsed = tryParseJson(body);
       if (isRecord(parsed) && (parsed.success === false || parsed.error !== undefined)) {
         throw transport.errorFromBody('general', 500, body, headers);

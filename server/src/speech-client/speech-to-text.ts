@@ -1,7 +1,4 @@
-/**
- * Speech to text: the upload POST {web_url}/api/v1/stt/submit/ (spec 2.4, 4.2) answers a job id,
- * then GET {web_url}/api/v1/stt/status/{job_id}/ (4.3) is polled until the job is done.
- */
+/** Speech to text: upload (spec 2.4, 4.2) answers a job id, whose status (4.3) is polled until done. */
 import { createReadStream, promises as fs } from 'fs';
 import { Readable } from 'stream';
 import { DEFAULT_TRANSCRIPTION_LANGUAGE } from '../../../shared/contracts/transcriptions';
@@ -22,32 +19,27 @@ import type { SttJob, TranscriptionOutputFormat } from './types';
 import { idText, isRecord } from './values';
 
 export interface TranscriptionUpload {
-  /** A readable stream or a file path. Never read whole into memory. */
+  /** Never read whole into memory. */
   file: NodeJS.ReadableStream | string;
   filename: string;
-  /** Byte size of a stream; lets the 50 MB check happen before sending and the body carry a Content-Length. */
+  /** Lets the 50 MB check happen before sending, and the body carry a Content-Length. */
   size?: number;
   contentType?: string;
-  /** Default ar-JO (spec 2.4). */
   language?: string;
-  /** Default json. */
   outputFormat?: TranscriptionOutputFormat;
 }
 
 export interface SubmittedTranscription {
   jobId: string;
-  /** What the service says the job cost (`Service-Credits-Used`), when it says. */
   creditsUsed?: number;
   creditsRemaining?: number;
 }
 
 export interface TranscriptionUploadOptions {
   signal?: AbortSignal;
-  /** Called as the audio's bytes are handed to the connection, with the running total of audio bytes. */
   onUploadProgress?: (sentBytes: number) => void;
 }
 
-/** `webRoot`: the web_url without a trailing slash. */
 export function createSpeechToTextEndpoint(transport: Transport, webRoot: string) {
   async function submitTranscription(upload: TranscriptionUpload, opts: TranscriptionUploadOptions = {}): Promise<SubmittedTranscription> {
     const fields = transcriptionFields(upload);
@@ -81,7 +73,6 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
       // When the source, not the network, is at fault, that is the error to report.
       throw body.sourceFailure() ?? error;
     } finally {
-      // Releases the file descriptor however the request ended (the body's cleanup closes the source).
       body.stream.destroy();
       if (typeof upload.file === 'string') source.destroy();
     }
@@ -138,7 +129,6 @@ export function createSpeechToTextEndpoint(transport: Transport, webRoot: string
   return { submitTranscription, getTranscriptionStatus };
 }
 
-/** The stated size of a stream, or the size of a file on disk; undefined for a stream of unknown size. */
 async function uploadSize(upload: TranscriptionUpload): Promise<number | undefined> {
   if (upload.size !== undefined && (!Number.isInteger(upload.size) || upload.size < 0)) {
     throw new InvalidRequestError({ message: 'The audio size must be a whole number of bytes.' });

@@ -1,15 +1,7 @@
 /**
- * The one way the speech client talks HTTP: an axios instance, the Bearer key, timeouts, and the
- * translation of every failure (a non-2xx answer, a broken connection, a 2xx that should be JSON and
- * is not) into a typed error.
- *
- * Two rules shape it:
- * - The API key goes into the Authorization header and nowhere else: it is held in a closure (not on
- *   the returned object, so logging the transport cannot print it), axios errors (whose `config` holds
- *   the headers) are never passed on, and response bodies are scrubbed of the key before they become messages.
- * - Redirects are not followed (maxRedirects 0): following one would send the Bearer key to whatever
- *   host the Location names.
- * Nothing here retries: when to try again is the caller's decision (retry.ts gives the timing).
+ * The speech client's only HTTP path, turning every failure into a typed error. The API key lives in
+ * a closure and the Authorization header only (axios errors, whose `config` holds headers, are never
+ * passed on); redirects are not followed, as that would send the Bearer key to the Location's host.
  */
 import axios, { type AxiosResponse } from 'axios';
 
@@ -31,7 +23,6 @@ import { formatDuration } from './wording';
 export const MAX_JSON_RESPONSE_BYTES = 20 * 1024 * 1024;
 export const MAX_AUDIO_RESPONSE_BYTES = 100 * 1024 * 1024;
 
-/** A 2xx answer. */
 export interface Exchange {
   status: number;
   headers: ResponseHeaders;
@@ -45,24 +36,21 @@ export interface ExchangeRequest {
   data?: unknown;
   headers?: Record<string, string>;
   maxContentLength: number;
-  /** The caller's cancellation; given only for the upload, which has no overall deadline. */
+  /** Given only for the upload, which has no overall deadline. */
   signal?: AbortSignal;
-  /** An upload only gets the inactivity timeout; everything else also gets an overall deadline. */
   overallDeadline: boolean;
 }
 
 export interface Transport {
-  /** Sends one request; answers a 2xx or throws a SpeechServiceError. */
   exchange(request: ExchangeRequest): Promise<Exchange>;
-  /** The error a body in the service's error format stands for (the key scrubbed out of it first). */
+  /** The key is scrubbed out of the body first. */
   errorFromBody(endpoint: SpeechEndpoint, status: number, body: Buffer, headers: ResponseHeaders): SpeechServiceError;
-  /** The text with the API key replaced, for anything of the service's that may become a message. */
   scrub(text: string): string;
 }
 
 export interface TransportConfig {
   apiKey: string;
-  /** Per request; for the upload an inactivity timeout. */
+  /** For the upload, an inactivity timeout. */
   timeoutMs: number;
 }
 
@@ -75,7 +63,7 @@ export function createTransport({ apiKey, timeoutMs }: TransportConfig): Transpo
     maxRedirects: 0,
     validateStatus: () => true,
     responseType: 'arraybuffer',
-    // Bodies are decoded by the endpoints, once, so a broken JSON answer is noticed rather than silently passed on as text.
+    // Decoded once by the endpoints, so a broken JSON answer is noticed rather than passed on as text.
     transformResponse: [(data: unknown) => data],
     transitional: { clarifyTimeoutError: true, silentJSONParsing: false, forcedJSONParsing: false },
     // Environment proxies would see the Bearer key; the service is called directly.
@@ -125,7 +113,7 @@ export function createTransport({ apiKey, timeoutMs }: TransportConfig): Transpo
   return { exchange, errorFromBody, scrub };
 }
 
-/** The body of a 2xx as JSON; a 2xx that is not JSON is read as a passing failure of the service, worth retrying. */
+/** A 2xx that is not JSON is read as a passing failure of the service, worth retrying. */
 export function parseJsonOrUnavailable(body: Buffer, status: number): unknown {
   const parsed = tryParseJson(body);
   if (parsed === undefined) {
@@ -139,7 +127,7 @@ export function parseJsonOrUnavailable(body: Buffer, status: number): unknown {
   return parsed;
 }
 
-/** Keys with whitespace or control characters cannot go into a header; the message never repeats the key. */
+/** The message never repeats the key. */
 function describeKeyProblem(apiKey: unknown): string | undefined {
   if (typeof apiKey !== 'string' || apiKey === '') {
     return 'No API key is configured for the speech service. Add it in the plugin settings.';
@@ -151,10 +139,7 @@ function describeKeyProblem(apiKey: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Turns an axios/network failure into an error without passing the axios error on: its `config`
- * holds the request headers, Authorization included.
- */
+/** Never passes the axios error on: its `config` holds the Authorization header. */
 function transportError(error: unknown, context: { origin: string; timeoutMs: number; timedOut: boolean }): SpeechServiceError {
   if (error instanceof SpeechServiceError) return error;
   const code = axios.isAxiosError(error)

@@ -6,7 +6,6 @@ import { idText, isRecord } from './values';
 
 export const DEFAULT_VOICES_PATH = '/api/v1/voices';
 
-/** `webRoot`: the web_url without a trailing slash; `voicesPath` starts with a slash. */
 export function createVoicesEndpoint(transport: Transport, webRoot: string, voicesPath: string) {
   async function listVoices(): Promise<Voice[]> {
     const { status, body } = await transport.exchange({
@@ -31,7 +30,6 @@ export function createVoicesEndpoint(transport: Transport, webRoot: string, voic
   return { listVoices };
 }
 
-/** A voice needs an id; the name falls back on it. Entries without an id are skipped. */
 function toVoice(entry: unknown): Voice | undefined {
   if (!isRecord(entry)) return undefined;
   const id = idText(entry.id ?? entry.voice_id ?? entry.voiceId);

@@ -1,13 +1,9 @@
-/**
- * How the speech client words things for an editor: numbers, durations, sizes, and the service's own
- * reasons folded into a sentence. Pure functions, no knowledge of errors or HTTP.
- */
+/** How the speech client words things for an editor. */
 
 function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** 30 s, 2 min, 1 min 30 s, 1 h 5 min. */
 export function formatDuration(ms: number): string {
   const totalSeconds = Math.max(0, Math.ceil(ms / 1000));
   if (totalSeconds < 60) return `${totalSeconds} s`;
@@ -18,25 +14,21 @@ export function formatDuration(ms: number): string {
   return seconds > 0 ? `${minutes} min ${seconds} s` : `${minutes} min`;
 }
 
-/** 50 MB, 12.5 MB. */
 export function formatMegabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
-/** One line, at most 300 characters: a service's message as it may appear inside ours. */
 export function cleanMessage(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine;
 }
 
-/** Adds the service's reason, or a summary of per-field messages, to a sentence. */
 export function withReason(sentence: string, serviceMessage: string | undefined, details: Record<string, unknown> | undefined): string {
   const reason = serviceMessage ?? summariseFieldErrors(details);
   return reason ? `${sentence}: ${reason.replace(/[.\s]+$/, '')}.` : `${sentence}.`;
 }
 
-/** `{ text: ['is required.'] }` -> `text: is required`; at most three fields. */
 function summariseFieldErrors(details: Record<string, unknown> | undefined): string | undefined {
   if (!details) return undefined;
   const parts: string[] = [];

@@ -24,9 +24,9 @@ import { audioTooLargeError } from './upload-guard';
 import { savedFileView, transcriptionDetail, transcriptionView, withReadableFile } from './admin-view';
 import { getService } from '../utils';
 
-/** The Transcribe page's routes: submit an upload, follow jobs, download and save results. Shapes: shared/contracts/transcriptions.ts. */
+/** The Transcribe page's routes. Shapes: shared/contracts/transcriptions.ts. */
 
-// Multipart fields, each optional; `output_format` goes through z.preprocess, so the parsed values (defaults in) are compared.
+// `output_format` goes through z.preprocess, so the parsed values (defaults in) are compared.
 const submitFields = parsesTo<Required<SubmitTranscriptionRequest['body']>>()(
   z.object({
     language: z
@@ -48,13 +48,11 @@ const listQuery = accepts<ListTranscriptionsRequest['query']>()(
   })
 );
 const idParam = z.coerce.number().int().positive();
-/** `format` of a download (query) or a save (body). */
 const formatSchema = z.enum(TRANSCRIPT_DOWNLOAD_FORMATS);
 
-/** The admin's readable URL of a Media Library file (a private bucket's, signed). */
+/** A private bucket's URL is signed. */
 const readableUrl = (file: MediaFileRef) => getService('media').readableUrl(file);
 
-/** The row of `:id`, or 404. */
 async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
   const id = idParam.safeParse(ctx.params.id);
   const row = id.success ? await getService('speech-to-text').find(id.data) : null;
@@ -88,10 +86,8 @@ function adminUser(ctx: Context): { id: number | null; name: string | null } {
 }
 
 export default {
-  /** POST /speech/transcriptions (multipart: audio, language, output_format) */
   async submit(ctx: Context) {
     const abort = new AbortController();
-    // The editor closed the page or lost the connection: stop sending to the service.
     const onClose = () => {
       if (!ctx.res.writableEnded) abort.abort();
     };
@@ -125,7 +121,6 @@ export default {
 
       const row = await getService('speech-to-text').submit({
         filepath: audio.filepath,
-        // Made safe by the service (safeFileName); an upload without a name gets `recording.mp3`.
         fileName: audio.originalFilename ?? '',
         size: audio.size,
         mimeType: audio.mimetype ?? null,
@@ -146,7 +141,6 @@ export default {
     }
   },
 
-  /** GET /speech/transcriptions?limit=20&mine=true: newest first, without results. */
   async list(ctx: Context) {
     const parsed = listQuery.safeParse(ctx.query ?? {});
     if (!parsed.success)
@@ -161,13 +155,11 @@ export default {
     } satisfies ListTranscriptionsResponse;
   },
 
-  /** GET /speech/transcriptions/:id: status, and the result once completed. */
   async findOne(ctx: Context) {
     const row = await findTranscription(ctx);
     ctx.body = { data: await withReadableFile(transcriptionDetail(row), row, readableUrl) } satisfies GetTranscriptionResponse;
   },
 
-  /** GET /speech/transcriptions/:id/download?format=srt|vtt|json (default: the format asked of the service). */
   async download(ctx: Context) {
     const row = await findTranscription(ctx);
     const rendered = getService('speech-to-text').render(row, downloadFormat(ctx.query.format ?? row.outputFormat));
@@ -178,7 +170,6 @@ export default {
     ctx.body = rendered.body;
   },
 
-  /** POST /speech/transcriptions/:id/save { format? }: the result as a Media Library file. */
   async save(ctx: Context) {
     const row = await findTranscription(ctx);
     const speechToText = getService('speech-to-text');

@@ -1,2 +1,2 @@
-/** Speech to text: the admin's transcriptions, and how a job's status is read. Other features import it from here. */
+/** Speech to text: the admin's transcriptions, and how a job's status is read. */
 export { planFromError, planFromStatus, type PollPlan } from './status';

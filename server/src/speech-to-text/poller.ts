@@ -6,10 +6,8 @@ import { planFromError, planFromStatus, type PollPlan } from './status';
 import { createBackgroundLoop } from '../utils';
 
 /**
- * Polls `GET /api/v1/stt/status/{job_id}/` for every queued or processing transcription, each at
- * its own `nextPollAt` (5 s apart by default). All state is in the database: a restart, or another
- * instance, carries on where this one stopped. Each poll claims its row first (conditional update +
- * lease), so no job is polled twice at once.
+ * Polls every active transcription at its own `nextPollAt`. All state is in the database and each
+ * poll claims its row (conditional update + lease), so restarts and other instances carry on safely.
  */
 
 export interface PollerDeps {
@@ -21,9 +19,7 @@ export interface PollerDeps {
   now?: () => Date;
 }
 
-/** Rows polled per round; the rest wait for the next round. */
 const BATCH = 20;
-/** Status requests in flight at once from this instance. */
 const CONCURRENCY = 4;
 
 export function createPoller(deps: PollerDeps) {
@@ -127,11 +123,9 @@ export function createPoller(deps: PollerDeps) {
     await failInterruptedUploads(at);
     if (at.getTime() < rateLimitedUntil) return;
     const due = await repository.duePolls(at, BATCH);
-    // A few polls side by side; each holds its own row.
     const queue = [...due];
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
-        // Stopped: polls not yet started are left for the next start (or another instance).
         if (loop.isStopping() || now().getTime() < rateLimitedUntil) return;
         await pollOne(row, at).catch((error) =>
           strapi.log.error(`[speech] polling transcription ${row!.id} failed: ${(error as Error).message}`)
@@ -142,7 +136,7 @@ export function createPoller(deps: PollerDeps) {
     if (due.length === BATCH && now().getTime() >= rateLimitedUntil) loop.requestRerun();
   }
 
-  /** Sleeps until the earliest row is due, at most one poll interval (rows of other instances appear unannounced). */
+  /** At most one poll interval: rows of other instances appear unannounced. */
   async function delayUntilNext(): Promise<number> {
     const floor = Math.min(250, settings.pollMs);
     try {
@@ -159,7 +153,6 @@ export function createPoller(deps: PollerDeps) {
   return {
     owner,
     start: () => loop.start(0),
-    /** A new job was accepted: plan its first poll now rather than after a long sleep. */
     wake: () => loop.wakeIn(Math.min(settings.pollMs, 50)),
     runOnce: loop.runOnce,
     async stop() {

@@ -1,6 +1,5 @@
 import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
-/** Speech to text for the admin, under /speech (admin JWT + `plugin::speech.transcribe`). */
 export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-transcriptions.submit', adminOnly('transcribe')),
   adminRoute('admin-transcriptions.list', adminOnly('transcribe')),

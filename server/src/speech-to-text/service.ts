@@ -20,16 +20,11 @@ import type { QueueConfig } from '../queue';
 import type { SpeechToTextConfig } from './config';
 import { newOwnerId, safeFileName } from '../utils';
 
-/**
- * Speech to text as the admin routes see it: submit an upload (streamed from the body parser's
- * temporary file to the service), follow the job (the poller), save or render the result. The
- * rows are the `transcriptions` service; the client is the plugin's one `speech-client`.
- */
+/** Speech to text for the admin routes: the upload streams from the parser's temporary file, never read whole. */
 
 export interface SubmitInput {
-  /** The body parser's temporary file. Read as a stream, never whole. */
   filepath: string;
-  /** The name the client sent; only its safe form (safeFileName) is stored and sent on. */
+  /** Only its safe form (safeFileName) is stored and sent on. */
   fileName: string;
   size: number;
   mimeType: string | null;
@@ -39,7 +34,6 @@ export interface SubmitInput {
   signal?: AbortSignal;
 }
 
-/** A speech-service error from a submission, with the row that records it. */
 export class SubmissionError extends Error {
   constructor(
     readonly cause: SpeechServiceError,
@@ -55,7 +49,6 @@ const UPLOAD_LEASE_RENEW_MS = 15_000;
 
 export interface SpeechToTextDeps {
   strapi: Core.Strapi;
-  /** Its own timing, the service's request timeout, and whether this instance runs workers. */
   config: SpeechToTextConfig & Pick<SpeechClientConfig, 'requestTimeoutMs'> & Pick<QueueConfig, 'worker'>;
   repository: TranscriptionRows;
   client: SpeechClient;
@@ -69,13 +62,9 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
   const upload = () => strapi.plugin('upload').service('upload');
 
   return {
-    /** How often the admin may look again at a job in progress: the poller's own interval. */
     pollIntervalMs: settings.pollMs,
 
-    /**
-     * Records the upload, streams it to `POST /api/v1/stt/submit/` and returns the queued row.
-     * A refusal by the service marks the row failed and throws SubmissionError.
-     */
+    /** A refusal by the service marks the row failed and throws SubmissionError. */
     async submit(input: SubmitInput): Promise<TranscriptionRow> {
       if (input.size > MAX_AUDIO_BYTES) throw new PayloadTooLargeError({ sizeBytes: input.size });
       // The client's name may carry a path or markup: the service, the row and the Media Library get the safe form.
@@ -120,7 +109,6 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
         const accepted = new Date();
         await repository.markSubmitted(row.id, owner, jobId, new Date(accepted.getTime() + settings.pollMs), accepted);
         poller.wake();
-        // In the ledger as a request of the site's, at what the service said it cost.
         await ledger
           .transcriptionSubmitted({
             jobId,
@@ -146,7 +134,7 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
                 code: 'UPLOAD_FAILED',
                 retryable: false,
               });
-        // Kept on the row and shown in the recent list: the editor-facing words (nothing retries an upload).
+        // Nothing retries an upload, so the row keeps the editor-facing words.
         const message =
           serviceError.code === 'ABORTED' ? 'The upload was cancelled before the speech service accepted it.' : editorMessage(serviceError);
         await repository.markFailed(row.id, ['uploading'], { error: message, errorCode: serviceError.code }, owner);
@@ -163,7 +151,6 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
       return repository.findById(id);
     },
 
-    /** The result as a file's content, or null when there is no result yet. */
     render(row: TranscriptionRow, format: DownloadFormat): { body: string; fileName: string; contentType: string } | null {
       if (row.status !== 'completed' || !row.result) return null;
       const type = DOWNLOAD_TYPES[format];
@@ -174,10 +161,7 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
       };
     },
 
-    /**
-     * Stores the result in the Media Library (through the upload service, so any provider works)
-     * and links it to the row. Saving the same format again returns the linked file.
-     */
+    /** Through the upload service, so any provider works; the same format again returns the linked file. */
     async saveToMediaLibrary(row: TranscriptionRow, format: DownloadFormat): Promise<{ file: MediaFileRef; created: boolean } | null> {
       const rendered = this.render(row, format);
       if (!rendered) return null;

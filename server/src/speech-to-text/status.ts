@@ -1,10 +1,4 @@
-/**
- * What one status poll means for a transcription (spec 2.5, 3.2): queued and processing mean
- * "poll again", completed carries the result, any other status is a failure whose reason is kept.
- * Failed polls (429, 5xx, network) are retried with backoff, never sooner than Retry-After.
- *
- * Pure: no Strapi, no I/O.
- */
+/** What one status poll means for a transcription (spec 2.5, 3.2). */
 import { backoffDelay, SpeechServiceError, type SttJob } from '../speech-client';
 import { isReadableSubtitles } from '../subtitles';
 import type { TranscriptionStatus } from '../../../shared/contracts/transcriptions';
@@ -13,24 +7,21 @@ export type { TranscriptionStatus };
 export const ACTIVE_STATUSES: readonly TranscriptionStatus[] = ['queued', 'processing'];
 
 export type PollPlan =
-  /** Still running at the service: poll again after `delayMs`. */
   | { kind: 'waiting'; status: 'queued' | 'processing'; serviceStatus: string; delayMs: number }
   | { kind: 'completed'; serviceStatus: string; result: Record<string, unknown> }
   | { kind: 'failed'; serviceStatus: string | null; error: string; errorCode: string }
-  /** The poll itself failed; the job may be fine. Poll again after `delayMs`. */
+  /** The poll itself failed; the job may be fine. */
   | { kind: 'retry'; delayMs: number; error: string; errorCode: string };
 
 export interface PollContext {
   pollMs: number;
-  /** Polls that failed in a row before this one. */
   consecutiveErrors: number;
-  /** Time since the service accepted the job. */
   ageMs: number;
   maxWaitMs: number;
   random?: () => number;
 }
 
-/** Errors that are not the service's fault nor transient, tolerated this many times in a row. */
+/** Errors neither the service's fault nor transient, tolerated this many times in a row. */
 export const MAX_UNEXPECTED_POLL_ERRORS = 5;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
@@ -38,7 +29,6 @@ export function normaliseServiceStatus(status: unknown): string {
   return typeof status === 'string' ? status.trim().toLowerCase() : '';
 }
 
-/** The reason a failed job gives, when the status response carries one (`error.message`, `message`, `detail`). */
 function failureReason(job: SttJob): string | null {
   const raw = job as unknown as Record<string, unknown>;
   const error = raw.error;
@@ -71,7 +61,6 @@ function timedOut(context: PollContext): PollPlan | null {
   };
 }
 
-/** A status answer of the service. */
 export function planFromStatus(job: SttJob, context: PollContext): PollPlan {
   const serviceStatus = normaliseServiceStatus(job.status);
   if (serviceStatus === 'queued' || serviceStatus === 'processing') {
@@ -101,7 +90,6 @@ export function planFromStatus(job: SttJob, context: PollContext): PollPlan {
   };
 }
 
-/** A failed poll: retry (honouring Retry-After), or give the job up. */
 export function planFromError(error: unknown, context: PollContext): PollPlan {
   const attempt = context.consecutiveErrors + 1;
   const backoff = () => Math.max(context.pollMs, backoffDelay(attempt, { baseMs: 1000, maxMs: MAX_BACKOFF_MS, random: context.random }));
@@ -122,7 +110,6 @@ export function planFromError(error: unknown, context: PollContext): PollPlan {
   }
   if (expired) return expired;
   if (error.retryable) {
-    // 429 and 5xx: Retry-After wins over our own backoff when it is longer.
     const delayMs = Math.max(backoff(), error.retryAfterMs ?? 0);
     return { kind: 'retry', delayMs, error: error.message, errorCode: error.code };
   }

@@ -2,11 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { TranscriptionOutputFormat } from '../speech-client';
 import { ACTIVE_STATUSES, type TranscriptionStatus } from './status';
 
-/**
- * The only code that writes transcription rows. Rows are claimed with conditional updates
- * (`WHERE id = ? AND status IN (...) AND lease free`), so several Strapi instances can poll one
- * database without polling a job twice at once, and a restart finds every job where it was.
- */
+/** Rows are claimed with conditional updates, so several instances never poll a job twice at once. */
 
 export const TRANSCRIPTION_UID = 'plugin::speech.transcription' as const;
 
@@ -46,7 +42,6 @@ export interface TranscriptionRow {
   savedFile?: MediaFileRef | null;
 }
 
-/** What an upload knows when its row is created; the rest comes from the service later. */
 export type NewTranscription = Pick<
   TranscriptionRow,
   'submittedById' | 'submittedByName' | 'fileName' | 'fileSize' | 'mimeType' | 'language' | 'outputFormat'
@@ -62,10 +57,8 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     return (await query().findOne({ where: { id }, populate: WITH_FILE })) as TranscriptionRow | null;
   }
 
-  /** A new row in `uploading`, held by `owner` while the audio goes to the service. */
   async function createUploading(data: NewTranscription, owner: string, leaseMs: number, now: Date): Promise<TranscriptionRow> {
-    // The query engine, not the Document Service: an internal row announces no `entry.create` event
-    // (see the narration rows in queue/rows/narration-rows.ts).
+    // The query engine, not the Document Service: an internal row announces no `entry.create` event.
     return (await query().create({
       data: {
         ...data,
@@ -85,7 +78,6 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     });
   }
 
-  /** The service accepted the audio: the row waits for its first poll. */
   async function markSubmitted(id: number, owner: string, jobId: string, firstPollAt: Date, now: Date): Promise<boolean> {
     const { count } = await query().updateMany({
       where: { id, status: 'uploading', pollLeaseOwner: owner },
@@ -126,7 +118,6 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     return count === 1;
   }
 
-  /** Active rows whose next poll is due and that no live instance holds. */
   async function duePolls(now: Date, limit: number): Promise<TranscriptionRow[]> {
     return (await query().findMany({
       where: {
@@ -138,7 +129,6 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     })) as TranscriptionRow[];
   }
 
-  /** Takes a row for one poll; false when another instance (or a finished job) got there first. */
   async function claimForPoll(id: number, owner: string, leaseMs: number, now: Date): Promise<boolean> {
     const { count } = await query().updateMany({
       where: { id, status: { $in: [...ACTIVE_STATUSES] }, ...LEASE_FREE(now) },
@@ -147,7 +137,6 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     return count === 1;
   }
 
-  /** Writes the outcome of a poll and releases the row, if this instance still holds it. */
   async function finishPoll(id: number, owner: string, patch: Record<string, unknown>): Promise<boolean> {
     const { count } = await query().updateMany({
       where: { id, pollLeaseOwner: owner, status: { $in: [...ACTIVE_STATUSES] } },
@@ -156,12 +145,10 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     return count === 1;
   }
 
-  /** Uploads whose instance stopped holding them (a crash or restart mid-upload). */
   async function interruptedUploads(now: Date): Promise<TranscriptionRow[]> {
     return (await query().findMany({ where: { status: 'uploading', leaseExpiresAt: { $lt: now } }, limit: 50 })) as TranscriptionRow[];
   }
 
-  /** When the earliest active row is next due (for the poller's sleep), or null when none is active. */
   async function nextDueAt(now: Date): Promise<Date | null> {
     // NULLs sort first in SQLite and last in PostgreSQL: a null nextPollAt ("due now") is asked for apart.
     if ((await query().count({ where: { status: { $in: [...ACTIVE_STATUSES] }, nextPollAt: null } })) > 0) return now;

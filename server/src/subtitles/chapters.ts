@@ -1,17 +1,11 @@
 /**
- * Chapters of a narration: a WebVTT chapters track (`<track kind="chapters">`) from the article's
- * headings and the narration's SRT. The SRT's cues are the submitted text read aloud, sentence by
- * sentence, so each cue is found in that text, in order, comparing letters and digits only (case,
- * diacritics, punctuation and spacing aside: a service may write a cue slightly differently from
- * the text it read). A heading's chapter starts where the cue that reads its first words starts,
- * and lasts until the next chapter, the last one until the end of the audio. A heading whose
- * words were never read (audio cut short, a cue not found) has no chapter.
- *
- * Pure: no Strapi, no I/O.
+ * Chapters from the article's headings and the narration's SRT. Cues are found in the submitted text
+ * by letters and digits only, since a service may write a cue slightly differently from what it read;
+ * a heading never read (audio cut short, a cue not found) has no chapter.
  */
 import { formatVtt, type Cue } from './srt';
 
-/** A heading of the submitted text: where it starts (UTF-16 offset) and how it is written. */
+/** `offset`: UTF-16, in the submitted text. */
 export interface TextHeading {
   offset: number;
   title: string;
@@ -23,10 +17,7 @@ export interface Chapter {
   title: string;
 }
 
-/**
- * Letters and digits of `text`, lower-cased, without combining marks (Latin accents, Arabic
- * harakat) or tatweel, each with the offset in `text` where its character starts.
- */
+/** Without combining marks (accents, harakat) or tatweel, each letter with its offset in `text`. */
 export function skeleton(text: string): { letters: string; offsets: number[] } {
   let letters = '';
   const offsets: number[] = [];
@@ -47,10 +38,6 @@ export function skeleton(text: string): { letters: string; offsets: number[] } {
   return { letters, offsets };
 }
 
-/**
- * The part of `text` each cue reads, as [start, end) positions in the text's skeleton; null for a
- * cue not found (after the previous one).
- */
 function alignCues(letters: string, cues: readonly Cue[]): Array<{ cue: Cue; start: number; end: number } | null> {
   let cursor = 0;
   return cues.map((cue) => {
@@ -63,10 +50,7 @@ function alignCues(letters: string, cues: readonly Cue[]): Array<{ cue: Cue; sta
   });
 }
 
-/**
- * The chapters of a narration. `leadTitle`: when the first heading is not read at the very start
- * (a title or an intro comes first), a chapter with this title covers what comes before it.
- */
+/** `leadTitle` names a chapter for what comes before the first heading (a title or an intro). */
 export function chaptersFromCues(
   text: string,
   headings: readonly TextHeading[],
@@ -78,7 +62,6 @@ export function chaptersFromCues(
   const aligned = alignCues(letters, cues).filter((entry) => entry !== null);
   const starts: Array<{ startMs: number; title: string }> = [];
   for (const heading of headings) {
-    // The heading's first letter in the skeleton, then the first cue that reads up to or past it.
     const first = offsets.findIndex((offset) => offset >= heading.offset);
     if (first < 0) break;
     const reading = aligned.find((entry) => entry.end > first);
@@ -95,7 +78,6 @@ export function chaptersFromCues(
   return starts.map((chapter, index) => ({ ...chapter, endMs: starts[index + 1]?.startMs ?? endOfAudio }));
 }
 
-/** A WebVTT chapters track: one cue per chapter, its title on one line. */
 export function chaptersToVtt(chapters: readonly Chapter[]): string {
   return formatVtt(
     chapters.map((chapter, position) => ({

@@ -1,4 +1,4 @@
-/** SRT and WebVTT, chapters, transcripts. Other features import it from here. */
+/** SRT and WebVTT, chapters, transcripts. */
 export { type Chapter, chaptersFromCues, chaptersToVtt, type TextHeading } from './chapters';
 export { joinCues, partCues } from './join';
 export { type Cue, formatSrt, formatVtt, narrationDuration, parseSrt, srtToVtt } from './srt';

@@ -1,24 +1,15 @@
-/**
- * SRT: reading it leniently, writing it, and converting it to WebVTT, the only caption format an
- * HTML `<track>` element accepts. Narrations come with an SRT file (spec 2.3); a transcription may
- * come as SRT too (see transcript.ts).
- *
- * Pure: no Strapi, no I/O.
- */
+/** SRT read leniently, written, and converted to WebVTT, the only caption format `<track>` accepts. */
 
 export interface Cue {
-  /** 1-based sequence number: the index line of the block when present, otherwise its position. */
+  /** The block's index line when present, otherwise its position. */
   index: number;
   startMs: number;
   endMs: number;
-  /** Cue text; lines separated by "\n", never containing an empty line. */
+  /** Never containing an empty line. */
   text: string;
 }
 
-/**
- * "HH:MM:SS,mmm --> HH:MM:SS,mmm", tolerant of '.' as millisecond separator, missing hours,
- * one- to three-digit fractions and trailing position settings ("X1:... Y1:...").
- */
+/** Tolerant of '.' before milliseconds, missing hours, short fractions and trailing position settings. */
 const TIMING_LINE = /^\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)\s*-->\s*((?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,3})?)(?:\s.*)?$/;
 const TIMESTAMP = /^(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?$/;
 const INDEX_LINE = /^\s*\d+\s*$/;
@@ -27,14 +18,13 @@ function normaliseNewlines(text: string): string {
   return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
 
-/** Milliseconds for a timestamp, or null when a field is out of range (minutes or seconds >= 60). */
+/** Null when minutes or seconds are 60 or more. */
 function parseTimestamp(value: string): number | null {
   const match = TIMESTAMP.exec(value);
   if (!match) return null;
   const hours = Number(match[1] ?? '0');
   const minutes = Number(match[2]);
   const seconds = Number(match[3]);
-  // A fraction is a decimal fraction of a second: ",5" is 500 ms, not 5 ms.
   const millis = match[4] === undefined ? 0 : Number(match[4].padEnd(3, '0'));
   if (minutes >= 60 || seconds >= 60) return null;
   return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis;
@@ -49,11 +39,8 @@ interface OpenCue {
 }
 
 /**
- * Parses SRT leniently: a BOM, CRLF or CR line ends, missing index lines, extra blank lines and
- * '.' or ',' before milliseconds are all accepted. Blocks whose timing is unreadable or whose end
- * is not after their start, and cues without text, are skipped. A text line that follows a blank
- * line inside a cue (a blank line the service should not have written) is kept with that cue
- * rather than lost; a lone number after a blank line is taken as the next cue's index.
+ * Lenient: a BOM, CR line ends, missing indexes and extra blank lines are accepted. Text after a
+ * blank line inside a cue (which the service should not write) is kept with that cue rather than lost.
  */
 export function parseSrt(srt: string): Cue[] {
   const lines = normaliseNewlines(srt).split('\n');
@@ -76,7 +63,6 @@ export function parseSrt(srt: string): Cue[] {
     const timing = TIMING_LINE.exec(line);
     if (timing) {
       let index = pendingIndex;
-      // Without a blank line before it, the previous cue's last text line may be this cue's index.
       if (current && !currentClosed && current.lines.length > 0 && INDEX_LINE.test(current.lines[current.lines.length - 1])) {
         index = Number(current.lines.pop());
       }
@@ -101,7 +87,6 @@ export function parseSrt(srt: string): Cue[] {
       current.lines.push(line);
       currentClosed = false;
     }
-    // Otherwise: text before the first cue (a header or stray text) or after an orphan index; skipped.
   }
   finish();
   return cues;
@@ -121,7 +106,7 @@ function formatTimestamp(ms: number, millisSeparator: ',' | '.'): string {
   return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}${millisSeparator}${pad(millis, 3)}`;
 }
 
-/** Lines of cue text without empty lines, which would end the cue early in both SRT and VTT. */
+/** Empty lines would end the cue early in both SRT and VTT. */
 function cueTextLines(text: string): string[] {
   return normaliseNewlines(text)
     .split('\n')
@@ -129,7 +114,7 @@ function cueTextLines(text: string): string[] {
     .filter((line) => line.trim() !== '');
 }
 
-/** Writes SRT with cues numbered 1..n in the given order (players require a sequence). */
+/** Numbered 1..n: players require a sequence. */
 export function formatSrt(cues: readonly Cue[]): string {
   return cues
     .map((cue, position) => {
@@ -139,14 +124,9 @@ export function formatSrt(cues: readonly Cue[]): string {
     .join('\n');
 }
 
-/** SRT styling tags that WebVTT also understands; every other tag (e.g. `<font>`) is removed. */
 const VTT_KEPT_TAG = /^<\/?(?:b|i|u)>$/i;
 
-/**
- * Escapes cue text for WebVTT: '&', '<' and '>' become entities except around <b>, <i>, <u>.
- * Escaping '>' also turns any "-->" in the text into "--&gt;", which a VTT parser would otherwise
- * read as a timing line and so break the file.
- */
+/** Escaping '>' also turns "-->" in the text into "--&gt;", which a parser would read as a timing line. */
 function toVttCueText(text: string): string {
   const withoutAssTags = text.replace(/\{\\[^}]*\}/g, ''); // "{\an8}"-style positioning codes
   return cueTextLines(withoutAssTags)
@@ -164,23 +144,16 @@ function toVttCueText(text: string): string {
     .join('\n');
 }
 
-/** The length of a narration as its subtitles tell it: the end of the last cue, in seconds (ms precision). */
 export function narrationDuration(srt: string): number | null {
   const cues = parseSrt(srt);
   if (cues.length === 0) return null;
   return Math.max(...cues.map((cue) => cue.endMs)) / 1000;
 }
 
-/**
- * Converts SRT to WebVTT for an HTML `<track>`: "WEBVTT" header, `HH:MM:SS.mmm` timestamps,
- * numeric cue identifiers, cue text kept (escaped, see toVttCueText). Unreadable blocks of the
- * SRT are dropped, as parseSrt does.
- */
 export function srtToVtt(srt: string): string {
   return formatVtt(parseSrt(srt));
 }
 
-/** Writes WebVTT with cues numbered 1..n in the given order, their text escaped (see toVttCueText). */
 export function formatVtt(cues: readonly Cue[]): string {
   const body = cues
     .map((cue, position) => {
@@ -194,10 +167,7 @@ export function formatVtt(cues: readonly Cue[]): string {
   return `WEBVTT\n\n${body}`;
 }
 
-/**
- * True for a string that holds at least one readable SRT cue anywhere (and is not a WebVTT file).
- * Lenient, like parseSrt: for text already received whole (a transcription result).
- */
+/** Lenient, like parseSrt: for text already received whole (a transcription result). */
 export function containsSrtCues(text: unknown): text is string {
   if (typeof text !== 'string') return false;
   const normalised = normaliseNewlines(text).trimStart();

@@ -1,14 +1,7 @@
-/**
- * A transcript (the result of speech to text) in the shapes editors download: the service returns
- * either timed segments (`output_format=json`: `[{ start, end, text }]`, seconds) or an SRT string
- * (`output_format=srt`). Both are read into segments; SRT, WebVTT and JSON are written from them.
- *
- * Pure: no Strapi, no I/O.
- */
+/** A speech-to-text result (timed JSON segments or an SRT string) in the shapes editors download. */
 import type { TranscriptDownloadFormat, TranscriptResult, TranscriptSegment } from '../../../shared/contracts/transcriptions';
 import { containsSrtCues, formatSrt, parseSrt, srtToVtt, type Cue } from './srt';
 
-/** A timed piece of a transcript (shared/contracts/transcriptions.ts): seconds, millisecond precision. */
 export type Segment = TranscriptSegment;
 
 export type DownloadFormat = TranscriptDownloadFormat;
@@ -19,7 +12,6 @@ export const DOWNLOAD_TYPES: Record<DownloadFormat, { mime: string; contentType:
   json: { mime: 'application/json', contentType: 'application/json; charset=utf-8', extension: 'json' },
 };
 
-/** The result as the admin shows it. */
 export type TranscriptView = TranscriptResult;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -34,7 +26,6 @@ function seconds(value: unknown): number | null {
 
 const roundMs = (value: number) => Math.round(value * 1000) / 1000;
 
-/** One segment of the json output; `start`/`end` (or `start_time`/`end_time`) in seconds. */
 function toSegment(entry: unknown): Segment | null {
   if (!isRecord(entry)) return null;
   const start = seconds(entry.start ?? entry.start_time ?? entry.startTime);
@@ -52,15 +43,11 @@ function segmentToCue(segment: Segment, position: number): Cue {
   return { index: position + 1, startMs: Math.round(segment.start * 1000), endMs: Math.round(segment.end * 1000), text: segment.text };
 }
 
-/** The SRT string inside `subtitles`, when the service sent one. */
 export function srtOf(subtitles: unknown): string | null {
   return containsSrtCues(subtitles) ? subtitles : null;
 }
 
-/**
- * Segments from whatever `result.subtitles` holds: an array of segments, `{ segments: [...] }`,
- * a JSON string of either, or an SRT string. Unreadable entries are skipped.
- */
+/** Accepts every shape the service may send; unreadable entries are skipped. */
 export function segmentsFromSubtitles(subtitles: unknown): Segment[] {
   if (typeof subtitles === 'string') {
     const trimmed = subtitles.trim();
@@ -80,7 +67,7 @@ export function segmentsFromSubtitles(subtitles: unknown): Segment[] {
   return [];
 }
 
-/** True when `subtitles` holds something a transcript can be read from (possibly empty: silence). */
+/** Possibly empty: silence. */
 export function isReadableSubtitles(subtitles: unknown): boolean {
   if (Array.isArray(subtitles)) return true;
   if (isRecord(subtitles)) return Array.isArray(subtitles.segments);
@@ -92,10 +79,7 @@ export function segmentsToSrt(segments: readonly Segment[]): string {
   return formatSrt(segments.map(segmentToCue));
 }
 
-/**
- * The plain transcript: segment texts joined by spaces, without SRT styling tags (`<i>`, `<font ...>`)
- * or positioning codes (`{\an8}`). Only those tags go: "a < b > c" in speech stays as said.
- */
+/** Only styling tags and positioning codes go: "a < b > c" in speech stays as said. */
 export function plainText(segments: readonly Segment[]): string {
   return segments
     .map((segment) => segment.text.replace(/<\/?(?:b|i|u|font)(?:\s[^<>]*)?>/gi, '').replace(/\{\\[^}]*\}/g, ''))
@@ -115,10 +99,7 @@ export function transcriptView(subtitles: unknown): TranscriptView {
   };
 }
 
-/**
- * The result as a file: SRT (the service's own SRT when it sent one), WebVTT, or the segments
- * as JSON.
- */
+/** The service's own SRT when it sent one. */
 export function renderTranscript(subtitles: unknown, format: DownloadFormat): string {
   const raw = srtOf(subtitles);
   const segments = segmentsFromSubtitles(subtitles);

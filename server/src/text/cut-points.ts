@@ -1,54 +1,36 @@
 /**
- * Where a paragraph too long for one segment may be cut (segments.ts): after a sentence, then after
- * a clause, then between words, and a word longer than a segment anywhere that does not split what
- * is read as one character. Pure: no Strapi, no I/O.
- *
- * These rules decide the text of each part of a segmented narration, and so its key (a part is
- * paid for once per key): change them only for a reason worth narrating such paragraphs again.
+ * Where a paragraph too long for one segment may be cut (segments.ts). These rules decide each
+ * part's text and so its key: change them only for a reason worth re-narrating such paragraphs.
  */
 
-/** How good a cut is for the listener, best first: a part starts where the narrator would pause the longest. */
+/** Best first: a part starts where the narrator would pause the longest. */
 export const CUT = { paragraph: 0, sentence: 1, clause: 2, word: 3, insideWord: 4 } as const;
 export type CutKind = (typeof CUT)[keyof typeof CUT];
 
-/**
- * A slice `[start, end)` of the text (UTF-16 offsets), never empty, with no whitespace at its
- * edges; `cutBefore`: what kind of cut separates it from the span before it.
- */
+/** `[start, end)` in UTF-16 offsets, never empty, trimmed. */
 export interface Span {
   start: number;
   end: number;
   cutBefore: CutKind;
 }
 
-/** Code points of the slice `[start, end)`: the service counts characters so (cost.ts). */
+/** Code points, as the service counts characters (cost.ts). */
 export type CodePointLength = (start: number, end: number) => number;
 
-/** Quotes and brackets closing a sentence stay with it: `He said "Stop." Then` is cut after the quote. */
+/** A closing quote stays with its sentence. */
 const CLOSERS = `"'”’»›)\\]}」』`;
 
 /**
- * The end of a sentence: `.` `!` `?` `…` (and `‼` `⁉`), Arabic `؟` `؛` and Urdu `۔`, any run of
- * them (`?!`, `...`), the closers after them, then whitespace. Requiring the whitespace keeps
- * decimals, times, versions and addresses whole (`3.14`, `٣.١٤`, `v1.2`, `example.com`; Arabic's
- * own decimal separator `٫` is not an end at all). A lowercase letter after the whitespace
- * continues the sentence (`e.g. the`, `approx. five`, `so… we`). Chinese and Japanese full stops
- * need no space after them.
+ * Whitespace is required after the end so decimals, versions and addresses stay whole (`3.14`,
+ * `example.com`); a lowercase letter after it continues the sentence (`e.g. the`). CJK stops need no space.
  */
 const SENTENCE_END = new RegExp(`[.!?…‼⁉؟؛۔]+[${CLOSERS}]*(?=\\s+(?![\\s\\p{Ll}]))|[。！？]+[${CLOSERS}]*`, 'gu');
 
-/**
- * A clause within a sentence: `,` `،` `;` `:`, then whitespace (so `3,000` and `١٬٠٠٠` stay whole).
- * Only a sentence longer than a whole segment is cut here (Arabic prose often chains many clauses
- * with `،` into one long sentence): a pause the narrator makes anyway, better than a word boundary,
- * worse than a sentence end. The Arabic semicolon `؛` ends a sentence (SENTENCE_END).
- */
+/** Only for sentences longer than a segment (Arabic prose chains clauses with `،`); whitespace keeps `3,000` whole. */
 const CLAUSE_END = new RegExp(`[,،;:][${CLOSERS}]*(?=\\s)`, 'gu');
 
-/** Between words: a cut after a run of whitespace (trimmed away from both sides). */
 const WORD_GAP = /\s+/gu;
 
-/** The cuts tried in turn on a span still longer than a segment. */
 const CUT_RULES: ReadonlyArray<{ kind: CutKind; pattern: RegExp }> = [
   { kind: CUT.sentence, pattern: SENTENCE_END },
   { kind: CUT.clause, pattern: CLAUSE_END },
@@ -57,7 +39,6 @@ const CUT_RULES: ReadonlyArray<{ kind: CutKind; pattern: RegExp }> = [
 
 const isSpace = (char: string) => /\s/u.test(char);
 
-/** `[start, end)` without whitespace at its edges, or null when nothing else is left. */
 export function trimmedSpan(text: string, start: number, end: number, cutBefore: CutKind): Span | null {
   let from = start;
   let to = end;
@@ -66,7 +47,6 @@ export function trimmedSpan(text: string, start: number, end: number, cutBefore:
   return from < to ? { start: from, end: to, cutBefore } : null;
 }
 
-/** The span cut after every match of `pattern` inside it; the first piece keeps the span's own cut. */
 function cutAfterMatches(text: string, span: Span, pattern: RegExp, kind: CutKind): Span[] {
   const inside = text.slice(span.start, span.end);
   const pieces: Span[] = [];
@@ -85,7 +65,7 @@ function cutAfterMatches(text: string, span: Span, pattern: RegExp, kind: CutKin
 
 const MARK = /^\p{M}$/u;
 
-/** Ranges of code points that join the one before them: joiners, variation selectors, skin tones, emoji tags. */
+/** Code points that join the one before them: joiners, variation selectors, skin tones, emoji tags. */
 const JOINING_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x200c, 0x200d],
   [0xfe00, 0xfe0f],
@@ -93,12 +73,7 @@ const JOINING_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0xe0020, 0xe007f],
 ];
 
-/**
- * Whether a cut may fall before this offset: not before a code point that belongs to the one
- * before it (a combining mark such as the Arabic harakat, a joiner, a variation selector, a skin
- * tone, an emoji tag), nor after a zero-width joiner; either would split what is read and shown
- * as one character.
- */
+/** Never cut inside what is shown as one character (combining marks, joiners, selectors, skin tones). */
 function canCutBefore(text: string, offset: number): boolean {
   const codePoint = text.codePointAt(offset)!;
   if (MARK.test(String.fromCodePoint(codePoint))) return false;
@@ -106,11 +81,7 @@ function canCutBefore(text: string, offset: number): boolean {
   return text[offset - 1] !== '\u200D';
 }
 
-/**
- * A word longer than a segment, in pieces of at most `maxCharacters` code points, each cut moved
- * back over marks and joiners (`maxCharacters` is far longer than any such cluster; when none
- * allows a cut, the piece is cut at the maximum all the same).
- */
+/** A word longer than a segment; each cut moved back over marks and joiners. */
 function cutInsideWord(text: string, span: Span, maxCharacters: number): Span[] {
   const starts: number[] = [];
   for (let offset = span.start; offset < span.end; offset += text.codePointAt(offset)! > 0xffff ? 2 : 1) starts.push(offset);
@@ -130,12 +101,6 @@ function cutInsideWord(text: string, span: Span, maxCharacters: number): Span[] 
   return pieces;
 }
 
-/**
- * A span in pieces of at most `maxCharacters` code points each: as it is when it fits; otherwise cut
- * after its sentences, a sentence still too long after its clauses, a clause between its words,
- * and a word inside it. Every piece is a trimmed slice of the span, in order; only whitespace lies
- * between two pieces (nothing at all inside a word).
- */
 export function cutToFit(text: string, span: Span, maxCharacters: number, length: CodePointLength, rule = 0): Span[] {
   if (length(span.start, span.end) <= maxCharacters) return [span];
   if (rule === CUT_RULES.length) return cutInsideWord(text, span, maxCharacters);

@@ -1,27 +1,14 @@
-/**
- * An article's text from its entry: each field read by its attribute type (rich-text.ts), the
- * title first, paragraphs in the canonical layout (speakable.ts). Pure: no Strapi, no I/O.
- */
+/** An article's text from its entry: each field read by its attribute type, the title first. */
 import type { SkippableBlock } from '../../../shared/contracts/settings';
 import { blocksToText, collectBlocks, htmlToText, looksLikeBlocks, markdownToText } from './rich-text';
 import { ensureSentenceEnd, normaliseNarrationText } from './speakable';
 
-// ---------------------------------------------------------------------------------------------
-// Plain text
-
-/** A plain text attribute ('string', 'text', ...): kept as written, whitespace normalised. */
 export function plainToText(text: string): string {
   if (typeof text !== 'string') return '';
   return normaliseNarrationText(text);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fields
-
-/**
- * Common HTML element names. Only these count as "HTML" when sniffing a string, so that prose
- * such as "if a<b and c>d" is not mistaken for markup and lose its words.
- */
+/** Only common tag names count as HTML, so prose like "if a<b and c>d" keeps its words. */
 const HTML_TAG =
   /<\/?(?:p|div|span|br|hr|a|b|i|u|s|em|strong|small|mark|sub|sup|del|ins|code|pre|blockquote|q|cite|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|caption|img|figure|figcaption|picture|video|audio|iframe|section|article|aside|header|footer|main|nav|script|style)(?:\s[^<>]*)?\/?>/i;
 
@@ -29,19 +16,14 @@ export function looksLikeHtml(text: string): boolean {
   return HTML_TAG.test(text);
 }
 
-/** Attribute types whose values are written as plain text in the admin (no markup is rendered). */
+/** Written as plain text in the admin (no markup is rendered). */
 const PLAIN_TEXT_TYPES = new Set(['string', 'text', 'email', 'uid', 'enumeration']);
-/** Attribute types never narrated, even when listed: secrets, and values that are not prose. */
+/** Never narrated, even when listed: secrets. */
 const NEVER_NARRATED_TYPES = new Set(['password']);
 
 /**
- * One field's narration text, chosen by attribute type when known, otherwise by the value:
- * - 'blocks' -> blocks; 'richtext' -> markdown;
- * - plain types ('string', 'text', ...) -> as written, unless they contain HTML tags (some sites
- *   store HTML in text fields; reading the tags aloud would be worse);
- * - other or unknown types (custom fields such as HTML editors, 'json'): an array of blocks ->
- *   blocks, a string with HTML tags -> HTML, any other string -> markdown;
- * - anything else (numbers, media, relations, components, null) -> ''.
+ * By attribute type when known, else by the value. Plain types holding HTML tags are read as HTML
+ * (some sites store HTML in text fields; reading tags aloud would be worse).
  */
 export function fieldToText(value: unknown, attributeType?: string, skip: readonly SkippableBlock[] = []): string {
   if (attributeType !== undefined && NEVER_NARRATED_TYPES.has(attributeType)) return '';
@@ -53,33 +35,23 @@ export function fieldToText(value: unknown, attributeType?: string, skip: readon
   return markdownToText(value, skip);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Entries
-
 export interface NarrationFields {
   titleField?: string;
   textFields: string[];
-  /** Kinds of block not read in any of the fields (none: today's reading). */
+  /** Kinds of block not read in any of the fields. */
   skipBlocks?: readonly SkippableBlock[];
 }
 
-/** The text to narrate and which of its paragraphs (0-based) are headings, and quotes, of the article's fields. */
+/** Heading and quote paragraphs are 0-based indexes into the text's paragraphs. */
 export interface ExtractedNarration {
   text: string;
   headingParagraphs: number[];
   quoteParagraphs: number[];
 }
 
-/** The paragraphs of a text in the canonical layout (see normaliseNarrationText); none for ''. */
 export const paragraphsOf = (text: string): string[] => (text === '' ? [] : text.split('\n\n'));
 
-/**
- * The text to narrate for an entry: the title (one line, ending in punctuation) as the first
- * paragraph, then each text field in the configured order. Fields that are missing, not text,
- * or empty after conversion are skipped; a text field equal to the title field is not read
- * twice. An entry with nothing to read gives ''. The paragraphs that are headings are listed
- * (the title is not one of them), found in order among the paragraphs of their own field.
- */
+/** The title as the first paragraph, then each text field once, in order; headings exclude the title. */
 export function extractNarration(
   entry: Record<string, unknown>,
   fields: NarrationFields,
@@ -107,7 +79,7 @@ export function extractNarration(
     const { result: text, headings, quotes } = collectBlocks(() => fieldToText(entry[field], attributes?.[field]?.type, fields.skipBlocks));
     if (text === '') continue;
     const paragraphs = paragraphsOf(text);
-    /** Where each of `marked` is among the field's paragraphs, in order (a block's text is found from where the last one was). */
+    /** Each block is searched from where the last was found, so repeated text maps in order. */
     const found = (marked: string[]) => {
       const at: number[] = [];
       let next = 0;
@@ -126,14 +98,11 @@ export function extractNarration(
     paragraphCount += paragraphs.length;
   }
 
-  // Every part is already in the canonical layout, so normalising keeps its paragraphs where they are.
+  // Every part is already canonical, so normalising keeps its paragraphs where they are.
   return { text: normaliseNarrationText(parts.join('\n\n')), headingParagraphs, quoteParagraphs };
 }
 
-/**
- * The paragraphs of a narration text (as extractNarration lays it out: the title line first,
- * then blank-line separated paragraphs), for "listen to this paragraph" in the edit view.
- */
+/** For "listen to this paragraph" in the edit view. */
 export function narrationParagraphs(text: string): string[] {
   return normaliseNarrationText(text)
     .split(/\n{2,}/u)

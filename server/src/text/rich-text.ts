@@ -1,50 +1,18 @@
 /**
- * Rich text to the text that is narrated for an article: Strapi blocks, markdown and HTML
- * (entries.ts chooses the reading of each field and puts an article's fields together).
- *
- * The result is sent as-is to the service, charged per character (cost.ts) and hashed to decide
- * whether the article must be narrated again (fingerprint.ts), so it must be deterministic: the
- * same entry always yields the same string, byte for byte.
- *
- * Shape of the result:
- * - paragraphs separated by exactly one blank line ("\n\n");
- * - inside a paragraph, one line per list item or table row, separated by "\n";
- * - inside a line, every run of whitespace is a single space; no leading or trailing spaces;
- * - Unicode NFC, so that an editor round trip that recomposes characters changes nothing.
- *
- * Reading choices (what a listener wants, not what a reader sees):
- * - the title and each heading become their own paragraph and end with a full stop when they
- *   have no final punctuation, so the narrator pauses after them;
- * - list items are one line each and, like headings, end with a full stop when unpunctuated
- *   (a line break alone does not make every voice pause); ordered items keep their number
- *   ("1. Preheat the oven."), unordered items get no bullet;
- * - table rows are one line each, cells joined by ", ", ending with a full stop;
- * - links are read as their text, never their URL; images are dropped with their alt text;
- * - inline code is kept as text, code blocks are dropped (a listener cannot follow code read
- *   symbol by symbol); horizontal rules, scripts, styles and embeds are dropped.
- *
- * All three sources (Strapi blocks, markdown, HTML) go through one HTML-to-text pass so these
- * rules are written once: blocks are rendered to HTML here, markdown by `marked`, and the HTML
- * is read by `html-to-text` with the narration formatters below.
- *
- * Pure: no Strapi, no I/O.
+ * Strapi blocks, markdown and HTML to narration text, through one HTML-to-text pass so the reading
+ * rules are written once. The result is charged per character and hashed (fingerprint.ts), so it
+ * must be deterministic: paragraphs joined by "\n\n", one line per list item or table row, single
+ * spaces, NFC. Read for a listener: headings, items and rows end with a full stop so voices pause;
+ * links read as text, never URLs; images and code blocks are dropped (code cannot be followed by ear).
  */
 import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Marked } from 'marked';
 import type { SkippableBlock } from '../../../shared/contracts/settings';
 import { ensureSentenceEnd, ensureSentenceEndPerLine, normaliseNarrationText } from './speakable';
 
-// ---------------------------------------------------------------------------------------------
-// HTML
-
-/**
- * Where the headings and quotes of the field being converted are written down (collectBlocks sets
- * it around one synchronous conversion, extractNarration's), so chapters know which paragraphs are
- * headings, and passage voices which are quotes.
- */
+/** Headings and quotes of the conversion in progress (set by collectBlocks), for chapters and quote voices. */
 let blockSink: { headings: string[]; quotes: string[] } | null = null;
 
-/** Runs one synchronous conversion and answers the headings and the quotes written while it ran, in order. */
 export function collectBlocks<T>(convert: () => T): { result: T; headings: string[]; quotes: string[] } {
   const sink = { headings: [] as string[], quotes: [] as string[] };
   blockSink = sink;
@@ -71,19 +39,14 @@ function headingFormatter(): FormatCallback {
   };
 }
 
-/**
- * A list item as a block of its own so it can be punctuated. html-to-text's list formatters
- * (which add the "1. " prefix and start each item on a new line) call walk() on each <li>; a
- * nested list inside the item is already punctuated by its own items, and punctuating is
- * idempotent, so the per-line transform is safe for it.
- */
+/** A list item as its own block so it can be punctuated; punctuating is idempotent, so nested lists are safe. */
 const listItemFormatter: FormatCallback = (elem, walk, builder) => {
   builder.openBlock({ leadingLineBreaks: 1 });
   walk(elem.children, builder);
   builder.closeBlock({ trailingLineBreaks: 1, blockTransform: ensureSentenceEndPerLine });
 };
 
-/** A quote is read as ordinary paragraphs, without the "> " prefix; its text is noted for the quote voice. */
+/** Read without the "> " prefix; its text is noted for the quote voice. */
 const quoteFormatter: FormatCallback = (elem, walk, builder) => {
   builder.openBlock({ leadingLineBreaks: 2 });
   walk(elem.children, builder);
@@ -96,7 +59,7 @@ const quoteFormatter: FormatCallback = (elem, walk, builder) => {
   });
 };
 
-/** Tables are read row by row: "Cell, cell, cell." (column layout means nothing when heard). */
+/** Row by row, "Cell, cell, cell.": column layout means nothing when heard. */
 const tableFormatter: FormatCallback = (elem, walk, builder) => {
   builder.openTable();
   const walkTablePart = (node: (typeof elem.children)[number]): void => {
@@ -166,12 +129,6 @@ const SKIPPED_ELEMENTS = [
   'textarea',
 ];
 
-// SKIPPABLE_BLOCKS (shared/contracts/settings.ts): block kinds a narrated type may choose not to
-// read, on top of its chosen fields (Strapi's blocks editor node types; markdown and HTML alike):
-// code blocks (never read anyway), quotes, images' captions (`<figcaption>`; images and their alt
-// text are never read), tables.
-
-/** The HTML elements of each skippable kind, as blocks (rendered to HTML here) and markdown (by `marked`) produce them. */
 const ELEMENTS_OF_BLOCK: Readonly<Record<SkippableBlock, readonly string[]>> = {
   code: ['pre'],
   quote: ['blockquote'],
@@ -204,7 +161,7 @@ const HTML_TO_TEXT_OPTIONS: HtmlToTextOptions = {
   ],
 };
 
-/** One compiled converter per set of skipped kinds (at most 2^4), made when first needed. */
+/** One compiled converter per set of skipped kinds (at most 2^4). */
 const converters = new Map<string, (html: string) => string>();
 
 function converterFor(skip: readonly SkippableBlock[]): (html: string) => string {
@@ -223,31 +180,19 @@ function converterFor(skip: readonly SkippableBlock[]): (html: string) => string
   return convert;
 }
 
-/** HTML to narration text (see the file comment for what is kept and what is dropped); `skip`: kinds of block not read. */
 export function htmlToText(html: string, skip: readonly SkippableBlock[] = []): string {
   if (typeof html !== 'string' || html.trim() === '') return '';
   return normaliseNarrationText(converterFor(skip)(html));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Markdown
-
-/**
- * A private instance: `marked.use()` elsewhere in the process must not change what is narrated.
- * GFM gives tables and strikethrough; raw HTML inside the markdown is passed through and then
- * stripped by the HTML pass.
- */
+/** A private instance: `marked.use()` elsewhere in the process must not change what is narrated. */
 const markdownParser = new Marked({ gfm: true, breaks: false, async: false });
 
-/** Markdown (Strapi 'richtext') to narration text. Plain text comes out unchanged in meaning. */
 export function markdownToText(markdown: string, skip: readonly SkippableBlock[] = []): string {
   if (typeof markdown !== 'string' || markdown.trim() === '') return '';
   const html = markdownParser.parse(markdown, { async: false });
   return htmlToText(html, skip);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Strapi 5 blocks
 
 type BlockNode = Record<string, unknown>;
 
@@ -267,7 +212,6 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Inline content: text (formatting flags such as bold or code do not change what is read), links as their text. */
 function renderInline(node: unknown): string {
   if (!isNode(node)) return '';
   if (node.type === 'image') return '';
@@ -285,11 +229,7 @@ function renderListItem(item: BlockNode): string {
   return `<li>${content}</li>`;
 }
 
-/**
- * Strapi's editor stores a nested list as a sibling `list` node among the `list-item`s of its
- * parent list (with a larger indentLevel). It is moved into the preceding item, which is what
- * the nesting means, so it reads as part of that item.
- */
+/** Strapi stores a nested list as a sibling `list` node; it is moved into the preceding item, as it means. */
 function renderList(list: BlockNode): string {
   const tag = list.format === 'ordered' ? 'ol' : 'ul';
   const items: string[] = [];
@@ -335,12 +275,10 @@ function renderBlock(node: unknown): string {
   }
 }
 
-/** Text and links, and any node that carries text itself, are inline; everything else is a block. */
 function isInlineNode(node: unknown): boolean {
   return isNode(node) && (node.type === 'text' || node.type === 'link' || typeof node.text === 'string');
 }
 
-/** Strapi 5 blocks (the 'blocks' attribute type) to narration text. Anything but an array gives ''. */
 export function blocksToText(blocks: unknown, skip: readonly SkippableBlock[] = []): string {
   if (!Array.isArray(blocks)) return '';
   return htmlToText(blocks.map(renderBlock).join('\n'), skip);

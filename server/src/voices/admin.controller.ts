@@ -7,8 +7,6 @@ import { getService } from '../utils';
 import { editorOrigin } from '../credits';
 import { sendSpeech } from './send-speech';
 
-/** The voices editors choose from, and a voice's preview (audio bytes). Shapes: shared/contracts/voices.ts. */
-
 const previewBody = accepts<PreviewVoiceRequest['body']>()(
   z.object({
     voiceId: z.string().trim().min(1).max(200),
@@ -17,7 +15,6 @@ const previewBody = accepts<PreviewVoiceRequest['body']>()(
 );
 
 export default {
-  /** GET /speech/voices: the voices editors choose from. */
   async list(ctx: Context) {
     try {
       ctx.body = { voices: await getService('voices').list() } satisfies ListVoicesResponse;
@@ -26,7 +23,6 @@ export default {
     }
   },
 
-  /** POST /speech/tts/preview { voiceId, text? } -> audio/mpeg */
   async preview(ctx: Context) {
     const parsed = previewBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) {

@@ -1,4 +1,4 @@
-/** The voice list, which voice reads an article, speech generation for a preview. Other features import it from here. */
+/** The voice list, which voice reads an article, speech generation for a preview. */
 export { forLocale, localeFallbacks } from './language';
 export { ensureVoicesListed, type AskedVoice } from './listed';
 export { resolveVoiceId } from './resolve';

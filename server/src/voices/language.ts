@@ -1,23 +1,14 @@
-/**
- * Languages of voices and articles: does a voice speak the language of the article it reads?
- * Pure: no Strapi, no I/O.
- */
 import type { VoiceCheck } from '../../../shared/contracts/voices';
 
-/** `ar-JO`, `ar_male`, `ar-female-1` -> `ar`; null when the tag does not start with a language. */
+/** `ar-JO`, `ar_male`, `ar-female-1` -> `ar`. */
 export function primaryLanguage(tag: string | undefined | null): string | null {
   const match = typeof tag === 'string' ? /^([A-Za-z]{2,3})(?:$|[-_])/.exec(tag.trim()) : null;
   return match ? match[1].toLowerCase() : null;
 }
 
-/** A voice and its language; `mismatch` when that differs from the article's locale. */
 export type { VoiceCheck };
 
-/**
- * Compares a voice's language with an article's locale by primary language subtag. Unknown on
- * either side is never a mismatch: a warning must mean something, so only the voice list's own
- * word counts (the voice id is not read for a language here).
- */
+/** Unknown on either side is never a mismatch: a warning must mean something. */
 export function checkVoiceLanguage(
   voiceId: string,
   voiceLanguage: string | null | undefined,
@@ -29,10 +20,7 @@ export function checkVoiceLanguage(
   return { id: voiceId, language, mismatch: Boolean(spoken && written && spoken !== written) };
 }
 
-/**
- * The codes a per-locale setting is looked up under for an article's locale, most specific first,
- * in lower case: the locale's own (`pt-br`), then its language's (`ar-JO` -> `ar-jo`, `ar`).
- */
+/** Most specific first, lower case: `ar-JO` -> `ar-jo`, `ar`. */
 export function localeFallbacks(locale: string | null | undefined): string[] {
   if (!locale) return [];
   const exact = locale.toLowerCase();
@@ -40,11 +28,7 @@ export function localeFallbacks(locale: string | null | undefined): string[] {
   return language === null || language === exact ? [exact] : [exact, language];
 }
 
-/**
- * A per-locale setting (voices, intro and outro templates) for an article's locale: the locale's
- * own entry wins (`pt-BR`); a regional locale without one falls back to its language's
- * (`ar-JO` -> `ar`). Locale codes are compared without regard to case.
- */
+/** Locale codes are compared without regard to case. */
 export function forLocale<T>(byLocale: Readonly<Record<string, T>> | undefined, locale: string | null | undefined): T | null {
   if (!byLocale || !locale) return null;
   const byCode = new Map(Object.entries(byLocale).map(([code, value]) => [code.toLowerCase(), value]));

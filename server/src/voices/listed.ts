@@ -2,17 +2,12 @@ import { errors } from '@strapi/utils';
 import { StatusError } from '../http';
 import type { VoicesService } from './service';
 
-/** A voice an editor asks for, and where in the request it was given (`voiceId`, `localeVoices.ar`). */
 export interface AskedVoice {
   path: string[];
   voiceId: string;
 }
 
-/**
- * Refuses, with a 400 naming each, the voices that are not in the voice list: the service would
- * refuse them at narration, and a 403 there could pause the whole queue. 503 when the list cannot
- * be had to check them.
- */
+/** The service would refuse unlisted voices at narration, and a 403 there could pause the whole queue. */
 export async function ensureVoicesListed(voices: Pick<VoicesService, 'notInList'>, asked: readonly AskedVoice[]): Promise<void> {
   if (asked.length === 0) return;
   let missing: string[];

@@ -1,6 +1,5 @@
 import { adminOnly, adminRoute, type PluginRoute } from '../access';
 
-/** The voice list and voice previews (admin routes under /speech). */
 export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-voices.list', adminOnly()),
   // The Transcribe page's voice preview: speech generation for whoever may transcribe.

@@ -1,11 +1,7 @@
-/**
- * What a voice preview says when the editor gives no text: one or two sentences in the voice's
- * language. Pure.
- */
 import type { Voice } from '../speech-client';
 import { primaryLanguage } from './language';
 
-/** One or two sentences per language: short (few credits), with a full stop between sentences. */
+/** Short (few credits), with a full stop between sentences. */
 export const SAMPLE_TEXTS: Record<string, string> = {
   ar: 'مرحبا، هذا مثال على صوتي. أتمنى أن يعجبك.',
   en: 'Hello, this is a sample of my voice. I hope you like it.',
@@ -22,7 +18,6 @@ export const SAMPLE_TEXTS: Record<string, string> = {
 };
 export const FALLBACK_LANGUAGE = 'en';
 
-/** The sample for a voice: by its language, else by the language its id starts with, else English. */
 export function sampleFor(voice: Pick<Voice, 'id' | 'language'> | { id: string; language?: string }): { language: string; text: string } {
   for (const candidate of [primaryLanguage(voice.language), primaryLanguage(voice.id)]) {
     if (candidate && SAMPLE_TEXTS[candidate]) return { language: candidate, text: SAMPLE_TEXTS[candidate] };

@@ -4,10 +4,6 @@ import { getService } from '../utils';
 import type { PreviewAccount } from '../credits';
 import type { PreviewResult } from './voice-preview';
 
-/**
- * Answers with speech generated for `request` (or kept from an earlier request); a speech-service
- * error becomes the admin route's answer, naming the voice.
- */
 export async function sendSpeech(ctx: Context, request: { voiceId: string; text?: string }, account?: PreviewAccount) {
   try {
     sendPreviewAudio(ctx, await getService('voice-preview').preview(request, account));
@@ -16,11 +12,10 @@ export async function sendSpeech(ctx: Context, request: { voiceId: string; text?
   }
 }
 
-/** Writes a generated (or cached) audio answer with what the admin shows about it. */
 function sendPreviewAudio(ctx: Context, result: PreviewResult) {
   ctx.set('Cache-Control', 'private, max-age=3600');
   ctx.set('X-Speech-Preview-Cache', result.cached ? 'hit' : 'miss');
-  // The sample the server chose (the client knows its own text; a long one would not fit a header).
+  // The client knows its own text; the server's chosen sample is reported.
   if (result.language) {
     ctx.set('X-Speech-Preview-Language', result.language);
     ctx.set('X-Speech-Preview-Text', encodeURIComponent(result.text));

@@ -3,20 +3,14 @@ import { checkVoiceLanguage, type VoiceCheck } from './language';
 import { resolveVoiceId } from './resolve';
 import type { VoicesConfig } from './config';
 
-/** How long the service's voice list is kept before it is asked again. */
 const VOICES_CACHE_MS = 10 * 60_000;
-/** After the list could not be had, languages are answered as unknown for this long without asking again. */
+/** After a failure, languages are answered as unknown this long without asking again. */
 const FAILURE_QUIET_MS = 30_000;
-/** A language check never holds up an estimate longer than this: past it, the language is unknown. */
+/** A language check never holds up an estimate longer than this. */
 const LANGUAGE_WAIT_MS = 3_000;
 
 const checkAgainst = (voices: Voice[], voiceId: string, locale: string | null) =>
   checkVoiceLanguage(voiceId, voices.find((voice) => voice.id === voiceId)?.language, locale);
-
-/**
- * The voices editors choose from: the list in the configuration (`voiceSource: 'config'`), or the
- * speech service's, kept for ten minutes.
- */
 
 export function createVoicesService({ config, client }: { config: Pick<VoicesConfig, 'voiceSource' | 'voices'>; client: SpeechClient }) {
   let cached: { voices: Voice[]; at: number } | null = null;
@@ -39,10 +33,7 @@ export function createVoicesService({ config, client }: { config: Pick<VoicesCon
     }
   }
 
-  /**
-   * The voice list as far as it can be had at once, for warnings that must not slow an estimate
-   * down nor fail it: the last list when the service is down or slow, and none before a first one.
-   */
+  /** Warnings must not slow an estimate down nor fail it: the last list when the service is down or slow. */
   async function listForChecks(): Promise<Voice[]> {
     const fallback = () => cached?.voices ?? [];
     if (config.voiceSource !== 'config' && Date.now() - failedAt < FAILURE_QUIET_MS) return fallback();
@@ -58,7 +49,7 @@ export function createVoicesService({ config, client }: { config: Pick<VoicesCon
     }
   }
 
-  /** Those of `voiceIds` the voice list does not have; a voice missing from the kept list is looked for in a fresh one. */
+  /** A voice missing from the kept list is looked for in a fresh one. */
   async function notInList(voiceIds: readonly string[]): Promise<string[]> {
     const wanted = [...new Set(voiceIds)];
     if (wanted.length === 0) return [];
@@ -69,19 +60,14 @@ export function createVoicesService({ config, client }: { config: Pick<VoicesCon
   }
 
   return {
-    /** `fresh`: ask the service even when the list is still kept (the settings page's connection test). */
+    /** `fresh`: for the settings page's connection test. */
     list,
     notInList,
 
-    /** A voice and whether the voice list gives it another language than `locale`'s (unknown is no warning). */
     async check(voiceId: string, locale: string | null): Promise<VoiceCheck> {
       return checkAgainst(await listForChecks(), voiceId, locale);
     },
 
-    /**
-     * For the settings page: the voice each locale of the site is read in (its own default, else
-     * the global one) and whether it speaks that locale's language.
-     */
     async checkLocales(
       locales: string[],
       settings: { localeVoices: Record<string, string>; defaultVoiceId: string }

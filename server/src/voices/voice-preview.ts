@@ -1,9 +1,6 @@
 /**
- * Voice previews (and "listen to this text"): `POST /api/v1/tts/generate` with a short sample in the
- * voice's language. Answers are cached per voice and text in memory (least recently used first out,
- * bounded by entries and bytes), so clicking play twice costs credits once. Requests from this
- * instance go to the service one at a time (spec 7.3 allows one request per account at a time; 7.5:
- * queue on the client), and a 409 CONCURRENT_REQUEST caused by another instance is retried briefly.
+ * Voice previews, cached per voice and text so playing twice costs credits once. One request at a
+ * time from this instance (spec 7.3, 7.5); a 409 from another instance is retried briefly.
  */
 import type { PreviewAccount } from '../credits';
 import { LRUCache } from 'lru-cache';
@@ -30,10 +27,7 @@ export interface CacheEntry {
   contentType: string;
 }
 
-/**
- * The answers kept: at most `maxEntries` of them and `maxBytes` of audio, none larger than
- * 4 MB (nor than `maxBytes`); no expiry, a voice's sample does not change.
- */
+/** No expiry: a voice's sample does not change. */
 export function createAudioCache(maxEntries = CACHE_MAX_ENTRIES, maxBytes = CACHE_MAX_BYTES) {
   return new LRUCache<string, CacheEntry>({
     max: maxEntries,
@@ -46,7 +40,7 @@ export function createAudioCache(maxEntries = CACHE_MAX_ENTRIES, maxBytes = CACH
 
 export interface PreviewDeps {
   client: () => SpeechClient;
-  /** The voice list (may fail: the voice's id prefix then decides the language). */
+  /** May fail: the voice's id prefix then decides the language. */
   voices: () => Promise<Voice[]>;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -56,7 +50,6 @@ export function createVoicePreview(deps: PreviewDeps) {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let queue: Promise<unknown> = Promise.resolve();
 
-  /** One generation at a time from this instance. */
   function serialised<T>(task: () => Promise<T>): Promise<T> {
     const run = queue.then(task, task);
     queue = run.catch(() => undefined);
@@ -99,7 +92,7 @@ export function createVoicePreview(deps: PreviewDeps) {
         // A click queued behind an identical one is served from what that one fetched.
         const fetched = cache.get(key);
         if (fetched) return { ...fetched, fromCache: true as const };
-        // Code points, as the service counts characters (a preview is short: the spread costs nothing).
+        // Code points, as the service counts characters.
         const characters = [...(text as string)].length;
         await account?.beforeGenerating(characters);
         const generated = await generate(text as string, input.voiceId);

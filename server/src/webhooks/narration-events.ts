@@ -2,12 +2,7 @@ import type { CommittedChange, NarrationRow } from '../queue';
 import { narrationJson } from '../narration';
 import type { VerificationView } from '../../../shared/contracts/verification';
 
-/**
- * The webhook events the plugin announces through Strapi's own webhook runner, and what they carry.
- * Pure: which committed transition is worth an event, and the event's body.
- */
-
-/** Keys and names as Strapi's webhook store holds them (its own are `ENTRY_CREATE: 'entry.create'`, ...). */
+/** As Strapi's webhook store holds them (its own are `ENTRY_CREATE: 'entry.create'`, ...). */
 export const NARRATION_WEBHOOK_EVENTS = {
   SPEECH_NARRATION_READY: 'narration.ready',
   SPEECH_NARRATION_FAILED: 'narration.failed',
@@ -17,11 +12,8 @@ export const NARRATION_WEBHOOK_EVENTS = {
 export type NarrationWebhookEvent = (typeof NARRATION_WEBHOOK_EVENTS)[keyof typeof NARRATION_WEBHOOK_EVENTS];
 
 /**
- * The event a committed transition announces, if any. `narration.ready`: new audio was linked to
- * the row (a first narration, a new version or a regenerate; also when a newer version is already
- * queued behind it, since the audio front ends serve did change). `narration.failed`: the row
- * entered `failed`, which only happens once retries are used up or a failure cannot be retried;
- * a retry leaves the row queued and announces nothing.
+ * `narration.ready` whenever new audio was linked, even with a newer version queued (what front ends
+ * serve changed); `narration.failed` only once retries are used up, so a retry announces nothing.
  */
 export function webhookEventOf(change: Pick<CommittedChange, 'event' | 'from' | 'patch'>): NarrationWebhookEvent | null {
   if (change.event.type === 'stored') return NARRATION_WEBHOOK_EVENTS.SPEECH_NARRATION_READY;
@@ -29,12 +21,7 @@ export function webhookEventOf(change: Pick<CommittedChange, 'event' | 'from' | 
   return null;
 }
 
-/**
- * The `info` Strapi's webhook runner spreads into the delivered body (`{ event, createdAt, ...info }`).
- * Shaped like Strapi's entry events (`{ model, uid, entry }`): the narrated content type's model
- * name and uid, then the narration as the public narration JSON shows it, plus, for a failure,
- * the code and message the admin shows. No lease, fingerprint or key ever leaves the server.
- */
+/** Shaped like Strapi's entry events (`{ model, uid, entry }`); no lease, fingerprint or key leaves the server. */
 export function narrationWebhookInfo(
   webhookEvent: NarrationWebhookEvent,
   row: NarrationRow,

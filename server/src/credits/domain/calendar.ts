@@ -1,12 +1,6 @@
-/**
- * The site's calendar days and months, in a configurable time zone (the budget holds per
- * calendar month, the usage view counts credits per day). Pure: the time-zone data is the runtime's
- * own (Intl), no Strapi, no clock: the instant is always given, so tests inject the month's turn.
- */
+/** The site's calendar days and months in the budget's time zone. No clock: the instant is always given. */
 
-/** A day of the site's calendar: `2026-11-27`. */
 export type CalendarDay = string;
-/** A month of the site's calendar: `2026-11`. */
 export type CalendarMonth = string;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -29,7 +23,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether the runtime knows the zone (`Europe/Berlin`, `Asia/Riyadh`, `UTC`). */
 export function isTimeZone(name: string): boolean {
   try {
     formatterFor(name);
@@ -39,7 +32,6 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** The wall clock of the zone at an instant. */
 function wallClock(at: Date, timeZone: string) {
   const parts = Object.fromEntries(
     formatterFor(timeZone)
@@ -50,7 +42,6 @@ function wallClock(at: Date, timeZone: string) {
   return parts;
 }
 
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
 function offsetAt(at: Date, timeZone: string): number {
   const wall = wallClock(at, timeZone);
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
@@ -68,10 +59,7 @@ export function monthOf(at: Date, timeZone: string): CalendarMonth {
   return dayOf(at, timeZone).slice(0, 7);
 }
 
-/**
- * The instant the zone's wall clock reads midnight of that day. Where midnight does not exist (a
- * clock put forward at 00:00), the first instant of the day.
- */
+/** Where midnight does not exist (clocks put forward at 00:00), the first instant of the day. */
 export function startOfDay(day: CalendarDay, timeZone: string): Date {
   const [year, month, date] = day.split('-').map(Number);
   const midnightAsUtc = Date.UTC(year, month - 1, date);
@@ -85,14 +73,12 @@ export function startOfDay(day: CalendarDay, timeZone: string): Date {
   return new Date(at);
 }
 
-/** The instants a month of the zone begins and ends (the next one's beginning). */
 export function monthBounds(month: CalendarMonth, timeZone: string): { start: Date; end: Date } {
   const [year, number] = month.split('-').map(Number);
   const next = number === 12 ? `${pad(year + 1, 4)}-01` : `${pad(year, 4)}-${pad(number + 1)}`;
   return { start: startOfDay(`${month}-01`, timeZone), end: startOfDay(`${next}-01`, timeZone) };
 }
 
-/** The days of the zone's calendar from `count - 1` days before `at`'s day to that day, oldest first. */
 export function lastDays(at: Date, count: number, timeZone: string): CalendarDay[] {
   const today = dayOf(at, timeZone);
   const [year, month, date] = today.split('-').map(Number);
@@ -105,7 +91,7 @@ export function lastDays(at: Date, count: number, timeZone: string): CalendarDay
   return days;
 }
 
-/** The usage view's days: the last `count`, reaching back to the month's first day when the month began before them. */
+/** Reaches back to the month's first day when the month began before the last `count` days. */
 export function usageWindow(at: Date, count: number, timeZone: string): CalendarDay[] {
   const dayOfMonth = Number(dayOf(at, timeZone).slice(8, 10));
   return lastDays(at, Math.max(count, dayOfMonth), timeZone);

@@ -1,19 +1,14 @@
-/**
- * Who or what caused a request that can charge, as the ledger names it. Pure: a publish
- * is told apart by the request Strapi was serving (`strapi.requestContext`), read by the caller.
- */
+/** Who or what caused a request that can charge, as the ledger names it. */
 import type { LedgerCause } from '../../../../shared/contracts/usage';
 
-/** A cause and the admin, token or user behind it (null: nobody in particular). */
 export interface Origin {
   cause: LedgerCause;
   causedBy: string | null;
 }
 
-/** The plugin on its own: the reconciliation, a publish by code outside any request. */
+/** A reconciliation, or a publish by code outside any request. */
 export const AUTOMATIC: Origin = { cause: 'automatic', causedBy: null };
 
-/** The fields of an admin user (or a users-permissions user) a name is made of. */
 export interface Person {
   id?: number | string;
   firstname?: string | null;
@@ -22,7 +17,6 @@ export interface Person {
   email?: string | null;
 }
 
-/** What Strapi's auth leaves on a request's `ctx.state`. */
 export interface RequestState {
   user?: Person | null;
   isAuthenticatedAdmin?: boolean;
@@ -31,7 +25,6 @@ export interface RequestState {
 
 const MAX_NAME = 200;
 
-/** "Ada Lovelace (#3)": the name an admin gave, else the user name or the email. */
 export function personName(person: Person | null | undefined): string | null {
   if (!person) return null;
   const full = [person.firstname, person.lastname].filter((part) => typeof part === 'string' && part.trim() !== '').join(' ');
@@ -40,7 +33,6 @@ export function personName(person: Person | null | undefined): string | null {
   return name ? `${name}${id}`.slice(0, MAX_NAME) : id ? `#${person.id}` : null;
 }
 
-/** The origin of a publish (or a save) by the request it happened in; none: the plugin's own or code's. */
 export function publishOrigin(state: RequestState | null | undefined): Origin {
   if (!state) return AUTOMATIC;
   const strategy = state.auth?.strategy?.name;
@@ -62,7 +54,6 @@ export function publishOrigin(state: RequestState | null | undefined): Origin {
   return { cause: 'api-publish', causedBy: 'Public role' };
 }
 
-/** An editor's action in the admin (narrate now, bulk, regenerate, previews, transcription). */
 export function editorOrigin(cause: LedgerCause, admin: Person | null | undefined): Origin {
   return { cause, causedBy: personName(admin) };
 }

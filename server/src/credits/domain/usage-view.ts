@@ -1,7 +1,4 @@
-/**
- * The usage view's figures from the ledger's daily totals (credits/domain/totals.ts): each day of
- * the chart, by content type and by locale, and the month to date. Pure.
- */
+/** The usage view's figures from the ledger's daily totals. */
 import { NO_LOCALE_KEY } from '../../../../shared/contracts/common';
 import type { MonthToDate, UsageDay } from '../../../../shared/contracts/usage';
 import { NO_LOCALE, type DayDelta, type DayKey } from './totals';
@@ -12,7 +9,7 @@ const add = (map: Record<string, number>, key: string, credits: number) => {
   if (credits !== 0) map[key] = (map[key] ?? 0) + credits;
 };
 
-/** Every day of `days` (oldest first), zeros included, from the totals' rows (which may hold other days). */
+/** Zeros included; the rows may hold other days. */
 export function usageDays(days: readonly string[], rows: readonly DayRow[]): UsageDay[] {
   const byDay = new Map<string, UsageDay>(
     days.map((day) => [day, { day, credits: 0, byContentType: {}, byLocale: {}, refunds: 0, refundedCredits: 0, redeliveries: 0 }])
@@ -31,7 +28,6 @@ export function usageDays(days: readonly string[], rows: readonly DayRow[]): Usa
   return [...byDay.values()];
 }
 
-/** The month's totals from its days' rows. */
 export function monthToDate(rows: readonly DayRow[]): MonthToDate {
   const total: MonthToDate = { credits: 0, pending: 0, refunds: 0, refundedCredits: 0, redeliveries: 0, entries: 0 };
   for (const row of rows) {

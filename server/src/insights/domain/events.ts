@@ -1,7 +1,4 @@
-// zod 4 (the `zod/v4` entry of the zod we depend on), not zod 3 as elsewhere: this is the one input
-// parsed a thousand times a second. An event parses in ~0.7 us instead of
-// ~9 us, and with far less garbage: zod 3 was ~8 % of everything Strapi allocated under that load
-// (a sampling heap profile, 2026-11-27).
+// zod 4, not 3 as elsewhere: parsed a thousand times a second, ~10x faster and with far less garbage.
 import { z } from 'zod/v4';
 import {
   LISTENING_EVENT_MAX_BYTES,
@@ -10,7 +7,6 @@ import {
   type ListeningEvent,
 } from '../../../../shared/contracts/insights';
 
-/** One event of the player, as shared/contracts/insights.ts defines it; anything else is refused. */
 export const listeningEventSchema = z
   .strictObject({
     articleId: z.string().min(1).max(255),
@@ -20,7 +16,6 @@ export const listeningEventSchema = z
       .int()
       .refine((percent) => percent < 100 && (LISTENING_MILESTONES as readonly number[]).includes(percent), 'must be 10, 20, ... 90')
       .optional(),
-    // zod 4's numbers are finite: Infinity is refused.
     heard: z.number().min(0).max(3600),
   })
   .refine((event) => (event.event === 'progress') === (event.percent !== undefined), {

@@ -3,25 +3,16 @@ import { LISTENING_MILESTONES, type ListeningEvent } from '../../../../shared/co
 import { NetworkCaps } from './network-caps';
 
 /**
- * What one instance has counted since its last flush, kept in memory so that a thousand events a
- * second make one database write per article every few seconds (insights.service.ts flushes it).
- * Pure: no Strapi, no clock.
- *
- * A listener (one hash: network, user agent, narration, day) counts at most
- * PLAYS_PER_LISTENER_PER_DAY plays of a narration a day, each milestone at most once per play it
- * counted, and at most the narration's length in seconds heard per play: a client sending forged
- * events moves the figures of one listener, by a bounded amount, and nothing else. A network counts
- * at most LISTENERS_PER_NETWORK listeners and PLAYS_PER_NETWORK plays of a narration a day
- * (network-caps.ts), however many user agents it sends.
+ * What one instance counted since its last flush, in memory, so a thousand events a second make one
+ * write per article every few seconds. Per-listener and per-network daily caps bound what forged
+ * events can move: one listener's figures, by a bounded amount.
  */
 
 export const PLAYS_PER_LISTENER_PER_DAY = 20;
-/** Listeners remembered for the caps; the oldest are forgotten first. */
 const LISTENERS_REMEMBERED = 100_000;
-/** Seconds heard a play may add when the narration's length is unknown. */
+/** When the narration's length is unknown. */
 const UNKNOWN_LENGTH_SECONDS = 3600;
 
-/** The narration counted, as the public routes found it. */
 export interface ListeningTarget {
   articleId: string;
   contentType: string | null;
@@ -30,19 +21,17 @@ export interface ListeningTarget {
   durationSeconds: number | null;
 }
 
-/** What a flush adds to one narration's day. */
 export interface DayDelta {
   day: string;
   target: ListeningTarget;
   plays: number;
-  /** Per milestone (LISTENING_MILESTONES, in order). */
+  /** Per milestone, in LISTENING_MILESTONES order. */
   reached: number[];
   deciseconds: number;
 }
 
 export type UniqueKind = 'listener' | 'download';
 
-/** A listener or a download seen on a day (its hash); the flush inserts it once and counts them. */
 export interface UniqueSighting {
   day: string;
   kind: UniqueKind;
@@ -50,7 +39,6 @@ export interface UniqueSighting {
   hash: string;
 }
 
-/** One narration's day, as the flush groups its totals and hashes. */
 export const narrationDayKey = (day: string, articleId: string) => `${day}\n${articleId}`;
 
 export interface TallyBatch {
@@ -62,7 +50,7 @@ interface ListenerState {
   plays: number;
   reached: number[];
   deciseconds: number;
-  /** Milestones (indexes) and tenths of seconds that arrived before the listener's first play. */
+  /** Arrived before the listener's first play. */
   early: number[];
   earlyDeciseconds: number;
 }
@@ -90,12 +78,8 @@ export class ListeningTally {
   }
 
   /**
-   * Counts one event of the player; false when the listener's caps left it out (or it waits for
-   * its play). A browser's beacons may arrive out of order (each on a connection of its own): a
-   * milestone or seconds heard before any play of the listener waits for that play, at most one
-   * listening's worth, and is counted with it. `network`: the hash of the listener's network and
-   * the narration (a listener alone in its network when not given); a listener its network has no
-   * room for is not counted at all, nor remembered.
+   * Beacons may arrive out of order (one connection each), so a milestone or seconds heard before a
+   * play wait for it, at most one listening's worth. A listener its network has no room for is not remembered.
    */
   listen(day: string, target: ListeningTarget, hash: string, event: ListeningEvent, network = hash): boolean {
     if (!this.#networks.admitListener(day, network, hash)) return false;
@@ -134,12 +118,10 @@ export class ListeningTally {
     return counted;
   }
 
-  /** The most seconds one play may add: the narration's length and a little (or an hour, unknown). */
   #secondsPerPlay(target: ListeningTarget): number {
     return Math.ceil((target.durationSeconds ?? UNKNOWN_LENGTH_SECONDS) + 5);
   }
 
-  /** Notes a feed download (its hash, of the same kind of key as a listener's); false when its network has no room for it. */
   download(day: string, target: ListeningTarget, hash: string, network = hash): boolean {
     if (!this.#networks.admitDownload(day, network, hash)) return false;
     this.#delta(day, target);
@@ -151,7 +133,7 @@ export class ListeningTally {
     return this.#days.size === 0 && this.#uniques.size === 0;
   }
 
-  /** Everything counted since the last drain, and a fresh start (the listeners' caps stay). */
+  /** The listeners' caps stay. */
   drain(): TallyBatch {
     const batch = { days: [...this.#days.values()], uniques: [...this.#uniques.values()] };
     this.#days = new Map();
@@ -159,7 +141,6 @@ export class ListeningTally {
     return batch;
   }
 
-  /** Puts back what a flush could not write, added to what came in meanwhile. */
   restore(batch: TallyBatch) {
     for (const delta of batch.days) {
       const into = this.#delta(delta.day, delta.target);
@@ -170,28 +151,21 @@ export class ListeningTally {
     for (const sighting of batch.uniques) this.#sighting(sighting);
   }
 
-  /** Forgets the caps of days before `day` (they can no longer be counted into). */
   forgetBefore(day: string) {
     for (const key of this.#listeners.keys()) if (key.slice(0, 10) < day) this.#listeners.delete(key);
     this.#networks.forgetBefore(day);
   }
 }
 
-/** How much one flush transaction writes at most (batchesToWrite). */
 export interface WriteLimits {
-  /** Narration days (each one upsert). */
   days: number;
-  /** Hashes (inserted a few hundred a statement). */
+  /** Inserted a few hundred a statement. */
   uniques: number;
 }
 
 /**
- * A drained batch cut into batches written one transaction each, so that no transaction holds
- * SQLite's synchronous driver (and with it every request) for long. A narration's day goes whole
- * into one batch with every hash of it: its listeners and downloads are counted from its hashes in
- * the transaction that writes them, so a count never misses a hash written later. Batches follow the
- * order (day, narration) in which the writes take their locks. A narration with more hashes than
- * `limits.uniques` gets a batch of its own rather than being split.
+ * One transaction each, so none holds SQLite's synchronous driver long. A narration's day stays
+ * whole with all its hashes, counted in the transaction that writes them; sorted in lock order.
  */
 export function batchesToWrite(batch: TallyBatch, limits: WriteLimits): TallyBatch[] {
   const groups = new Map<string, TallyBatch>();

@@ -7,13 +7,8 @@ import {
 } from '../../../../shared/contracts/insights';
 import { daysBetween } from './day';
 
-/**
- * What editors read, from daily totals: sums, a day series with every day present, the most played
- * narrations, the locales. Pure. A listening's milestones never exceed its plays when counted
- * (domain/tally.ts); the sums keep what was counted.
- */
+/** What editors read, from daily totals. */
 
-/** A narration's day as the repository reads it. */
 export interface DayTotals {
   day: string;
   articleId: string;
@@ -35,7 +30,7 @@ export const emptyTotals = (): ListeningTotals => ({
   downloads: 0,
 });
 
-/** Adds a day's totals into `into` (seconds from the stored tenths). */
+/** Seconds from the stored tenths, rounded to stay exact. */
 function addInto(into: ListeningTotals, row: DayTotals): ListeningTotals {
   into.plays += row.plays;
   into.listeners += row.listeners;
@@ -49,14 +44,12 @@ export function totalsOf(rows: readonly DayTotals[]): ListeningTotals {
   return rows.reduce(addInto, emptyTotals());
 }
 
-/** Every day from `from` to `to`, oldest first, zeros where nothing was counted. */
 export function daySeries(rows: readonly DayTotals[], from: string, to: string): ListeningDay[] {
   const byDay = new Map<string, ListeningTotals>();
   for (const row of rows) byDay.set(row.day, addInto(byDay.get(row.day) ?? emptyTotals(), row));
   return daysBetween(from, to).map((day) => ({ day, ...(byDay.get(day) ?? emptyTotals()) }));
 }
 
-/** Narrations by plays (then downloads, then listeners), most first. */
 export function topArticles(rows: readonly DayTotals[], titles: ReadonlyMap<string, string | null>, limit: number): ListenedArticle[] {
   const byArticle = new Map<string, { row: DayTotals; totals: ListeningTotals }>();
   for (const row of rows) {
@@ -91,7 +84,6 @@ export function byLocale(rows: readonly DayTotals[]): ListenedLocale[] {
     .map(([locale, totals]) => ({ locale, ...totals }));
 }
 
-/** One CSV row (LISTENING_CSV_COLUMNS) of a narration's day. */
 export function csvRow(row: DayTotals, title: string | null): unknown[] {
   return [
     row.day,

@@ -1,39 +1,26 @@
 /**
- * The pronunciation lexicon: rules `term -> spoken form` applied to the narrated text before it is
- * costed and fingerprinted, so the cost an editor is shown is the cost of what is sent.
- *
- * - A rule applies to one locale (`ar` also covers `ar-JO`) or, with `locale: null`, to all.
- * - Whole word by default: the term must not touch a letter, mark or digit on either side. `\b`
- *   knows only ASCII words, so the boundaries are Unicode classes (`\p{L}\p{M}\p{N}`, flag `u`),
- *   which is what makes them work for Arabic script.
- * - Case-insensitive by default (Unicode simple case folding), case-sensitive on request.
- * - Arabic, as the rule says: `ignoreDiacritics` matches with or without harakat, Quranic marks
- *   and tatweel (they are matched and replaced too, so no stray mark lands on the spoken form);
- *   `letterVariants` lets the alef forms (ا أ إ آ ٱ), taa marbuta and haa (ة ه), and alef maqsura
- *   and yaa (ى ي) match each other, the common spellings of one word.
- * - Every match is found on the original text, so a spoken form is never matched again; where
- *   matches overlap the longer term wins, then the earlier match, then the earlier rule.
- *
- * Pure: no Strapi, no I/O.
+ * Rules `term -> spoken form` applied before the text is costed, so the cost shown is the cost of
+ * what is sent. Word boundaries are Unicode classes (`\b` knows only ASCII, useless for Arabic).
+ * Matches are found on the original text, so a spoken form is never matched again; on overlap the
+ * longer term wins, then the earlier match, then the earlier rule.
  */
 import { localeFallbacks } from '../../voices';
 import type { LexiconRule } from '../../../../shared/contracts/lexicon';
 import { oneLine } from '../../text';
 
-/** One pronunciation rule, as the settings keep it (lexicon/config.ts checks what an editor writes and fills in the defaults). */
 export type { LexiconRule };
 
-/** Harakat and other Arabic marks (U+064B-U+065F, superscript alef, Quranic annotations, honorifics) and tatweel. */
+/** Harakat, superscript alef, Quranic marks and tatweel: also replaced, so no stray mark lands on the spoken form. */
 const ARABIC_DIACRITICS = '\\u0610-\\u061A\\u0640\\u064B-\\u065F\\u0670\\u06D6-\\u06DC\\u06DF-\\u06E8\\u06EA-\\u06ED';
 const DIACRITICS_RUN = `[${ARABIC_DIACRITICS}]*`;
 // eslint-disable-next-line no-misleading-character-class -- the class lists combining marks on purpose, to match each one alone
 const DIACRITIC = new RegExp(`[${ARABIC_DIACRITICS}]`, 'gu');
 
-/** Letters written for one another; each group matches any of its members. */
+/** Common spellings of one word: alef forms, taa marbuta and haa, alef maqsura and yaa. */
 const LETTER_VARIANTS = ['اأإآٱ', 'ةه', 'ىي'];
 const VARIANT_CLASS = new Map(LETTER_VARIANTS.flatMap((group) => [...group].map((letter) => [letter, `[${group}]`] as const)));
 
-/** Does a rule written for `ruleLocale` apply to an article in `articleLocale`? */
+/** `ar` also covers `ar-JO`. */
 export function ruleAppliesTo(ruleLocale: string | null, articleLocale: string | null | undefined): boolean {
   if (ruleLocale === null) return true;
   return localeFallbacks(articleLocale).includes(ruleLocale.toLowerCase());
@@ -44,7 +31,6 @@ const WORD_CHARACTER = /[\p{L}\p{M}\p{N}_]/u;
 const NOT_AFTER_WORD = '(?<![\\p{L}\\p{M}\\p{N}_])';
 const NOT_BEFORE_WORD = '(?![\\p{L}\\p{M}\\p{N}_])';
 
-/** The regular expression a rule matches with (global, Unicode). */
 function ruleRegExp(rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitive' | 'ignoreDiacritics' | 'letterVariants'>): RegExp {
   const term = rule.ignoreDiacritics ? oneLine(rule.term.replace(DIACRITIC, '')) : oneLine(rule.term);
   const characters = [...term];
@@ -62,7 +48,6 @@ function ruleRegExp(rule: Pick<LexiconRule, 'term' | 'wholeWord' | 'caseSensitiv
   return new RegExp(`${before}${body}${after}`, rule.caseSensitive ? 'gu' : 'giu');
 }
 
-/** Compiled expressions, by rule, shared by every article narrated with the same lexicon. */
 const compiled = new Map<string, RegExp>();
 const COMPILED_MAX = 2_000;
 
@@ -77,7 +62,6 @@ function cachedRegExp(rule: LexiconRule): RegExp {
   return pattern;
 }
 
-/** A rule that applies to the article's locale, with its expression. */
 interface CompiledRule {
   pattern: RegExp;
   termLength: number;
@@ -87,10 +71,7 @@ interface CompiledRule {
 
 type Match = Omit<CompiledRule, 'pattern'> & { start: number; end: number };
 
-/**
- * The lexicon for one article: the rules that apply to `locale`, chosen and compiled once, as a
- * function that applies them to a text (each paragraph of the article; see the file comment).
- */
+/** The applicable rules chosen and compiled once per article. */
 export function compileLexicon(rules: readonly LexiconRule[], locale: string | null | undefined): (text: string) => string {
   const applicable: CompiledRule[] = [];
   rules.forEach((rule, order) => {
