@@ -131,10 +131,11 @@ export function createWorker(deps: WorkerDeps) {
     owner,
     start() {
       if (!isStopped()) return;
+      // Started first: the sweep goes on only while the loop runs.
+      loop.start(config.pollIntervalMs);
       startupSweep = stores.removeReplacedFilesLeft().catch((error) => {
         strapi.log.warn(`[speech] could not remove the files of replaced narrations: ${(error as Error).message}`);
       });
-      loop.start(config.pollIntervalMs);
     },
     wake,
     /** The speech service's callback (queue/callback/). */
