@@ -1,7 +1,4 @@
-/**
- * The durable narration queue: its rows and their state table, the worker and its steps, the
- * leases, and the media it stores. Other features import it from here, its pure rules too. It knows nothing of what an article means: narration hands the worker `describeLive`.
- */
+/** The durable narration queue: rows, state machine, worker, leases and stored media. */
 export * from './domain';
 export { createNarrationRows, type CommittedChange, type NarrationRows } from './rows/narration-rows';
 export { createPartRows, type PartRows } from './rows/part-rows';

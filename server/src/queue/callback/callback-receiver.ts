@@ -12,7 +12,6 @@ export interface CallbackReceiverDeps {
   repository: NarrationRows;
   parts: PartRows;
   ledger: Pick<LedgerService, 'callbackReceived'>;
-  /** What the worker does once a callback moved a row: work sooner, fetch a part ahead of its join, move a segmented article on. */
   worker: { wake: () => void; fetchPart: (result: ResultUrls) => void; settle: (narrationId: number) => Promise<void> };
 }
 
@@ -59,13 +58,9 @@ export function createCallbackReceiver({ strapi, config, repository, parts, ledg
     async receive(input: CallbackInput): Promise<CallbackOutcome> {
       if (!config.apiKey || !verifyCallbackSignature(config.apiKey, input)) return { status: 'unauthorized' };
       const outcome = await recordVerified(input);
-      // The request it answers is settled in the ledger whatever the row made of it (a cancelled
-      // article's callback still says what the service charged). A refund is settled before the
-      // answer: should that fail, the 500 makes the service send the callback again. A result (many
-      // at once after a backlog) is settled right after the answer, off the path the service waits
-      // on; a crash in between leaves its entry pending, counted as spent, until the articleId is
-      // next accepted. A callback without files being checked settles nothing: the check's answer
-      // will, or the hold's end (worker.ts).
+      // Settled whatever the row made of it (a cancelled article's callback still says what was charged).
+      // A refund settles before the answer, so a failure's 500 makes the service resend; a result settles
+      // after it, off the service's path. A callback being checked settles nothing yet (worker.ts).
       if (outcome.status === 'checking') return outcome;
       const withFiles = Boolean(input.audioFile && input.srtFile);
       const settle = () => ledger.callbackReceived(input.articleId, withFiles, new Date());

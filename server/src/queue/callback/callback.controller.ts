@@ -4,10 +4,7 @@ import { narrationCallbackPayloadSchema } from '../../speech-client';
 import { getService } from '../../utils';
 import { validate } from '../../http';
 
-/**
- * POST /api/speech/callback, called by the speech service (no Strapi auth: the HMAC signature is
- * the authentication). The body is parsed by the contract's schema before any crypto or database work.
- */
+/** No Strapi auth: the HMAC signature is the authentication; the body is parsed before any crypto or database work. */
 export default {
   async receive(ctx: Context) {
     const { articleId, response } = validate(narrationCallbackPayloadSchema, ctx.request.body, 'Malformed narration callback.');

@@ -1,10 +1,5 @@
 import type { NarrationEvent, NarrationState, NarrationStatus, ResultUrls } from '../domain/states';
 
-/**
- * A callback whose signature holds, on the row it is for: a result to store (or join), a failure
- * to check or retry, or a duplicate or replay that changes nothing.
- */
-
 export interface CallbackInput {
   articleId: string;
   audioFile: string | null;
@@ -17,7 +12,6 @@ export type CallbackOutcome =
   /** `checking`: a callback without files, to be checked with the service before it counts (domain/states/callback.ts). */
   | { status: 'accepted' | 'duplicate' | 'checking' | 'failure-recorded' | 'ignored'; reason?: string };
 
-/** The queue's settings a callback applies (worker/config.ts). */
 export interface CallbackRules {
   maxAttempts: number;
   noAudioGraceMs: number;
@@ -28,13 +22,7 @@ export type CallbackRow = Pick<NarrationState, 'seenResults' | 'noAudioCheck'> &
 /** How long a callback waits for the answer of a submission under way to be recorded (settledRow). */
 const SUBMISSION_SETTLE_MS = 3_000;
 
-/**
- * The row a callback is for, once a submission of it under way has its answer recorded: a
- * re-delivery's callback (a check of a callback without files, a lost callback asked again) is
- * sent with the 202 that announces it, and can overtake the worker's write of that 202; the row
- * would not await it yet and the result would be lost until the callback timeout. The write comes
- * a moment after the answer: this waits for it, a few seconds at most.
- */
+/** A re-delivery's callback can overtake the worker's write of the 202: wait (seconds at most) for it, or the result is lost until the callback timeout. */
 export async function settledRow<Row extends { status: NarrationStatus }>(read: () => Promise<Row | null>): Promise<Row | null> {
   const deadline = Date.now() + SUBMISSION_SETTLE_MS;
   let row = await read();
@@ -45,10 +33,6 @@ export async function settledRow<Row extends { status: NarrationStatus }>(read: 
   return row;
 }
 
-/**
- * A verified callback on an article's or a part's row: a result to store (or join), a failure to
- * retry, or a duplicate or replay that changes nothing. `moved` hears of a change that was written.
- */
 export async function recordCallback(
   input: CallbackInput,
   row: CallbackRow,

@@ -1,7 +1,3 @@
-/**
- * The queue's pure rules and row types: what the rest of the queue builds on, and what narration's
- * own pure rules read (an estimate, a public view) without reaching the worker or Strapi.
- */
 export * from './states';
 export * from './narration-row';
 export { generatedBefore } from './states/content';

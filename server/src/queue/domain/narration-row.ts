@@ -4,21 +4,16 @@ import type { PreprocessType } from '../../../../shared/contracts/settings';
 import type { PlannedPart, StoredPart } from './states/segment-map';
 import type { NarrationState, NarrationMode } from './states';
 
-/** A narration row as the database holds it (the repository reads and writes it; the domain reads it). */
-
 export interface MediaFileRef {
   id: number;
   url: string;
-  /** Unique per upload (the provider's file name stem). */
   hash?: string | null;
-  /** The upload provider that holds it ('local' for public/uploads). */
   provider?: string;
   mime?: string;
   size?: number;
   name?: string;
 }
 
-/** The queue's columns of a narration, an article's row and a part's alike (the state machine's own fields aside). */
 export interface QueueColumns extends NarrationState {
   nextAttemptAt: string | null;
   leaseOwner: string | null;
@@ -43,51 +38,33 @@ export interface NarrationRow extends QueueColumns {
   preprocessType: string | null;
   characters: number;
   credits: number;
-  /** How long the stored audio plays (from its MP3 frames; the last subtitle cue for rows stored before it was read from the MP3); null until stored. */
   durationSeconds?: number | null;
-  /** The stored MP3's exact length in bytes; null until stored, and for rows stored before the column existed. */
   audioBytes?: number | null;
-  /** The chapters of the stored audio (its headings); null when it has none. */
   chapters?: Chapter[] | null;
   completedAt: string | null;
-  /** Who or what caused the version on its way (the ledger's `cause`); null for rows from before the ledger. */
   cause?: LedgerCause | null;
-  /** The admin, API token or user behind `cause`, as the ledger names them. */
   causedBy?: string | null;
   /** YYYY-MM: an editor let this narration through that month's budget. */
   letThroughMonth?: string | null;
-  /**
-   * When the latest live version recorded for this article was published (its entry's publishedAt):
-   * a publish up to then was recorded, whatever the settings say now (see versionUnrecorded). Null
-   * for rows recorded before the column existed.
-   */
+  /** The latest live publish recorded: a publish up to then was recorded, whatever the settings say now. */
   livePublishedAt?: string | null;
   updatedAt: string;
   audio?: MediaFileRef | null;
   subtitles?: MediaFileRef | null;
   subtitlesVtt?: MediaFileRef | null;
-  /** Uploads of a store not yet linked, and files a store replaced not yet removed (queue/domain/file-links.ts). */
   pendingUploads?: MediaFileRef[] | null;
   replacedFiles?: MediaFileRef[] | null;
-  /** How the version last submitted is narrated; null for rows from before segmented narration (whole). */
   narrationMode?: NarrationMode | null;
-  /** A segmented version's parts, in reading order (docs/segmented-narration.md). */
   segmentPlan?: PlannedPart[] | null;
-  /** Where each part is in the stored joined audio; null for a whole article's audio. */
   segments?: StoredPart[] | null;
   /** Parts asked for afresh at the next plan (a verification's mismatch). */
   freshParts?: string[] | null;
 }
 
-/**
- * A part of a segmented narration on its way (docs/segmented-narration.md): an item of the same
- * machine as an article's row, under its own articleId, in a table of its own.
- */
+/** A part of a segmented narration: an item of the same machine as an article's row, in its own table. */
 export interface NarrationPartRow extends QueueColumns {
   id: number;
-  /** Its key at the service. */
   articleId: string;
-  /** The article's row. */
   narrationId: number;
   /** How many parts of the same article were queued before it in its plan: the fair order (fewest first). */
   turn: number;
@@ -112,11 +89,9 @@ export interface ContentVersion {
   preprocessType: PreprocessType;
   characters: number;
   credits: number;
-  /** When the entry read was published (ISO); null for a draft. */
   livePublishedAt: string | null;
 }
 
-/** The columns of a row that lists of documents show (admin statuses, the lexicon's affected list). */
 export const LIST_COLUMNS = [
   'id',
   'articleId',

@@ -1,23 +1,15 @@
-/**
- * A segmented version against the parts at hand (docs/segmented-narration.md): which parts are to
- * be asked for, which are ready, what the version pays, and in which order queued work is taken.
- * Pure: no Strapi, no I/O.
- */
+/** A segmented version against the parts at hand: what to ask for, what is ready, and the fair order. Pure. */
 import type { NarrationPartRow } from './narration-row';
 import { storedKeys, type PlannedPart, type StoredPart } from './states/segment-map';
 
-/** A part of the plan with the text it is asked for with, and its own voice when its passage has one. */
 export interface PartToNarrate extends PlannedPart {
   text: string;
   voiceId?: string;
 }
 
 export interface PartsPlan {
-  /** Parts no row holds and no stored audio has: new rows, in reading order. */
   create: PartToNarrate[];
-  /** Rows of parts that failed or were cancelled: asked for again. */
   retry: NarrationPartRow[];
-  /** Rows of parts the version no longer has. */
   remove: NarrationPartRow[];
   /** Every part is stored or its result is at the service: join at once. */
   allReady: boolean;
@@ -26,17 +18,13 @@ export interface PartsPlan {
   credits: number;
 }
 
-/**
- * The parts of the stored audio a version may take as they are: all of them, but those a
- * verification's mismatch asked for afresh (`freshParts`, until the next store).
- */
+/** All stored parts but those a verification's mismatch asked for afresh. */
 export function partsAtHand(row: { segments?: readonly StoredPart[] | null; freshParts?: readonly string[] | null }): StoredPart[] | null {
   if (!row.segments) return null;
   const fresh = new Set(row.freshParts ?? []);
   return row.segments.filter((part) => !fresh.has(part.key));
 }
 
-/** A part row whose result is at the service, ready to be joined. */
 export const isReadyPart = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'storing';
 const needsAsking = (row: Pick<NarrationPartRow, 'status'>) => row.status === 'failed' || row.status === 'cancelled';
 
@@ -80,7 +68,6 @@ export type PartsProgress =
   /** `index` is 1-based, for "Part 3 of 18". */
   | { kind: 'failed'; ready: number; total: number; index: number; row: NarrationPartRow };
 
-/** Where a segmented article awaiting its parts stands: all ready, one failed for good, or waiting. */
 export function partsProgress(
   plan: readonly PlannedPart[],
   stored: readonly StoredPart[] | null | undefined,
@@ -100,23 +87,16 @@ export function partsProgress(
   return { kind: ready === total ? 'ready' : 'waiting', ready, total };
 }
 
-/** Why an article failed with one of its parts. */
 export function partFailureReason(progress: Extract<PartsProgress, { kind: 'failed' }>): string {
   const reason = progress.row.lastError ?? 'The speech service could not narrate it.';
   return `Part ${progress.index} of ${progress.total}: ${reason}`;
 }
 
-/** Queued work as the worker takes it: an article, or a part of a segmented one. */
 export type QueuedWork<Article, Part> = { kind: 'article'; row: Article } | { kind: 'part'; row: Part };
 
 /**
- * The fair order of queued work: fewest parts already taken from the same article first
- * (an article asks in one request: its turn is 0; a part's turn is its place among its article's
- * new parts), then the fewest parts left after it (an article asked whole, or a part that ends its
- * article, before the first of twenty), then the longest waiting. A short article published after
- * a long one, or with it, goes before the long one's parts, the first one included; two long ones
- * alternate. A long article waits behind short ones published meanwhile, as any article waits behind
- * a backlog; it is not passed by another long one.
+ * Fewest parts already taken from the same article first, then fewest parts left after it, then the
+ * longest waiting: a short article goes before a long one's parts, and two long ones alternate.
  */
 export function fairOrder<
   Article extends { id: number; nextAttemptAt: string | null },

@@ -13,26 +13,17 @@ import {
 } from '../../speech-client';
 import type { NarrationEvent } from './states';
 
-/**
- * What a failed POST /process-text means for the narration and the queue (spec section 7, as our issue
- * reads it). Pure, so each rule is tested without a server.
- */
+/** What a failed POST /process-text means for the narration and the queue (spec section 7). */
 export type SubmissionFailurePlan =
   | { event: NarrationEvent; pauseQueue?: undefined }
   | { event: NarrationEvent; pauseQueue: { code: string; reason: string; creditsRemaining?: number; creditsRequired?: number } };
 
-/** The text a request carried: a whole article, or one part of a segmented one (whose article names it: "Part 3 of 18: ..."). */
 export interface SubmittedText {
   characters: number;
   isPart?: boolean;
 }
 
-/**
- * The service's complaints about the `text` field of a validation error (422 VALIDATION_ERROR, or
- * the general 400 INVALID_REQUEST; spec 7.3, 7.4: `details` maps a field to its messages). The
- * plugin never sends an empty or non-string text, so such a complaint is about its length (spec 8:
- * a maximum exists, its value is not published). Null when the error is not one.
- */
+/** A validation error's complaints about `text` (spec 7.3, 7.4): never empty, so about its length (spec 8: a maximum exists, unpublished). */
 export function textComplaints(error: unknown): string[] | null {
   if (!(error instanceof ValidationFailedError || error instanceof InvalidRequestError)) return null;
   const messages = error.details?.text;
@@ -41,7 +32,6 @@ export function textComplaints(error: unknown): string[] | null {
   return list.length ? list : null;
 }
 
-/** Why a text the service will not take in one request failed, and what the editor can do about it. */
 export function textTooLongReason(text: SubmittedText, complaints: readonly string[]): string {
   const said = `the speech service answered: "${complaints.join(' ')}"`;
   const size = `${text.characters.toLocaleString('en')} characters`;
@@ -67,7 +57,6 @@ export function planSubmissionFailure(
     random?: () => number;
     /** What was sent: a refusal of its length is explained with it. */
     text?: SubmittedText;
-    /** The voice asked for, and whether it is one of the site's own rather than an editor's choice. */
     voice?: { voiceId: string; sitesOwn: boolean };
   }
 ): SubmissionFailurePlan {

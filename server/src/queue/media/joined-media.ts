@@ -17,15 +17,8 @@ import { boundedMap } from '../../utils';
 /** Parts fetched from the service at once while joining: a few, as a browser fetches from one host. */
 const PARALLEL_PART_DOWNLOADS = 4;
 
-/**
- * Joins a segmented narration's parts into its three Media Library files (docs/segmented-narration.md):
- * each part in reading order, from the joined audio stored before (an unchanged part, read back by
- * its byte range) or downloaded from the service (a new part, through the guarded downloader), then
- * one MP3 with a header for the whole (audio/mp3-join.ts), one SRT and one WebVTT with the cues
- * shifted by the parts before (subtitles/join.ts). Streams: a long narration is never held in memory.
- */
+/** Joins a segmented narration's parts into its three files, streaming: a long narration is never held in memory. */
 
-/** Parts whose audio is neither in the stored narration nor fetchable from the service any more. */
 export class PartsLostError extends Error {
   constructor(
     readonly keys: string[],
@@ -38,7 +31,6 @@ export class PartsLostError extends Error {
 
 export interface JoinedMedia extends StoredMedia {
   segments: StoredPart[];
-  /** The part rows whose results are now in the joined audio (removed once it is linked). */
   consumed: number[];
 }
 
@@ -47,10 +39,7 @@ interface PartSource {
   cues: Cue[];
 }
 
-/**
- * Promise.all that waits for every promise before throwing the first failure: nothing it started is
- * still writing into the work folder when the caller removes it.
- */
+/** Promise.all that waits for every promise, so nothing still writes into the work folder when it is removed. */
 async function allSettledOrThrow<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
   const settled = await Promise.allSettled(promises);
   const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -63,14 +52,12 @@ export function createJoinedMedia(deps: {
   config: MediaConfig;
   media: MediaStore;
   parts: Pick<PartRows, 'forNarration'>;
-  /** The row with its files (a row claimed for storing is read without them). */
+  /** A claimed row is read without its files. */
   withFiles: (id: number) => Promise<NarrationRow | null>;
-  /** Parts' results fetched as their callbacks came (part-results.ts): not downloaded again. */
   partResults?: Pick<PartResults, 'take'>;
 }) {
   const { strapi, config, media } = deps;
 
-  /** The parts of the audio stored before, by key: read back from its MP3 and SRT, each once. */
   async function storedSources(claimed: NarrationRow, workDir: string, signal?: AbortSignal): Promise<Map<string, PartSource>> {
     const stored = claimed.segments ?? [];
     const sources = new Map<string, PartSource>();
@@ -102,12 +89,7 @@ export function createJoinedMedia(deps: {
   }
 
   return {
-    /**
-     * The joined narration of a row in `storing` whose plan is complete. Throws PartsLostError when
-     * a part's result can be fetched neither from storage nor from the service, a retryable
-     * DownloadRefusedError for a passing failure, and the signal's reason once it aborts (then
-     * nothing it uploaded is left behind); temporary files are removed on every path.
-     */
+    /** Throws PartsLostError when a part can be fetched from neither storage nor the service; temporary files are removed on every path. */
     async join(row: NarrationRow, signal?: AbortSignal): Promise<JoinedMedia> {
       const plan = row.segmentPlan ?? [];
       if (!plan.length) throw new Error(`narration ${row.articleId} has no parts to join`);
@@ -121,8 +103,7 @@ export function createJoinedMedia(deps: {
         // A result at the service wins over the stored copy of the same key: it is a fresh take (the editor asked to regenerate).
         const atService = keys.filter((key) => ready.get(key)?.pendingResult);
         const lost: string[] = [];
-        // The parts at the service are fetched a few at a time while the stored audio is read back: one
-        // after another, the 30 parts of an hour's narration took seconds between its last callback and listeners.
+        // The parts at the service are fetched a few at a time while the stored audio is read back.
         const [sources, fetched] = await allSettledOrThrow([
           storedSources(row, workDir, signal),
           boundedMap(atService, PARALLEL_PART_DOWNLOADS, async (key) => {

@@ -9,24 +9,17 @@ import type { MediaFileRef, NarrationRow } from '../rows/narration-rows';
 import { narrationDuration, parseSrt, srtToVtt, type Cue } from '../../subtitles';
 
 /**
- * Turns an accepted callback (persisted on the row as `pendingResult`) into three Media Library
- * files: the MP3, the SRT and a WebVTT converted from it (so an HTML <audio> + <track> works).
- * Uploads go through the upload plugin's service, so any upload provider works, and each file is
- * linked to the row's `pendingUploads` by the upload that creates it (file-links.ts): a store killed
- * before the row's final write leaves nothing the row does not name, and a link the database's
- * going away cut off is found by the file's name (removeUnlinkedUploads). Nothing is read back from
- * storage: the duration and length are measured on the download as it streams in, before the upload.
+ * Turns an accepted callback into the MP3, SRT and WebVTT files, through the upload plugin so any
+ * provider works; each file is linked to `pendingUploads` as it is created (file-links.ts).
  */
 
 export interface StoredMedia {
   audio: MediaFileRef;
   subtitles: MediaFileRef;
   subtitlesVtt: MediaFileRef;
-  /** How long the MP3 plays (read from its frames); where the last subtitle cue ends when the MP3 cannot be read; else null. */
   durationSeconds: number | null;
-  /** The stored MP3's exact length in bytes (the Media Library's `size` is in rounded KB). */
+  /** Exact bytes: the Media Library's `size` is in rounded KB. */
   audioBytes: number;
-  /** The SRT's cues (for chapters). */
   cues: Cue[];
 }
 
@@ -38,7 +31,6 @@ export class NothingToStore extends Error {
   }
 }
 
-/** What the media store reads of the configuration: the download limits, and the service's hosts its files come from. */
 export type MediaConfig = DownloadConfig & Pick<SpeechClientConfig, 'baseUrl' | 'webUrl'>;
 
 /** Allowed download origins: configured, or the origins of the service's own hosts. */
@@ -51,7 +43,6 @@ function safeFileStem(row: Pick<NarrationRow, 'articleId'>): string {
   return `narration-${row.articleId.replace(/[^a-zA-Z0-9_-]+/g, '-').slice(0, 80)}`;
 }
 
-/** The names a narration's three files are uploaded under. */
 function narrationFileNames(row: Pick<NarrationRow, 'articleId'>): string[] {
   const stem = safeFileStem(row);
   return [`${stem}.mp3`, `${stem}.srt`, `${stem}.vtt`];
@@ -74,11 +65,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
   }
 
   return {
-    /**
-     * Downloads and uploads the pending result. Throws DownloadRefusedError when a file may not or
-     * cannot be fetched, and the signal's reason once `signal` aborts (then nothing it uploaded is
-     * left behind); temporary files are removed on every path.
-     */
+    /** Throws DownloadRefusedError when a file may not be fetched; on abort nothing uploaded is left, and temporary files are removed on every path. */
     async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
       const pending = row.pendingResult;
       if (!pending) throw new NothingToStore(`narration ${row.articleId} has no pending result to store`);
@@ -101,12 +88,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
       }
     },
 
-    /**
-     * Uploads a narration's three files (an MP3, its SRT and its WebVTT, on disk), each linked to the
-     * row's `pendingUploads` by the insert that creates it. An abort between uploads (an upload to
-     * the provider cannot be interrupted) or a failed upload removes what was uploaded. One after
-     * another: side by side they were no faster (the MP3's bytes are the work).
-     */
+    /** An abort between uploads (one upload cannot be interrupted) or a failed upload removes what was uploaded. */
     async upload(
       row: NarrationRow,
       paths: { audio: string; subtitles: string; subtitlesVtt: string },
@@ -133,11 +115,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
       return { audio, subtitles, subtitlesVtt };
     },
 
-    /**
-     * Where a reader is sent for a stored file: its Media Library URL, or, when the upload provider
-     * keeps files private (Strapi's S3 provider with `ACL: 'private'`), a URL the provider signs for
-     * it now, made by the upload plugin's file service as Strapi's own API makes them.
-     */
+    /** The Media Library URL, or one the provider signs now when it keeps files private (S3 `ACL: 'private'`). */
     async readableUrl(file: MediaFileRef): Promise<{ url: string; signed: boolean }> {
       const readable = await strapi
         .plugin('upload')
@@ -147,14 +125,9 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
     },
 
     /**
-     * Removes the uploads of this narration that nothing links to. Strapi's upload service inserts a
-     * file's row, then links it (here to the narration's `pendingUploads`) in a transaction of its
-     * own; when the database goes away between the two, the clean-up it attempts fails with it, and
-     * the file stays in the Media Library linked to nothing, where neither the row nor its deletion
-     * would ever find it (seen on MariaDB restarted during a drain). Such a file is known by what the
-     * plugin gives its uploads: this narration's file names, no admin user behind it, no link at all.
-     * True when none is left; false when they could not be looked for or removed (the database is
-     * still away), and the caller waits.
+     * Strapi's upload service inserts a file's row and links it in a transaction of its own: a database
+     * gone between the two leaves a file linked to nothing. Found by this narration's file names, no
+     * admin user and no link. False when they could not be looked for or removed.
      */
     async removeUnlinkedUploads(row: Pick<NarrationRow, 'articleId'>): Promise<boolean> {
       let found: FoundFile[];
@@ -172,10 +145,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
       return this.remove(unlinked);
     },
 
-    /**
-     * Removes Media Library files (replaced or orphaned ones), from the provider's storage too;
-     * missing files are not an error. True when every one is gone.
-     */
+    /** From the provider's storage too; missing files are not an error. True when every one is gone. */
     async remove(files: Array<MediaFileRef | null | undefined>): Promise<boolean> {
       let removed = true;
       for (const file of files) {

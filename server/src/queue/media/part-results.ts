@@ -7,16 +7,9 @@ import type { ResultUrls } from '../domain/states';
 import { mediaOrigins, type MediaConfig } from './media';
 
 /**
- * The results of a segmented narration's parts, fetched as their callbacks arrive, so that the join
- * after the last callback downloads that part alone. Fetched all at the join, the 57 parts of an
- * hour's narration were most of the wait between its last callback and its listeners.
- *
- * A cache in this process's temporary folder, nothing more: a result not fetched here (another
- * instance heard its callback, Strapi restarted, the download failed or was refused) is downloaded
- * by the join as before, with the same checks, and its failure is reported there. Bounded: a few
- * downloads at once, 120 results held at most, none kept longer than 20 minutes (with two instances,
- * the one that heard a part's callback may not be the one that joins it: what it fetched is then of
- * no use, and must not fill its disk).
+ * Parts' results fetched as their callbacks arrive, so the join after the last callback downloads that
+ * part alone. A bounded cache in this process's temp folder: a result not fetched here is downloaded
+ * by the join as usual (another instance may have heard the callback).
  */
 
 export interface FetchedPartResult {
@@ -28,10 +21,7 @@ export interface FetchedPartResult {
 const PARALLEL_FETCHES = 2;
 /** Results held at most: two hours of narration in parts of the default size, on their way at once. */
 const MOST_HELD = 120;
-/**
- * A result not joined within this time will not be (its article failed, changed, or is joined by
- * another instance). An article's parts come within minutes of each other: three are generated at once.
- */
+/** An article's parts come within minutes of each other; a result not joined by then will not be. */
 const HELD_MS = 20 * 60 * 1000;
 
 const keyOf = (result: ResultUrls) => `${result.audioFile}\n${result.srtFile}`;
@@ -59,7 +49,6 @@ async function removeFoldersLeft(base: string): Promise<void> {
 export function createPartResults(
   config: MediaConfig,
   options: {
-    /** Where its folder is made; default os.tmpdir(). */
     tempDir?: string;
     now?: () => number;
   } = {}
@@ -104,7 +93,6 @@ export function createPartResults(
   }
 
   return {
-    /** Starts fetching a part's result, just recorded from its callback; returns at once. */
     fetch(result: ResultUrls): void {
       if (stopping.signal.aborted) return;
       dropStale();
@@ -114,10 +102,7 @@ export function createPartResults(
       held.set(key, { at: clock(), fetched });
     },
 
-    /**
-     * The result's files fetched here (waiting for a fetch under way), moved into `dir`, the join's
-     * work folder, which removes them; null when it was not fetched here.
-     */
+    /** Moves the result's files into the join's work folder; null when not fetched here. */
     async take(result: ResultUrls, dir: string): Promise<FetchedPartResult | null> {
       dropStale();
       const key = keyOf(result);
@@ -139,7 +124,6 @@ export function createPartResults(
       }
     },
 
-    /** Stops the fetches under way and removes what is held (Strapi stops). */
     async close(): Promise<void> {
       stopping.abort();
       const entries = [...held.values()];

@@ -7,13 +7,8 @@ import type { MediaFileRef } from '../domain/narration-row';
 import type { MediaStore } from './media';
 
 /**
- * A file the plugin stored in the Media Library, read back (an unchanged part of a segmented
- * narration is taken from the joined audio it is in, never asked of the service again).
- *
- * With Strapi's local provider the file is read where it lies (`public/uploads`). With any other
- * provider it is downloaded from its URL, signed by the upload plugin when the bucket is private.
- * That URL is the site's own storage, configured by its owner, so the guarded downloader's
- * address policy (which keeps the service's URLs off private addresses) does not apply to it.
+ * A stored file read back (unchanged parts are never asked of the service again). It is the site's
+ * own storage, so the downloader's address policy for the service's URLs does not apply.
  */
 
 export class StoredFileUnreadable extends Error {}

@@ -4,14 +4,8 @@ import type { MediaLinks, NarrationPatch, NarrationState, NarrationStatus, Trans
 import type { NarrationFileLinks } from './file-links';
 import { narrationQuery } from './narration-rows.reads';
 
-/**
- * The compare-and-set every state change lands as: a conditional update (`WHERE id = ? AND status
- * IN (...)`, plus the transition's guard: the lease owner, the old counter values), which is atomic
- * in SQLite and PostgreSQL alike: of two instances or two duplicate callbacks racing for one row,
- * exactly one sees `count === 1`.
- */
+/** State changes as conditional updates: atomic in SQLite and PostgreSQL, so of two racing writers exactly one sees `count === 1`. */
 
-/** The where clause of a conditional update: the expected status and the transition's guard. */
 export function conditionalWhere(id: number, from: NarrationStatus[], guard: TransitionGuard = {}): Record<string, unknown> {
   const conditions: Record<string, unknown>[] = [{ id }, { status: { $in: from } }];
   if (guard.leaseOwner !== undefined) conditions.push({ leaseOwner: guard.leaseOwner });
@@ -23,10 +17,7 @@ export function conditionalWhere(id: number, from: NarrationStatus[], guard: Tra
   return { $and: conditions };
 }
 
-/**
- * A patch's media links apart from its other fields: the narration's three files are linked
- * together or not at all (file-links.ts counts a narration field left out as a file unlinked).
- */
+/** The narration's three files are linked together or not at all. */
 function splitLinks(patch: NarrationPatch): { links: MediaLinks | null; scalar: Omit<NarrationPatch, keyof MediaLinks> } {
   const { audio, subtitles, subtitlesVtt, ...scalar } = patch;
   if (audio === undefined && subtitles === undefined && subtitlesVtt === undefined) return { links: null, scalar };
@@ -36,21 +27,15 @@ function splitLinks(patch: NarrationPatch): { links: MediaLinks | null; scalar: 
   return { links: { audio, subtitles, subtitlesVtt }, scalar };
 }
 
-/**
- * `query`: the table the narrations are in (articles by default; the parts of segmented narrations,
- * which never link files, are items of the same machine in a table of their own).
- */
+/** `query`: the table (articles by default; parts, which never link files, have their own). */
 export function createConditionalUpdate(
   strapi: Core.Strapi,
   fileLinks: Pick<NarrationFileLinks, 'linkStored'> | null,
   query: () => ReturnType<Core.Strapi['db']['query']> = narrationQuery(strapi)
 ) {
   /**
-   * Writes a patch if the row is still in an expected state. Media links in the patch are written
-   * in the same transaction, after the conditional update has won: the row's scalar fields and its
-   * files change together or not at all, the linked files leave `pendingUploads` and the unlinked
-   * ones join `replacedFiles` (file-links.ts). In PostgreSQL the conditional UPDATE locks the row,
-   * so a concurrent delete (see removeWithMedia) waits for the links and then sees them.
+   * Media links are written in the same transaction once the update has won; in PostgreSQL the
+   * UPDATE locks the row, so a concurrent delete (removeWithMedia) waits and then sees the links.
    */
   return async function conditionalUpdate(
     id: number,
@@ -73,10 +58,7 @@ export function createConditionalUpdate(
   };
 }
 
-/**
- * The row as a won write left it, without reading it back: dates in the patch as the database
- * gives them back (ISO strings), and the files it linked by their ids.
- */
+/** The row after a won write, without reading it back (dates as the database returns them, ISO). */
 export function rowAfter<Row extends NarrationState>(row: Row, patch: NarrationPatch): Row {
   const { links, scalar } = splitLinks(patch);
   const stored = Object.fromEntries(

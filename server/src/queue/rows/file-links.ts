@@ -4,18 +4,10 @@ import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
 import type { MediaLinks } from '../domain/states';
 import { ALL_FILES_POPULATE, narrationQuery, type NarrationRowReads } from './narration-rows.reads';
 
-/**
- * The Media Library files a narration row holds (domain/file-links.ts says which and why): linked
- * by a store's final write, listed while they wait to be removed, all given up when the row goes.
- */
 export function createNarrationFileLinks(strapi: Core.Strapi, reads: Pick<NarrationRowReads, 'findById'>) {
   const query = narrationQuery(strapi);
 
-  /**
-   * Links a store's files as the row's narration, in the transaction of the conditional update that
-   * won: the linked files leave `pendingUploads`, the unlinked ones join `replacedFiles`. Answers the
-   * files waiting to be removed (the caller removes them once committed).
-   */
+  /** In the transaction of the won update; returns the files waiting to be removed (removed once committed). */
   async function linkStored(id: number, links: MediaLinks): Promise<MediaFileRef[]> {
     const { pendingUploads, replacedFiles, toRemove } = linkStoredFiles((await reads.findById(id, ALL_FILES_POPULATE)) ?? {}, links);
     await query().update({ where: { id }, data: { ...links, pendingUploads, replacedFiles } });
@@ -27,10 +19,7 @@ export function createNarrationFileLinks(strapi: Core.Strapi, reads: Pick<Narrat
     return (await reads.findById(id, { pendingUploads: true }))?.pendingUploads ?? [];
   }
 
-  /**
-   * Rows whose replaced files may still be in the Media Library, with them, after the row `afterId`
-   * (an indexed flag: only rows whose removal a crash or a failed delete cut short).
-   */
+  /** An indexed flag: only rows whose removal a crash or a failed delete cut short. */
   async function withReplacedFilesWaiting(afterId: number, limit: number): Promise<NarrationRow[]> {
     return (await query().findMany({
       where: { replacedFilesWaiting: true, id: { $gt: afterId } },
@@ -41,10 +30,8 @@ export function createNarrationFileLinks(strapi: Core.Strapi, reads: Pick<Narrat
   }
 
   /**
-   * Deletes a row and answers every file it held (file-links.ts; the caller removes them). The row
-   * is first taken from any lease holder by an update, which in PostgreSQL waits for a storing
-   * worker's final write to commit; the links read afterwards are therefore the last ones, and that
-   * worker's write, if it comes later, finds no row and removes its own files.
+   * The row is first taken from any lease holder by an update, which in PostgreSQL waits for a storing
+   * worker's final write; that worker's later write finds no row and removes its own files.
    */
   async function removeWithMedia(id: number): Promise<MediaFileRef[]> {
     return strapi.db.transaction(async () => {

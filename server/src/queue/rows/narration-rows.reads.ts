@@ -4,19 +4,15 @@ import { writeStamp } from '../../utils';
 import { LIST_COLUMNS, type NarrationListRow, type NarrationRow } from '../domain/narration-row';
 import { IN_FLIGHT_STATUSES } from '../domain/states';
 
-/** The narration rows' queries: what the worker, the admin, the feeds and the settings page read of the queue. */
-
-/** The query engine's access to the narration rows (not the Document Service: the queue's rows are internal). */
+/** The query engine, not the Document Service: the queue's rows are internal. */
 export function narrationQuery(strapi: Core.Strapi): () => ReturnType<Core.Strapi['db']['query']> {
   return () => strapi.db.query(NARRATION_UID);
 }
 
-/** Statuses of a narration on its way: the worker only ever looks for these. */
 const ACTIVE_STATUSES = ['queued', 'submitting', 'awaiting_callback', 'awaiting_parts', 'storing'] as const;
 const ARCHIVE_COUNTS_MS = 60_000;
 
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
-/** The narration's files and the others the row holds until they are removed. */
 export const ALL_FILES_POPULATE = { ...MEDIA_POPULATE, pendingUploads: true, replacedFiles: true } as const;
 
 export function createNarrationRowReads(strapi: Core.Strapi) {
@@ -44,10 +40,7 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
-  /**
-   * Whether any narration is on its way at all: one indexed lookup, so an idle worker tick costs
-   * the same with ten rows or a million (completed, failed and cancelled rows are never read).
-   */
+  /** One indexed lookup, so an idle tick costs the same with ten rows or a million. */
   async function hasActiveRows(): Promise<boolean> {
     const row = await query().findOne({ where: { status: { $in: [...ACTIVE_STATUSES] } }, select: ['id'] });
     return Boolean(row);
@@ -71,15 +64,11 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
-  /** Segmented articles waiting for their parts (docs/segmented-narration.md). */
   async function awaitingParts(): Promise<NarrationRow[]> {
     return (await query().findMany({ where: { status: 'awaiting_parts' }, limit: 50 })) as NarrationRow[];
   }
 
-  /**
-   * Results waiting to be stored, longest-waiting first: a deferred row moves behind the rows that
-   * became ready before its retry time, so freed slots do not always go back to the same old rows.
-   */
+  /** Longest-waiting first: a deferred row moves behind rows ready before its retry time. */
   async function readyToStore(now: Date, limit: number): Promise<NarrationRow[]> {
     if (limit <= 0) return [];
     return (await query().findMany({
@@ -89,14 +78,7 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
-  /**
-   * One page of a type's narrations that have stored audio, newest audio first (a podcast feed), with
-   * what a feed item needs of their files. `locale` null: every locale.
-   */
-  /**
-   * Narrations of `contentTypes` stored at `since` or later, the earliest first, with their audio
-   * (the verifier's sweep: each store is checked once).
-   */
+  /** The verifier's sweep: each store is checked once. */
   async function storedSince(since: Date, contentTypes: readonly string[], limit: number): Promise<NarrationRow[]> {
     if (contentTypes.length === 0) return [];
     return (await query().findMany({
@@ -123,20 +105,14 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
   }
 
   /**
-   * How many narrations the type has, and the latest `updatedAt` among them. Strapi moves
-   * `updatedAt` on single-row writes (a store links the new files with one), not on the conditional
-   * `updateMany` of a state change: new audio and removed rows change the stamp; a title recorded for
-   * a version not yet narrated does not.
+   * Strapi moves `updatedAt` on single-row writes (a store's), not on a state change's `updateMany`:
+   * new audio and removed rows change the stamp.
    */
   async function changeStamp(contentType: string): Promise<string> {
     return writeStamp(query(), { contentType });
   }
 
-  /**
-   * The rows of a page of documents, for the list view's statuses and the lexicon's affected list:
-   * only the columns those show (never the JSON of chapters, results seen or a pending result),
-   * which the list view asks for on every page.
-   */
+  /** Only the columns a list shows (never the JSON columns): the list view asks on every page. */
   async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationListRow[]> {
     if (documentIds.length === 0) return [];
     return (await query().findMany({
@@ -149,11 +125,7 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     return (await query().findMany({ where: { contentType, targetDocumentId: documentId }, populate: MEDIA_POPULATE })) as NarrationRow[];
   }
 
-  /**
-   * Rows per status for the settings overview. Active statuses are counted live (index seeks over
-   * few rows); the archive's (completed, failed, cancelled) grow with every article ever narrated,
-   * so their counts are kept for a minute.
-   */
+  /** Archive counts grow with every article ever narrated, so they are kept for a minute; active ones are counted live. */
   let archiveCounts: { value: Record<string, number>; at: number } | null = null;
   async function countByStatus(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
@@ -166,10 +138,7 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     return { ...counts, ...archiveCounts.value };
   }
 
-  /**
-   * Average narrated characters per content type over the latest narrations (the settings page's
-   * cost preview): a bounded read by primary key, whatever the size of the archive.
-   */
+  /** A bounded read by primary key, whatever the size of the archive. */
   async function recentAverageCharacters(sample = 1_000): Promise<Record<string, { articles: number; characters: number }>> {
     const knex = strapi.db.connection;
     const table = strapi.db.metadata.get(NARRATION_UID).tableName;

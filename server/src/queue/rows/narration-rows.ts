@@ -15,7 +15,6 @@ import { createNarrationRowReads, narrationQuery } from './narration-rows.reads'
 
 export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
 
-/** A state change whose conditional update won: the transition's event, its expected states, its patch and the row after it. */
 export interface CommittedChange {
   event: NarrationEvent;
   from: NarrationStatus[];
@@ -23,14 +22,7 @@ export interface CommittedChange {
   row: NarrationRow;
 }
 
-/**
- * The only code that writes narration rows. Every state change goes through `states.transition`
- * and lands as a conditional update (`WHERE id = ? AND status IN (...)`, plus the transition's
- * guard: the lease owner, the old counter values), which is atomic in SQLite and PostgreSQL alike:
- * of two instances or two duplicate callbacks racing for one row, exactly one sees `count === 1`
- * (compare-and-set.ts). The reads are in narration-rows.reads.ts, the files a row holds in
- * file-links.ts.
- */
+/** The only code that writes narration rows: every state change goes through `states.transition` as a compare-and-set. */
 
 /** The state of an article that has never been narrated (spec 3.1 "new"). */
 const NEW_NARRATION: NarrationState = {
@@ -48,11 +40,7 @@ export type ApplyOutcome =
   /** `replaced`: when the patch linked files, the ones waiting to be removed (those it unlinked among them; the caller removes them). */
   { applied: true; row: NarrationRow; replaced: MediaFileRef[] } | { applied: false; reason: string };
 
-/**
- * `onCommitted` hears of every state change that was written, once, by the writer whose update
- * won (the webhook events are announced from there). It must return at once and never throw;
- * a listener that does throw is logged, the write stands.
- */
+/** `onCommitted` hears of each written change once; it must return at once, and a throwing listener is logged. */
 export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {
   const query = narrationQuery(strapi);
   const reads = createNarrationRowReads(strapi);
@@ -79,10 +67,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     return { applied: true, row: after, replaced };
   }
 
-  /**
-   * Notes that a publish of an unchanged version was recorded (reconcile.ts versionUnrecorded): a
-   * write of that one column, kept to the latest publish when two race, outside the state machine.
-   */
+  /** Outside the state machine: one column, kept to the latest publish when two race. */
   async function noteLivePublish(id: number, livePublishedAt: string): Promise<void> {
     await query().updateMany({
       where: { $and: [{ id }, { $or: [{ livePublishedAt: null }, { livePublishedAt: { $lt: livePublishedAt } }] }] },
@@ -90,11 +75,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     });
   }
 
-  /**
-   * Records a new version of an article's content (publish or save). One write at most: none when
-   * the same text, voice and mode are already narrated or queued, unless it is a later publish of
-   * that version (its publish time is noted).
-   */
+  /** One write at most: none when the same text, voice and mode are already narrated or queued, unless a later publish. */
   async function recordContentVersion(version: ContentVersion, now = new Date(), origin: Origin = AUTOMATIC): Promise<ApplyOutcome> {
     const details = {
       contentType: version.contentType,
@@ -107,17 +88,14 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
       credits: version.credits,
     };
     const changed: NarrationEvent = { type: 'contentChanged', fingerprint: version.fingerprint, now };
-    // Who caused the version on its way: its requests' ledger entries name them.
     const cause = { cause: origin.cause, causedBy: origin.causedBy };
     const existing = await findByArticleId(version.articleId);
     if (!existing) {
       const result = transition(NEW_NARRATION, changed);
       if (result.kind === 'ignore') return { applied: false, reason: result.reason };
       try {
-        // Through the query engine, not the Document Service: the queue's rows are internal, and the
-        // Document Service would announce each one as an `entry.create` event, read back with its
-        // media populated in a promise nobody awaits (a database gone at that moment crashes the
-        // process). The query engine gives it its documentId, and reads the inserted row back.
+        // The query engine, not the Document Service: that would announce an internal row as `entry.create`
+        // and read it back in an unawaited promise (a database gone then crashes the process).
         const row = (await query().create({
           data: {
             articleId: version.articleId,
@@ -159,15 +137,11 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     return { applied: true, row, replaced: [] };
   }
 
-  /** Names who caused the version on its way, outside the state machine (an editor's regenerate). */
   async function setOrigin(id: number, origin: Origin): Promise<void> {
     await query().update({ where: { id }, data: { cause: origin.cause, causedBy: origin.causedBy } });
   }
 
-  /**
-   * Says why an article awaiting its parts is not getting on (one of its parts waits for the
-   * budget): a write of the error columns only, never of its state; the budget's release clears it.
-   */
+  /** A write of the error columns only, never of its state; the budget's release clears it. */
   async function noteWaiting(id: number, reason: string, code: string): Promise<void> {
     await query().updateMany({ where: { id, status: 'awaiting_parts' }, data: { lastError: reason, lastErrorCode: code } });
   }
@@ -181,10 +155,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     await query().update({ where: { id }, data: figures });
   }
 
-  /**
-   * Records the byte length of audio stored before the column existed, once measured. Only where it
-   * is still unknown: a narration stored meanwhile has written its own file's length.
-   */
+  /** Only where still unknown: a narration stored meanwhile has written its own length. */
   async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
     await query().updateMany({ where: { id, audioBytes: { $null: true } }, data: { audioBytes } });
   }

@@ -4,15 +4,10 @@ import type { NarrationPartRow } from '../domain/narration-row';
 import { IN_FLIGHT_STATUSES, transition, type NarrationEvent } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 
-/**
- * The parts of segmented narrations on their way (docs/segmented-narration.md). A part is an item of
- * the same state machine as an article, applied by the same compare-and-set; only its table differs,
- * and it never links files (its result is joined into the article's).
- */
+/** Parts of segmented narrations: items of the same state machine, in their own table; they never link files. */
 
 export type PartApplyOutcome = { applied: true; row: NarrationPartRow } | { applied: false; reason: string };
 
-/** A part the plan asks for that no row holds yet. */
 export interface NewPart {
   narrationId: number;
   key: string;
@@ -52,15 +47,10 @@ export function createPartRows(strapi: Core.Strapi) {
     apply,
     findByArticleId,
 
-    /** Every part row of an article (its plan has at most a few hundred parts). */
     async forNarration(narrationId: number): Promise<NarrationPartRow[]> {
       return (await query().findMany({ where: { narrationId }, orderBy: [{ id: 'asc' }] })) as NarrationPartRow[];
     },
 
-    /**
-     * Queued parts that are due, in the fair order: fewest parts already taken from the same article
-     * first, then the longest waiting (docs/segmented-narration.md).
-     */
     async claimable(now: Date, limit: number): Promise<NarrationPartRow[]> {
       if (limit <= 0) return [];
       return (await query().findMany({

@@ -1,7 +1,6 @@
 import { z } from 'zod/v3';
 import { httpUrl } from '../../utils';
 
-/** The queue's slice of the configuration: how narrations are submitted, retried, held and handed between instances. */
 export const queueConfigShape = {
   /** Where the service POSTs results. Empty: the server's public URL + /api/speech/callback. */
   callbackUrl: z.union([httpUrl, z.literal('')]).default(''),
@@ -13,10 +12,7 @@ export const queueConfigShape = {
     .int()
     .positive()
     .default(15 * 60_000),
-  /**
-   * How long an empty result that answers the free check of a callback without files is held
-   * before it counts as a failure: audio re-delivered meanwhile wins (a replay came first).
-   */
+  /** How long an empty answer to the free check is held before it counts as a failure (a replay may come first). */
   noAudioGraceMs: z.number().int().positive().default(60_000),
   /** Submissions per article version before it is marked failed. */
   maxAttempts: z.number().int().min(1).max(20).default(3),
@@ -26,7 +22,6 @@ export const queueConfigShape = {
     .int()
     .positive()
     .default(10 * 60_000),
-  /** Worker tick. */
   pollIntervalMs: z.number().int().min(50).default(2_000),
   /** How long a claimed narration is held by one instance before another may take it over. */
   leaseMs: z.number().int().min(1_000).default(60_000),

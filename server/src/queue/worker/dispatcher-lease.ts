@@ -2,19 +2,12 @@ import type { Core } from '@strapi/strapi';
 import { LEASE_UID } from '../../content-types';
 
 /**
- * One instance at a time submits narrations. Claims of single narrations are already atomic, but
- * `maxInFlight` is a count across the whole account: two instances each seeing two narrations in flight
- * would both submit a third. Holding this lease while counting and submitting keeps the count
- * exact; it expires, so a crashed holder is replaced after `leaseMs`.
- *
- * The lease is one row, created by whichever instance first has work. `unique` on a Strapi
- * attribute is checked by a query before the insert, not by the database, so two instances that
- * find no row at the same moment both insert one. Every instance therefore takes the row with the
- * lowest id as the lease (and removes the others): with two rows and an update over both, each
- * instance would see two rows changed, never one, and nobody would ever dispatch again.
+ * One instance at a time submits, since `maxInFlight` counts across the account. Strapi's `unique` is
+ * checked by a query, not the database, so two instances may both insert the lease row: the lowest id
+ * is the lease (the others removed), or an update over both would never change exactly one.
  */
 
-/** The subset of Strapi's query engine the lease uses (so a unit test can give it a table). */
+/** So a unit test can give it a table. */
 export interface LeaseQuery {
   findMany(params: {
     where: Record<string, unknown>;
@@ -30,8 +23,7 @@ export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseM
   return createLease(
     {
       query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
-      // The query engine gives the row its documentId; the Document Service would also announce an
-      // internal row as an `entry.create` event (see queue/rows/narration-rows.ts).
+      // The query engine: the Document Service would announce an internal row (see queue/rows/narration-rows.ts).
       createRow: async (data) => {
         await strapi.db.query(LEASE_UID).create({ data: { ...data, publishedAt: new Date() } });
       },
@@ -50,7 +42,6 @@ export function createLease(
 ) {
   const { query } = deps;
 
-  /** The id of the lease row, creating it when there is none and dropping any duplicate. */
   async function leaseRowId(): Promise<number> {
     let rows = await query().findMany({ where: { name }, orderBy: { id: 'asc' }, select: ['id'] });
     if (rows.length === 0) {
@@ -70,7 +61,6 @@ export function createLease(
   }
 
   return {
-    /** True when this instance holds (or just took, or renewed) the lease. */
     async acquire(now = new Date()): Promise<boolean> {
       const id = await leaseRowId();
       const { count } = await query().updateMany({

@@ -4,12 +4,6 @@ import { partFailureReason, partsAtHand, partsProgress, planParts, type PartToNa
 import type { NarrationRows } from '../rows/narration-rows';
 import type { PartRows } from '../rows/part-rows';
 
-/**
- * A segmented article's parts (docs/segmented-narration.md): cutting a claimed version into parts
- * and asking for the ones not at hand (plan), and moving the article on when its parts are all
- * ready or one failed for good (settle).
- */
-
 export interface PlanStepDeps {
   strapi: Core.Strapi;
   repository: Pick<NarrationRows, 'apply' | 'findById'>;
@@ -18,7 +12,6 @@ export interface PlanStepDeps {
   now: () => Date;
 }
 
-/** A claimed version cut into parts: the article's title for the parts' names, its voice and mode. */
 export interface SegmentedVersion {
   title: string;
   voiceId: string;
@@ -30,7 +23,6 @@ export function createPlanStep(deps: PlanStepDeps) {
   const { strapi, repository, parts, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
-  /** Moves an article awaiting its parts on: joined when all are ready, failed when one failed for good. */
   async function settle(narrationId: number): Promise<void> {
     const article = await repository.findById(narrationId);
     if (!article || article.status !== 'awaiting_parts') return;
@@ -50,11 +42,7 @@ export function createPlanStep(deps: PlanStepDeps) {
   return {
     settle,
 
-    /**
-     * Plans a claimed article (status `submitting`, our lease): part rows for the parts neither
-     * stored nor at the service, failed ones asked for again, the ones the version dropped removed;
-     * then the article waits for its parts, or is joined at once.
-     */
+    /** Plans a claimed article (status `submitting`, our lease). */
     async plan(narration: NarrationRow, version: SegmentedVersion): Promise<void> {
       // The editor asked for a fresh take: every part generated again (paid), nothing reused. A
       // verification's mismatch asks it of some parts: those are not taken from the stored audio

@@ -1,10 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { QueueState } from '../../../../shared/contracts/common';
 
-/**
- * The queue's own state, shared by every instance through the plugin store: whether it is paused
- * (out of credits, or the API key refused) and until when, and the balance the service last reported.
- */
+/** Shared by every instance through the plugin store. */
 
 const EMPTY_QUEUE_STATE: QueueState = {
   paused: false,

@@ -1,7 +1,6 @@
 import type { QueueConfig } from './config';
 import type { NarrationRows, NarrationRow } from '../rows/narration-rows';
 
-/** Why a store was stopped from outside: its lease was lost, or this instance is shutting down. */
 export class StoreStopped extends Error {
   constructor(
     readonly why: 'lease-lost' | 'shutdown',
@@ -15,17 +14,11 @@ export class StoreStopped extends Error {
 export interface RowLeaseDeps {
   config: Pick<QueueConfig, 'leaseMs'>;
   repository: Pick<NarrationRows, 'apply'>;
-  /** The lease's holder, as the row's `leaseOwner` names it: one claim of one worker (store-step.ts). */
   owner: string;
   now: () => Date;
 }
 
-/**
- * Keeps the lease of a row while work goes on under it (a download may outlast leaseMs): renews
- * it every third of leaseMs by a conditional update on the owner. When a renewal loses (the row
- * was cancelled, deleted or taken over) or none has succeeded before the lease ran out, the work
- * is aborted through `controller`, and the worker writes nothing more to the row.
- */
+/** Renews every third of leaseMs (a download may outlast it); a lost renewal, or none before expiry, aborts the work through `controller`. */
 export function holdLease({ config, repository, owner, now }: RowLeaseDeps, narration: NarrationRow, controller: AbortController) {
   let expiresAt = narration.leaseExpiresAt ? Date.parse(narration.leaseExpiresAt) : now().getTime() + config.leaseMs;
   let timer: NodeJS.Timeout | null = null;

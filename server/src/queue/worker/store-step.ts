@@ -9,35 +9,22 @@ import { DownloadRefusedError, NothingToStore, type MediaStore, type StoredMedia
 import type { PartRows } from '../rows/part-rows';
 import { holdLease, StoreStopped } from './row-lease';
 
-/**
- * The worker's storing step: claims results the service has delivered (accepted callbacks), and
- * for each, under the row's lease, downloads its files, stores them in the Media Library
- * (media.ts) and records the stored narration on the row, then removes the files it replaced.
- * Stores run beside the worker's tick; the worker asks for them, and stops them when it stops.
- */
-
 export interface StoreStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
   config: Pick<QueueConfig, 'leaseMs' | 'maxAttempts'>;
   repository: NarrationRows;
   media: MediaStore;
-  /** Joins a segmented narration's parts (joined-media.ts); their rows are removed once joined. */
   joined: JoinedMediaStore;
   parts: Pick<PartRows, 'remove'>;
   /** This worker: each of its claims holds a row's lease as `<owner>/<claim number>` (see storeResults). */
   owner: string;
   now: () => Date;
   isStopped: () => boolean;
-  /** A store ended: the worker looks for more work at once (unless it is stopping). */
   wake: () => void;
 }
 
-/**
- * The errors of @strapi/utils by which the upload plugin and its providers refuse a file itself
- * (over the size limit, a name or a type it does not accept): another attempt would be refused
- * alike. Known by name, as a provider may bring its own copy of @strapi/utils.
- */
+/** Known by name: a provider may bring its own copy of @strapi/utils. */
 const UPLOAD_REFUSALS = new Set([
   'ApplicationError',
   'ValidationError',
@@ -46,11 +33,7 @@ const UPLOAD_REFUSALS = new Set([
   'NotImplementedError',
 ]);
 
-/**
- * A store failed in a way no later attempt can mend: the service's files refused for good, the
- * upload plugin refusing the file, or no result on the row. Anything else (the database or the
- * storage away for a while) is worth another attempt.
- */
+/** No later attempt can mend it; anything else (the database or storage away) is worth another. */
 function failedForGood(error: unknown): boolean {
   if (error instanceof DownloadRefusedError) return !error.retryable;
   return error instanceof NothingToStore || (error instanceof Error && UPLOAD_REFUSALS.has(error.name));
@@ -69,7 +52,6 @@ export function createStoreStep(deps: StoreStepDeps) {
   async function storeOne(narration: NarrationRow, owner: string, controller: AbortController) {
     const lease = holdLease({ ...deps, owner }, narration, controller);
     let stored: StoredMedia;
-    // A segmented narration's parts, joined: where each is in the audio, and the part rows it used.
     let joined: JoinedMedia | null = null;
     try {
       if (narration.narrationMode === 'segmented') stored = joined = await deps.joined.join(narration, controller.signal);
@@ -103,11 +85,8 @@ export function createStoreStep(deps: StoreStepDeps) {
       await media.remove(files);
       return handOff(narration, owner, controller);
     }
-    // Links the files in the write that completes the row, and only while the lease is ours. Should
-    // it fail, the files are not removed here: the write may have committed although its answer was
-    // lost (the database went away during the commit). Either they are now the narration, or they
-    // are still among the row's pending uploads, which its next store or its deletion removes
-    // (file-links.ts).
+    // Linked only while the lease is ours. On failure the files are not removed here: the write may
+    // have committed although its answer was lost; otherwise they remain pending uploads (file-links.ts).
     const chapters = await chaptersOf(narration, stored.cues);
     const outcome = await repository.apply(narration, {
       type: 'stored',
@@ -132,20 +111,12 @@ export function createStoreStep(deps: StoreStepDeps) {
     log(`stored narration of ${narration.articleId}`);
   }
 
-  /**
-   * Removes the files a store replaced (they wait in the row's `replacedFiles`, file-links.ts),
-   * then says so on the row; a file that could not be removed keeps the row listed for next time.
-   */
+  /** A file that could not be removed keeps the row listed for next time. */
   async function removeReplacedFiles(row: NarrationRow, replaced: MediaFileRef[]) {
     if (await media.remove(replaced)) await repository.apply(row, { type: 'replacedFilesRemoved' });
   }
 
-  /**
-   * The chapters of a stored narration: the headings of the text as it is narrated now (the
-   * version just read, unless it was edited and published again meanwhile, when only the cues
-   * still found in it count), placed on the SRT's cues ('stored' records none as null). None
-   * rather than a failed store.
-   */
+  /** The headings of the text as narrated now, placed on the SRT's cues; none rather than a failed store. */
   async function chaptersOf(narration: NarrationRow, cues: Cue[]): Promise<Chapter[] | null> {
     try {
       const version = await deps.describeLive(narration);
@@ -164,10 +135,8 @@ export function createStoreStep(deps: StoreStepDeps) {
   }
 
   return {
-    /** How many stores are under way. */
     activeCount: () => activeStores.size,
 
-    /** Claims the results ready to store (while fewer than the most that run at once are under way) and starts storing them. */
     async storeResults(at: Date) {
       const free = MAX_PARALLEL_STORES - activeStores.size;
       if (free <= 0) return;
@@ -184,17 +153,15 @@ export function createStoreStep(deps: StoreStepDeps) {
           now: now(),
         });
         if (!claimed.applied) continue;
-        // Uploads a store left unlinked (it was killed before its final write): the store that made
-        // them lost the row's lease, so it can never link them. And uploads whose link to the row the
-        // database lost as it went away (media.ts). Removed before any upload of ours.
+        // Leftover uploads of a store that lost the lease, or whose link the database lost (media.ts):
+        // removed before any upload of ours.
         const leftoversRemoved =
           (await media.remove(await repository.pendingUploadsOf(row.id))) && (await media.removeUnlinkedUploads(row));
         // The attempts ran out (the claim then marked it failed).
         if (claimed.row.leaseOwner !== owner) continue;
         if (!leftoversRemoved) {
-          // Not stored on top of them (the database or the storage is still coming back): our final
-          // write would complete the row with them still pending, where nothing would remove them.
-          // The claim counted an attempt, so this waits its backoff and gives up like a download.
+          // Not stored on top of them, where nothing would remove them; the claim counted an attempt,
+          // so this backs off and gives up like a download.
           await repository.apply(claimed.row, {
             type: 'storeDeferred',
             owner,
@@ -229,10 +196,7 @@ export function createStoreStep(deps: StoreStepDeps) {
       }
     },
 
-    /**
-     * Shutdown: a store close to the end may finish; the others are stopped and handed back, so the
-     * next start (or another instance) takes them over without waiting for their leases to run out.
-     */
+    /** Shutdown: a store close to the end may finish; the others are handed back without waiting for leases. */
     async stop() {
       const settled = () =>
         Promise.race([Promise.allSettled([...activeStores.keys()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);

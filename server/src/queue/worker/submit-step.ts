@@ -15,15 +15,6 @@ import type { DescribeLive } from '../domain/live-version';
 import type { PartRows } from '../rows/part-rows';
 import type { PlanStep } from './plan-step';
 
-/**
- * The worker's submission step: under the dispatcher lease (one instance counts and submits at a
- * time), takes queued work in the fair order (domain/part-plan.ts) while fewer than `maxInFlight`
- * requests await a callback: an article in whole mode is submitted; a segmented one is cut into
- * parts (plan-step.ts), which costs no request; a part is submitted like an article, under its own
- * articleId. Each outcome is recorded: accepted, rejected, retried later, or the whole queue paused
- * (credits, key).
- */
-
 export interface SubmitStepDeps {
   describeLive: DescribeLive;
   strapi: Core.Strapi;
@@ -32,37 +23,30 @@ export interface SubmitStepDeps {
   parts: PartRows;
   planStep: PlanStep;
   settings: SettingsService;
-  /** Paused or not, and the balance the service last reported. */
   queueState: QueueStateStore;
   client: () => SpeechClient;
   callbackUrl: () => string;
   dispatcher: Pick<DispatcherLease, 'acquire'>;
-  /** The credits ledger: what each accepted request charged. */
   ledger: LedgerService;
   /** The monthly budget: a request over it waits, unsent. */
   budget: Pick<BudgetService, 'check'>;
-  /** This worker, as the rows' `leaseOwner` names it. */
   owner: string;
   now: () => Date;
 }
 
-/** A narration or a part, as sending it needs: its key, its counters, and how to record an event on it. */
 interface Sendable {
   articleId: string;
   attempts: number;
   submissions: number;
   regenerate: boolean;
-  /** The request checks a callback without files (domain/states/callback.ts). */
   noAudioCheck?: boolean | null;
   record: (event: NarrationEvent) => Promise<unknown>;
-  /** What the ledger and the budget know the request by: its article, and who caused it. */
   target: NarratedTarget;
   origin: Origin;
-  /** YYYY-MM: let through that month's budget by an editor. */
   letThroughMonth: string | null;
 }
 
-/** The origin a row recorded (rows from before the ledger: the plugin's own). */
+/** Rows without an origin are the plugin's own. */
 function originOf(row: Pick<NarrationRow, 'cause' | 'causedBy'>): Origin {
   return row.cause ? { cause: row.cause, causedBy: row.causedBy ?? null } : AUTOMATIC;
 }
@@ -74,10 +58,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
   const { strapi, config, repository, parts, settings, queueState, owner, now } = deps;
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 
-  /**
-   * POST /process-text and its outcome on the narration and in the ledger. False when no request went
-   * out (the monthly budget holds the narration), or the queue paused on it.
-   */
+  /** False when no request went out (budget hold, or the queue paused). */
   async function send(
     narration: Sendable,
     request: Pick<ProcessTextPostData, 'name' | 'voiceId' | 'preprocessType'> & { text: string },
@@ -109,10 +90,8 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         postData: { ...postData, articleId: narration.articleId, callbackURL: deps.callbackUrl(), regenerate: narration.regenerate },
       });
       const at = now();
-      // The narration's acceptance at once: a re-delivery's callback comes right after the 202, and a
-      // callback that finds the narration not yet awaiting one is ignored (the drain across a database
-      // restart lost articles so while the ledger was written first). The ledger's entry follows;
-      // should it fail, the charge is missing from the ledger, not from the narration (logged).
+      // Accepted at once: a re-delivery's callback comes right after the 202 and is ignored by a row not yet
+      // awaiting one. The ledger follows; should it fail, the charge is missing only from the ledger.
       await narration.record({ type: 'submitAccepted', callbackTimeoutMs: config.callbackTimeoutMs, now: at });
       const accepted = { checksEarlier: Boolean(narration.noAudioCheck) };
       await deps.ledger.narrationAccepted(ledgerRequest, response.creditsRemaining, at, accepted).catch((error) => {
@@ -162,10 +141,7 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     }
   }
 
-  /**
-   * Claims a queued article and submits it, or plans it into parts. True when a request went out.
-   * `mayAsk` false: only planned; an article found to be narrated whole goes back to the queue.
-   */
+  /** True when a request went out; `mayAsk` false: only planned, and one narrated whole goes back to the queue. */
   async function submitArticle(row: NarrationRow, at: Date, mayAsk = true): Promise<boolean> {
     const claimed = await repository.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
@@ -227,7 +203,6 @@ export function createSubmitStep(deps: SubmitStepDeps) {
     return send(sendable, request, { characters: version.characters, credits: version.credits });
   }
 
-  /** Claims a queued part and submits it under its own articleId. True when a request went out. */
   async function submitPart(row: NarrationPartRow, at: Date): Promise<boolean> {
     const claimed = await parts.apply(row, { type: 'claimed', owner, leaseMs: config.leaseMs, now: at });
     if (!claimed.applied) return false;
@@ -266,7 +241,6 @@ export function createSubmitStep(deps: SubmitStepDeps) {
   }
 
   return {
-    /** Submits the queued work that is due, in the fair order, as many as `maxInFlight` leaves room for; stops when the queue pauses. */
     async submitQueued(at: Date) {
       // An idle queue costs one read per table per tick: the lease (a write) is only taken when there is work.
       const { contentTypes } = await settings.get();
@@ -289,10 +263,8 @@ export function createSubmitStep(deps: SubmitStepDeps) {
         await queueState.update({ paused: false, pausedUntil: null });
       }
       let free = config.maxInFlight - (await repository.countInFlight()) - (await parts.countInFlight());
-      // Articles narrated in parts are cut up first, slots free or not: it asks nothing of the
-      // service, and their parts then take their turn in the fair order beside all that waits. Cut
-      // up one at a time as slots freed, a long article published first had its first parts sent
-      // before the short ones published with it were even cut.
+      // Articles narrated in parts are cut up first, slots free or not (it asks nothing), so their parts
+      // take their turn in the fair order beside all that waits.
       const inParts = new Set(articles.filter((row) => contentTypes[row.contentType]?.narrationMode === 'segmented'));
       for (const row of inParts) {
         if (!(await holdsLease())) return;

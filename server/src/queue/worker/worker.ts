@@ -21,27 +21,19 @@ import type { DescribeLive } from '../domain/live-version';
  * results, then submit queued articles while fewer than `maxInFlight` await a callback.
  * Every row it touches is claimed by a conditional update first, so several Strapi instances can
  * run workers against one database without submitting a narration twice.
- *
- * The two steps that do the work have modules of their own: storing (store-step.ts: download a
- * delivered result, store its files in the Media Library, record the stored narration) and
- * submitting (submit-step.ts: claim a queued row under the dispatcher lease, submit it, record
- * the outcome). This module keeps the tick, its schedule, and starting and stopping.
  */
 
 export interface WorkerDeps {
   strapi: Core.Strapi;
-  /** The queue's and the media's settings, and the key a callback's signature is checked with. */
   config: QueueConfig & MediaConfig & Pick<SpeechClientConfig, 'apiKey'>;
   repository: NarrationRows;
   parts: PartRows;
   settings: SettingsService;
   queueState: SubmitStepDeps['queueState'];
-  /** The live version of a narration's document (narration/live-version.ts). */
   describeLive: DescribeLive;
   client: () => SpeechClient;
   media: MediaStore;
   callbackUrl: () => string;
-  /** The credits ledger and the monthly budget (server/src/credits). */
   ledger: SubmitStepDeps['ledger'];
   budget: SubmitStepDeps['budget'];
   now?: () => Date;
@@ -72,10 +64,7 @@ export function createWorker(deps: WorkerDeps) {
     }
   }
 
-  /**
-   * Lost callbacks, and empty results held past their grace (domain/states/callback.ts): those are
-   * the service's own at last, and settle the ledger as their callback would have (refunded).
-   */
+  /** Lost callbacks and empty results held past their grace settle the ledger as their callback would have (refunded). */
   async function timeOutCallbacks(at: Date) {
     const settleHeld = (articleId: string) => deps.ledger.callbackReceived(articleId, false, at);
     for (const row of await repository.withCallbackOverdue(at)) {
@@ -109,7 +98,6 @@ export function createWorker(deps: WorkerDeps) {
   const stores = createStoreStep({ ...deps, joined, owner, now, isStopped, wake });
   const planStep = createPlanStep({ strapi, repository, parts, owner, now });
   const submissions = createSubmitStep({ ...deps, owner, now, dispatcher, planStep });
-  /** A part's result, just recorded from its callback, fetched ahead of its article's join. */
   const fetchPart = (result: ResultUrls) => {
     if (!isStopped()) partResults.fetch(result);
   };
@@ -138,9 +126,7 @@ export function createWorker(deps: WorkerDeps) {
       });
     },
     wake,
-    /** The speech service's callback (queue/callback/). */
     receiveCallback: callbacks.receive,
-    /** Runs one full tick (tests and the admin's "narrate now"). */
     runOnce: loop.runOnce,
     async stop() {
       await loop.stop();

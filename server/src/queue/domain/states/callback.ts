@@ -17,9 +17,8 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
       return { kind: 'ignore', reason: 'replay of an earlier result' };
     }
     if (state.submittedFingerprint !== state.narratedFingerprint || state.freshWanted) {
-      // We asked without regenerate (lost callback, lost answer or crash recovery) and got the
-      // old audio back: the new version (or the fresh take the editor asked for) was never
-      // generated. Ask for it explicitly.
+      // We asked without regenerate and got the old audio back: the new version (or the fresh take) was
+      // never generated. Ask for it explicitly.
       return {
         kind: 'apply',
         from: ['awaiting_callback'],
@@ -45,15 +44,9 @@ export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) =
 };
 
 /**
- * A callback without files. Its signature covers no time (spec 5.4, 6): one captured earlier may be
- * replayed while a later request awaits its own result, and taken at its word it would fail that
- * request and pay for a regenerate. So it is first checked by asking again, free (regenerate
- * false): a service still generating answers 409 and its own callback follows; one that generated
- * re-delivers the audio; one that failed re-delivers the empty result. An empty result that answers
- * a check the service accepted (202) may still be a replay that came before the re-delivery: it is
- * held (`lastErrorCode` NO_AUDIO, the row still awaiting) for `noAudioGraceMs`, and audio arriving
- * meanwhile wins. Only a hold that runs out is the failure the consumer rule (spec 6) resends with
- * regenerate true (onCallbackTimedOut).
+ * A callback without files: its signature covers no time (spec 5.4, 6), so a replay could fail a later
+ * request. It is checked by asking again, free; an empty answer is held for `noAudioGraceMs` (audio
+ * arriving meanwhile wins), and only a hold that runs out is resent with regenerate true (spec 6).
  */
 export const onCallbackWithoutFiles: Decide<'callbackWithoutFiles'> = (state, event) => {
   if (state.status !== 'awaiting_callback') {
@@ -85,7 +78,6 @@ export function holdsEmptyResult(state: Pick<NarrationState, 'status' | 'noAudio
   return state.status === 'awaiting_callback' && Boolean(state.noAudioCheck) && state.lastErrorCode === NO_AUDIO.code;
 }
 
-/** The decision, and any check of a callback without files is over. */
 function endingCheck(decision: Decision): Decision {
   return decision.kind === 'apply' ? { ...decision, patch: { ...decision.patch, noAudioCheck: false } } : decision;
 }

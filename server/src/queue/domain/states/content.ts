@@ -15,10 +15,7 @@ const queuedAfresh = (now: Date) =>
     paidRetryOf: null,
   }) as const;
 
-/**
- * The service has been asked for this article before (or its audio is stored): new text is then
- * asked for with regenerate true, and "Regenerate" asks for a fresh take of everything.
- */
+/** Asked before (or stored): new text then goes with regenerate true, or the service would re-deliver the old audio. */
 export const generatedBefore = (state: Pick<NarrationState, 'submissions' | 'narratedFingerprint'>): boolean =>
   state.narratedFingerprint !== null || state.submissions > 0;
 

@@ -4,11 +4,9 @@ import type { NarrationEvent, NarrationPatch, NarrationState, NarrationStatus, R
 /** A transition before its guard (guard.ts adds the compare-and-set conditions). */
 export type Decision = { kind: 'apply'; from: NarrationStatus[]; patch: NarrationPatch } | { kind: 'ignore'; reason: string };
 
-/** Each event type with its own fields: `EventOf<'stored'>` is the `stored` event. */
 export type EventMap = { [E in NarrationEvent as E['type']]: E };
 export type EventOf<T extends NarrationEvent['type']> = EventMap[T];
 
-/** The decision for one type of event, given the row's current fields. */
 export type Decide<T extends NarrationEvent['type']> = (state: NarrationState, event: EventOf<T>) => Decision;
 
 export const CLEAR_LEASE = { leaseOwner: null, leaseExpiresAt: null } as const;

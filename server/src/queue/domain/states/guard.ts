@@ -1,6 +1,5 @@
 import { COUNTER_FIELDS, type NarrationEvent, type NarrationPatch, type NarrationState, type TransitionGuard } from './types';
 
-/** Events only the holder of the row's lease may apply. */
 const LEASE_HOLDER_EVENTS = [
   'leaseRenewed',
   'stored',
@@ -17,11 +16,7 @@ function isLeaseHolderEvent(event: NarrationEvent): event is LeaseHolderEvent {
   return LEASE_HOLDER_EVENT_TYPES.has(event.type);
 }
 
-/**
- * The guard of a transition: the lease for the lease holder's events (a claim requires a free
- * lease), and a compare-and-set on every counter the patch writes, so a counter is never written
- * from a copy that another writer has moved on from.
- */
+/** The lease for the holder's events, and a compare-and-set on every counter the patch writes, so none is written from a stale copy. */
 export function guardFor(state: NarrationState, event: NarrationEvent, patch: NarrationPatch): TransitionGuard {
   const guard: TransitionGuard = {};
   if (event.type === 'storeClaimed') guard.leaseOwner = null;

@@ -1,15 +1,8 @@
 /**
- * The narration's state machine: every state change of a narration row is one of these
- * transitions, so the rules of the spec's section 3.1 (as the client sees them) live in one place
- * and can be tested without a database.
- *
- * A transition is pure: given the row's current fields and an event it returns the patch to write
- * and the state it expects the row to be in. The repository applies the patch with a conditional
- * update on that expected state, so two instances (or two duplicate callbacks) racing for the same
- * row cannot both win.
- *
- * Each event has its decision (below, by family: content.ts, submission.ts, callback.ts,
- * storing.ts, lease.ts, parts.ts); guard.ts adds the compare-and-set conditions every decision shares.
+ * The narration's state machine: every state change of a row is one of these transitions, so the rules
+ * of the spec's section 3.1 live in one place and are tested without a database. A transition is pure:
+ * it returns the patch and the state it expects; the repository applies it as a conditional update on
+ * that state, so two instances (or two duplicate callbacks) racing for one row cannot both win.
  */
 import { onCallbackTimedOut, onCallbackWithFiles, onCallbackWithoutFiles } from './callback';
 import { onCancelled, onContentChanged, onPartsRegenerateRequested, onRegenerateRequested } from './content';
@@ -25,7 +18,6 @@ export * from './types';
 export { BUDGET_REACHED } from './submission';
 export { holdsEmptyResult } from './callback';
 
-/** The decision of every event, by its type. */
 const DECISIONS: { [T in keyof EventMap]: Decide<T> } = {
   contentChanged: onContentChanged,
   regenerateRequested: onRegenerateRequested,

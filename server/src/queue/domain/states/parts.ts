@@ -1,7 +1,4 @@
-/**
- * A segmented narration's own steps (docs/segmented-narration.md): cut into parts, waiting for them,
- * joined. Its parts are items of their own (the rest of this machine drives them).
- */
+/** A segmented narration's own steps: cut into parts, waiting for them, joined. */
 import { CLEAR_LEASE, type Decide } from './decision';
 
 export const onPartsPlanned: Decide<'partsPlanned'> = (state, event) => {

@@ -1,20 +1,15 @@
 /**
- * What a segmented narration's row keeps of its parts (docs/segmented-narration.md): the state machine writes them. Pure.
- *
- * - The plan: the parts of the version being narrated, in reading order (a part may repeat: two
- *   identical paragraphs share one key, and one generation).
- * - The map of the stored audio: where each part of the joined MP3 and SRT is, so an unchanged part
- *   is read back from storage when the next version is joined, and never asked for again.
+ * What a segmented row keeps of its parts: the plan (identical paragraphs share one key and one
+ * generation), and where each is in the stored audio, so an unchanged part is never asked for again.
  */
 
-/** One part of the version being narrated. `key` is its articleId at the service. */
+/** `key` is its articleId at the service. */
 export interface PlannedPart {
   key: string;
   characters: number;
   credits: number;
 }
 
-/** One part of the stored joined audio. */
 export interface StoredPart {
   key: string;
   characters: number;
@@ -29,7 +24,6 @@ export interface StoredPart {
   cueCount: number;
 }
 
-/** The keys whose audio a stored map holds. */
 export function storedKeys(map: readonly StoredPart[] | null | undefined): Set<string> {
   return new Set((map ?? []).map((part) => part.key));
 }

@@ -2,7 +2,6 @@
 import { CLEAR_LEASE, type Decide, type Decision } from './decision';
 import { NARRATION_STATUSES } from './types';
 
-/** The result could not be stored, for good: the row fails with `reason` and waits for nothing. */
 const storingFailed = (reason: string, code: string): Decision => ({
   kind: 'apply',
   from: ['storing'],
@@ -50,7 +49,6 @@ export const onStored: Decide<'stored'> = (state, event) => {
       durationSeconds: event.durationSeconds ?? null,
       audioBytes: event.audioBytes ?? null,
       chapters: event.chapters?.length ? event.chapters : null,
-      // Where each part is in the joined audio (segmented), or nothing: a whole article's audio has no parts.
       segments: event.segments ?? null,
       // The files this write unlinks wait in `replacedFiles` until removed (file-links.ts).
       stores: (state.stores ?? 0) + 1,
@@ -76,11 +74,9 @@ export const onStoreDeferred: Decide<'storeDeferred'> = (state, event) => {
 
 export const onStoreFailed: Decide<'storeFailed'> = (_state, event) => storingFailed(event.reason, event.code);
 
-/** This instance stops (shutdown) in the middle of a download: the row is handed back at once. */
 export const onStoreAbandoned: Decide<'storeAbandoned'> = (state, event) => {
-  // Another instance (or this one after a restart) takes it up without waiting for the lease to
-  // run out; a download stopped by our own shutdown is no failure of the media host, so the
-  // attempt counted at the claim is given back.
+  // Taken up without waiting for the lease to run out; our own shutdown is no failure of the media
+  // host, so the attempt counted at the claim is given back.
   return {
     kind: 'apply',
     from: ['storing'],

@@ -17,10 +17,8 @@ export const onClaimReturned: Decide<'claimReturned'> = (state) => {
 };
 
 /**
- * Accepted (202), or already generating (409): either way the callback will come. A check of a
- * callback without files (callback.ts) asks about the request in flight: no new attempt, no new
- * version. Accepted, the service re-delivers what it has, whose answer ends the check; a 409 ends
- * it at once (the service still generates: the callback to come is that request's own).
+ * Accepted (202) or already generating (409): the callback will come. A check of a callback without
+ * files asks about the request in flight: no new attempt, no new version; a 409 ends it at once.
  */
 export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> = (state, event) => {
   const accepted = event.type === 'submitAccepted';
@@ -46,10 +44,8 @@ export const onSubmitted: Decide<'submitAccepted' | 'submitAlreadyProcessing'> =
 
 export const onSubmitDeferred: Decide<'submitDeferred'> = (state, event) => {
   const attempts = state.attempts + (event.countsAsAttempt ? 1 : 0);
-  // As after a crash mid-submission: if the lost request did start a generation, asking again
-  // with regenerate true would pay for a second one. Regenerate false cannot charge: the service
-  // answers 409 while it works, re-delivers the new result when done, or re-delivers the old one
-  // if the request never arrived (then callbackWithFiles asks for the new version explicitly).
+  // As after a crash mid-submission: regenerate true could pay for a second generation if the lost
+  // request started one; regenerate false cannot charge (409, or a re-delivery of the new or old result).
   const retry = event.outcomeUnknown
     ? { attempts, nextAttemptAt: event.retryAt, regenerate: false }
     : { attempts, nextAttemptAt: event.retryAt };

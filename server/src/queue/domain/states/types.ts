@@ -4,16 +4,11 @@ import type { NarrationMode } from '../../../../../shared/contracts/settings';
 import type { Chapter } from '../../../subtitles';
 import type { PlannedPart, StoredPart } from './segment-map';
 
-// The statuses the admin is told of are the queue's own: one list, in the contracts.
 export { NARRATION_STATUSES, type NarrationStatus };
 
-/**
- * States in which the service may be spending our credits on this article (or part) right now. A
- * segmented article awaiting its parts is not: its parts are counted, each in its own row.
- */
+/** Where the service may be spending credits on this row now (an article awaiting parts is not: its parts are). */
 export const IN_FLIGHT_STATUSES: readonly NarrationStatus[] = ['submitting', 'awaiting_callback'];
 
-/** How a version is narrated: in one request, or in parts joined afterwards (docs/segmented-narration.md). */
 export type { NarrationMode };
 
 export interface ResultUrls {
@@ -21,40 +16,26 @@ export interface ResultUrls {
   srtFile: string;
 }
 
-/** The fields of a narration row the state machine reads. */
 export interface NarrationState {
   status: NarrationStatus;
   fingerprint: string | null;
   submittedFingerprint: string | null;
   narratedFingerprint: string | null;
   regenerate: boolean;
-  /**
-   * A new generation of the same text is wanted (the editor asked to regenerate). Kept while a
-   * safety re-ask goes out with regenerate false, so the old audio coming back is recognised as
-   * "the request never arrived" rather than accepted as the result.
-   */
+  /** Kept while a safety re-ask goes with regenerate false, so the old audio coming back is recognised, not accepted. */
   freshWanted?: boolean | null;
-  /**
-   * A callback without files came while a request awaited its own, and may be a replay (its
-   * signature covers no time): the service is asked again, free, before anything is paid
-   * (callback.ts). Kept while that request is on its way and awaits its answer.
-   */
+  /** A callback without files may be a replay (its signature covers no time): it is checked, free, first (callback.ts). */
   noAudioCheck?: boolean | null;
-  /**
-   * The submitted version whose empty result was already asked for again, paid: a version gets one
-   * such retry, so replayed empty callbacks can never buy more.
-   */
+  /** The version whose empty result had its one paid retry, so replayed empty callbacks can never buy more. */
   paidRetryOf?: string | null;
   attempts: number;
   submissions: number;
-  /** Download attempts of the pending result, counted when a download starts (transient failures are retried). */
+  /** Counted when a download starts. */
   storeAttempts?: number;
   seenResults: ResultUrls[] | null;
-  /** Who holds the row right now: the instance submitting it, or one claim of the instance storing it; if anyone. */
   leaseOwner?: string | null;
-  /** How many results were stored (the compare-and-set of `replacedFilesRemoved`). */
+  /** The compare-and-set of `replacedFilesRemoved`. */
   stores?: number | null;
-  /** Files a store replaced may still be in the Media Library (queue/domain/file-links.ts). */
   replacedFilesWaiting?: boolean | null;
   lastError?: string | null;
   lastErrorCode?: string | null;
@@ -64,7 +45,7 @@ export interface NarrationState {
 export const COUNTER_FIELDS = ['attempts', 'submissions', 'storeAttempts', 'stores'] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
-/** Media Library file ids linked to the row; the repository writes them in the same transaction as the patch. */
+/** Written in the same transaction as the patch. */
 export interface MediaLinks {
   audio: number;
   subtitles: number;
@@ -78,7 +59,6 @@ export interface NarrationPatch {
   narratedFingerprint?: string | null;
   regenerate?: boolean;
   freshWanted?: boolean;
-  /** The keys of the parts of a segmented narration asked for afresh (a verification's mismatch), until the next store: the others are kept. */
   freshParts?: string[] | null;
   noAudioCheck?: boolean;
   paidRetryOf?: string | null;
@@ -136,10 +116,7 @@ export type NarrationEvent =
       /** The failed request may have reached the service and been charged (a timeout, a reset, a 5xx). */
       outcomeUnknown?: boolean;
     }
-  /**
-   * The request would take the month over the credit budget: nothing is sent, the narration waits until
-   * `until` (the month's end), or until the budget rises or an editor lets it through (both clear the wait).
-   */
+  /** Over the month's credit budget: nothing is sent until `until`, or until the budget rises or an editor lets it through. */
   | { type: 'budgetHeld'; reason: string; until: Date }
   /** 402/401/403: the whole queue pauses; this narration goes back to the queue untouched. */
   | { type: 'submitPaused'; reason: string; code: string }
@@ -161,18 +138,12 @@ export type NarrationEvent =
       owner: string;
       files: MediaLinks;
       durationSeconds?: number | null;
-      /** The stored MP3's exact length. */
       audioBytes?: number | null;
       chapters?: Chapter[] | null;
-      /** A segmented narration's map of the joined audio; absent (cleared) for a whole article. */
       segments?: StoredPart[] | null;
       now: Date;
     }
-  /**
-   * A segmented version was cut into parts (the worker holds the row, as for a submission): it now
-   * waits for the parts not yet at hand, or is joined at once when every one is. `credits`: what
-   * the new parts cost, the only ones paid.
-   */
+  /** `credits`: what the new parts cost, the only ones paid. */
   | {
       type: 'partsPlanned';
       owner: string;
@@ -213,24 +184,15 @@ export type NarrationEvent =
   /** A fresh take of some parts of a stored segmented narration (`keys`), the others kept. */
   | { type: 'partsRegenerateRequested'; keys: string[]; now: Date };
 
-/**
- * Extra conditions of the compare-and-set, besides the expected status. Each makes a write from a
- * stale copy of the row lose instead of overwriting what another writer did meanwhile.
- */
+/** Extra compare-and-set conditions: a write from a stale copy loses instead of overwriting another writer's. */
 export interface TransitionGuard {
-  /**
-   * The row's lease must (still) belong to this owner; `null`: nobody may hold it. A worker whose
-   * lease expired and was taken over can then never write to the row again, nor can a store whose
-   * lease the same worker claimed again: a store's owner names its claim (store-step.ts).
-   */
+  /** `null`: nobody may hold it. A store's owner names its claim, so a store whose lease was claimed again can never write (store-step.ts). */
   leaseOwner?: string | null;
   /** The lease ran out before this time (recovery must not take a lease its holder just renewed). */
   leaseExpiredBefore?: Date;
-  /** The counters still hold the values the patch's new ones were computed from. */
   counters?: Partial<Record<CounterField, number>>;
 }
 
 export type TransitionResult =
   | { kind: 'apply'; from: NarrationStatus[]; patch: NarrationPatch; guard: TransitionGuard }
-  /** Nothing to do (an unchanged republish, a duplicate or replayed callback). */
   | { kind: 'ignore'; reason: string };
