@@ -20,7 +20,7 @@ import { sendSpeech } from '../voices';
 import { narrationCost } from './domain/cost';
 import { adminNarrationView, adminNarrationViewWithFiles } from './domain/admin-view';
 
-/** Admin routes behind the admin JWT and the plugin's RBAC actions; their shapes are shared/contracts/narrations.ts. */
+/** Behind the admin JWT and the plugin's RBAC actions. */
 
 const statusesBody = accepts<Contract.NarrationStatusesRequest['body']>()(
   z.object({ contentType: contentTypeUid, documentIds: z.array(z.string().min(1).max(64)).max(500) })
@@ -60,7 +60,6 @@ const lexiconAffectedBody = accepts<LexiconAffectedRequest['body']>()(
 );
 const listenBody = accepts<Contract.ListenRequest['body']>()(documentTarget.extend({ index: z.number().int().min(0).max(10_000) }));
 
-/** Narration rows the caller may read (their document, in their locale, passes "read"). */
 async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 'targetLocale'>>(
   ctx: Context,
   contentType: string,
@@ -73,7 +72,6 @@ async function readableRows<Row extends Pick<NarrationRow, 'targetDocumentId' | 
 }
 
 export default {
-  /** One request for a whole list page: statuses of many documents of one type. */
   async statuses(ctx: Context) {
     const { contentType, documentIds } = validate(statusesBody, ctx.request.body);
     // Two independent reads, side by side: on a database server each is a round trip.
@@ -95,7 +93,7 @@ export default {
       documentId: ctx.params.documentId,
       locale: ctx.query.locale ?? null,
     });
-    // Two independent reads, side by side, as `statuses` does: on a database server each is a round trip.
+    // Side by side, as `statuses` does: on a database server each read is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocument(target.contentType, target.documentId),
       getService('queue-state').read(),
@@ -164,7 +162,6 @@ export default {
     )) satisfies Contract.SetVoiceResponse;
   },
 
-  /** POST /speech/narrations/paragraphs: the draft's paragraphs and the voice they would be read in. */
   async paragraphs(ctx: Context) {
     const target = await ensureMayActOn(ctx, validate(paragraphsBody, ctx.request.body), 'read');
     const result = await getService('narration-editor').paragraphs(target.contentType, target.documentId, target.locale);
@@ -172,7 +169,6 @@ export default {
     ctx.body = result satisfies Contract.ParagraphsResponse;
   },
 
-  /** POST /speech/narrations/passages: the draft's passages, their languages and voices (docs/passage-voices.md). */
   async passages(ctx: Context) {
     const target = await ensureMayActOn(ctx, validate(passagesBody, ctx.request.body), 'read');
     const result = await getService('narration-editor').passages(target.contentType, target.documentId, target.locale);
@@ -180,7 +176,6 @@ export default {
     ctx.body = result satisfies PassagesResponse;
   },
 
-  /** PUT /speech/narrations/passages/voice: an editor's voice for one passage. */
   async setPassageVoice(ctx: Context) {
     const target = await ensureMayActOn(ctx, validate(passageVoiceBody, ctx.request.body), 'narrate');
     ctx.body = (await getService('narration-editor').setPassageVoice(
@@ -217,7 +212,6 @@ export default {
     ctx.body = (await getService('narration-editor').overview()) satisfies Contract.OverviewResponse;
   },
 
-  /** Characters and credits of a document's current text with the current voice and mode. */
   async estimate(ctx: Context) {
     const target = await ensureMayActOn(ctx, validate(estimateBody, ctx.request.body), 'read');
     const estimate = await getService('narration-editor').estimate(target.contentType, target.documentId, target.locale);
@@ -225,17 +219,12 @@ export default {
     ctx.body = estimate satisfies Contract.EstimateResponse;
   },
 
-  /** Cost of any text in both modes (the settings page's preview). */
   async cost(ctx: Context) {
     const { text } = validate(costBody, ctx.request.body, 'text is required');
     ctx.body = { verbatim: narrationCost(text, '0'), preprocessed: narrationCost(text, '2') } satisfies Contract.CostResponse;
   },
 
-  /**
-   * POST /speech/lexicon/affected { contentType, locale?, page?, pageSize? }: which published
-   * documents of one page the current lexicon would change, and what narrating them again would
-   * cost. Only documents the caller may read are looked at; nothing is submitted.
-   */
+  /** Only documents the caller may read are looked at; nothing is submitted. */
   async lexiconAffected(ctx: Context) {
     const target = validate(lexiconAffectedBody, ctx.request.body ?? {});
     // The locale the documents are read in is the one their permission is checked in.
@@ -247,11 +236,7 @@ export default {
     ctx.body = result satisfies LexiconAffectedResponse;
   },
 
-  /**
-   * POST /speech/narrations/listen { contentType, documentId, locale?, index } -> audio/mpeg:
-   * one paragraph of the entry's current text in the voice it would be narrated in. The text is
-   * read on the server, so this route speaks article text only, never arbitrary input.
-   */
+  /** The text is read on the server, so this route speaks article text only, never arbitrary input. */
   async listen(ctx: Context) {
     const { contentType, documentId, locale, index } = await ensureMayActOn(ctx, validate(listenBody, ctx.request.body ?? {}), 'narrate');
     const draft = await getService('narration-editor').paragraphs(contentType, documentId, locale);

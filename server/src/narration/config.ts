@@ -18,12 +18,6 @@ import { narrationModeOf, type NarrationModeChoice } from './domain/segments';
 import { MAX_TEMPLATE_LENGTH, templateProblem } from './domain/templates';
 import { effectiveTrigger } from './domain/triggers';
 
-/**
- * Narration's slice of the configuration: which types are narrated and how, what is read around
- * an article, and how often live entries are checked for a narration never recorded. Most of it
- * an editor may change in Settings -> Speech, over the file.
- */
-
 const segmentCharactersRange = `must be a whole number of characters from ${MIN_SEGMENT_CHARACTERS} to ${MAX_SEGMENT_CHARACTERS}`;
 
 /** The longest part of a segmented narration (shared/contracts/settings.ts says why these bounds). */
@@ -43,27 +37,18 @@ export const typeSettingsSchema = z
         (fields) => new Set(fields).size === fields.length,
         'name each text field once (a field named twice is read, and paid for, twice)'
       ),
-    /**
-     * Left out: the type decides (published for draft & publish types, saved otherwise). 'off'
-     * keeps the settings but narrates nothing; a value that cannot fire for the type is refused.
-     */
+    /** Left out: the type decides (publish or save); a value that cannot fire for the type is refused. */
     trigger: z.enum(NARRATION_TRIGGERS).optional(),
-    /**
-     * Serve this type's narrations to anyone, even where the content API keeps the type closed
-     * (public audio of members-only text). Off: a narration is visible exactly where its entry is.
-     */
+    /** Public audio of members-only text. Off: a narration is visible exactly where its entry is. */
     publicNarration: z.boolean().optional(),
     /** Kinds of block not read, on top of the chosen fields; left out: every kind is read as before. */
     skipBlocks: z.array(z.enum(SKIPPABLE_BLOCKS)).max(SKIPPABLE_BLOCKS.length).optional(),
-    /** The text field `{author}` reads in intro and outro templates. */
     authorField: z.string().min(1).optional(),
     /** Left out: 'whole' (one request per article). 'segmented': in parts, an edit paying only for the parts it changed. */
     narrationMode: z.enum(NARRATION_MODES).optional(),
     /** The longest part of this type when segmented; left out: the global segmentCharacters. */
     segmentCharacters: segmentCharacters.optional(),
-    /** Check each stored narration by the service's speech to text (docs/verification.md). */
     verify: z.boolean().optional(),
-    /** Each paragraph in its own language's voice, quotes in the quote voice (docs/passage-voices.md). */
     passageVoices: z.boolean().optional(),
     /** What a mismatch does for this type: 'flag' (left out) or 'regenerate' the article once, paid. */
     verification: z
@@ -74,10 +59,7 @@ export const typeSettingsSchema = z
   .strict() satisfies z.ZodType<ArticleFields & { trigger?: NarrationTrigger } & NarrationModeChoice, z.ZodTypeDef, unknown>;
 export type ContentTypeNarrationConfig = z.infer<typeof typeSettingsSchema>;
 
-/**
- * A type's entry as saved from the admin: the file's shape, and `segmentCharacters: null` to clear
- * the type's own part size (the global one applies, even where the file gives the type a size).
- */
+/** `segmentCharacters: null` clears the type's own part size (the global one applies, over the file's). */
 export const runtimeContentTypeSchema = typeSettingsSchema.extend({
   segmentCharacters: segmentCharacters.nullable().optional(),
 }) satisfies z.ZodType<TypeSettings, z.ZodTypeDef, unknown>;
@@ -95,34 +77,26 @@ export const templatesSchema = z.record(
     })
 );
 
-/** The site's name as `{site}` reads it. */
 export const siteName = z.string().trim().max(200);
 
 const preprocessType = z.enum(['0', '2']);
 
-/** Narration's slice of the configuration file. */
 export const narrationConfigShape = {
   contentTypes: z.record(contentTypeUidKey, typeSettingsSchema).default({}),
-  /** `{site}` in intro and outro templates. */
   siteName: siteName.default(''),
   /** Read before every article (per locale, `*` for all): `{title}`, `{author}`, `{site}`. None by default. */
   introTemplates: templatesSchema.default({}),
-  /** Read after every article, like introTemplates. */
   outroTemplates: templatesSchema.default({}),
   /** Sent as a JSON string: the service rejects the bare numbers 0 and 2. */
   preprocessType: preprocessType.default('0'),
-  /** The longest part of a segmented narration, for every type without its own. */
   segmentCharacters: segmentCharacters.default(DEFAULT_SEGMENT_CHARACTERS),
-  /**
-   * How often live entries are checked for a publish whose narration was never recorded (the
-   * database went away right after Strapi's commit, or the process died there). Also at start.
-   */
+  /** Catches a publish whose recording was lost (the database went away right after Strapi's commit). */
   reconcileIntervalMs: z
     .number()
     .int()
     .min(1_000)
     .default(5 * 60_000),
-  /** How old a publish must be before the reconciliation looks at it (its own recording, and slower transactions, come first). */
+  /** Its own recording, and slower transactions, come first. */
   reconcileSettleMs: z
     .number()
     .int()
@@ -139,18 +113,13 @@ export const narrationSettingsShape = {
   siteName,
   introTemplates: templatesSchema,
   outroTemplates: templatesSchema,
-  /** The longest part of a segmented narration, for every type without its own. */
   segmentCharacters,
 };
 export type NarrationSettings = Partial<z.output<z.ZodObject<typeof narrationSettingsShape>>>;
 
 /**
- * Every type of the file or the saved map. A saved entry replaces the file's, but what it leaves
- * out of the file's (`publicNarration`, which the settings page does not offer; what is read, the
- * author field, the narration mode, the part size, the verification and passage voices, when a saved entry
- * predates them) is kept.
- * A saved `segmentCharacters: null` stays null, over the file's size: the type has no size of its
- * own (the global one applies), and the settings page, shown it, sends the clear back.
+ * A saved entry replaces the file's but keeps what it leaves out of it (`publicNarration`, or what it
+ * predates). A saved `segmentCharacters: null` stays null: the global size applies.
  */
 export function typesOverFile(
   file: Readonly<Record<string, ContentTypeNarrationConfig>>,
@@ -179,12 +148,7 @@ type NarrationInEffect = Pick<
   'preprocessType' | 'contentTypes' | 'siteName' | 'introTemplates' | 'outroTemplates' | 'segmentCharacters'
 >;
 
-/**
- * Narration's settings in effect: what was saved from the admin over the file, and every narrated
- * type with what applies to it: the trigger (off, or its type's own) and the narration mode (whole
- * unless segmented). A type's segmentCharacters stays left out when it has none (null when it was
- * cleared from the admin): the global one applies, and the admin sending the type back does not pin it.
- */
+/** A type's cleared segmentCharacters stays left out, so the admin sending the type back does not pin it. */
 export function narrationInEffect(
   file: NarrationConfig,
   saved: NarrationSettings,

@@ -12,26 +12,16 @@ import { triggerProblem } from './domain/triggers';
 import { detectLanguage, passageVoiceSettings } from '../passages';
 import { resolveVoiceId } from '../voices';
 
-/** A document's entry as the Document Service returns it. */
 type ContentEntry = Record<string, unknown> & { documentId: string; locale?: string | null };
 
-/** Which version of a document the Document Service reads. */
 type VersionParams = { locale?: string; status?: 'draft' | 'published' };
 
-/** How long the site's locales are taken as read before they are read again. */
 const SITE_LOCALES_TTL_MS = 60_000;
 
-/**
- * Reads the content that gets narrated: the published version of a document (or the saved one,
- * for types without draft & publish), and describes it with the current settings.
- */
 export function createContentReader(strapi: Core.Strapi) {
   const schema = (uid: string) => contentTypeSchema(strapi, uid);
 
-  /**
-   * Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options.
-   * Asked only of a type that exists (the field rules look at a model first).
-   */
+  /** Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options. */
   const isPrivate = (uid: string) => (field: string) => {
     const model = schema(uid);
     return model !== undefined && contentTypeUtils.isPrivateAttribute(model, field);
@@ -40,10 +30,6 @@ export function createContentReader(strapi: Core.Strapi) {
   const isLocalized = (uid: string) => isLocalizedSchema(schema(uid));
   const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(schema(uid));
 
-  /**
-   * Document Service parameters for one version of a type's documents: the locale where the type
-   * has locales, the status where it has drafts.
-   */
   function versionParams(uid: string, locale: string | null, status: 'draft' | 'published'): VersionParams {
     const params: VersionParams = {};
     if (locale && isLocalized(uid)) params.locale = locale;
@@ -51,10 +37,7 @@ export function createContentReader(strapi: Core.Strapi) {
     return params;
   }
 
-  /**
-   * The site's locales as last read (default first): the languages a passage may be told in
-   * (docs/passage-voices.md). Read at start-up, and again at most once a minute after that.
-   */
+  /** Read at start-up, then at most once a minute. */
   let siteLocales: { codes: string[]; readAt: number } = { codes: [], readAt: 0 };
   function knownLocales(reader: { siteLocales(): Promise<string[]> }): string[] {
     if (Date.now() - siteLocales.readAt > SITE_LOCALES_TTL_MS) {
@@ -73,7 +56,6 @@ export function createContentReader(strapi: Core.Strapi) {
   }
 
   return {
-    /** Why narrating `uid` with these fields can never be allowed (an empty list when it can). */
     configProblems(
       uid: string,
       narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>
@@ -83,26 +65,22 @@ export function createContentReader(strapi: Core.Strapi) {
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
     },
 
-    /** Every problem of a whole `contentTypes` setting (the config file's, or one sent to the settings route). */
     contentTypesProblems(
       contentTypes: Record<string, Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>>
     ): FieldProblem[] {
       return Object.entries(contentTypes).flatMap(([uid, typeSettings]) => this.configProblems(uid, typeSettings));
     },
 
-    /** The fields of `uid` an editor may choose to narrate (text, not private), in schema order. */
     narratableFieldNames(uid: string): string[] {
       const model = schema(uid);
       if (!model || !uid.startsWith('api::')) return [];
       return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
     },
 
-    /** Reads the site's locales for passage voices (bootstrap, before the first narration is described). */
     async loadSiteLocales(): Promise<void> {
       siteLocales = { codes: await this.siteLocales(), readAt: Date.now() };
     },
 
-    /** The locale codes of the site (i18n), default first; none without the i18n plugin. */
     async siteLocales(): Promise<string[]> {
       const i18n = strapi.plugin('i18n') as unknown as
         | { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } }
@@ -118,16 +96,12 @@ export function createContentReader(strapi: Core.Strapi) {
     isLocalized,
     hasDraftAndPublish,
 
-    /** The narration's key of one document (and locale, for localized types). */
     articleIdFor: (uid: string, documentId: string, locale: string | null) => articleKey(documentId, locale, isLocalized(uid)),
 
-    /** The version front ends see: published for draft & publish types, the only one otherwise. */
     loadLive: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'published'),
 
-    /** The version editors are working on: the draft for draft & publish types, the only one otherwise. */
     loadDraft: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'draft'),
 
-    /** One page of the live versions of a type's documents (in `locale`), oldest first, and how many there are. */
     async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
       const params = versionParams(uid, locale, 'published');
       const documents = documentsOf(strapi, uid);
@@ -138,10 +112,7 @@ export function createContentReader(strapi: Core.Strapi) {
       return { entries, total };
     },
 
-    /**
-     * Which of these documents have a live version (in `locale`, or in any locale when null), as
-     * `documentKey`s (with the locale for localized types): one query for all of them.
-     */
+    /** One query for all of them; `documentKey`s, with the locale for localized types. */
     async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
       if (documentIds.length === 0) return new Set();
       const localized = isLocalized(uid);
@@ -154,7 +125,6 @@ export function createContentReader(strapi: Core.Strapi) {
       return new Set(entries.map((entry) => documentKey(entry.documentId, localized ? (entry.locale ?? null) : null)));
     },
 
-    /** Changes whenever a live version of the type is written, added or removed (a publish, an unpublish, a save). */
     async liveStamp(uid: string): Promise<string> {
       return writeStamp(strapi.db.query(uid), { publishedAt: { $notNull: true } });
     },

@@ -4,12 +4,7 @@ import type { NarrationRow } from '../queue';
 import { etagOf, notModified } from '../http';
 import { getService } from '../utils';
 
-/**
- * How a narration's stored file is handed out by the public routes (the player's, the feeds'
- * enclosures): a redirect to the Media Library's URL. Whether a narration may be seen depends on the
- * caller's credentials, so `Cache-Control: no-cache` and `Vary: Authorization` keep shared caches
- * from handing one caller's answer to another; the ETag makes asking again cheap.
- */
+/** Visibility depends on the caller's credentials: `no-cache` and `Vary: Authorization` keep shared caches from mixing callers. */
 
 export function privateAnswer(ctx: Context, etag: string): boolean {
   ctx.set('Cache-Control', 'no-cache');
@@ -17,12 +12,7 @@ export function privateAnswer(ctx: Context, etag: string): boolean {
   return notModified(ctx, etag);
 }
 
-/**
- * Media Library URLs are relative for the local provider and absolute for cloud providers. The tag
- * follows the file: a regenerated narration is a new upload, with a new id and URL. A private
- * bucket's file is reached through a URL signed for this request, which expires: that redirect is
- * never stored nor tagged, so no cache hands out an old one.
- */
+/** A private bucket's URL is signed for this request and expires: that redirect is never tagged or stored. */
 export async function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
   if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
   const readable = await getService('media').readableUrl(file);

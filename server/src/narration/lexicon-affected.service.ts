@@ -4,11 +4,6 @@ import type { VoiceOverrides } from './voice-overrides';
 import type { NarrationRows } from '../queue';
 import type { SettingsService } from '../settings';
 
-/**
- * The lexicon's effect on what is already narrated. The rules themselves apply inside the
- * narrated text (lexicon/domain/rules.ts); this answers which articles a rule would change
- * and what narrating them again would cost, without submitting anything.
- */
 export interface LexiconAffectedDeps {
   settings: SettingsService;
   rows: NarrationRows;
@@ -18,12 +13,7 @@ export interface LexiconAffectedDeps {
 
 export function createLexiconAffected({ settings, rows: repository, content, voiceOverrides }: LexiconAffectedDeps) {
   return {
-    /**
-     * One page of a type's published documents (in `locale`) whose narration the current lexicon
-     * would change, and what narrating them again would cost: the text with the lexicon differs
-     * from the text without it, and its fingerprint from the one last narrated. `readable` keeps
-     * the documents the caller may read.
-     */
+    /** The text with the lexicon differs from the text without it, and its fingerprint from the one last narrated. */
     async affected(
       uid: string,
       locale: string | null,

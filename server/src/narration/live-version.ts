@@ -3,17 +3,13 @@ import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 import type { VoiceOverrides } from './voice-overrides';
 
-/** What reading a narration's live version takes: the settings, the content, the editor's voices. */
 export interface LiveVersionDeps {
   settings: Pick<SettingsService, 'get'>;
   content: Pick<ContentReader, 'loadLive' | 'describe'>;
   voiceOverrides: Pick<VoiceOverrides, 'choices'>;
 }
 
-/**
- * The live version of a narration's document as it would be narrated now (for the submission,
- * and for the chapters of what is stored); null when it is no longer published or no longer narrated.
- */
+/** Null when the document is no longer published or no longer narrated. */
 export function liveVersionReader({ settings, content, voiceOverrides }: LiveVersionDeps): DescribeLive {
   return async (narration) => {
     const current = await settings.get();

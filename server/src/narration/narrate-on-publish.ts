@@ -3,17 +3,9 @@ import { publishOrigin, type RequestState } from '../credits';
 import { getService, withSavepoint } from '../utils';
 
 /**
- * Document Service middleware: publishing (and, for types configured `save`, creating or
- * updating) records a new version for narration. It never waits on the network; the queue
- * worker submits later.
- *
- * Where Strapi runs the action inside a transaction of the caller's (the Content Manager's bulk
- * publish), the version is recorded in that same transaction, so the publish and its narration
- * commit together or not at all; a savepoint keeps a failed recording from undoing the publish, and
- * that recording is then tried again after the commit. Otherwise Strapi's own transaction has
- * committed before this middleware sees the result, and the version is recorded right after it.
- * Should that recording be lost (the database went away, the process died), the reconciliation
- * (narration/reconciler.ts) records the live version later.
+ * Records a new version on publish (or save) without waiting on the network. Inside a caller's
+ * transaction it commits with the publish (a savepoint keeps a failed recording from undoing it);
+ * otherwise it records right after Strapi's commit, and the reconciliation catches one lost there.
  */
 
 type DocumentActionContext = {
@@ -42,16 +34,12 @@ export function localesOf(locale: unknown): Array<string | null> {
   return [null];
 }
 
-/** The actions that may record, cancel or forget a narration; every other one passes untouched. */
 const ACTIONS_THAT_NARRATE = new Set(['create', 'update', 'publish', 'unpublish', 'delete']);
 
 export function narrateOnPublish(strapi: Core.Strapi) {
-  // Recordings that wait for a commit run one after another, each in a turn of its own of the event
-  // loop. A bulk publish commits many documents at once; recorded side by side, their queries
-  // interleave on the database connection and the first is ready (and wakes the worker) only when
-  // nearly all are; and SQLite's queries answer synchronously, so a chain of recordings can run
-  // from one microtask to the next without ever letting the worker's request to the service out
-  // of the socket. In turn, the first document goes to the service while the others are recorded.
+  // Recordings after a commit run one at a time, each in its own turn of the event loop: side by side,
+  // a bulk publish's queries interleave (and SQLite's answer synchronously), so the worker's first
+  // request would wait for nearly all of them.
   let committed: Promise<void> = Promise.resolve();
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   const afterPrevious = (run: () => Promise<unknown>): Promise<void> =>
@@ -60,7 +48,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       .then(run)
       .then(() => undefined));
 
-  /** Runs a recording; a failure is logged (the reconciliation records it later). True when it worked. */
+  /** A failure is logged (the reconciliation records it later). */
   const logged = (work: () => Promise<unknown>) => async (): Promise<boolean> => {
     try {
       await work();
@@ -84,7 +72,6 @@ export function narrateOnPublish(strapi: Core.Strapi) {
     await run();
   }
 
-  /** New versions: inside the caller's transaction when there is one, else right after Strapi's own commit. */
   async function record(work: () => Promise<unknown>): Promise<boolean> {
     if (!strapi.db.inTransaction()) return logged(work)();
     return strapi.db.transaction(async ({ trx, onCommit }) => {
@@ -103,11 +90,8 @@ export function narrateOnPublish(strapi: Core.Strapi) {
   }
 
   /**
-   * A save of an entry of a type without draft & publish changes its row in place, where the
-   * reconciliation's id cursor does not look: it is noted before Strapi writes it, and the note is
-   * removed once the narration is recorded. Inside a caller's transaction the recording commits
-   * with the save, and no note is needed. Null when there is nothing to note, or noting failed (the
-   * save then goes on: noting is never why a save fails).
+   * A save of a type without draft & publish changes its row in place, where the id cursor does not look:
+   * it is noted first, and the note removed once recorded. Noting never makes a save fail.
    */
   async function noteSave(ctx: DocumentActionContext, trigger: string): Promise<number | null> {
     const documentId = ctx.params?.documentId;

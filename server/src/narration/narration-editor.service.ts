@@ -21,11 +21,6 @@ import type { ContentReader } from './content';
 import type { NarrationsService } from './narrations.service';
 import type { VoiceOverrides } from './voice-overrides';
 
-/**
- * What editors do by hand in the admin: narrate now (the same rules as a publish), regenerate,
- * choose an article's voice, estimate what a narration would cost, listen to a paragraph, and the
- * queue's overview and pause.
- */
 export interface NarrationEditorDeps {
   settings: SettingsService;
   queueState: QueueStateStore;
@@ -50,7 +45,7 @@ export function createNarrationEditorService({
   narrations,
 }: NarrationEditorDeps) {
   const service = {
-    /** The editor's "narrate now": same rules as a publish (unchanged content is not paid twice). */
+    /** Same rules as a publish: unchanged content is not paid twice. */
     async narrateNow(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.NarrateResponse> {
       const result = await narrations.recordFromDocument(uid, documentId, locale, { origin });
       return { articleId: content.articleIdFor(uid, documentId, locale), ...result };
@@ -67,7 +62,6 @@ export function createNarrationEditorService({
       return { results, queued: results.filter((result) => result.queued).length };
     },
 
-    /** The editor's "regenerate": a fresh, paid generation of unchanged content. */
     async regenerate(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.RegenerateResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
       const row = await repository.findByArticleId(articleId);
@@ -79,10 +73,7 @@ export function createNarrationEditorService({
       return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
     },
 
-    /**
-     * A fresh, paid take of some parts of a stored segmented narration (a verification's
-     * mismatch): the other parts are read back from the stored audio. Only parts that audio has.
-     */
+    /** A paid take of some parts (a verification's mismatch); the other parts are read back from the stored audio. */
     async regenerateParts(narration: NarrationRow, keys: readonly string[], origin: Origin): Promise<{ queued: boolean; reason?: string }> {
       const stored = new Set((narration.segments ?? []).map((part) => part.key));
       const fresh = [...new Set(keys)].filter((key) => stored.has(key));
@@ -93,7 +84,6 @@ export function createNarrationEditorService({
       return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
     },
 
-    /** The draft's passages with their languages and voices, for the edit view (docs/passage-voices.md); null as `paragraphs`. */
     async passages(uid: string, documentId: string, locale: string | null): Promise<PassagesResponse | null> {
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
@@ -106,10 +96,7 @@ export function createNarrationEditorService({
       };
     },
 
-    /**
-     * An editor's voice for one passage of the draft; null gives it back to the rules. Narrated at
-     * the next publish. Only a passage the draft has, of a type that reads passages in their voices.
-     */
+    /** Null gives it back to the rules; narrated at the next publish. */
     async setPassageVoice(
       uid: string,
       documentId: string,
@@ -141,10 +128,6 @@ export function createNarrationEditorService({
       return { articleId, voiceId };
     },
 
-    /**
-     * The version the editor is looking at (the draft, for types with draft & publish), described
-     * with the entry's voice override; null when the type is not narrated or the document is missing.
-     */
     async draftVersion(uid: string, documentId: string, locale: string | null) {
       const current = await settings.get();
       const typeSettings = current.contentTypes[uid];
@@ -158,11 +141,6 @@ export function createNarrationEditorService({
       };
     },
 
-    /**
-     * The paragraphs of a document's current (draft) text and the voice it would be read in, for
-     * "listen to this paragraph" in the edit view. Null when the type is not narrated or the
-     * document does not exist.
-     */
     async paragraphs(uid: string, documentId: string, locale: string | null): Promise<Contract.ParagraphsResponse | null> {
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
@@ -174,10 +152,7 @@ export function createNarrationEditorService({
       };
     },
 
-    /**
-     * What narrating a document's current text would cost, before anything is submitted. The
-     * editor is looking at the draft, so that is the version estimated.
-     */
+    /** The editor is looking at the draft, so that is the version estimated. */
     async estimate(uid: string, documentId: string, locale: string | null): Promise<Contract.EstimateResponse | null> {
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
@@ -192,7 +167,7 @@ export function createNarrationEditorService({
         preprocessType: version.preprocessType,
         voiceId: version.voiceId,
         voiceOverride: override,
-        /** The voice's language, and whether it differs from the article's locale (said before anything is paid). */
+        /** Said before anything is paid. */
         voice: await voices.check(version.voiceId, version.locale),
         unchanged: Boolean(row && row.narratedFingerprint === version.fingerprint),
         parts: costs.parts,
@@ -201,7 +176,6 @@ export function createNarrationEditorService({
       };
     },
 
-    /** Estimates many documents at once (bulk action): what would be submitted, and its cost. */
     async estimateMany(uid: string, documentIds: string[], locale: string | null): Promise<Omit<Contract.EstimateManyResponse, 'refused'>> {
       const items = [];
       for (const documentId of documentIds) {
@@ -214,18 +188,14 @@ export function createNarrationEditorService({
         toSubmit: toSubmit.length,
         skipped: items.length - toSubmit.length,
         totalCredits: toSubmit.reduce((sum, item) => sum + item.credits, 0),
-        /** Documents that would be submitted in a voice the voice list gives another language. */
         voiceMismatches: toSubmit.filter((item) => item.voice.mismatch).length,
       };
     },
 
-    /** Average narrated characters per content type (latest narrations), for the settings page's cost preview. */
     averageCharacters: () => repository.recentAverageCharacters(),
 
-    /** The narrations of some documents of one type (a list page), every locale. */
     findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
 
-    /** The narrations of one document, every locale; a segmented one with how many of its parts are ready. */
     async findForDocument(uid: string, documentId: string) {
       const rows = await repository.findForDocument(uid, documentId);
       return Promise.all(
@@ -237,14 +207,12 @@ export function createNarrationEditorService({
       );
     },
 
-    /** Lifts a pause (credits, API key) and lets the worker submit again at once. */
     async resumeQueue() {
       const queue = await queueState.update({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
       worker.wake();
       return queue;
     },
 
-    /** The queue at a glance, for the admin's status board. */
     async overview(): Promise<Contract.OverviewResponse> {
       const connection = settings.connection();
       return {

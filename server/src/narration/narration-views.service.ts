@@ -3,12 +3,7 @@ import type { NarrationRow, NarrationRows } from '../queue';
 import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 
-/**
- * The narrations a front end may see, through the public routes, REST's `?narration=true` and
- * GraphQL's `narration` field: only where the caller may read the narrated type (or the type's
- * `publicNarration` switch is on), and only for content that is live (published, or saved for a
- * type without draft & publish).
- */
+/** Only where the caller may read the type (or `publicNarration` is on), and only for live content. */
 export interface PublicViewsDeps {
   settings: SettingsService;
   rows: NarrationRows;
@@ -18,17 +13,13 @@ export interface PublicViewsDeps {
 
 export function createNarrationViews({ settings, rows: repository, content, contentApi }: PublicViewsDeps) {
   const service = {
-    /** A narration by its key, or null when it is missing, not live or not readable by this caller. */
     async findVisible(articleId: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
       const row = await repository.findByArticleId(articleId, true);
       if (!row || !(await service.isVisible(row, auth))) return null;
       return row;
     },
 
-    /**
-     * The narration of one entry a content-API caller has just read, under the same rule as
-     * findVisible. A published entry is live already; for a draft, the published version decides.
-     */
+    /** A published entry is live already; for a draft, the published version decides. */
     async findVisibleForEntry(
       uid: string,
       entry: { documentId: string; locale?: string | null; publishedAt?: string | null },

@@ -11,16 +11,8 @@ import type { VoiceChoices, VoiceOverrides } from './voice-overrides';
 import type { Passage } from '../passages';
 import { createReconciler } from './reconciler';
 
-/**
- * Publish and record, the narration's main line: a published version is recorded in the queue
- * (`narration-rows`), and the `worker` submits it, receives its callback and stores its files.
- * Also the lifecycle of the worker and the reconciliation. What editors do by
- * hand is narration-editor.service.ts; what front ends read is narration-views.service.ts.
- */
-
 export interface NarrationsServiceDeps {
   strapi: Core.Strapi;
-  /** The reconciliation's timing, and whether this instance runs the queue's work. */
   config: Pick<NarrationConfig, 'reconcileIntervalMs' | 'reconcileSettleMs'> & Pick<QueueConfig, 'worker'>;
   settings: SettingsService;
   rows: NarrationRows;
@@ -30,7 +22,6 @@ export interface NarrationsServiceDeps {
   voiceOverrides: VoiceOverrides;
   worker: NarrationWorker;
   pendingRecordings: PendingRecordings;
-  /** The checks of verified narration (verification/): they go with their narration. */
   checks: { removeForNarrations: (narrationIds: readonly number[]) => Promise<void> };
 }
 
@@ -65,11 +56,7 @@ export function createNarrationsService({
     pending: pendingRecordings,
   });
 
-  /**
-   * An editor's passage voices whose passage neither the version just recorded nor the draft has
-   * any more go: an article's choices then stay as many as its passages. The draft is read only
-   * when some choice is missing from the recorded version.
-   */
+  /** Passage choices neither the recorded version nor the draft has go, so they stay as many as the passages. */
   async function prunePassageChoices(
     uid: string,
     documentId: string,
@@ -92,7 +79,6 @@ export function createNarrationsService({
   }
 
   const service = {
-    /** Keeps a detached promise (an after-commit enqueue) so shutdown and tests can wait for it. */
     track<T>(promise: Promise<T>): Promise<T> {
       pending.add(promise);
       void promise.finally(() => pending.delete(promise));
@@ -107,10 +93,7 @@ export function createNarrationsService({
       return narrated ? (narrated.trigger ?? null) : null;
     },
 
-    /**
-     * Reads the live version of a document and records it; no network, at most one write.
-     * `reconciling`: only a version that was never recorded (see reconcile.ts), never a retry.
-     */
+    /** No network, at most one write; `reconciling`: only a version never recorded, never a retry. */
     async recordFromDocument(
       uid: string,
       documentId: string,
@@ -141,7 +124,6 @@ export function createNarrationsService({
       }
     },
 
-    /** The document is gone: its narrations and their files go too. */
     async forgetDocument(uid: string, documentId: string, locale: string | null) {
       for (const row of await repository.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
@@ -161,7 +143,6 @@ export function createNarrationsService({
         reconciler.start();
       }
     },
-    /** One reconciliation pass now (tests; the timer runs them otherwise). */
     reconcile: () => reconciler.runOnce(),
     /** Idempotent: a second call waits for the first shutdown instead of racing it. */
     stop() {

@@ -9,13 +9,8 @@ import { chaptersToVtt } from '../subtitles';
 import { getService } from '../utils';
 
 /**
- * Public, read-only narration routes for front ends: JSON, and the stored files themselves.
- *
- * Every answer carries an ETag (of the JSON, of the chapters track, of the file redirected to) and a
- * matching If-None-Match gets a 304, but only after the caller has been let in: whether a narration
- * may be seen depends on the caller's credentials, so `Cache-Control: no-cache` (a cache asks again
- * every time, cheaply with the tag) and `Vary: Authorization` keep shared caches from handing one
- * caller's answer to another.
+ * Every answer has an ETag, and a matching If-None-Match gets a 304 only after the caller is let in;
+ * `no-cache` and `Vary: Authorization` keep shared caches from handing one caller's answer to another.
  */
 
 const articleIdParam = z.string().min(1).max(255);
@@ -46,7 +41,6 @@ export default {
   async vtt(ctx: Context) {
     await redirectToFile(ctx, (await findVisible(ctx)).subtitlesVtt);
   },
-  /** A WebVTT chapters track (`<track kind="chapters">`) from the article's headings; 404 when it has none. */
   async chapters(ctx: Context) {
     const row = await findVisible(ctx);
     if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');

@@ -3,24 +3,16 @@ import { createBackgroundLoop } from '../utils';
 import { firstCursor, planReconcile, type LiveRowStamp, type ReconcileCursor } from './domain/reconcile';
 import type { PendingRecordings } from './pending-recordings';
 
-/**
- * Finds live entries of narrated types whose publish was committed by Strapi but never recorded
- * for narration (the recording runs after Strapi's commit: a database that goes away in between,
- * or a process killed there, would lose it), and records them: once at start, then on a slow
- * timer. The rules are in reconcile.ts; this reads the rows and keeps the cursors, one per type,
- * in the plugin store.
- */
+/** Records live entries whose publish Strapi committed but whose after-commit recording was lost. */
 
 export interface ReconcilerDeps {
   strapi: Core.Strapi;
   intervalMs: number;
   settleMs: number;
-  /** The content types narrated now (trigger not off). */
   narratedTypes: () => Promise<string[]>;
   isLocalized: (uid: string) => boolean;
   /** Records the live version of a document (idempotent: an unchanged version is not recorded twice). */
   record: (uid: string, documentId: string, locale: string | null) => Promise<{ queued: boolean }>;
-  /** Saves noted before Strapi wrote them, whose recording has not removed their note. */
   pending: Pick<PendingRecordings, 'olderThan' | 'remove'>;
   now?: () => Date;
 }
@@ -41,7 +33,7 @@ export function createReconciler(deps: ReconcilerDeps) {
     return row?.id ?? null;
   }
 
-  /** Live rows above the cursor, by id: an index range scan on the primary key. */
+  /** An index range scan on the primary key. */
   async function liveRowsAfter(uid: string, afterId: number): Promise<LiveRowStamp[]> {
     const localized = deps.isLocalized(uid);
     const rows = (await strapi.db.query(uid).findMany({
@@ -53,7 +45,6 @@ export function createReconciler(deps: ReconcilerDeps) {
     return rows.map((row) => ({ ...row, locale: localized ? (row.locale ?? null) : null }));
   }
 
-  /** One type from its cursor: the new cursor, and how many versions were recorded. */
   async function reconcileType(uid: string, cursor: ReconcileCursor, at: Date): Promise<{ cursor: ReconcileCursor; recorded: number }> {
     let afterId = cursor.afterId;
     let recorded = 0;
@@ -110,13 +101,11 @@ export function createReconciler(deps: ReconcilerDeps) {
   const loop = createBackgroundLoop({ log: strapi.log, what: 'the narration reconciliation', pass, nextDelayMs: () => intervalMs });
 
   return {
-    /** A pass now (the start-up one), then one every interval. */
     start() {
       if (!loop.isStopped()) return;
       runningSince = now();
       loop.start(0);
     },
-    /** Runs one pass (tests). */
     runOnce: loop.runOnce,
     stop: loop.stop,
   };

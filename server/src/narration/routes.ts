@@ -1,6 +1,5 @@
 import { adminOnly, adminRoute, publicRoute, type PluginRoute } from '../access';
 
-/** The narration queue for the admin (under /speech): statuses, the panel, the editor's actions, the bulk action. */
 export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.cost', adminOnly()),
   adminRoute('admin-narrations.estimate', adminOnly()),
@@ -23,7 +22,6 @@ export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.letThrough', adminOnly('settings.update')),
 ];
 
-/** Public routes under /api/speech: only narrations of live content the caller may read. */
 export const contentApiRoutes: PluginRoute[] = [
   { method: 'GET', path: '/narrations/:articleId', handler: 'narrations.findOne', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId/audio.mp3', handler: 'narrations.audio', config: publicRoute },

@@ -2,13 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { VOICE_OVERRIDE_UID } from '../content-types';
 import { createPassageVoices } from '../passages';
 
-/**
- * The voice an editor chose for one article, and those chosen for its passages (passages/). One
- * row per article (a unique index on article_id), so two editors choosing voices for two articles
- * at once never overwrite each other, and a document's overrides go when the document goes.
- */
+/** One row per article (a unique index), so two editors choosing voices for two articles never overwrite each other. */
 
-/** What an editor chose of an article's voices: its own, and its passages' by key. */
 export interface VoiceChoices {
   voiceId?: string | null;
   passages?: Readonly<Record<string, string>>;
@@ -16,16 +11,12 @@ export interface VoiceChoices {
 
 export interface VoiceOverrideTarget {
   articleId: string;
-  /**
-   * Null only for an override moved from an earlier version's plugin store whose article had no
-   * narration row to name its type; `removeForDocument` matches those by the document alone.
-   */
+  /** Null only for an override migrated from the plugin store whose article had no row to name its type. */
   contentType: string | null;
   documentId: string;
   locale: string | null;
 }
 
-/** Before the table existed, overrides were one object in the plugin store, keyed by articleId. */
 const LEGACY_STORE_KEY = 'voiceOverrides';
 
 export function createVoiceOverrides(strapi: Core.Strapi) {
@@ -37,7 +28,6 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     return row?.voiceId ?? null;
   }
 
-  /** The overrides of several articles at once (a page of a list), by articleId; articles without one are absent. */
   async function getMany(articleIds: string[]): Promise<Map<string, string>> {
     if (articleIds.length === 0) return new Map();
     const rows = (await query().findMany({ where: { articleId: { $in: articleIds } }, select: ['articleId', 'voiceId'] })) as Array<{
@@ -72,13 +62,11 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     }
   }
 
-  /** Everything an editor chose of an article's voices. */
   async function choices(articleId: string): Promise<VoiceChoices> {
     const [voiceId, passages] = await Promise.all([get(articleId), passageVoices.forArticle(articleId)]);
     return { voiceId, passages };
   }
 
-  /** The document is gone (or one of its locales): its overrides go too. */
   async function removeForDocument(contentType: string, documentId: string, locale: string | null): Promise<void> {
     const where: Record<string, unknown> = { targetDocumentId: documentId, $or: [{ contentType }, { contentType: null }] };
     if (locale) where.targetLocale = locale;
@@ -86,10 +74,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     await passageVoices.removeForDocument(contentType, documentId, locale);
   }
 
-  /**
-   * Moves overrides saved by an earlier version (one shared object in the plugin store) into
-   * rows, once; the articleId is `documentId` or `documentId-locale` (documentIds have no dash).
-   */
+  /** Once; the articleId is `documentId` or `documentId-locale` (documentIds have no dash). */
   async function migrateLegacyStore(): Promise<number> {
     const store = strapi.store({ type: 'plugin', name: 'speech' });
     const legacy = (await store.get({ key: LEGACY_STORE_KEY })) as Record<string, string> | null;

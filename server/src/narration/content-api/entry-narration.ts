@@ -2,11 +2,7 @@ import type { ContentApiAuth } from '../../access';
 import { narrationJson } from '../domain/public-view';
 import { getService } from '../../utils';
 
-/**
- * The narration of one entry as a content-API caller may see it (GraphQL's `narration` field,
- * REST's `?narration=true`): null where the type is not narrated, the caller may not read the
- * type, or the entry has no live version.
- */
+/** Null where the type is not narrated, the caller may not read it, or the entry has no live version. */
 export async function entryNarration(
   uid: string,
   parent: { documentId?: string; locale?: string | null; publishedAt?: string | null },

@@ -3,12 +3,7 @@ import contentTypes from '../../content-types';
 import type { ContentApiAuth } from '../../access';
 import { entryNarration } from './entry-narration';
 
-/**
- * With @strapi/plugin-graphql installed: the plugin's own tables (queue, lease, transcriptions,
- * voice overrides) stay out of the schema, and every content type of the site gains a
- * `narration` field, resolved under the same rule as the REST routes (the caller may read the
- * type, the entry is live). Types that are not narrated answer null.
- */
+/** The plugin's own tables stay out of the schema; every content type gains `narration`, under the REST routes' rule. */
 
 // Not 'SpeechNarration': that is the name GraphQL would give the plugin's own queue table.
 const NARRATION_TYPE = 'SpeechPublicNarration';

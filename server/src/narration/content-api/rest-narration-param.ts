@@ -12,7 +12,6 @@ import { entryNarration } from './entry-narration';
 
 const READ_HANDLER = /^(api::[^.]+\.[^.]+)\.(find|findOne)$/;
 
-/** An entry of the type's own answer, as its controller sanitised it (its fields are whatever the type has). */
 type ContentApiEntry = Record<string, unknown> & { documentId?: string; locale?: string | null; publishedAt?: string | null };
 
 export function registerRestNarrationParam(strapi: Core.Strapi): void {

@@ -4,17 +4,14 @@ import type { VerificationView } from '../../../../shared/contracts/verification
 import type { MediaFileRef, NarrationListRow, NarrationRow } from '../../queue';
 import { isPreprocessType } from './cost';
 
-/** What the admin sees of a narration (shared/contracts/narrations.ts). Pure: no Strapi, no I/O. */
-
 type ListedRow = NarrationListRow &
   Partial<Pick<NarrationRow, 'audio' | 'subtitles' | 'subtitlesVtt'>> & {
-    /** Read for one document's rows only (the panel). */
     parts?: PartsProgress | null;
   };
 
 const mediaRef = (file: MediaFileRef | null | undefined): MediaRef | null => (file ? { id: file.id, url: file.url } : null);
 
-/** A row as the admin sees it, with its check; never the API key, never internal lease data. Lists read no files (null there). */
+/** Never the API key, never internal lease data. */
 export function adminNarrationView(row: ListedRow, verification: VerificationView | null = null): NarrationView {
   return {
     articleId: row.articleId,
@@ -45,10 +42,7 @@ export function adminNarrationView(row: ListedRow, verification: VerificationVie
   };
 }
 
-/**
- * The view of a row whose files the admin plays: each file at the URL `readableUrl` gives it (a
- * private bucket's files are signed for the admin; queue/media/media.ts).
- */
+/** A private bucket's files are signed for the admin. */
 export async function adminNarrationViewWithFiles(
   row: NarrationRow & { parts?: PartsProgress | null },
   readableUrl: (file: MediaFileRef) => Promise<{ url: string }>,

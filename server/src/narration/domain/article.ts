@@ -7,19 +7,11 @@ import type { LiveVersion } from '../../queue';
 import { planSegments } from './segments';
 import { passagesOf, voiceRuns, type DetectLanguage, type Passage, type PassageVoiceSettings } from '../../passages';
 
-/**
- * The article key sent to the service as `articleId`. Strapi 5 gives a published row a new numeric
- * id on every publish; documentId is stable, and shared by all locales of a document, so localized
- * types append the locale.
- */
+/** Strapi 5 gives a published row a new id on every publish; documentId is stable but shared by locales. */
 export function articleKey(documentId: string, locale: string | null | undefined, localized: boolean): string {
   return localized && locale ? `${documentId}-${locale}` : documentId;
 }
 
-/**
- * The fields a type's entries are read from, the blocks left out, and the author `{author}` reads
- * (a content type's narration settings: narration/config.ts's typeSettingsSchema).
- */
 export interface ArticleFields extends NarrationFields {
   authorField?: string;
 }
@@ -36,40 +28,28 @@ export interface ArticleSource {
   lexicon?: readonly LexiconRule[];
   /** Narrated in parts of at most this many characters (docs/segmented-narration.md); absent: whole. */
   segmentCharacters?: number | null;
-  /**
-   * When this version went live, for draft & publish types (each publish is a new live row): it
-   * tells a publish recorded already (reconcile.ts). Absent for types changed in place.
-   */
+  /** Tells a publish recorded already (reconcile.ts); absent for types changed in place. */
   publishedAt?: unknown;
-  /** `{site}` in the templates. */
   siteName?: string;
-  /** Read before and after the article (per locale, `*` for all), counted like the rest of the text. */
   introTemplates?: Readonly<Record<string, string>>;
   outroTemplates?: Readonly<Record<string, string>>;
-  /**
-   * Each passage in its language's voice (docs/passage-voices.md): the voices, and the detector
-   * that tells a paragraph's language. Absent: `voiceId` reads everything.
-   */
   passages?: { settings: Omit<PassageVoiceSettings, 'voiceId'>; detect: DetectLanguage } | null;
 }
 
 /** Parts of a whole-mode type whose passages take several voices: one per run of one voice, however long. */
 const RUN_AS_ONE_PART = Number.MAX_SAFE_INTEGER;
 
-/** A timestamp as Strapi's drivers give it (a Date, or a string), as ISO; null when absent or unreadable. */
 function isoTime(value: unknown): string | null {
   if (!(value instanceof Date) && typeof value !== 'string' && typeof value !== 'number') return null;
   const time = new Date(value).getTime();
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-/** A field's text as one line (for `{title}` and `{author}`); '' when absent or not text. */
 function fieldLine(source: ArticleSource, field: string | undefined): string {
   if (field === undefined || !Object.prototype.hasOwnProperty.call(source.entry, field)) return '';
   return oneLine(fieldToText(source.entry[field], source.attributes?.[field]?.type));
 }
 
-/** The article's own paragraphs between its intro and outro; an article with nothing to read gets neither. */
 function withIntroAndOutro(
   body: string[],
   source: ArticleSource,
@@ -86,13 +66,9 @@ function withIntroAndOutro(
   return { paragraphs: [...(intro ? [intro] : []), ...body, ...(outro ? [outro] : [])], introParagraphs: intro ? 1 : 0 };
 }
 
-/** A heading as a chapter title: its lines as one, without the full stop added for the narrator. */
 const headingTitle = (paragraph: string) => paragraph.replace(/\n/g, ' ').replace(/(?<!\.)\.$/u, '');
 
-/**
- * The passages of a type with passage voices, and the runs of one voice when they take more than
- * one voice (null when one voice reads it all: the version is then what it is without them).
- */
+/** Null when one voice reads it all: the version is then what it is without passage voices. */
 function passageRunsOf(source: ArticleSource, text: string, quotes: ReadonlySet<string>) {
   if (!source.passages) return { passages: null, runs: null };
   const passages = passagesOf(text, quotes, { ...source.passages.settings, voiceId: source.voiceId }, source.passages.detect);
@@ -100,13 +76,8 @@ function passageRunsOf(source: ArticleSource, text: string, quotes: ReadonlySet<
   return { passages, runs: runs.length > 1 || (runs.length === 1 && runs[0]!.voiceId !== source.voiceId) ? runs : null };
 }
 
-/** A version as narration describes it: the queue's, and its passages for a type with passage voices (null otherwise). */
 export type DescribedVersion = LiveVersion & { passages: Passage[] | null };
 
-/**
- * What would be narrated for this entry, its cost, its fingerprint, and where in the text each
- * heading starts (for chapters). Pure: no Strapi, no I/O.
- */
 export function describeArticle(source: ArticleSource): DescribedVersion {
   const locale = source.localized ? (source.entry.locale ?? null) : null;
   const extracted = extractNarration(source.entry, source.narration, source.attributes);

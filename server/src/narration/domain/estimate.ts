@@ -1,12 +1,6 @@
 /**
- * What a version would pay, as the estimate tells editors (POST /speech/narrations/estimate, the
- * panel, the regenerate dialog, the bulk dialog). Pure: no Strapi, no I/O.
- *
- * - Publishing (or "narrate now") pays for what is not at hand: in parts, the changed parts only
- *   ("2 of 18 parts changed: 640 credits"), planned exactly as the worker plans them (part-plan.ts).
- * - "Regenerate" asks again, with regenerate: true, for the whole text: in parts, every part of the
- *   version (each distinct part once), unchanged ones included. A narration never generated is
- *   asked for as a publish would ask (states/content.ts): then regenerating pays what publishing pays.
+ * What a version would pay, as the estimate tells editors. A publish pays for what is not at hand
+ * (in parts, the changed ones, planned as the worker plans); "Regenerate" pays for every distinct part.
  */
 import type { PartsChanged, VoiceRequests } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
@@ -20,33 +14,24 @@ import {
   type StoredPart,
 } from '../../queue';
 
-/** The version estimated (describeArticle's). */
 export interface EstimatedVersion {
   mode: NarrationMode;
-  /** The whole text's. */
   characters: number;
   credits: number;
-  /** In parts: the version's parts in reading order; whole: none. */
   parts: readonly PartToNarrate[];
-  /** The article's voice (a part without its own is read in it). */
   voiceId?: string;
 }
 
-/** The article's narration row, if it has one. */
 export type EstimatedRow = Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & {
   segments?: readonly StoredPart[] | null;
   freshParts?: readonly string[] | null;
 };
 
 export interface VersionCosts {
-  /** What publishing would pay: the whole text, or in parts the changed parts. */
   characters: number;
   credits: number;
-  /** In parts: how many would be asked for on a publish; null whole. */
   parts: PartsChanged | null;
-  /** What "Regenerate" would pay. */
   regeneration: { characters: number; credits: number };
-  /** Read in several voices (docs/passage-voices.md): the requests a publish would send, by voice; null in one voice. */
   requestsByVoice: VoiceRequests[] | null;
 }
 
@@ -72,7 +57,6 @@ export function versionCosts(
   };
 }
 
-/** The requests a publish would send, by voice, in order of first use; null when every part is in the article's voice. */
 function requestsByVoice(
   version: Pick<EstimatedVersion, 'parts' | 'voiceId'>,
   asked: ReadonlyArray<{ characters: number; credits: number; voiceId?: string | null }>

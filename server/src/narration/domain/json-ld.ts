@@ -1,14 +1,8 @@
 import { isoDuration } from '../../audio';
 
 /**
- * A narration as a schema.org `AudioObject` (JSON-LD), ready for a page's
- * `<script type="application/ld+json">`. Pure.
- *
- * The subtitles go in `caption` as a `MediaObject` with `encodingFormat: text/vtt`: schema.org says to
- * describe downloadable machine formats (closed captions, subtitles) that way. `transcript` is a Text
- * meant to hold the transcript itself, so a URL there would be read as the words spoken.
- * `contentSize` is left out: schema.org gives it no machine-readable form ("in (mega/kilo)bytes");
- * the exact length is the narration JSON's `audioBytes`.
+ * Subtitles go in `caption` as a text/vtt `MediaObject` (schema.org's way for machine formats; a URL in
+ * `transcript` would read as the words). `contentSize` has no machine-readable form: left out.
  */
 
 export interface AudioObjectInput {
@@ -17,7 +11,6 @@ export interface AudioObjectInput {
   vttUrl: string | null;
   durationSeconds: number | null;
   locale: string | null;
-  /** When the audio was stored (ISO date-time). */
   uploadedAt: string | null;
 }
 

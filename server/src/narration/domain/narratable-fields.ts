@@ -1,11 +1,8 @@
 /**
- * Which content types and fields may be narrated. A narration is public (its SRT is the whole
- * text) and is sent to a third party, so it may only ever read what the content API would show:
- * content types of the site (`api::`), text fields, never a private field or a password.
- * Pure: the caller passes the model and Strapi's own "is this attribute private" rule.
+ * A narration is public (its SRT is the whole text) and goes to a third party: it reads only what the
+ * content API would show, text fields of `api::` types, never a private field or a password.
  */
 
-/** The attribute types whose value is text an editor wrote (the settings page offers these). */
 export const NARRATABLE_FIELD_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'blocks']);
 
 export interface AttributeLike {
@@ -20,17 +17,14 @@ export interface ModelLike {
 export interface NarratedFieldsConfig {
   titleField?: string;
   textFields: string[];
-  /** Read only as `{author}` in intro and outro templates. */
   authorField?: string;
 }
 
 export interface FieldProblem {
-  /** Path in the settings object: ['contentTypes', uid, 'textFields'] and so on. */
   path: string[];
   message: string;
 }
 
-/** Why a field of a model cannot be narrated, or null when it can. */
 export function fieldProblem(model: ModelLike, field: string, isPrivate: (field: string) => boolean): string | null {
   const attribute = Object.prototype.hasOwnProperty.call(model.attributes, field) ? model.attributes[field] : undefined;
   if (!attribute) return `has no field "${field}"`;
@@ -42,10 +36,6 @@ export function fieldProblem(model: ModelLike, field: string, isPrivate: (field:
   return null;
 }
 
-/**
- * Every reason a narration setting for `uid` can never be honoured: not a content type of the
- * site, an unknown type, or fields that are missing, private or not text. Empty when it is fine.
- */
 export function narrationConfigProblems(
   uid: string,
   model: ModelLike | undefined,
@@ -71,10 +61,7 @@ export function narrationConfigProblems(
   return problems;
 }
 
-/**
- * The configured fields minus any that may not be narrated. A second line of defence: settings
- * are validated when saved, but a content type can change after that (a field made private).
- */
+/** A second line of defence: a content type can change after its settings were saved. */
 export function narratableFields<T extends NarratedFieldsConfig>(model: ModelLike, narration: T, isPrivate: (field: string) => boolean): T {
   const allowed = (field: string) => fieldProblem(model, field, isPrivate) === null;
   return {

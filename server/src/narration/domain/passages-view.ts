@@ -1,9 +1,7 @@
-/** The edit view's list of a document's passages (shared/contracts/passages.ts). Pure: no Strapi, no I/O. */
 import type { PassagesResponse } from '../../../../shared/contracts/passages';
 import type { Passage } from '../../passages';
 import { countCharacters } from './cost';
 
-/** Characters of a passage's text shown in the list. */
 const SHOWN_CHARACTERS = 200;
 
 export function passagesView(passages: readonly Passage[]): Pick<PassagesResponse, 'passages' | 'voices' | 'unvoicedLanguages'> {
