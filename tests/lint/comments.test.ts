@@ -24,6 +24,25 @@ export function issueCitations(file: string, text: string): string[] {
   });
 }
 
+/** Comment lines (`//`, `/*` and inside a block) over non-blank lines. */
+export function commentShare(texts: readonly string[]): { comments: number; lines: number } {
+  let comments = 0;
+  let lines = 0;
+  for (const text of texts) {
+    let inBlock = false;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      if (!line) continue;
+      lines += 1;
+      if (inBlock || line.startsWith('//') || line.startsWith('/*')) {
+        comments += 1;
+        inBlock = inBlock ? !line.includes('*/') : line.startsWith('/*') && !line.includes('*/');
+      }
+    }
+  }
+  return { comments, lines };
+}
+
 describe('comments', () => {
   const files = SOURCES.flatMap(sourceFiles);
 
@@ -33,6 +52,17 @@ describe('comments', () => {
 
   it('no source comment cites an issue', () => {
     expect(files.flatMap((file) => issueCitations(file, readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
+  });
+
+  it("are at most 12 % of the server's lines: the code says what, a comment says why", () => {
+    const server = files.filter((file) => file.startsWith('server/src'));
+    const { comments, lines } = commentShare(server.map((file) => readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(lines).toBeGreaterThan(10_000);
+    expect(comments / lines).toBeLessThanOrEqual(0.12);
+  });
+
+  it('counts comment lines, in blocks too', () => {
+    expect(commentShare(['// a\nconst x = 1;\n\n/**\n * b\n */\nconst y = 2; // c\n/* d */\nz();'])).toEqual({ comments: 5, lines: 8 });
   });
 
   it('tells a citation from a number that is not one', () => {
