@@ -250,3 +250,45 @@ describe('the language detector (franc)', () => {
     expect(voices(passages)).toEqual([['ar-male-1', 'article']]);
   });
 });
+
+describe('the edges of the passage rules', () => {
+  const site = { locale: 'en', siteLocales: ['en'], quoteVoices: {}, overrides: {} };
+
+  it('a language takes its own locale voice over a regional one, and the first regional one when it has none', () => {
+    const settingsOf = (localeVoices: Record<string, string>) => passageVoiceSettings({ ...site, localeVoices }).languageVoices;
+    expect(settingsOf({ en: 'us', 'en-GB': 'gb' })).toEqual({ en: 'us' });
+    expect(settingsOf({ 'en-GB': 'gb', en: 'us' })).toEqual({ en: 'us' });
+    expect(settingsOf({ 'en-GB': 'gb', 'en-US': 'us' })).toEqual({ en: 'gb' });
+  });
+
+  it('keys a passage by its text alone, the same on every server and in every release (editor choices are stored by it)', () => {
+    expect(passageKey('Hello.')).toBe('60dae7f7ab03efd1');
+    expect(passageKey('Hello.')).not.toBe(passageKey('Hello!'));
+  });
+
+  it('tells the language of a passage from exactly the minimum of letters, not one fewer', () => {
+    const english = (letters: number) => `${'a'.repeat(letters)}.`;
+    const told = (paragraph: string) => passagesOf(text(ARABIC, paragraph), new Set(), arabicArticle, byScript)[1];
+    expect(told(english(MIN_DETECTED_LETTERS))).toMatchObject({ language: 'en', reason: 'language' });
+    expect(told(english(MIN_DETECTED_LETTERS - 1))).toMatchObject({ language: 'ar', reason: 'article' });
+  });
+
+  it("a passage too short to tell follows the one before it, but not an editor's choice nor a quote's voice", () => {
+    const short = 'OK.';
+    const afterEditor = passagesOf(
+      text(ENGLISH, short),
+      new Set(),
+      { ...arabicArticle, overrides: { [passageKey(ENGLISH)]: 'chosen' } },
+      byScript
+    );
+    expect(voices(afterEditor)).toEqual([
+      ['chosen', 'editor'],
+      ['ar-male-1', 'article'],
+    ]);
+    const afterQuote = passagesOf(text(ARABIC, short), new Set([ARABIC]), { ...arabicArticle, quoteVoiceId: 'ar-quote' }, byScript);
+    expect(voices(afterQuote)).toEqual([
+      ['ar-quote', 'quote'],
+      ['ar-male-1', 'article'],
+    ]);
+  });
+});
