@@ -273,6 +273,13 @@ describe('the edges of the passage rules', () => {
     expect(told(english(MIN_DETECTED_LETTERS - 1))).toMatchObject({ language: 'ar', reason: 'article' });
   });
 
+  it('a passage without a letter (a year, a figure) is too short to tell, and follows the one before it', () => {
+    expect(voices(passagesOf(text(ENGLISH, '2024.'), new Set(), arabicArticle, byScript))).toEqual([
+      ['en-female-1', 'language'],
+      ['en-female-1', 'surrounding'],
+    ]);
+  });
+
   it("a passage too short to tell follows the one before it, but not an editor's choice nor a quote's voice", () => {
     const short = 'OK.';
     const afterEditor = passagesOf(
