@@ -9,6 +9,7 @@ import type { ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
 import type { VoiceChoices, VoiceOverrides } from './voice-overrides';
 import type { Passage } from '../passages';
+import { createPendingWork } from '../utils';
 import { createReconciler } from './reconciler';
 
 export interface NarrationsServiceDeps {
@@ -38,7 +39,7 @@ export function createNarrationsService({
   pendingRecordings,
   checks,
 }: NarrationsServiceDeps) {
-  const pending = new Set<Promise<unknown>>();
+  const pending = createPendingWork();
   let stopping: Promise<void> | null = null;
   const reconciler = createReconciler({
     strapi,
@@ -79,14 +80,9 @@ export function createNarrationsService({
   }
 
   const service = {
-    track<T>(promise: Promise<T>): Promise<T> {
-      pending.add(promise);
-      void promise.finally(() => pending.delete(promise));
-      return promise;
-    },
-    async settled(): Promise<void> {
-      while (pending.size) await Promise.allSettled([...pending]);
-    },
+    /** An after-commit enqueue, kept so that shutdown and tests can wait for it. */
+    track: pending.track,
+    settled: pending.settled,
 
     async triggerFor(uid: string): Promise<NarrationTrigger | null> {
       const narrated = (await settings.get()).contentTypes[uid];

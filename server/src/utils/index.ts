@@ -6,6 +6,7 @@ export { contentTypeUidKey, httpUrl, localeCode } from './config-values';
 export { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from './content-type-lookup';
 export { createFailureEpisodes } from './failure-episodes';
 export { createLimiter } from './limiter';
+export { createPendingWork } from './pending-work';
 export { safeFileName, splitExtension } from './safe-file-name';
 export { withSavepoint } from './savepoint';
 export { createSerialRunner } from './serial-runner';

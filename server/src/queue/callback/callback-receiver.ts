@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { LedgerService } from '../../credits';
 import { verifyCallbackSignature, type SpeechClientConfig } from '../../speech-client';
+import { createPendingWork } from '../../utils';
 import type { ResultUrls } from '../domain/states';
 import type { NarrationRows } from '../rows/narration-rows';
 import type { PartRows } from '../rows/part-rows';
@@ -17,11 +18,8 @@ export interface CallbackReceiverDeps {
 
 /** The speech service's callback: its signature checked, recorded on its article's or its part's row, and settled in the ledger. */
 export function createCallbackReceiver({ strapi, config, repository, parts, ledger, worker }: CallbackReceiverDeps) {
-  const pending = new Set<Promise<unknown>>();
-  const track = (promise: Promise<unknown>) => {
-    pending.add(promise);
-    void promise.finally(() => pending.delete(promise));
-  };
+  const pending = createPendingWork();
+  const track = (promise: Promise<unknown>) => void pending.track(promise);
 
   async function recordVerified(input: CallbackInput): Promise<CallbackOutcome> {
     const row = await settledRow(() => repository.findByArticleId(input.articleId));
@@ -74,9 +72,7 @@ export function createCallbackReceiver({ strapi, config, repository, parts, ledg
       return outcome;
     },
     /** Resolves once what callbacks left running after their answer has ended (shutdown, tests). */
-    async settled(): Promise<void> {
-      while (pending.size) await Promise.allSettled([...pending]);
-    },
+    settled: pending.settled,
   };
 }
 

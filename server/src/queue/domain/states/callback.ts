@@ -1,5 +1,5 @@
 /** What the service's callback brings (or its absence): a result to store, a failure, or a retry. */
-import { afterFailedAttempt, hasSeenResult, SEEN_RESULTS_KEPT, type Decide, type Decision } from './decision';
+import { afterFailedAttempt, failedFor, hasSeenResult, SEEN_RESULTS_KEPT, type Decide, type Decision } from './decision';
 import type { NarrationState } from './types';
 
 export const onCallbackWithFiles: Decide<'callbackWithFiles'> = (state, event) => {
@@ -88,7 +88,7 @@ export const onCallbackTimedOut: Decide<'callbackTimedOut'> = (state, event) =>
       // regenerate true once per submitted version; empty again, the version fails.
       endingCheck(
         state.paidRetryOf != null && state.paidRetryOf === state.submittedFingerprint
-          ? afterFailedAttempt(state, 0, NO_AUDIO_AFTER_RETRY, {})
+          ? failedFor(state, NO_AUDIO_AFTER_RETRY)
           : afterFailedAttempt(state, event.maxAttempts, NO_AUDIO, {
               regenerate: true,
               paidRetryOf: state.submittedFingerprint,

@@ -22,26 +22,29 @@ export function hasSeenResult(state: Pick<NarrationState, 'seenResults'>, urls: 
 /** Keeps the last few result URL pairs: enough to recognise a replayed callback. */
 export const SEEN_RESULTS_KEPT = 20;
 
+/** Failed for good, after the attempts the row made. */
+export function failedFor(state: NarrationState, failure: { reason: string; code: string }): Decision {
+  return {
+    kind: 'apply',
+    from: [state.status],
+    patch: {
+      ...CLEAR_LEASE,
+      status: 'failed',
+      lastError: `${failure.reason} Gave up after ${state.attempts} attempt(s).`,
+      lastErrorCode: failure.code,
+      nextAttemptAt: null,
+      callbackDeadline: null,
+    },
+  };
+}
+
 export function afterFailedAttempt(
   state: NarrationState,
   maxAttempts: number,
   failure: { reason: string; code: string },
   retry: NarrationPatch
 ): Decision {
-  if (state.attempts >= maxAttempts) {
-    return {
-      kind: 'apply',
-      from: [state.status],
-      patch: {
-        ...CLEAR_LEASE,
-        status: 'failed',
-        lastError: `${failure.reason} Gave up after ${state.attempts} attempt(s).`,
-        lastErrorCode: failure.code,
-        nextAttemptAt: null,
-        callbackDeadline: null,
-      },
-    };
-  }
+  if (state.attempts >= maxAttempts) return failedFor(state, failure);
   return {
     kind: 'apply',
     from: [state.status],
