@@ -24,11 +24,11 @@ const STRYKER = '9.6.1';
 const TARGET = 90;
 
 const DOMAINS = {
-  states: { mutate: ['server/src/queue/domain/states/**/*.ts'], tests: 'tests/unit/narration-(states|parts|submission)' },
-  credits: { mutate: ['server/src/credits/domain/**/*.ts'], tests: 'tests/unit/credits-' },
-  insights: { mutate: ['server/src/insights/domain/**/*.ts'], tests: 'tests/unit/(insights|player-insights)' },
-  verification: { mutate: ['server/src/verification/domain/**/*.ts'], tests: 'tests/unit/verification-' },
-  passages: { mutate: ['server/src/passages/domain/**/*.ts'], tests: 'tests/unit/passage' },
+  states: { mutate: ['server/src/queue/domain/states/**/*.ts'], tests: 'tests/unit/queue/(states|parts|submission)' },
+  credits: { mutate: ['server/src/credits/domain/**/*.ts'], tests: 'tests/unit/credits/' },
+  insights: { mutate: ['server/src/insights/domain/**/*.ts'], tests: 'tests/unit/(insights/|player/insights)' },
+  verification: { mutate: ['server/src/verification/domain/**/*.ts'], tests: 'tests/unit/verification/' },
+  passages: { mutate: ['server/src/passages/domain/**/*.ts'], tests: 'tests/unit/passages/' },
 };
 
 const wanted = process.argv.slice(2);

@@ -2,7 +2,7 @@
  * Listening insights, the player's side: which events one listening sends, from the
  * audio's positions. Pure (no DOM): element.ts feeds it the audio's events and sends what it returns.
  * The wire format is shared/contracts/insights.ts; the constants are copied here so the player's
- * bundle carries none of the contract's other values (tests/unit/player-insights.test.ts keeps them equal).
+ * bundle carries none of the contract's other values (tests/unit/player/insights.test.ts keeps them equal).
  */
 
 /** `LISTENING_EVENTS_PATH` under Strapi's `/api`. */

@@ -1,6 +1,6 @@
 /**
  * What the segmented bench's steps share: the articles (the segmenting tests' own generator,
- * tests/unit/segment-fixtures.ts, bundled by esbuild), the article type's mode in the plugin's
+ * tests/unit/narration/segment-fixtures.ts, bundled by esbuild), the article type's mode in the plugin's
  * settings, a document's narration as the admin reads it, and the emulator's control API.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ export async function loadFixtures() {
   onCleanup('fixtures bundle', () => rmSync(dir, { recursive: true, force: true }));
   const outfile = path.join(dir, 'segment-fixtures.mjs');
   await build({
-    entryPoints: [path.join(root, 'tests/unit/segment-fixtures.ts')],
+    entryPoints: [path.join(root, 'tests/unit/narration/segment-fixtures.ts')],
     outfile,
     bundle: true,
     platform: 'node',
