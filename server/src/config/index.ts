@@ -57,5 +57,5 @@ export function settingsParts(strapi: Core.Strapi) {
   return runtimeSettingsParts(pluginConfig(strapi), (uid) => hasDraftAndPublishSchema(contentTypeSchema(strapi, uid)));
 }
 
-export { parsePluginConfig, pluginConfigSchema, validatePluginConfig, type PluginConfig, type PluginConfigInput } from './schema';
-export { runtimeSettingsSchema, type RuntimeSettings } from './settings';
+export { parsePluginConfig, pluginConfigSchema, validatePluginConfig, type PluginConfig } from './schema';
+export { runtimeSettingsSchema } from './settings';

@@ -132,5 +132,3 @@ export function createUsageService({
     },
   };
 }
-
-export type UsageService = ReturnType<typeof createUsageService>;

@@ -16,7 +16,6 @@ export const feedChannelSchema = z
     explicit: z.boolean().optional(),
   })
   .strict();
-export type FeedChannelConfig = z.infer<typeof feedChannelSchema>;
 
 export const feedsSchema = z
   .object({

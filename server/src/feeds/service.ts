@@ -188,5 +188,3 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
     maxAgeSeconds: feeds.maxAgeSeconds,
   };
 }
-
-export type FeedsService = ReturnType<typeof createFeedsService>;

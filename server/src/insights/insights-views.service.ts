@@ -99,5 +99,3 @@ export function createInsightsViews(deps: {
     },
   };
 }
-
-export type InsightsViews = ReturnType<typeof createInsightsViews>;

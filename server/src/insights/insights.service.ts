@@ -192,5 +192,3 @@ export function createInsightsService(deps: {
     },
   };
 }
-
-export type InsightsService = ReturnType<typeof createInsightsService>;

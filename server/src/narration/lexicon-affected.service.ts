@@ -61,5 +61,3 @@ export function createLexiconAffected({ settings, rows: repository, content, voi
     },
   };
 }
-
-export type LexiconService = ReturnType<typeof createLexiconAffected>;

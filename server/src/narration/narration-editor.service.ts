@@ -228,5 +228,3 @@ export function createNarrationEditorService({
   };
   return service;
 }
-
-export type NarrationEditorService = ReturnType<typeof createNarrationEditorService>;

@@ -110,5 +110,3 @@ export function createReconciler(deps: ReconcilerDeps) {
     stop: loop.stop,
   };
 }
-
-export type Reconciler = ReturnType<typeof createReconciler>;

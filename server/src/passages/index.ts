@@ -8,8 +8,6 @@ export {
   type DetectLanguage,
   type Passage,
   type PassageVoiceSettings,
-  type VoiceReason,
-  type VoiceRun,
 } from './domain/passages';
-export { detectLanguage, isDetectable } from './language-detector';
-export { createPassageVoices, type PassageVoices, type PassageVoiceTarget } from './passage-voices';
+export { detectLanguage } from './language-detector';
+export { createPassageVoices } from './passage-voices';

@@ -6,5 +6,5 @@ export { createMediaStore, type MediaStore } from './media/media';
 export { createWorker, type NarrationWorker } from './worker/worker';
 export { createQueueState, type QueueStateStore } from './worker/queue-state';
 export { queueConfigShape, type QueueConfig } from './worker/config';
-export { createDispatcherLease, type DispatcherLease } from './worker/dispatcher-lease';
+export { createDispatcherLease } from './worker/dispatcher-lease';
 export { localPathOf, StoredFileUnreadable } from './media/stored-files';

@@ -1,7 +1,6 @@
 /** Typed HTTP client of the speech services. */
 export { createSpeechClient, type SpeechClient } from './speech-client';
 export { type GeneratedSpeech } from './speech-generation';
-export { type SubmittedTranscription } from './speech-to-text';
 
 export * from './errors';
 export { errorFromResponse } from './response-errors';

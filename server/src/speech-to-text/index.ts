@@ -1,2 +1,2 @@
 /** Speech to text: the admin's transcriptions, and how a job's status is read. */
-export { planFromError, planFromStatus, type PollPlan } from './status';
+export { planFromError, planFromStatus } from './status';

@@ -161,5 +161,3 @@ export function createPoller(deps: PollerDeps) {
     },
   };
 }
-
-export type TranscriptionPoller = ReturnType<typeof createPoller>;

@@ -198,5 +198,3 @@ export function createSpeechToTextService({ strapi, config, repository, client, 
     },
   };
 }
-
-export type SpeechToTextService = ReturnType<typeof createSpeechToTextService>;

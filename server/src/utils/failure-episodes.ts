@@ -36,5 +36,3 @@ export function createFailureEpisodes(log: EpisodeLogger, what: string, { clock 
     failing: () => since !== null,
   };
 }
-
-export type FailureEpisodes = ReturnType<typeof createFailureEpisodes>;

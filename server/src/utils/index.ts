@@ -1,6 +1,6 @@
 /** Small helpers every feature may use. Other features import them from here. */
 export { addToTotals } from './add-to-totals';
-export { createBackgroundLoop, newOwnerId, type BackgroundLoop } from './background-loop';
+export { createBackgroundLoop, newOwnerId } from './background-loop';
 export { boundedMap } from './bounded-map';
 export { contentTypeUidKey, httpUrl, localeCode } from './config-values';
 export { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from './content-type-lookup';

@@ -107,5 +107,3 @@ export function createVoicePreview(deps: PreviewDeps) {
     },
   };
 }
-
-export type VoicePreview = ReturnType<typeof createVoicePreview>;

@@ -40,5 +40,3 @@ export function narrationWebhookInfo(
       : {}),
   };
 }
-
-export type NarrationWebhookInfo = ReturnType<typeof narrationWebhookInfo>;

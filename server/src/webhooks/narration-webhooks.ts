@@ -76,5 +76,3 @@ export function createNarrationWebhooks(strapi: Core.Strapi, deps: NarrationWebh
     },
   };
 }
-
-export type NarrationWebhooks = ReturnType<typeof createNarrationWebhooks>;

@@ -75,5 +75,3 @@ export function createCallbackReceiver({ strapi, config, repository, parts, ledg
     settled: pending.settled,
   };
 }
-
-export type CallbackReceiver = ReturnType<typeof createCallbackReceiver>;
