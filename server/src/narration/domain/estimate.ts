@@ -9,7 +9,7 @@ import {
   partsAtHand,
   planParts,
   type NarrationPartRow,
-  type NarrationState,
+  type NarrationRow,
   type PartToNarrate,
   type StoredPart,
 } from '../../queue';
@@ -22,7 +22,7 @@ export interface EstimatedVersion {
   voiceId?: string;
 }
 
-export type EstimatedRow = Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & {
+export type EstimatedRow = Pick<NarrationRow, 'submissions' | 'narratedFingerprint'> & {
   segments?: readonly StoredPart[] | null;
   freshParts?: readonly string[] | null;
 };
