@@ -2,19 +2,17 @@
  * Unit tests live in `tests/unit/<folder>/`, after the source folder they test, so that a reader
  * of `server/src/queue/` finds its tests in `tests/unit/queue/` and nowhere else.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const UNIT = path.join(ROOT, 'tests/unit');
-/** Test folders whose source is not a server/src folder. */
-const OTHER_SOURCES: Record<string, string> = { admin: 'admin/src' };
+/** Test folders whose source is not `server/src/<folder>`. */
+const OTHER_SOURCES: Record<string, string> = { admin: 'admin/src', player: 'player/src' };
 /** The tests of the install suite's own helpers, and helpers shared across folders. */
 const AT_THE_ROOT = /^(install-[\w-]+\.test\.ts|strapi-error-helpers\.ts)$/;
 
-const serverFolders = readdirSync(path.join(ROOT, 'server/src'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const sourceOf = (folder: string) => path.join(ROOT, OTHER_SOURCES[folder] ?? path.join('server/src', folder));
 
 describe('tests/unit mirrors the source', () => {
   const entries = readdirSync(UNIT, { withFileTypes: true });
@@ -23,7 +21,7 @@ describe('tests/unit mirrors the source', () => {
     const strays = entries
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
-      .filter((name) => !serverFolders.includes(name) && !(name in OTHER_SOURCES));
+      .filter((name) => !existsSync(sourceOf(name)));
     expect(strays).toEqual([]);
   });
 

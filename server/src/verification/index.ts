@@ -1,1 +1,1 @@
-/** Verified narration: stored narrations checked by the service's speech to text. Other features import it from here. */
+/** Verified narration: stored narrations checked by the service's speech to text. No other feature imports it; the wiring builds its services. */
