@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mariadb, postgres, type DatabaseServer, type ServerDatabase } from './databases';
 import { playgroundEnv } from './harness';
+import { createNarrationRows } from '../../server/src/queue/rows/narration-rows';
+import { createPartRows } from '../../server/src/queue/rows/part-rows';
 
 /**
  * Cost that does not grow with the archive: on a narration table of 100,000 rows, every query
@@ -139,7 +141,8 @@ async function capture(knex: any, work: () => Promise<unknown>): Promise<Capture
 
 /** The queries of an idle tick, a busy tick's lookups, the files a store cleans up, a callback, the public route, the list view, the poller and the verifier. */
 async function runPluginQueries(app: any) {
-  const repository = app.plugin('speech').service('narration-rows');
+  // The queue's own rows, as its worker reads them (its service lets views read only some).
+  const repository = createNarrationRows(app);
   const transcriptions = app.plugin('speech').service('transcription-rows');
   const now = new Date();
   await repository.hasActiveRows();
@@ -158,7 +161,7 @@ async function runPluginQueries(app: any) {
   );
   await repository.findForDocument(UID, 'doc777');
   // Segmented narrations: the articles awaiting their parts, and the parts' own queue.
-  const parts = app.plugin('speech').service('part-rows');
+  const parts = createPartRows(app);
   await repository.awaitingParts();
   await parts.claimable(now, 3);
   await parts.countInFlight();

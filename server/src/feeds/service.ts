@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http';
-import type { NarrationRow, NarrationRows } from '../queue';
+import type { NarrationRow, Queue } from '../queue';
 import { type ContentReader, narrationFileUrl } from '../narration';
 import type { SettingsService } from '../settings';
 import type { FeedsConfig } from './config';
@@ -51,10 +51,11 @@ export interface FeedsServiceDeps {
   config: FeedsConfig;
   content: ContentReader;
   contentApi: ContentApiAccess;
-  rows: NarrationRows;
+  queue: Pick<Queue, 'reads' | 'recordAudioBytes'>;
 }
 
-export function createFeedsService({ strapi, settings, config: feeds, content, contentApi, rows }: FeedsServiceDeps) {
+export function createFeedsService({ strapi, settings, config: feeds, content, contentApi, queue }: FeedsServiceDeps) {
+  const rows = queue.reads;
   // Keyed by type and locale: feed-locale.ts refuses unknown locales, so the keys are bounded.
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();
@@ -103,7 +104,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
         const file = path.resolve(uploads, `.${decodeURIComponent(new URL(row.audio.url, 'http://local').pathname)}`);
         if (!file.startsWith(`${uploads}${path.sep}`)) continue;
         row.audioBytes = (await fs.stat(file)).size;
-        await rows.recordAudioBytes(row.id, row.audioBytes);
+        await queue.recordAudioBytes(row.id, row.audioBytes);
       } catch (error) {
         strapi.log.warn(`[speech] could not measure the audio of ${row.articleId}: ${(error as Error).message}`);
       }

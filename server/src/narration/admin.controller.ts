@@ -77,7 +77,7 @@ export default {
     // Two independent reads, side by side: on a database server each is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocuments(contentType, documentIds),
-      getService('queue-state').read(),
+      getService('queue').readState(),
     ]);
     const rows = await readableRows(ctx, contentType, found);
     const checks = await getService('verification-views').forList(rows);
@@ -96,11 +96,11 @@ export default {
     // Side by side, as `statuses` does: on a database server each read is a round trip.
     const [found, queue] = await Promise.all([
       getService('narration-editor').findForDocument(target.contentType, target.documentId),
-      getService('queue-state').read(),
+      getService('queue').readState(),
     ]);
     const rows = await readableRows(ctx, target.contentType, found);
     const selected = target.locale ? rows.filter((row) => row.targetLocale === target.locale || row.targetLocale === null) : rows;
-    const media = getService('media');
+    const media = getService('queue');
     const checks = await getService('verification-views').forNarrations(selected);
     ctx.body = {
       data: await Promise.all(
@@ -198,7 +198,7 @@ export default {
     // Only a document the caller may read in the Content Manager, in the locale that was checked: nothing is read or sent for another.
     const { contentType, documentId, locale } = await ensureMayActOn(ctx, validate(letThroughBody, ctx.request.body), 'read');
     const articleId = getService('content').articleIdFor(contentType, documentId, locale);
-    const row = await getService('narration-rows').findByArticleId(articleId);
+    const row = await getService('queue').reads.findByArticleId(articleId);
     if (!row) throw new errors.NotFoundError('This document has no narration.');
     const released = await getService('budget').letThrough(row.id, new Date());
     ctx.body = { articleId, released } satisfies LetThroughResponse;

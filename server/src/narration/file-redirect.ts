@@ -15,7 +15,7 @@ export function privateAnswer(ctx: Context, etag: string): boolean {
 /** A private bucket's URL is signed for this request and expires: that redirect is never tagged or stored. */
 export async function redirectToFile(ctx: Context, file: NarrationRow['audio']) {
   if (!file) throw new errors.NotFoundError('This narration has no stored file yet.');
-  const readable = await getService('media').readableUrl(file);
+  const readable = await getService('queue').readableUrl(file);
   if (readable.signed) {
     ctx.set('Cache-Control', 'no-store');
     ctx.redirect(readable.url);

@@ -1,12 +1,12 @@
 import type { LexiconAffectedResponse } from '../../../shared/contracts/lexicon';
 import type { ContentReader } from './content';
 import type { VoiceOverrides } from './voice-overrides';
-import type { NarrationRows } from '../queue';
+import type { Queue } from '../queue';
 import type { SettingsService } from '../settings';
 
 export interface LexiconAffectedDeps {
   settings: SettingsService;
-  rows: NarrationRows;
+  rows: Queue['reads'];
   content: ContentReader;
   voiceOverrides: VoiceOverrides;
 }

@@ -78,7 +78,7 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       try {
         await withSavepoint(trx, 'speech_record_narration', work);
         // The worker could not see the rows before the commit.
-        onCommit(() => getService('worker').wake());
+        onCommit(() => getService('queue').wake());
         return true;
       } catch (error) {
         strapi.log.warn(`[speech] recording a narration in the publish's transaction failed, trying after it: ${(error as Error).message}`);

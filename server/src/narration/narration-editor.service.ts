@@ -1,14 +1,6 @@
 import { countCharacters } from './domain/cost';
 import { versionCosts } from './domain/estimate';
-import {
-  partsAtHand,
-  partsProgress,
-  type NarrationRow,
-  type NarrationRows,
-  type NarrationWorker,
-  type PartRows,
-  type QueueStateStore,
-} from '../queue';
+import type { NarrationRow, Queue } from '../queue';
 import { narrationParagraphs } from '../text';
 import type * as Contract from '../../../shared/contracts/narrations';
 import { errors } from '@strapi/utils';
@@ -23,27 +15,14 @@ import type { VoiceOverrides } from './voice-overrides';
 
 export interface NarrationEditorDeps {
   settings: SettingsService;
-  queueState: QueueStateStore;
-  rows: NarrationRows;
-  parts: PartRows;
+  queue: Queue;
   content: ContentReader;
   voiceOverrides: VoiceOverrides;
-  worker: NarrationWorker;
   voices: VoicesService;
   narrations: NarrationsService;
 }
 
-export function createNarrationEditorService({
-  settings,
-  queueState,
-  rows: repository,
-  parts,
-  content,
-  voiceOverrides,
-  worker,
-  voices,
-  narrations,
-}: NarrationEditorDeps) {
+export function createNarrationEditorService({ settings, queue, content, voiceOverrides, voices, narrations }: NarrationEditorDeps) {
   const service = {
     /** Same rules as a publish: unchanged content is not paid twice. */
     async narrateNow(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.NarrateResponse> {
@@ -64,13 +43,10 @@ export function createNarrationEditorService({
 
     async regenerate(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.RegenerateResponse> {
       const articleId = content.articleIdFor(uid, documentId, locale);
-      const row = await repository.findByArticleId(articleId);
+      const row = await queue.reads.findByArticleId(articleId);
       if (!row) return { articleId, ...(await narrations.recordFromDocument(uid, documentId, locale, { origin })) };
-      // Named first: the worker may take the row as soon as the regenerate is written.
-      await repository.setOrigin(row.id, origin);
-      const outcome = await repository.apply(row, { type: 'regenerateRequested', now: new Date() });
-      if (outcome.applied) worker.wake();
-      return { articleId, queued: outcome.applied, reason: outcome.applied ? undefined : outcome.reason };
+      const { queued, reason } = await queue.regenerate(row, origin);
+      return { articleId, queued, reason };
     },
 
     /** A paid take of some parts (a verification's mismatch); the other parts are read back from the stored audio. */
@@ -78,10 +54,7 @@ export function createNarrationEditorService({
       const stored = new Set((narration.segments ?? []).map((part) => part.key));
       const fresh = [...new Set(keys)].filter((key) => stored.has(key));
       if (fresh.length === 0) return { queued: false, reason: 'none of these parts is in the stored audio' };
-      await repository.setOrigin(narration.id, origin);
-      const outcome = await repository.apply(narration, { type: 'partsRegenerateRequested', keys: fresh, now: new Date() });
-      if (outcome.applied) worker.wake();
-      return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
+      return queue.regenerateParts(narration, fresh, origin);
     },
 
     async passages(uid: string, documentId: string, locale: string | null): Promise<PassagesResponse | null> {
@@ -157,8 +130,8 @@ export function createNarrationEditorService({
       const draft = await service.draftVersion(uid, documentId, locale);
       if (!draft) return null;
       const { version, override } = draft;
-      const row = await repository.findByArticleId(version.articleId);
-      const costs = versionCosts(version, row, row && version.mode === 'segmented' ? await parts.forNarration(row.id) : []);
+      const row = await queue.reads.findByArticleId(version.articleId);
+      const costs = versionCosts(version, row, row && version.mode === 'segmented' ? await queue.partsOf(row.id) : []);
       return {
         articleId: version.articleId,
         title: version.title,
@@ -192,26 +165,13 @@ export function createNarrationEditorService({
       };
     },
 
-    averageCharacters: () => repository.recentAverageCharacters(),
+    averageCharacters: () => queue.reads.recentAverageCharacters(),
 
-    findForDocuments: (uid: string, documentIds: string[]) => repository.findForDocuments(uid, documentIds),
+    findForDocuments: (uid: string, documentIds: string[]) => queue.reads.findForDocuments(uid, documentIds),
 
-    async findForDocument(uid: string, documentId: string) {
-      const rows = await repository.findForDocument(uid, documentId);
-      return Promise.all(
-        rows.map(async (row) => {
-          if (row.narrationMode !== 'segmented' || !row.segmentPlan) return row;
-          const progress = partsProgress(row.segmentPlan ?? [], partsAtHand(row), await parts.forNarration(row.id));
-          return { ...row, parts: { total: progress.total, ready: progress.ready } };
-        })
-      );
-    },
+    findForDocument: (uid: string, documentId: string) => queue.forDocument(uid, documentId),
 
-    async resumeQueue() {
-      const queue = await queueState.update({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
-      worker.wake();
-      return queue;
-    },
+    resumeQueue: () => queue.resume(),
 
     async overview(): Promise<Contract.OverviewResponse> {
       const connection = settings.connection();
@@ -220,8 +180,8 @@ export function createNarrationEditorService({
         baseUrl: connection.baseUrl,
         webUrl: connection.webUrl,
         callbackUrl: connection.callbackUrl,
-        queue: await queueState.read(),
-        counts: await repository.countByStatus(),
+        queue: await queue.readState(),
+        counts: await queue.reads.countByStatus(),
         settings: await settings.get(),
       };
     },

@@ -1,12 +1,12 @@
 import type { ContentApiAccess, ContentApiAuth } from '../access';
-import type { NarrationRow, NarrationRows } from '../queue';
+import type { NarrationRow, Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 
 /** Only where the caller may read the type (or `publicNarration` is on), and only for live content. */
 export interface PublicViewsDeps {
   settings: SettingsService;
-  rows: NarrationRows;
+  rows: Queue['reads'];
   content: ContentReader;
   contentApi: ContentApiAccess;
 }

@@ -3,7 +3,7 @@ import type { NarrationTrigger, SpeechSettings } from '../../../shared/contracts
 import { AUTOMATIC, type Origin } from '../credits';
 import { versionUnrecorded } from './domain/reconcile';
 import type { SettingsService } from '../settings';
-import type { QueueConfig, MediaStore, NarrationRows, NarrationWorker, PartRows } from '../queue';
+import type { Queue, QueueConfig } from '../queue';
 import type { NarrationConfig } from './config';
 import type { ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
@@ -16,12 +16,9 @@ export interface NarrationsServiceDeps {
   strapi: Core.Strapi;
   config: Pick<NarrationConfig, 'reconcileIntervalMs' | 'reconcileSettleMs'> & Pick<QueueConfig, 'worker'>;
   settings: SettingsService;
-  rows: NarrationRows;
-  parts: PartRows;
+  queue: Queue;
   content: ContentReader;
-  media: MediaStore;
   voiceOverrides: VoiceOverrides;
-  worker: NarrationWorker;
   pendingRecordings: PendingRecordings;
   checks: { removeForNarrations: (narrationIds: readonly number[]) => Promise<void> };
 }
@@ -30,12 +27,9 @@ export function createNarrationsService({
   strapi,
   config,
   settings,
-  rows: repository,
-  parts,
+  queue,
   content,
-  media,
   voiceOverrides,
-  worker,
   pendingRecordings,
   checks,
 }: NarrationsServiceDeps) {
@@ -103,29 +97,25 @@ export function createNarrationsService({
       if (!entry) return { queued: false, reason: 'the content is not published' };
       const choices = await voiceOverrides.choices(content.articleIdFor(uid, documentId, entry.locale ?? locale));
       const version = content.describe(uid, entry, typeSettings, current, choices);
-      if (reconciling && !versionUnrecorded(await repository.findByArticleId(version.articleId), version)) {
+      if (reconciling && !versionUnrecorded(await queue.reads.findByArticleId(version.articleId), version)) {
         return { queued: false, reason: 'this version is already recorded' };
       }
-      const outcome = await repository.recordContentVersion(version, new Date(), origin);
-      if (outcome.applied) worker.wake();
+      const outcome = await queue.record(version, origin);
       await prunePassageChoices(uid, documentId, locale, version.passages, choices, current);
-      return outcome.applied ? { queued: true } : { queued: false, reason: outcome.reason };
+      return outcome;
     },
 
     async cancelDocument(uid: string, documentId: string, locale: string | null) {
-      for (const row of await repository.findForDocument(uid, documentId)) {
+      for (const row of await queue.reads.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
-        await repository.apply(row, { type: 'cancelled' });
-        await parts.removeForNarration(row.id);
+        await queue.cancel(row);
       }
     },
 
     async forgetDocument(uid: string, documentId: string, locale: string | null) {
-      for (const row of await repository.findForDocument(uid, documentId)) {
+      for (const row of await queue.reads.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
-        await parts.removeForNarration(row.id);
-        // The files linked when the row is deleted, not when it was read: a download may finish in between.
-        await media.remove(await repository.removeWithMedia(row.id));
+        await queue.forget(row);
         await checks.removeForNarrations([row.id]);
       }
       await voiceOverrides.removeForDocument(uid, documentId, content.isLocalized(uid) ? locale : null);
@@ -135,7 +125,7 @@ export function createNarrationsService({
       const moved = await voiceOverrides.migrateLegacyStore();
       if (moved) strapi.log.info(`[speech] moved ${moved} voice override(s) from the plugin store to their own table`);
       if (config.worker) {
-        worker.start();
+        queue.start();
         reconciler.start();
       }
     },
@@ -144,7 +134,7 @@ export function createNarrationsService({
     stop() {
       stopping ??= (async () => {
         await reconciler.stop();
-        await worker.stop();
+        await queue.stop();
         await this.settled();
       })();
       return stopping;

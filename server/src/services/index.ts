@@ -18,7 +18,7 @@ import { createNarrationsService } from '../narration/narrations.service';
 import { createPendingRecordings } from '../narration/pending-recordings';
 import { createNarrationViews } from '../narration/narration-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
-import { createMediaStore, createNarrationRows, createPartRows, createQueueState, createWorker, queueConfigShape } from '../queue';
+import { createQueue, queueConfigShape } from '../queue';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
@@ -40,24 +40,16 @@ import { createVerificationViews } from '../verification/verification-views.serv
 export const FACTORIES = {
   /** The settings in effect: the configuration file, under what an editor saved. */
   settings: createSettingsService,
-  /** The queue's pause and the balance the service last reported, shared by every instance. */
-  'queue-state': createQueueState,
   /** The one client of the speech service: narration, speech to text and voice previews all go through it. */
   'speech-client': createSpeechClient,
   /** The site's content types and entries as narration reads them. */
   content: createContentReader,
-  /** The narration queue's rows: the only code that writes them. Each committed change may announce a webhook event. */
-  'narration-rows': createNarrationRows,
-  /** The parts of segmented narrations on their way (docs/segmented-narration.md). */
-  'part-rows': createPartRows,
+  /** The narration queue: its rows, parts, files and worker, and the service's callbacks. */
+  queue: createQueue,
   /** Saves noted before Strapi writes them, until their narration is recorded (the reconciliation records what is left). */
   'pending-recordings': createPendingRecordings,
   /** The voice an editor chose for one article. */
   'voice-overrides': createVoiceOverrides,
-  /** A narration's files in the Media Library. */
-  media: createMediaStore,
-  /** Submits queued narrations, receives the service's callbacks and stores their results. */
-  worker: createWorker,
   /** The credits ledger: every request that could charge, who caused it, how it ended. */
   ledger: createLedgerService,
   /** The monthly credit budget: what waits for it, what it lets through. */
@@ -115,6 +107,21 @@ function getService<Name extends ServiceName>(name: Name): Services[Name] {
   return strapi.plugin('speech').service(name) as Services[Name];
 }
 
+/** Built once per Strapi and handed to every service that reads it. */
+function once<T>(make: (strapi: Core.Strapi) => T): (strapi: Core.Strapi) => T {
+  const built = new WeakMap<Core.Strapi, T>();
+  return (strapi) => {
+    if (!built.has(strapi)) built.set(strapi, make(strapi));
+    return built.get(strapi)!;
+  };
+}
+
+const describeLive = once(() =>
+  liveVersionReader({ settings: getService('settings'), content: getService('content'), voiceOverrides: getService('voice-overrides') })
+);
+const ledgerRepository = once(createLedgerRepository);
+const insightsRepository = once(createInsightsRepository);
+
 /** What the media store reads of the configuration: the download limits, and the service's hosts. */
 function mediaConfig(strapi: Core.Strapi) {
   const config = pluginConfig(strapi);
@@ -125,59 +132,49 @@ function mediaConfig(strapi: Core.Strapi) {
  * What each factory is called with: every service's dependencies, named here and nowhere else.
  * A dependency is looked up when its dependant is first asked for (Strapi builds each service
  * once per instance); one read through a function (`() => …`) is looked up at each use, which
- * breaks the one cycle (the budget wakes the worker that asks it).
+ * breaks the one cycle (the budget wakes the queue that asks it).
  */
 const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Factories[Name]> } = {
   settings: (strapi) => {
     const { apiKey, baseUrl, webUrl, callbackUrl, voiceSource } = pluginConfig(strapi);
     return [{ strapi, parts: settingsParts(strapi), connection: { apiKey, baseUrl, webUrl, callbackUrl, voiceSource } }];
   },
-  'queue-state': (strapi) => [strapi],
   'speech-client': (strapi) => {
     const { apiKey, baseUrl, webUrl, requestTimeoutMs: timeoutMs, voicesPath } = pluginConfig(strapi);
     return [{ apiKey, baseUrl, webUrl, timeoutMs, voicesPath }];
   },
   content: (strapi) => [strapi],
-  'narration-rows': (strapi) => [
-    strapi,
-    (change) => {
-      getService('narration-webhooks').transitionCommitted(change);
-      if (change.event.type === 'stored') getService('verifier').wake();
-    },
-  ],
-  'part-rows': (strapi) => [strapi],
   'pending-recordings': (strapi) => [strapi],
   'voice-overrides': (strapi) => [strapi],
-  media: (strapi) => [strapi, mediaConfig(strapi)],
-  worker: (strapi) => {
+  queue: (strapi) => {
     const settings = getService('settings');
     const client = getService('speech-client');
     return [
       {
         strapi,
         config: { ...sliceOf(pluginConfig(strapi), queueConfigShape), ...mediaConfig(strapi), apiKey: pluginConfig(strapi).apiKey },
-        repository: getService('narration-rows'),
-        parts: getService('part-rows'),
         settings,
-        queueState: getService('queue-state'),
-        describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
+        describeLive: describeLive(strapi),
         client: () => client,
-        media: getService('media'),
         callbackUrl: () => settings.callbackUrl(),
         ledger: getService('ledger'),
         budget: getService('budget'),
+        onCommitted: (change) => {
+          getService('narration-webhooks').transitionCommitted(change);
+          if (change.event.type === 'stored') getService('verifier').wake();
+        },
       },
     ];
   },
-  ledger: (strapi) => [{ strapi, repository: createLedgerRepository(strapi), settings: getService('settings') }],
-  budget: (strapi) => [{ strapi, settings: getService('settings'), ledger: getService('ledger'), wake: () => getService('worker').wake() }],
+  ledger: (strapi) => [{ strapi, repository: ledgerRepository(strapi), settings: getService('settings') }],
+  budget: (strapi) => [{ strapi, settings: getService('settings'), ledger: getService('ledger'), wake: () => getService('queue').wake() }],
   usage: (strapi) => [
     {
-      repository: createLedgerRepository(strapi),
+      repository: ledgerRepository(strapi),
       settings: getService('settings'),
       budget: getService('budget'),
       ledger: getService('ledger'),
-      failures: async () => (await getService('narration-rows').countByStatus()).failed ?? 0,
+      failures: async () => (await getService('queue').reads.countByStatus()).failed ?? 0,
       checks: (since) => getService('check-rows').counts(since),
       permissions: getService('document-permissions'),
       types: getService('content'),
@@ -188,12 +185,9 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       strapi,
       config: pick(pluginConfig(strapi), ['reconcileIntervalMs', 'reconcileSettleMs', 'worker']),
       settings: getService('settings'),
-      rows: getService('narration-rows'),
-      parts: getService('part-rows'),
+      queue: getService('queue'),
       content: getService('content'),
-      media: getService('media'),
       voiceOverrides: getService('voice-overrides'),
-      worker: getService('worker'),
       pendingRecordings: getService('pending-recordings'),
       checks: getService('check-rows'),
     },
@@ -201,12 +195,9 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'narration-editor': () => [
     {
       settings: getService('settings'),
-      queueState: getService('queue-state'),
-      rows: getService('narration-rows'),
-      parts: getService('part-rows'),
+      queue: getService('queue'),
       content: getService('content'),
       voiceOverrides: getService('voice-overrides'),
-      worker: getService('worker'),
       voices: getService('voices'),
       narrations: getService('narrations'),
     },
@@ -214,7 +205,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'narration-views': () => [
     {
       settings: getService('settings'),
-      rows: getService('narration-rows'),
+      rows: getService('queue').reads,
       content: getService('content'),
       contentApi: getService('content-api-access'),
     },
@@ -222,7 +213,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'narration-webhooks': (strapi) => [
     strapi,
     {
-      findRow: (id) => getService('narration-rows').findById(id, true),
+      findRow: (id) => getService('queue').reads.findById(id, true),
       contentApiUrl: () => getService('settings').contentApiUrl(),
       verificationOf: async (row) => (await getService('verification-views').forNarrations([row])).get(row.id) ?? null,
     },
@@ -230,7 +221,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'lexicon-affected': () => [
     {
       settings: getService('settings'),
-      rows: getService('narration-rows'),
+      rows: getService('queue').reads,
       content: getService('content'),
       voiceOverrides: getService('voice-overrides'),
     },
@@ -260,13 +251,13 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       config: pluginConfig(strapi).feeds,
       content: getService('content'),
       contentApi: getService('content-api-access'),
-      rows: getService('narration-rows'),
+      queue: getService('queue'),
     },
   ],
   insights: (strapi) => [
     {
       strapi,
-      repository: createInsightsRepository(strapi),
+      repository: insightsRepository(strapi),
       config: pluginConfig(strapi).insights,
       views: () => getService('narration-views'),
     },
@@ -284,12 +275,12 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
           ...pick(config, ['leaseMs', 'worker', 'downloadTimeoutMs', 'maxAudioBytes']),
         },
         rows: getService('check-rows'),
-        narrations: getService('narration-rows'),
+        narrations: getService('queue').reads,
         client: getService('speech-client'),
         settings,
-        describeLive: liveVersionReader({ settings, content: getService('content'), voiceOverrides: getService('voice-overrides') }),
+        describeLive: describeLive(strapi),
         voices: getService('voices'),
-        media: getService('media'),
+        files: getService('queue'),
         ledger: getService('ledger'),
         verificationFailed: (narrationId, articleId) => getService('narration-webhooks').verificationFailed(narrationId, articleId),
         editor: getService('narration-editor'),
@@ -300,7 +291,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
   'insights-views': (strapi) => [
     {
       strapi,
-      repository: createInsightsRepository(strapi),
+      repository: insightsRepository(strapi),
       permissions: () => getService('document-permissions'),
       content: () => getService('content'),
     },

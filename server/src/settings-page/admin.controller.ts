@@ -40,7 +40,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       locales,
       localeVoiceChecks: await getService('voices').checkLocales(locales, current),
       connection: settings.connection(),
-      queue: await getService('queue-state').read(),
+      queue: await getService('queue').readState(),
       averages: await getService('narration-editor').averageCharacters(),
       features: SERVER_FEATURES,
       // So the page sends a type's settings back only where they differ from the file's.

@@ -51,7 +51,7 @@ const idParam = z.coerce.number().int().positive();
 const formatSchema = z.enum(TRANSCRIPT_DOWNLOAD_FORMATS);
 
 /** A private bucket's URL is signed. */
-const readableUrl = (file: MediaFileRef) => getService('media').readableUrl(file);
+const readableUrl = (file: MediaFileRef) => getService('queue').readableUrl(file);
 
 async function findTranscription(ctx: Context): Promise<TranscriptionRow> {
   const id = idParam.safeParse(ctx.params.id);

@@ -4,6 +4,7 @@ export { createBackgroundLoop, newOwnerId } from './background-loop';
 export { boundedMap } from './bounded-map';
 export { contentTypeUidKey, httpUrl, localeCode } from './config-values';
 export { contentTypeSchema, defaultLocaleOf, documentsOf, hasDraftAndPublishSchema, isLocalizedSchema } from './content-type-lookup';
+export { createDispatcherLease, type DispatcherLease } from './dispatcher-lease';
 export { createFailureEpisodes } from './failure-episodes';
 export { createLimiter } from './limiter';
 export { createPendingWork } from './pending-work';

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
 import type { LedgerService } from '../credits';
-import { StoredFileUnreadable, type NarrationRows } from '../queue';
+import { StoredFileUnreadable, type Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import { SpeechServiceError, type SpeechClient } from '../speech-client';
 import { planFromError, planFromStatus } from '../speech-to-text';
@@ -22,7 +22,7 @@ import { audioFile, type PassFiles } from './pass-files';
 export interface CheckStepsDeps {
   strapi: Core.Strapi;
   config: { pollMs: number; maxAttempts: number; maxWaitMs: number };
-  narrations: Pick<NarrationRows, 'findById'>;
+  narrations: Pick<Queue['reads'], 'findById'>;
   client: SpeechClient;
   settings: Pick<SettingsService, 'get'>;
   /** A check's transcription the service took: in the ledger, cause `verification`, at what the service said it cost. */

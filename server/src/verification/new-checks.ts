@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { DescribeLive, NarrationRow, NarrationRows } from '../queue';
+import type { DescribeLive, NarrationRow, Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import type { VoicesService } from '../voices';
 import type { CheckRows } from './check-rows';
@@ -14,7 +14,7 @@ const STORE_KEY = 'verification';
 export interface CheckFinderDeps {
   strapi: Core.Strapi;
   rows: CheckRows;
-  narrations: Pick<NarrationRows, 'storedSince'>;
+  narrations: Pick<Queue['reads'], 'storedSince'>;
   settings: Pick<SettingsService, 'get'>;
   describeLive: DescribeLive;
   voices: Pick<VoicesService, 'check'>;

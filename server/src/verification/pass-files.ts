@@ -1,13 +1,11 @@
 import path from 'node:path';
-import type { Core } from '@strapi/strapi';
 import { joinMp3, mp3FileSource } from '../audio';
-import { localPathOf, type MediaFileRef, type MediaStore, type NarrationRow, type StoredPart } from '../queue';
+import type { MediaFileRef, NarrationRow, Queue, StoredPart } from '../queue';
 import type { CheckRow } from './domain/check';
 import type { AudioToCheck } from './domain/view';
 
 export interface PassFilesOptions {
-  strapi: Core.Strapi;
-  media: Pick<MediaStore, 'readableUrl'>;
+  files: Pick<Queue, 'localCopy'>;
   maxAudioBytes: number;
   downloadTimeoutMs: number;
 }
@@ -16,14 +14,14 @@ export interface PassFilesOptions {
  * What a pass reads of the stored audio, in its own folder: each stored MP3 once, however many of
  * its parts are checked (on S3 it is a download of the whole joined file).
  */
-export function passFiles(workDir: string, { strapi, media, maxAudioBytes, downloadTimeoutMs }: PassFilesOptions) {
+export function passFiles(workDir: string, { files, maxAudioBytes, downloadTimeoutMs }: PassFilesOptions) {
   const read = new Map<number, Promise<string>>();
   return {
     workDir,
     stored(file: MediaFileRef): Promise<string> {
       let local = read.get(file.id);
       if (!local) {
-        local = localPathOf(strapi, media, file, { workDir, maxBytes: maxAudioBytes, timeoutMs: downloadTimeoutMs });
+        local = files.localCopy(file, { workDir, maxBytes: maxAudioBytes, timeoutMs: downloadTimeoutMs });
         read.set(file.id, local);
         local.catch(() => read.delete(file.id));
       }

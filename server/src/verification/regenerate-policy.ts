@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Origin } from '../credits';
-import type { NarrationRow, NarrationRows } from '../queue';
+import type { NarrationRow, Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import type { CheckRows } from './check-rows';
 import { OPEN_CHECK_STATUSES, type CheckRow } from './domain/check';
@@ -8,7 +8,7 @@ import { OPEN_CHECK_STATUSES, type CheckRow } from './domain/check';
 export interface RegeneratePolicyDeps {
   strapi: Core.Strapi;
   rows: CheckRows;
-  narrations: Pick<NarrationRows, 'findById'>;
+  narrations: Pick<Queue['reads'], 'findById'>;
   settings: Pick<SettingsService, 'get'>;
   /** What an editor's Regenerate does (narration/): the budget and the ledger apply; whether it was queued, and why not. */
   editor: {

@@ -2,11 +2,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { createDispatcherLease, type DescribeLive, type MediaStore, type NarrationRows } from '../queue';
+import type { DescribeLive, Queue } from '../queue';
 import type { LedgerService } from '../credits';
 import type { SettingsService } from '../settings';
 import type { SpeechClient } from '../speech-client';
-import { createBackgroundLoop } from '../utils';
+import { createBackgroundLoop, createDispatcherLease } from '../utils';
+import { LEASE_UID } from '../content-types';
 import type { VoicesService } from '../voices';
 import { createCheckSteps } from './check-steps';
 import type { CheckRows } from './check-rows';
@@ -37,12 +38,13 @@ export interface VerifierDeps {
   strapi: Core.Strapi;
   config: VerifierConfig;
   rows: CheckRows;
-  narrations: Pick<NarrationRows, 'storedSince' | 'findById'>;
+  narrations: Pick<Queue['reads'], 'storedSince' | 'findById'>;
   client: SpeechClient;
   settings: Pick<SettingsService, 'get'>;
   describeLive: DescribeLive;
   voices: Pick<VoicesService, 'check'>;
-  media: Pick<MediaStore, 'readableUrl'>;
+  /** The stored audio, read back to be checked. */
+  files: Pick<Queue, 'localCopy'>;
   /** A check's transcription the service took: in the ledger, cause `verification`, at what the service said it cost. */
   ledger: Pick<LedgerService, 'transcriptionSubmitted'>;
   /** A check ended in a mismatch or failed: `narration.verification_failed` goes out (webhooks/). */
@@ -73,7 +75,7 @@ export function createVerifier(deps: VerifierDeps) {
     nextDelayMs: () => delayUntilNext(),
   });
   const { owner } = loop;
-  const lease = createDispatcherLease(strapi, owner, config.leaseMs, 'verifier');
+  const lease = createDispatcherLease(strapi, LEASE_UID, owner, config.leaseMs, 'verifier');
   let prunedAt = 0;
   const finder = createCheckFinder({ ...deps, now, requestRerun: () => loop.requestRerun() });
   const steps = createCheckSteps({ ...deps, now });
@@ -115,7 +117,7 @@ export function createVerifier(deps: VerifierDeps) {
     await finder.sweep(types);
     const due = await rows.due(now(), BATCH);
     if (due.length === 0) return;
-    const files = passFiles(await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-')), { strapi, media: deps.media, ...config });
+    const files = passFiles(await fs.mkdtemp(path.join(os.tmpdir(), 'speech-verify-')), { files: deps.files, ...config });
     try {
       for (const row of due) {
         if (loop.isStopped()) return;

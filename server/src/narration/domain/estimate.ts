@@ -4,21 +4,13 @@
  */
 import type { PartsChanged, VoiceRequests } from '../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../shared/contracts/settings';
-import {
-  generatedBefore,
-  partsAtHand,
-  planParts,
-  type NarrationPartRow,
-  type NarrationRow,
-  type PartToNarrate,
-  type StoredPart,
-} from '../../queue';
+import { partsAsked, type LiveVersion, type NarrationRow, type StoredPart } from '../../queue';
 
 export interface EstimatedVersion {
   mode: NarrationMode;
   characters: number;
   credits: number;
-  parts: readonly PartToNarrate[];
+  parts: readonly LiveVersion['parts'][number][];
   voiceId?: string;
 }
 
@@ -38,16 +30,13 @@ export interface VersionCosts {
 export function versionCosts(
   version: EstimatedVersion,
   row: EstimatedRow | null | undefined,
-  partRows: readonly NarrationPartRow[]
+  partRows: Parameters<typeof partsAsked>[2]
 ): VersionCosts {
   if (version.mode !== 'segmented') {
     const whole = { characters: version.characters, credits: version.credits };
     return { ...whole, parts: null, regeneration: whole, requestsByVoice: null };
   }
-  // In parts: only the parts neither stored nor at the service (nor on their way) would be paid.
-  const changed = planParts(version.parts, row ? partsAtHand(row) : null, row ? partRows : []);
-  // A fresh take: nothing stored or at the service is reused (plan-step.ts), each distinct part is paid once.
-  const fresh = row && generatedBefore(row) ? planParts(version.parts, null, []) : changed;
+  const { changed, fresh } = partsAsked(version.parts, row, partRows);
   return {
     characters: changed.characters,
     credits: changed.credits,

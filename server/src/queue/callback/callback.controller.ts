@@ -8,7 +8,7 @@ import { validate } from '../../http';
 export default {
   async receive(ctx: Context) {
     const { articleId, response } = validate(narrationCallbackPayloadSchema, ctx.request.body, 'Malformed narration callback.');
-    const outcome = await getService('worker').receiveCallback({ articleId, ...response });
+    const outcome = await getService('queue').receiveCallback({ articleId, ...response });
     if (outcome.status === 'unauthorized') throw new errors.UnauthorizedError('Invalid callback signature.');
     ctx.status = 200;
     ctx.body = { received: true, outcome: outcome.status };

@@ -1,6 +1,8 @@
 /** A segmented version against the parts at hand: what to ask for, what is ready, and the fair order. Pure. */
 import type { NarrationPartRow } from './narration-row';
+import { generatedBefore } from './states/content';
 import { storedKeys, type PlannedPart, type StoredPart } from './states/segment-map';
+import type { NarrationState } from './states/types';
 
 export interface PartToNarrate extends PlannedPart {
   text: string;
@@ -121,4 +123,17 @@ export function fairOrder<
       (a.work.kind === b.work.kind ? a.id - b.id : a.work.kind === 'article' ? -1 : 1)
   );
   return keyed.map((entry) => entry.work);
+}
+
+/**
+ * What a version's parts would ask of the service: `changed` on a publish (what is neither stored
+ * nor on its way), `fresh` on a regenerate (nothing reused, each distinct part once).
+ */
+export function partsAsked(
+  parts: readonly PartToNarrate[],
+  row: (Pick<NarrationState, 'submissions' | 'narratedFingerprint'> & Parameters<typeof partsAtHand>[0]) | null | undefined,
+  rows: readonly NarrationPartRow[]
+): { changed: PartsPlan; fresh: PartsPlan } {
+  const changed = planParts(parts, row ? partsAtHand(row) : null, row ? rows : []);
+  return { changed, fresh: row && generatedBefore(row) ? planParts(parts, null, []) : changed };
 }

@@ -5,7 +5,7 @@ import type { QueueConfig } from './config';
 import type { QueueStateStore } from './queue-state';
 import { isPreprocessType } from '../../../../shared/contracts/settings';
 import type { ProcessTextPostData, SpeechClient } from '../../speech-client';
-import type { DispatcherLease } from './dispatcher-lease';
+import type { DispatcherLease } from '../../utils';
 import type { NarrationPartRow } from '../domain/narration-row';
 import { fairOrder } from '../domain/part-plan';
 import { BUDGET_REACHED, type NarrationEvent } from '../domain/states';

@@ -10,11 +10,12 @@ import { createPlanStep } from './plan-step';
 import { holdsEmptyResult, type ResultUrls } from '../domain/states';
 import { createJoinedMedia } from '../media/joined-media';
 import { createPartResults } from '../media/part-results';
-import { createBackgroundLoop } from '../../utils';
-import { createDispatcherLease } from './dispatcher-lease';
+import { createBackgroundLoop, createDispatcherLease } from '../../utils';
+
 import { createStoreStep } from './store-step';
 import { createSubmitStep, type SubmitStepDeps } from './submit-step';
 import type { DescribeLive } from '../domain/live-version';
+import { LEASE_UID } from '../../content-types';
 
 /**
  * The queue worker. Each tick: recover expired leases, time out lost callbacks, store accepted
@@ -49,7 +50,7 @@ export function createWorker(deps: WorkerDeps) {
     nextDelayMs: () => config.pollIntervalMs,
   });
   const { owner, isStopped } = loop;
-  const dispatcher = createDispatcherLease(strapi, owner, config.leaseMs);
+  const dispatcher = createDispatcherLease(strapi, LEASE_UID, owner, config.leaseMs);
 
   const log = (message: string) => strapi.log.info(`[speech] ${message}`);
 

@@ -1,4 +1,4 @@
-import { createLease, type LeaseQuery } from '../../../server/src/queue/worker/dispatcher-lease';
+import { createLease, type LeaseQuery } from '../../../server/src/utils/dispatcher-lease';
 
 /**
  * The dispatcher lease over an in-memory table that behaves like the database for the queries

@@ -1,5 +1,4 @@
-import type { Core } from '@strapi/strapi';
-import { LEASE_UID } from '../../content-types';
+import type { Core, UID } from '@strapi/strapi';
 
 /**
  * One instance at a time submits, since `maxInFlight` counts across the account. Strapi's `unique` is
@@ -18,14 +17,14 @@ export interface LeaseQuery {
   deleteMany(params: { where: Record<string, unknown> }): Promise<{ count: number }>;
 }
 
-/** `name`: the lease's row; the narration queue's is `dispatcher`, another worker holds one of its own. */
-export function createDispatcherLease(strapi: Core.Strapi, owner: string, leaseMs: number, name = 'dispatcher') {
+/** `table`: the plugin's lease content type; `name`: the lease's row (each background loop holds its own). */
+export function createDispatcherLease(strapi: Core.Strapi, table: string, owner: string, leaseMs: number, name = 'dispatcher') {
   return createLease(
     {
-      query: () => strapi.db.query(LEASE_UID) as unknown as LeaseQuery,
+      query: () => strapi.db.query(table as UID.Schema) as unknown as LeaseQuery,
       // The query engine: the Document Service would announce an internal row (see queue/rows/narration-rows.ts).
       createRow: async (data) => {
-        await strapi.db.query(LEASE_UID).create({ data: { ...data, publishedAt: new Date() } });
+        await strapi.db.query(table as UID.Schema).create({ data: { ...data, publishedAt: new Date() } });
       },
     },
     owner,
