@@ -1,22 +1,10 @@
-import {
-  Box,
-  Checkbox,
-  Field,
-  Flex,
-  Grid,
-  MultiSelect,
-  MultiSelectOption,
-  NumberInput,
-  SingleSelect,
-  SingleSelectOption,
-  Toggle,
-  Typography,
-} from '@strapi/design-system';
-import { SKIPPABLE_BLOCKS, type ContentTypeDescription, type SkippableBlock } from '../../api/types';
+import { Box, Field, Flex, Grid, NumberInput, Toggle, Typography } from '@strapi/design-system';
+import type { ContentTypeDescription } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../../components/Card';
-import { TITLE_FIELD_TYPES, type TypeForm } from './form';
-import { GlobalSegmentField, NarrationModeFields } from './NarrationModeFields';
+import type { TypeForm } from './form';
+import { GlobalSegmentField } from './NarrationModeFields';
+import { TYPE_SECTIONS, type TypeField } from './type-sections';
 
 interface Props {
   types: ContentTypeDescription[];
@@ -24,10 +12,7 @@ interface Props {
   /** The global part size; undefined when the server does not offer it (older servers). */
   segmentCharacters: number | null | undefined;
   disabled: boolean;
-  errorFor: (
-    uid: string,
-    field: 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'narrationMode' | 'segmentCharacters'
-  ) => string | undefined;
+  errorFor: (uid: string, field: TypeField) => string | undefined;
   segmentCharactersError?: string;
   /** The share of words a check must hear, in per cent; undefined when the server does not offer verification. */
   minWordPercent?: number | null;
@@ -38,16 +23,6 @@ interface Props {
   /** What one regenerate of an average article of each type costs, by uid (null: no narration yet to average). */
   regenerateCredits: Record<string, number | null>;
 }
-
-const NO_TITLE = '__none__';
-
-/** Labels of the blocks a narration can leave out. */
-const BLOCK_LABELS: Record<SkippableBlock, [id: string, defaultMessage: string]> = {
-  code: ['types.skip.code', 'Code'],
-  quote: ['types.skip.quote', 'Quotes'],
-  image: ['types.skip.image', 'Image captions'],
-  table: ['types.skip.table', 'Tables'],
-};
 
 export const ContentTypesCard = ({
   types,
@@ -115,8 +90,6 @@ export const ContentTypesCard = ({
           {types.map((type) => {
             const form = value[type.uid];
             if (!form) return null;
-            const textFieldOptions = type.fields;
-            const titleOptions = type.fields.filter((field) => TITLE_FIELD_TYPES.has(field.type));
             const update = (patch: Partial<TypeForm>) => onChange(type.uid, { ...form, ...patch });
             return (
               <Box
@@ -154,193 +127,18 @@ export const ContentTypesCard = ({
                   </Flex>
                   {form.enabled ? (
                     <Grid.Root gap={4}>
-                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root name={`${type.uid}.trigger`} error={errorFor(type.uid, 'trigger')}>
-                          <Field.Label>{t('types.trigger', 'Narrated when')}</Field.Label>
-                          <Typography data-testid={`speech-type-rule-${type.uid}`}>
-                            {form.trigger === 'save'
-                              ? t('types.ruleSave', 'An entry is saved: this type has no draft & publish.')
-                              : t('types.rulePublish', 'An entry is published: drafts are never read aloud.')}
-                          </Typography>
-                          <Field.Error />
-                        </Field.Root>
-                      </Grid.Item>
-                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <OptionalFieldSelect
-                          name={`${type.uid}.titleField`}
-                          label={t('types.titleField', 'Title field')}
-                          hint={t('types.titleHint', 'Sent as the title of the narration.')}
-                          noneLabel={t('types.noTitle', 'None (use the entry id)')}
-                          error={errorFor(type.uid, 'titleField')}
-                          value={form.titleField}
-                          fields={titleOptions}
-                          disabled={disabled}
-                          onChange={(titleField) => update({ titleField })}
-                        />
-                      </Grid.Item>
-                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <Field.Root
-                          name={`${type.uid}.textFields`}
-                          error={errorFor(type.uid, 'textFields')}
-                          hint={t('types.textHint', 'Read one after the other, in the order chosen.')}
-                          data-testid={`speech-type-text-${type.uid}`}
-                        >
-                          <Field.Label>{t('types.textFields', 'Text fields')}</Field.Label>
-                          <MultiSelect
-                            value={form.textFields}
-                            disabled={disabled}
-                            withTags
-                            placeholder={t('types.textPlaceholder', 'Choose fields')}
-                            onChange={(next) => update({ textFields: next })}
-                          >
-                            {textFieldOptions.map((field) => (
-                              <MultiSelectOption key={field.name} value={field.name}>
-                                {`${field.name} (${field.type})`}
-                              </MultiSelectOption>
-                            ))}
-                          </MultiSelect>
-                          <Field.Hint />
-                          <Field.Error />
-                        </Field.Root>
-                      </Grid.Item>
-                      <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
-                        <Field.Root
-                          name={`${type.uid}.skipBlocks`}
-                          hint={t('types.skipHint', 'These blocks are left out of the narration.')}
-                          data-testid={`speech-type-skip-${type.uid}`}
-                        >
-                          <Field.Label>{t('types.skipBlocks', 'Not read aloud')}</Field.Label>
-                          <Flex gap={4} wrap="wrap">
-                            {SKIPPABLE_BLOCKS.map((block) => (
-                              <Checkbox
-                                key={block}
-                                name={`${type.uid}.skipBlocks.${block}`}
-                                checked={form.skipBlocks.includes(block)}
-                                disabled={disabled}
-                                onCheckedChange={(checked) =>
-                                  update({
-                                    skipBlocks: SKIPPABLE_BLOCKS.filter((candidate) =>
-                                      candidate === block ? checked === true : form.skipBlocks.includes(candidate)
-                                    ),
-                                  })
-                                }
-                              >
-                                {t(...BLOCK_LABELS[block])}
-                              </Checkbox>
-                            ))}
-                          </Flex>
-                          <Field.Hint />
-                        </Field.Root>
-                      </Grid.Item>
-                      <Grid.Item col={12} direction="column" alignItems="stretch">
-                        <Field.Root
-                          name={`${type.uid}.passageVoices`}
-                          hint={t(
-                            'types.passageVoicesHint',
-                            'A paragraph in another language is read by the voice of its language, a quote by the quote voice. Voice changes become parts: the cost stays the characters read.'
-                          )}
-                        >
-                          <Checkbox
-                            name={`${type.uid}.passageVoices`}
-                            checked={form.passageVoices}
-                            disabled={disabled}
-                            onCheckedChange={(checked) => update({ passageVoices: checked === true })}
-                            data-testid={`speech-type-passage-voices-${type.uid}`}
-                          >
-                            {t('types.passageVoices', 'Read each passage in the voice of its language')}
-                          </Checkbox>
-                          <Field.Hint />
-                        </Field.Root>
-                      </Grid.Item>
-                      <Grid.Item col={12} direction="column" alignItems="stretch">
-                        <Field.Root
-                          name={`${type.uid}.verify`}
-                          hint={t(
-                            'types.verifyHint',
-                            'Each stored narration is sent to speech to text and compared with the text that was read.'
-                          )}
-                        >
-                          <Checkbox
-                            name={`${type.uid}.verify`}
-                            checked={form.verify}
-                            disabled={disabled}
-                            onCheckedChange={(checked) => update({ verify: checked === true })}
-                            data-testid={`speech-type-verify-${type.uid}`}
-                          >
-                            {t('types.verify', 'Check each narration by listening to it')}
-                          </Checkbox>
-                          <Field.Hint />
-                        </Field.Root>
-                      </Grid.Item>
-                      {form.verify ? (
-                        <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-                          <Field.Root
-                            name={`${type.uid}.verification.onMismatch`}
-                            hint={
-                              form.onMismatch === 'regenerate'
-                                ? regenerateCredits[type.uid] != null && form.narrationMode === 'segmented'
-                                  ? t(
-                                      'types.onMismatchCostParts',
-                                      'Paid like a regenerate of the parts that differed, the others kept: at most about {credits} credits for an article of average length here, within the budget.',
-                                      { credits: regenerateCredits[type.uid] }
-                                    )
-                                  : regenerateCredits[type.uid] != null
-                                    ? t(
-                                        'types.onMismatchCost',
-                                        'Paid like a regenerate: about {credits} credits for an article of average length here, within the budget.',
-                                        { credits: regenerateCredits[type.uid] }
-                                      )
-                                    : t(
-                                        'types.onMismatchCostUnknown',
-                                        "Paid like a regenerate: the article's characters in credits, within the budget."
-                                      )
-                                : t('types.onMismatchFlag', 'The narration stays ready; the edit view and the list show the places.')
-                            }
-                          >
-                            <Field.Label>{t('types.onMismatch', 'When a check finds a difference')}</Field.Label>
-                            <SingleSelect
-                              size="S"
-                              value={form.onMismatch}
-                              disabled={disabled}
-                              onChange={(next) => update({ onMismatch: next === 'regenerate' ? 'regenerate' : 'flag' })}
-                              data-testid={`speech-type-on-mismatch-${type.uid}`}
-                            >
-                              <SingleSelectOption value="flag">{t('types.onMismatch.flag', 'Only flag it')}</SingleSelectOption>
-                              <SingleSelectOption value="regenerate">
-                                {t('types.onMismatch.regenerate', 'Narrate the article again, once (paid)')}
-                              </SingleSelectOption>
-                            </SingleSelect>
-                            <Field.Hint />
-                          </Field.Root>
-                        </Grid.Item>
-                      ) : null}
-                      <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-                        <OptionalFieldSelect
-                          name={`${type.uid}.authorField`}
-                          label={t('types.authorField', 'Author field')}
-                          hint={t('types.authorHint', "What '{author}' reads in the intro and outro.")}
-                          noneLabel={t('types.noAuthor', 'None')}
-                          error={errorFor(type.uid, 'authorField')}
-                          value={form.authorField}
-                          fields={titleOptions}
-                          disabled={disabled}
-                          onChange={(authorField) => update({ authorField })}
-                          testId={`speech-type-author-${type.uid}`}
-                        />
-                      </Grid.Item>
-                      {segmentCharacters !== undefined ? (
-                        <NarrationModeFields
-                          uid={type.uid}
+                      {TYPE_SECTIONS.map(({ id, Section }) => (
+                        <Section
+                          key={id}
+                          type={type}
                           form={form}
-                          globalSize={segmentCharacters}
                           disabled={disabled}
-                          errors={{
-                            narrationMode: errorFor(type.uid, 'narrationMode'),
-                            segmentCharacters: errorFor(type.uid, 'segmentCharacters'),
-                          }}
-                          onChange={update}
+                          error={(field) => errorFor(type.uid, field)}
+                          update={update}
+                          segmentCharacters={segmentCharacters}
+                          regenerateCredits={regenerateCredits[type.uid] ?? null}
                         />
-                      ) : null}
+                      ))}
                     </Grid.Root>
                   ) : null}
                 </Flex>
@@ -352,38 +150,3 @@ export const ContentTypesCard = ({
     </Card>
   );
 };
-
-/** A select of one of the type's text fields, or none (the title and the author field). */
-function OptionalFieldSelect(props: {
-  name: string;
-  label: string;
-  hint: string;
-  noneLabel: string;
-  error?: string;
-  value: string | null | undefined;
-  fields: Array<{ name: string }>;
-  disabled: boolean;
-  onChange: (field: string | null) => void;
-  testId?: string;
-}) {
-  return (
-    <Field.Root name={props.name} error={props.error} hint={props.hint}>
-      <Field.Label>{props.label}</Field.Label>
-      <SingleSelect
-        value={props.value ?? NO_TITLE}
-        disabled={props.disabled}
-        onChange={(next) => props.onChange(next === NO_TITLE ? null : String(next))}
-        data-testid={props.testId}
-      >
-        <SingleSelectOption value={NO_TITLE}>{props.noneLabel}</SingleSelectOption>
-        {props.fields.map((field) => (
-          <SingleSelectOption key={field.name} value={field.name}>
-            {field.name}
-          </SingleSelectOption>
-        ))}
-      </SingleSelect>
-      <Field.Hint />
-      <Field.Error />
-    </Field.Root>
-  );
-}
