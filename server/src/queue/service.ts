@@ -4,7 +4,7 @@ import { partsAtHand, partsProgress } from './domain/part-plan';
 import { createMediaStore } from './media/media';
 import { localPathOf } from './media/stored-files';
 import { createNarrationRows, type ApplyOutcome, type CommittedChange } from './rows/narration-rows';
-import type { NarrationRowReads } from './rows/narration-rows.reads';
+import type { ViewReads } from './rows/narration-rows.reads';
 import { createPartRows } from './rows/part-rows';
 import { createQueueState } from './worker/queue-state';
 import { createWorker, type WorkerDeps } from './worker/worker';
@@ -31,7 +31,7 @@ export function createQueue(deps: QueueDeps) {
   const media = createMediaStore(strapi, config);
   const state = createQueueState(strapi);
   const worker = createWorker({ ...deps, repository: rows, parts, queueState: state, media });
-  const reads: NarrationRowReads = rows;
+  const reads: ViewReads = rows;
 
   const enqueued = (outcome: ApplyOutcome): Enqueued => {
     if (!outcome.applied) return { queued: false, reason: outcome.reason };

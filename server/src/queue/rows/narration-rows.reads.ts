@@ -15,22 +15,9 @@ const ARCHIVE_COUNTS_MS = 60_000;
 const MEDIA_POPULATE = { audio: true, subtitles: true, subtitlesVtt: true } as const;
 export const ALL_FILES_POPULATE = { ...MEDIA_POPULATE, pendingUploads: true, replacedFiles: true } as const;
 
-export function createNarrationRowReads(strapi: Core.Strapi) {
+/** What the worker looks for: work due, leases run out, callbacks overdue. */
+function createWorkReads(strapi: Core.Strapi) {
   const query = narrationQuery(strapi);
-
-  async function findByArticleId(articleId: string, withMedia = false): Promise<NarrationRow | null> {
-    const row = (await query().findOne({ where: { articleId }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
-    // MySQL and MariaDB compare strings case-insensitively (their default collations): an id that
-    // differs only in case is another article there too, as on SQLite and PostgreSQL.
-    return row && row.articleId === articleId ? row : null;
-  }
-
-  /** `withMedia`: true for the narration's files, or the media fields to read. */
-  async function findById(id: number, withMedia: boolean | Record<string, true> = false): Promise<NarrationRow | null> {
-    const populate = withMedia === true ? MEDIA_POPULATE : withMedia || undefined;
-    return (await query().findOne({ where: { id }, populate })) as NarrationRow | null;
-  }
-
   async function claimable(now: Date, limit: number): Promise<NarrationRow[]> {
     if (limit <= 0) return [];
     return (await query().findMany({
@@ -78,6 +65,38 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     })) as NarrationRow[];
   }
 
+  return { claimable, hasActiveRows, countInFlight, withExpiredLease, withCallbackOverdue, awaitingParts, readyToStore };
+}
+
+/** A narration by its keys, a document's, a type's newest: what views and other features read. */
+function createDocumentReads(strapi: Core.Strapi) {
+  const query = narrationQuery(strapi);
+  async function findByArticleId(articleId: string, withMedia = false): Promise<NarrationRow | null> {
+    const row = (await query().findOne({ where: { articleId }, populate: withMedia ? MEDIA_POPULATE : undefined })) as NarrationRow | null;
+    // MySQL and MariaDB compare strings case-insensitively (their default collations): an id that
+    // differs only in case is another article there too, as on SQLite and PostgreSQL.
+    return row && row.articleId === articleId ? row : null;
+  }
+
+  /** `withMedia`: true for the narration's files, or the media fields to read. */
+  async function findById(id: number, withMedia: boolean | Record<string, true> = false): Promise<NarrationRow | null> {
+    const populate = withMedia === true ? MEDIA_POPULATE : withMedia || undefined;
+    return (await query().findOne({ where: { id }, populate })) as NarrationRow | null;
+  }
+
+  async function findForDocument(contentType: string, documentId: string): Promise<NarrationRow[]> {
+    return (await query().findMany({ where: { contentType, targetDocumentId: documentId }, populate: MEDIA_POPULATE })) as NarrationRow[];
+  }
+
+  /** Only the columns a list shows (never the JSON columns): the list view asks on every page. */
+  async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationListRow[]> {
+    if (documentIds.length === 0) return [];
+    return (await query().findMany({
+      select: [...LIST_COLUMNS],
+      where: { contentType, targetDocumentId: { $in: documentIds } },
+    })) as NarrationListRow[];
+  }
+
   /** The verifier's sweep: each store is checked once. */
   async function storedSince(since: Date, contentTypes: readonly string[], limit: number): Promise<NarrationRow[]> {
     if (contentTypes.length === 0) return [];
@@ -112,19 +131,12 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     return writeStamp(query(), { contentType });
   }
 
-  /** Only the columns a list shows (never the JSON columns): the list view asks on every page. */
-  async function findForDocuments(contentType: string, documentIds: string[]): Promise<NarrationListRow[]> {
-    if (documentIds.length === 0) return [];
-    return (await query().findMany({
-      select: [...LIST_COLUMNS],
-      where: { contentType, targetDocumentId: { $in: documentIds } },
-    })) as NarrationListRow[];
-  }
+  return { findByArticleId, findById, findForDocument, findForDocuments, storedSince, withAudioNewestFirst, changeStamp };
+}
 
-  async function findForDocument(contentType: string, documentId: string): Promise<NarrationRow[]> {
-    return (await query().findMany({ where: { contentType, targetDocumentId: documentId }, populate: MEDIA_POPULATE })) as NarrationRow[];
-  }
-
+/** Figures of the whole queue, for the overview and the estimates. */
+function createCounts(strapi: Core.Strapi) {
+  const query = narrationQuery(strapi);
   /** Archive counts grow with every article ever narrated, so they are kept for a minute; active ones are counted live. */
   let archiveCounts: { value: Record<string, number>; at: number } | null = null;
   async function countByStatus(): Promise<Record<string, number>> {
@@ -158,24 +170,13 @@ export function createNarrationRowReads(strapi: Core.Strapi) {
     );
   }
 
-  return {
-    findByArticleId,
-    findById,
-    claimable,
-    hasActiveRows,
-    countInFlight,
-    withExpiredLease,
-    withCallbackOverdue,
-    awaitingParts,
-    readyToStore,
-    withAudioNewestFirst,
-    storedSince,
-    changeStamp,
-    findForDocuments,
-    findForDocument,
-    countByStatus,
-    recentAverageCharacters,
-  };
+  return { countByStatus, recentAverageCharacters };
+}
+
+export function createNarrationRowReads(strapi: Core.Strapi) {
+  return { ...createWorkReads(strapi), ...createDocumentReads(strapi), ...createCounts(strapi) };
 }
 
 export type NarrationRowReads = ReturnType<typeof createNarrationRowReads>;
+/** What other features read of the queue's rows: never the worker's own lookups. */
+export type ViewReads = ReturnType<typeof createDocumentReads> & ReturnType<typeof createCounts>;

@@ -1,17 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import { AUTOMATIC, type Origin } from '../../credits';
-import { publishedLater, type ContentVersion, type MediaFileRef, type NarrationRow } from '../domain/narration-row';
-import {
-  IN_FLIGHT_STATUSES,
-  transition,
-  type NarrationEvent,
-  type NarrationPatch,
-  type NarrationState,
-  type NarrationStatus,
-} from '../domain/states';
+import type { Origin } from '../../credits';
+import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
+import { transition, type NarrationEvent, type NarrationPatch, type NarrationStatus } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 import { createNarrationFileLinks } from './file-links';
 import { createNarrationRowReads, narrationQuery } from './narration-rows.reads';
+import { createVersionRecorder } from './record-version';
 
 export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
 
@@ -24,18 +18,6 @@ export interface CommittedChange {
 
 /** The only code that writes narration rows: every state change goes through `states.transition` as a compare-and-set. */
 
-/** The state of an article that has never been narrated (spec 3.1 "new"). */
-const NEW_NARRATION: NarrationState = {
-  status: 'cancelled',
-  fingerprint: null,
-  submittedFingerprint: null,
-  narratedFingerprint: null,
-  regenerate: false,
-  attempts: 0,
-  submissions: 0,
-  seenResults: [],
-};
-
 export type ApplyOutcome =
   /** `replaced`: when the patch linked files, the ones waiting to be removed (those it unlinked among them; the caller removes them). */
   { applied: true; row: NarrationRow; replaced: MediaFileRef[] } | { applied: false; reason: string };
@@ -46,7 +28,6 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
   const reads = createNarrationRowReads(strapi);
   const fileLinks = createNarrationFileLinks(strapi, reads);
   const conditionalUpdate = createConditionalUpdate(strapi, fileLinks);
-  const { findByArticleId } = reads;
 
   function committed(change: CommittedChange) {
     try {
@@ -67,75 +48,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     return { applied: true, row: after, replaced };
   }
 
-  /** Outside the state machine: one column, kept to the latest publish when two race. */
-  async function noteLivePublish(id: number, livePublishedAt: string): Promise<void> {
-    await query().updateMany({
-      where: { $and: [{ id }, { $or: [{ livePublishedAt: null }, { livePublishedAt: { $lt: livePublishedAt } }] }] },
-      data: { livePublishedAt },
-    });
-  }
-
-  /** One write at most: none when the same text, voice and mode are already narrated or queued, unless a later publish. */
-  async function recordContentVersion(version: ContentVersion, now = new Date(), origin: Origin = AUTOMATIC): Promise<ApplyOutcome> {
-    const details = {
-      contentType: version.contentType,
-      targetDocumentId: version.documentId,
-      targetLocale: version.locale,
-      title: version.title.slice(0, 255),
-      voiceId: version.voiceId,
-      preprocessType: version.preprocessType,
-      characters: version.characters,
-      credits: version.credits,
-    };
-    const changed: NarrationEvent = { type: 'contentChanged', fingerprint: version.fingerprint, now };
-    const cause = { cause: origin.cause, causedBy: origin.causedBy };
-    const existing = await findByArticleId(version.articleId);
-    if (!existing) {
-      const result = transition(NEW_NARRATION, changed);
-      if (result.kind === 'ignore') return { applied: false, reason: result.reason };
-      try {
-        // The query engine, not the Document Service: that would announce an internal row as `entry.create`
-        // and read it back in an unawaited promise (a database gone then crashes the process).
-        const row = (await query().create({
-          data: {
-            articleId: version.articleId,
-            ...details,
-            ...cause,
-            ...result.patch,
-            livePublishedAt: version.livePublishedAt,
-            seenResults: [],
-            publishedAt: new Date(),
-          },
-        })) as NarrationRow;
-        committed({ event: changed, from: result.from, patch: result.patch, row });
-        return { applied: true, row, replaced: [] };
-      } catch (error) {
-        // Two publishes of one article at once: the database's unique index on article_id (the
-        // schema's `column.unique`; Strapi's own `unique` is only a check before the insert) lets one win.
-        const raced = await findByArticleId(version.articleId);
-        if (!raced) throw error;
-        return recordContentVersion(version, now, origin);
-      }
-    }
-    const result = transition(existing, changed);
-    const laterPublish = publishedLater(version.livePublishedAt, existing.livePublishedAt);
-    if (result.kind === 'ignore') {
-      if (laterPublish) await noteLivePublish(existing.id, version.livePublishedAt!);
-      return { applied: false, reason: result.reason };
-    }
-    // The figures describe the version about to be narrated; while an older one is in flight they wait.
-    const inFlight = IN_FLIGHT_STATUSES.includes(existing.status) || existing.status === 'storing';
-    const patch = {
-      ...(inFlight ? result.patch : { ...result.patch, ...details }),
-      ...cause,
-      ...(laterPublish ? { livePublishedAt: version.livePublishedAt } : {}),
-    };
-    const { won } = await conditionalUpdate(existing.id, result.from, patch, result.guard);
-    if (!won) return recordContentVersion(version, now, origin);
-    const row = rowAfter(existing, patch);
-    committed({ event: changed, from: result.from, patch, row });
-    return { applied: true, row, replaced: [] };
-  }
+  const recordContentVersion = createVersionRecorder({ query, findByArticleId: reads.findByArticleId, conditionalUpdate, committed });
 
   async function setOrigin(id: number, origin: Origin): Promise<void> {
     await query().update({ where: { id }, data: { cause: origin.cause, causedBy: origin.causedBy } });
