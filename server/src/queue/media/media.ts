@@ -52,7 +52,8 @@ const FILE_UID = 'plugin::upload.file';
 
 type FoundFile = MediaFileRef & { related?: unknown[] | null; createdBy?: { id: number } | null };
 
-export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
+/** Files into the Media Library, linked to their narration row, and out again. */
+function createUploads(strapi: Core.Strapi) {
   const upload = () => strapi.plugin('upload').service('upload');
 
   async function uploadFile(row: NarrationRow, filepath: string, name: string, mimetype: string, caption: string): Promise<MediaFileRef> {
@@ -64,30 +65,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
     return file as MediaFileRef;
   }
 
-  return {
-    /** Throws DownloadRefusedError when a file may not be fetched; on abort nothing uploaded is left, and temporary files are removed on every path. */
-    async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
-      const pending = row.pendingResult;
-      if (!pending) throw new NothingToStore(`narration ${row.articleId} has no pending result to store`);
-      const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
-      try {
-        const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
-        const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
-        const srt = await downloadToTempFile(pending.srtFile, { ...common, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
-        const vttPath = path.join(workDir, 'subtitles.vtt');
-        const srtText = await fs.readFile(srt.path, 'utf8');
-        await fs.writeFile(vttPath, srtToVtt(srtText), 'utf8');
-        // Read from the MP3's frames as it downloaded; the SRT's last cue only stands in when they cannot be read.
-        const durationSeconds = audio.durationSeconds ?? narrationDuration(srtText);
-        const audioBytes = audio.bytes;
-
-        const files = await this.upload(row, { audio: audio.path, subtitles: srt.path, subtitlesVtt: vttPath }, signal);
-        return { ...files, durationSeconds, audioBytes, cues: parseSrt(srtText) };
-      } finally {
-        await fs.rm(workDir, { recursive: true, force: true });
-      }
-    },
-
+  const uploads = {
     /** An abort between uploads (one upload cannot be interrupted) or a failed upload removes what was uploaded. */
     async upload(
       row: NarrationRow,
@@ -106,22 +84,13 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
         uploaded.push(await uploadFile(row, paths.subtitlesVtt, vttName, 'text/vtt', caption));
         signal?.throwIfAborted();
       } catch (error) {
-        await this.remove(uploaded);
+        await uploads.remove(uploaded);
         // A file whose link the failure cut off is not among `uploaded`; the next claim tries again if this cannot.
-        await this.removeUnlinkedUploads(row);
+        await uploads.removeUnlinkedUploads(row);
         throw error;
       }
       const [audio, subtitles, subtitlesVtt] = uploaded;
       return { audio, subtitles, subtitlesVtt };
-    },
-
-    /** The Media Library URL, or one the provider signs now when it keeps files private (S3 `ACL: 'private'`). */
-    async readableUrl(file: MediaFileRef): Promise<{ url: string; signed: boolean }> {
-      const readable = await strapi
-        .plugin('upload')
-        .service('file')
-        .signFileUrls({ ...file });
-      return { url: readable.url, signed: Boolean(readable.isUrlSigned) };
     },
 
     /**
@@ -142,7 +111,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
       }
       const unlinked = found.filter((file) => !file.createdBy && (file.related ?? []).length === 0);
       if (unlinked.length > 0) strapi.log.info(`[speech] removing ${unlinked.length} unlinked upload(s) of ${row.articleId}`);
-      return this.remove(unlinked);
+      return uploads.remove(unlinked);
     },
 
     /** From the provider's storage too; missing files are not an error. True when every one is gone. */
@@ -159,6 +128,45 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
         }
       }
       return removed;
+    },
+  };
+  return uploads;
+}
+
+export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
+  const uploads = createUploads(strapi);
+  return {
+    ...uploads,
+    /** Throws DownloadRefusedError when a file may not be fetched; on abort nothing uploaded is left, and temporary files are removed on every path. */
+    async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
+      const pending = row.pendingResult;
+      if (!pending) throw new NothingToStore(`narration ${row.articleId} has no pending result to store`);
+      const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'speech-media-'));
+      try {
+        const common = { allowedOrigins: mediaOrigins(config), timeoutMs: config.downloadTimeoutMs, tempDir: workDir, signal };
+        const audio = await downloadToTempFile(pending.audioFile, { ...common, maxBytes: config.maxAudioBytes, kind: 'mp3' });
+        const srt = await downloadToTempFile(pending.srtFile, { ...common, maxBytes: config.maxSubtitleBytes, kind: 'srt' });
+        const vttPath = path.join(workDir, 'subtitles.vtt');
+        const srtText = await fs.readFile(srt.path, 'utf8');
+        await fs.writeFile(vttPath, srtToVtt(srtText), 'utf8');
+        // Read from the MP3's frames as it downloaded; the SRT's last cue only stands in when they cannot be read.
+        const durationSeconds = audio.durationSeconds ?? narrationDuration(srtText);
+        const audioBytes = audio.bytes;
+
+        const files = await uploads.upload(row, { audio: audio.path, subtitles: srt.path, subtitlesVtt: vttPath }, signal);
+        return { ...files, durationSeconds, audioBytes, cues: parseSrt(srtText) };
+      } finally {
+        await fs.rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    /** The Media Library URL, or one the provider signs now when it keeps files private (S3 `ACL: 'private'`). */
+    async readableUrl(file: MediaFileRef): Promise<{ url: string; signed: boolean }> {
+      const readable = await strapi
+        .plugin('upload')
+        .service('file')
+        .signFileUrls({ ...file });
+      return { url: readable.url, signed: Boolean(readable.isUrlSigned) };
     },
   };
 }

@@ -7,7 +7,8 @@ import { createCallbackReceiver } from '../callback/callback-receiver';
 import type { NarrationRows } from '../rows/narration-rows';
 import type { PartRows } from '../rows/part-rows';
 import { createPlanStep } from './plan-step';
-import { holdsEmptyResult, type ResultUrls } from '../domain/states';
+import { recoverLeases, timeOutCallbacks } from './recovery';
+import type { ResultUrls } from '../domain/states';
 import { createJoinedMedia } from '../media/joined-media';
 import { createPartResults } from '../media/part-results';
 import { createBackgroundLoop, createDispatcherLease } from '../../utils';
@@ -52,33 +53,6 @@ export function createWorker(deps: WorkerDeps) {
   const { owner, isStopped } = loop;
   const dispatcher = createDispatcherLease(strapi, LEASE_UID, owner, config.leaseMs);
 
-  const log = (message: string) => strapi.log.info(`[speech] ${message}`);
-
-  async function recoverLeases(at: Date) {
-    for (const row of await repository.withExpiredLease(at)) {
-      const outcome = await repository.apply(row, { type: 'leaseExpired', now: at });
-      if (outcome.applied) log(`recovered ${row.articleId} from an expired lease (${row.status})`);
-    }
-    for (const part of await parts.withExpiredLease(at)) {
-      const outcome = await parts.apply(part, { type: 'leaseExpired', now: at });
-      if (outcome.applied) log(`recovered part ${part.articleId} from an expired lease`);
-    }
-  }
-
-  /** Lost callbacks and empty results held past their grace settle the ledger as their callback would have (refunded). */
-  async function timeOutCallbacks(at: Date) {
-    const settleHeld = (articleId: string) => deps.ledger.callbackReceived(articleId, false, at);
-    for (const row of await repository.withCallbackOverdue(at)) {
-      const outcome = await repository.apply(row, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
-      if (outcome.applied && holdsEmptyResult(row)) await settleHeld(row.articleId);
-    }
-    for (const part of await parts.withCallbackOverdue(at)) {
-      const outcome = await parts.apply(part, { type: 'callbackTimedOut', maxAttempts: config.maxAttempts, now: at });
-      if (outcome.applied && holdsEmptyResult(part)) await settleHeld(part.articleId);
-      if (outcome.applied && outcome.row.status === 'failed') await planStep.settle(part.narrationId);
-    }
-  }
-
   /** Segmented articles whose parts are all in (or one failed): normally moved on by the part's own write, this catches a crash in between. */
   async function settleArticlesAwaitingParts() {
     for (const row of await repository.awaitingParts()) await planStep.settle(row.id);
@@ -109,8 +83,8 @@ export function createWorker(deps: WorkerDeps) {
     // Idle: one indexed lookup, however large the archive of completed narrations grows.
     if (stores.activeCount() === 0 && !(await repository.hasActiveRows())) return;
     const at = now();
-    await recoverLeases(at);
-    await timeOutCallbacks(at);
+    await recoverLeases(deps, at);
+    await timeOutCallbacks({ ...deps, planStep }, at);
     await settleArticlesAwaitingParts();
     await stores.storeResults(at);
     await submissions.submitQueued(at);
