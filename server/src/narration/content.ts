@@ -18,7 +18,8 @@ type VersionParams = { locale?: string; status?: 'draft' | 'published' };
 
 const SITE_LOCALES_TTL_MS = 60_000;
 
-export function createContentReader(strapi: Core.Strapi) {
+/** A type's schema as narration reads it: what may be narrated, and whether it is localized or has draft & publish. */
+function createTypeRules(strapi: Core.Strapi) {
   const schema = (uid: string) => contentTypeSchema(strapi, uid);
 
   /** Strapi's own rule: `private: true`, or listed in `api.responses.privateAttributes` or the model's options. */
@@ -37,38 +38,25 @@ export function createContentReader(strapi: Core.Strapi) {
     return params;
   }
 
-  /** Read at start-up, then at most once a minute. */
-  let siteLocales: { codes: string[]; readAt: number } = { codes: [], readAt: 0 };
-  function knownLocales(reader: { siteLocales(): Promise<string[]> }): string[] {
-    if (Date.now() - siteLocales.readAt > SITE_LOCALES_TTL_MS) {
-      siteLocales = { ...siteLocales, readAt: Date.now() };
-      reader.siteLocales().then(
-        (codes) => (siteLocales = { codes, readAt: Date.now() }),
-        () => undefined
-      );
-    }
-    return siteLocales.codes;
-  }
-
-  async function loadVersion(uid: string, documentId: string, locale: string | null, status: 'draft' | 'published') {
-    const entry: ContentEntry | null = await documentsOf(strapi, uid).findOne({ documentId, ...versionParams(uid, locale, status) });
-    return entry ?? null;
-  }
-
-  return {
+  const rules = {
+    schema,
+    isPrivate,
+    isLocalized,
+    hasDraftAndPublish,
+    versionParams,
     configProblems(
       uid: string,
       narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>
     ): FieldProblem[] {
       const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
-      const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, this.hasDraftAndPublish(uid)) : null;
+      const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, hasDraftAndPublish(uid)) : null;
       return trigger ? [...problems, { path: ['contentTypes', uid, 'trigger'], message: trigger }] : problems;
     },
 
     contentTypesProblems(
       contentTypes: Record<string, Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>>
     ): FieldProblem[] {
-      return Object.entries(contentTypes).flatMap(([uid, typeSettings]) => this.configProblems(uid, typeSettings));
+      return Object.entries(contentTypes).flatMap(([uid, typeSettings]) => rules.configProblems(uid, typeSettings));
     },
 
     narratableFieldNames(uid: string): string[] {
@@ -77,33 +65,60 @@ export function createContentReader(strapi: Core.Strapi) {
       return Object.keys(model.attributes).filter((field) => fieldProblem(model, field, isPrivate(uid)) === null);
     },
 
-    async loadSiteLocales(): Promise<void> {
-      siteLocales = { codes: await this.siteLocales(), readAt: Date.now() };
-    },
-
-    async siteLocales(): Promise<string[]> {
-      const i18n = strapi.plugin('i18n') as unknown as
-        | { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } }
-        | undefined;
-      if (!i18n) return [];
-      const locales = await i18n.service('locales').find();
-      return [...locales].sort((a, b) => Number(Boolean(b.isDefault)) - Number(Boolean(a.isDefault))).map((locale) => locale.code);
-    },
-
     exists(uid: string): boolean {
       return Boolean(schema(uid));
     },
-    isLocalized,
-    hasDraftAndPublish,
+  };
+  return rules;
+}
 
-    articleIdFor: (uid: string, documentId: string, locale: string | null) => articleKey(documentId, locale, isLocalized(uid)),
+/** The site's locales: read at start-up, then at most once a minute, never waited for by a describe. */
+function createSiteLocales(strapi: Core.Strapi) {
+  let cached: { codes: string[]; readAt: number } = { codes: [], readAt: 0 };
+
+  async function siteLocales(): Promise<string[]> {
+    const i18n = strapi.plugin('i18n') as unknown as
+      | { service(name: 'locales'): { find(): Promise<Array<{ code: string; isDefault?: boolean }>> } }
+      | undefined;
+    if (!i18n) return [];
+    const locales = await i18n.service('locales').find();
+    return [...locales].sort((a, b) => Number(Boolean(b.isDefault)) - Number(Boolean(a.isDefault))).map((locale) => locale.code);
+  }
+
+  return {
+    siteLocales,
+    async loadSiteLocales(): Promise<void> {
+      cached = { codes: await siteLocales(), readAt: Date.now() };
+    },
+    known(): string[] {
+      if (Date.now() - cached.readAt > SITE_LOCALES_TTL_MS) {
+        cached = { ...cached, readAt: Date.now() };
+        siteLocales().then(
+          (codes) => (cached = { codes, readAt: Date.now() }),
+          () => undefined
+        );
+      }
+      return cached.codes;
+    },
+  };
+}
+
+/** A document's live and draft versions, a type's live page and keys. */
+function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
+  async function loadVersion(uid: string, documentId: string, locale: string | null, status: 'draft' | 'published') {
+    const entry: ContentEntry | null = await documentsOf(strapi, uid).findOne({ documentId, ...types.versionParams(uid, locale, status) });
+    return entry ?? null;
+  }
+
+  return {
+    articleIdFor: (uid: string, documentId: string, locale: string | null) => articleKey(documentId, locale, types.isLocalized(uid)),
 
     loadLive: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'published'),
 
     loadDraft: (uid: string, documentId: string, locale: string | null) => loadVersion(uid, documentId, locale, 'draft'),
 
     async livePage(uid: string, locale: string | null, { start, limit }: { start: number; limit: number }) {
-      const params = versionParams(uid, locale, 'published');
+      const params = types.versionParams(uid, locale, 'published');
       const documents = documentsOf(strapi, uid);
       const [entries, total]: [ContentEntry[], number] = await Promise.all([
         documents.findMany({ ...params, sort: 'id:asc', start, limit }),
@@ -115,8 +130,8 @@ export function createContentReader(strapi: Core.Strapi) {
     /** One query for all of them; `documentKey`s, with the locale for localized types. */
     async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
       if (documentIds.length === 0) return new Set();
-      const localized = isLocalized(uid);
-      const params = { ...versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
+      const localized = types.isLocalized(uid);
+      const params = { ...types.versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
       const entries: ContentEntry[] = await documentsOf(strapi, uid).findMany({
         ...params,
         filters: { documentId: { $in: documentIds } },
@@ -128,6 +143,20 @@ export function createContentReader(strapi: Core.Strapi) {
     async liveStamp(uid: string): Promise<string> {
       return writeStamp(strapi.db.query(uid), { publishedAt: { $notNull: true } });
     },
+  };
+}
+
+type TypeRules = ReturnType<typeof createTypeRules>;
+
+export function createContentReader(strapi: Core.Strapi) {
+  const types = createTypeRules(strapi);
+  const locales = createSiteLocales(strapi);
+  const { schema: _schema, isPrivate: _isPrivate, versionParams: _versionParams, ...typeRules } = types;
+  return {
+    ...typeRules,
+    siteLocales: locales.siteLocales,
+    loadSiteLocales: locales.loadSiteLocales,
+    ...createDocumentReads(strapi, types),
 
     describe(
       uid: string,
@@ -136,8 +165,8 @@ export function createContentReader(strapi: Core.Strapi) {
       settings: SpeechSettings,
       choices: VoiceChoices = {}
     ) {
-      const model = schema(uid);
-      const locale = this.isLocalized(uid) ? (entry.locale ?? null) : null;
+      const model = types.schema(uid);
+      const locale = types.isLocalized(uid) ? (entry.locale ?? null) : null;
       const voiceId = resolveVoiceId({
         override: choices.voiceId,
         locale,
@@ -148,11 +177,11 @@ export function createContentReader(strapi: Core.Strapi) {
         contentType: uid,
         entry,
         // A type without draft & publish is changed in place: its publishedAt tells no save from the next.
-        publishedAt: this.hasDraftAndPublish(uid) ? entry.publishedAt : null,
+        publishedAt: types.hasDraftAndPublish(uid) ? entry.publishedAt : null,
         // Never a private field or a password, whatever the settings say.
-        narration: model && uid.startsWith('api::') ? narratableFields(model, narration, isPrivate(uid)) : { textFields: [] },
+        narration: model && uid.startsWith('api::') ? narratableFields(model, narration, types.isPrivate(uid)) : { textFields: [] },
         attributes: model?.attributes,
-        localized: this.isLocalized(uid),
+        localized: types.isLocalized(uid),
         voiceId,
         preprocessType: settings.preprocessType,
         segmentCharacters: narrationModeOf(narration) === 'segmented' ? segmentCharactersOf(narration, settings.segmentCharacters) : null,
@@ -164,7 +193,7 @@ export function createContentReader(strapi: Core.Strapi) {
           ? {
               settings: passageVoiceSettings({
                 locale,
-                siteLocales: knownLocales(this),
+                siteLocales: locales.known(),
                 localeVoices: settings.localeVoices,
                 quoteVoices: settings.quoteVoices,
                 overrides: choices.passages ?? {},

@@ -36,7 +36,8 @@ export function localesOf(locale: unknown): Array<string | null> {
 
 const ACTIONS_THAT_NARRATE = new Set(['create', 'update', 'publish', 'unpublish', 'delete']);
 
-export function narrateOnPublish(strapi: Core.Strapi) {
+/** Recording around the caller's transaction: inside it where it can be, else after its commit, never on a rollback. */
+function createRecorder(strapi: Core.Strapi) {
   // Recordings after a commit run one at a time, each in its own turn of the event loop: side by side,
   // a bulk publish's queries interleave (and SQLite's answer synchronously), so the worker's first
   // request would wait for nearly all of them.
@@ -88,6 +89,12 @@ export function narrateOnPublish(strapi: Core.Strapi) {
       }
     });
   }
+
+  return { afterCommit, record };
+}
+
+export function narrateOnPublish(strapi: Core.Strapi) {
+  const { afterCommit, record } = createRecorder(strapi);
 
   /**
    * A save of a type without draft & publish changes its row in place, where the id cursor does not look:

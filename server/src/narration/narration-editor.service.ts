@@ -22,8 +22,9 @@ export interface NarrationEditorDeps {
   narrations: NarrationsService;
 }
 
-export function createNarrationEditorService({ settings, queue, content, voiceOverrides, voices, narrations }: NarrationEditorDeps) {
-  const service = {
+/** Narrate now, one or many, and regenerate: the editor's paid actions, under a publish's rules. */
+function createActions({ queue, content, narrations }: NarrationEditorDeps) {
+  const actions = {
     /** Same rules as a publish: unchanged content is not paid twice. */
     async narrateNow(uid: string, documentId: string, locale: string | null, origin: Origin): Promise<Contract.NarrateResponse> {
       const result = await narrations.recordFromDocument(uid, documentId, locale, { origin });
@@ -37,7 +38,7 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
       origin: Origin
     ): Promise<Omit<Contract.NarrateManyResponse, 'refused'>> {
       const results = [];
-      for (const documentId of documentIds) results.push(await service.narrateNow(uid, documentId, locale, origin));
+      for (const documentId of documentIds) results.push(await actions.narrateNow(uid, documentId, locale, origin));
       return { results, queued: results.filter((result) => result.queued).length };
     },
 
@@ -56,51 +57,13 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
       if (fresh.length === 0) return { queued: false, reason: 'none of these parts is in the stored audio' };
       return queue.regenerateParts(narration, fresh, origin);
     },
+  };
+  return actions;
+}
 
-    async passages(uid: string, documentId: string, locale: string | null): Promise<PassagesResponse | null> {
-      const draft = await service.draftVersion(uid, documentId, locale);
-      if (!draft) return null;
-      const { version } = draft;
-      return {
-        articleId: version.articleId,
-        voiceId: version.voiceId,
-        passageVoices: version.passages !== null,
-        ...passagesView(version.passages ?? []),
-      };
-    },
-
-    /** Null gives it back to the rules; narrated at the next publish. */
-    async setPassageVoice(
-      uid: string,
-      documentId: string,
-      locale: string | null,
-      passageKey: string,
-      voiceId: string | null
-    ): Promise<SetPassageVoiceResponse> {
-      const draft = await service.passages(uid, documentId, locale);
-      if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
-      if (!draft.passageVoices) throw new errors.ValidationError('This content type does not read passages in voices of their own.');
-      if (voiceId !== null) {
-        if (!draft.passages.some((passage) => passage.key === passageKey))
-          throw new errors.ValidationError(`passageKey: "${passageKey}" is not a passage of this document.`);
-        await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
-      }
-      const articleId = draft.articleId;
-      await voiceOverrides.setPassage(
-        { articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null },
-        passageKey,
-        voiceId
-      );
-      return { articleId, passageKey, voiceId };
-    },
-
-    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
-      if (voiceId !== null) await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
-      const articleId = content.articleIdFor(uid, documentId, locale);
-      await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
-      return { articleId, voiceId };
-    },
-
+/** The draft an editor is looking at, as it would be narrated, and what narrating it would cost. */
+function createDrafts({ settings, queue, content, voiceOverrides, voices }: NarrationEditorDeps) {
+  const drafts = {
     async draftVersion(uid: string, documentId: string, locale: string | null) {
       const current = await settings.get();
       const typeSettings = current.contentTypes[uid];
@@ -115,7 +78,7 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
     },
 
     async paragraphs(uid: string, documentId: string, locale: string | null): Promise<Contract.ParagraphsResponse | null> {
-      const draft = await service.draftVersion(uid, documentId, locale);
+      const draft = await drafts.draftVersion(uid, documentId, locale);
       if (!draft) return null;
       const { version } = draft;
       return {
@@ -127,7 +90,7 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
 
     /** The editor is looking at the draft, so that is the version estimated. */
     async estimate(uid: string, documentId: string, locale: string | null): Promise<Contract.EstimateResponse | null> {
-      const draft = await service.draftVersion(uid, documentId, locale);
+      const draft = await drafts.draftVersion(uid, documentId, locale);
       if (!draft) return null;
       const { version, override } = draft;
       const row = await queue.reads.findByArticleId(version.articleId);
@@ -152,7 +115,7 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
     async estimateMany(uid: string, documentIds: string[], locale: string | null): Promise<Omit<Contract.EstimateManyResponse, 'refused'>> {
       const items = [];
       for (const documentId of documentIds) {
-        const estimate = await service.estimate(uid, documentId, locale);
+        const estimate = await drafts.estimate(uid, documentId, locale);
         if (estimate) items.push({ documentId, ...estimate });
       }
       const toSubmit = items.filter((item) => !item.unchanged);
@@ -164,7 +127,63 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
         voiceMismatches: toSubmit.filter((item) => item.voice.mismatch).length,
       };
     },
+  };
+  return drafts;
+}
 
+/** The voice an editor chose for an article, or for one of its passages. */
+function createVoiceChoices({ content, voiceOverrides, voices }: NarrationEditorDeps, drafts: Drafts) {
+  const choices = {
+    async passages(uid: string, documentId: string, locale: string | null): Promise<PassagesResponse | null> {
+      const draft = await drafts.draftVersion(uid, documentId, locale);
+      if (!draft) return null;
+      const { version } = draft;
+      return {
+        articleId: version.articleId,
+        voiceId: version.voiceId,
+        passageVoices: version.passages !== null,
+        ...passagesView(version.passages ?? []),
+      };
+    },
+
+    /** Null gives it back to the rules; narrated at the next publish. */
+    async setPassageVoice(
+      uid: string,
+      documentId: string,
+      locale: string | null,
+      passageKey: string,
+      voiceId: string | null
+    ): Promise<SetPassageVoiceResponse> {
+      const draft = await choices.passages(uid, documentId, locale);
+      if (!draft) throw new errors.NotFoundError('This content is not narrated or does not exist.');
+      if (!draft.passageVoices) throw new errors.ValidationError('This content type does not read passages in voices of their own.');
+      if (voiceId !== null) {
+        if (!draft.passages.some((passage) => passage.key === passageKey))
+          throw new errors.ValidationError(`passageKey: "${passageKey}" is not a passage of this document.`);
+        await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
+      }
+      const articleId = draft.articleId;
+      await voiceOverrides.setPassage(
+        { articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null },
+        passageKey,
+        voiceId
+      );
+      return { articleId, passageKey, voiceId };
+    },
+
+    async setVoice(uid: string, documentId: string, locale: string | null, voiceId: string | null): Promise<Contract.SetVoiceResponse> {
+      if (voiceId !== null) await ensureVoicesListed(voices, [{ path: ['voiceId'], voiceId }]);
+      const articleId = content.articleIdFor(uid, documentId, locale);
+      await voiceOverrides.set({ articleId, contentType: uid, documentId, locale: content.isLocalized(uid) ? locale : null }, voiceId);
+      return { articleId, voiceId };
+    },
+  };
+  return choices;
+}
+
+/** What the editor's screens read of the queue. */
+function createQueueViews({ settings, queue }: NarrationEditorDeps) {
+  return {
     averageCharacters: () => queue.reads.recentAverageCharacters(),
 
     findForDocuments: (uid: string, documentIds: string[]) => queue.reads.findForDocuments(uid, documentIds),
@@ -186,5 +205,11 @@ export function createNarrationEditorService({ settings, queue, content, voiceOv
       };
     },
   };
-  return service;
+}
+
+type Drafts = ReturnType<typeof createDrafts>;
+
+export function createNarrationEditorService(deps: NarrationEditorDeps) {
+  const drafts = createDrafts(deps);
+  return { ...createActions(deps), ...drafts, ...createVoiceChoices(deps, drafts), ...createQueueViews(deps) };
 }

@@ -23,55 +23,13 @@ export interface NarrationsServiceDeps {
   checks: { removeForNarrations: (narrationIds: readonly number[]) => Promise<void> };
 }
 
-export function createNarrationsService({
-  strapi,
-  config,
-  settings,
-  queue,
-  content,
-  voiceOverrides,
-  pendingRecordings,
-  checks,
-}: NarrationsServiceDeps) {
+export function createNarrationsService(deps: NarrationsServiceDeps) {
+  const { strapi, config, settings, queue, content, voiceOverrides, checks } = deps;
   const pending = createPendingWork();
   let stopping: Promise<void> | null = null;
-  const reconciler = createReconciler({
-    strapi,
-    intervalMs: config.reconcileIntervalMs,
-    settleMs: config.reconcileSettleMs,
-    narratedTypes: async () =>
-      Object.entries((await settings.get()).contentTypes)
-        .filter(
-          ([uid, typeSettings]) =>
-            Boolean(typeSettings.trigger) && typeSettings.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
-        )
-        .map(([uid]) => uid),
-    isLocalized: content.isLocalized,
-    record: (uid, documentId, locale) => service.recordFromDocument(uid, documentId, locale, { reconciling: true }),
-    pending: pendingRecordings,
-  });
-
-  /** Passage choices neither the recorded version nor the draft has go, so they stay as many as the passages. */
-  async function prunePassageChoices(
-    uid: string,
-    documentId: string,
-    locale: string | null,
-    passages: readonly Passage[] | null,
-    choices: VoiceChoices,
-    current: SpeechSettings
-  ) {
-    if (!passages) return;
-    const keys = (list: readonly Passage[] | null) => new Set((list ?? []).map((passage) => passage.key));
-    const recorded = keys(passages);
-    const stale = Object.keys(choices.passages ?? {}).filter((key) => !recorded.has(key));
-    if (stale.length === 0) return;
-    const draft = await content.loadDraft(uid, documentId, locale);
-    const drafted = draft ? keys(content.describe(uid, draft, current.contentTypes[uid], current, choices).passages) : new Set<string>();
-    await voiceOverrides.removePassages(
-      content.articleIdFor(uid, documentId, draft?.locale ?? locale),
-      stale.filter((key) => !drafted.has(key))
-    );
-  }
+  const reconciler = reconcilerOf(deps, (uid, documentId, locale) =>
+    service.recordFromDocument(uid, documentId, locale, { reconciling: true })
+  );
 
   const service = {
     /** An after-commit enqueue, kept so that shutdown and tests can wait for it. */
@@ -101,7 +59,7 @@ export function createNarrationsService({
         return { queued: false, reason: 'this version is already recorded' };
       }
       const outcome = await queue.record(version, origin);
-      await prunePassageChoices(uid, documentId, locale, version.passages, choices, current);
+      await prunePassageChoices(deps, uid, documentId, locale, version.passages, choices, current);
       return outcome;
     },
 
@@ -144,3 +102,48 @@ export function createNarrationsService({
 }
 
 export type NarrationsService = ReturnType<typeof createNarrationsService>;
+
+/** Finds what a crash or a lost after-commit hook left unrecorded, in the types narrated automatically. */
+function reconcilerOf(
+  { strapi, config, settings, content, pendingRecordings }: NarrationsServiceDeps,
+  record: (uid: string, documentId: string, locale: string | null) => Promise<{ queued: boolean }>
+) {
+  return createReconciler({
+    strapi,
+    intervalMs: config.reconcileIntervalMs,
+    settleMs: config.reconcileSettleMs,
+    narratedTypes: async () =>
+      Object.entries((await settings.get()).contentTypes)
+        .filter(
+          ([uid, typeSettings]) =>
+            Boolean(typeSettings.trigger) && typeSettings.trigger !== 'off' && uid.startsWith('api::') && content.exists(uid)
+        )
+        .map(([uid]) => uid),
+    isLocalized: content.isLocalized,
+    record,
+    pending: pendingRecordings,
+  });
+}
+
+/** Passage choices neither the recorded version nor the draft has go, so they stay as many as the passages. */
+async function prunePassageChoices(
+  { content, voiceOverrides }: Pick<NarrationsServiceDeps, 'content' | 'voiceOverrides'>,
+  uid: string,
+  documentId: string,
+  locale: string | null,
+  passages: readonly Passage[] | null,
+  choices: VoiceChoices,
+  current: SpeechSettings
+) {
+  if (!passages) return;
+  const keys = (list: readonly Passage[] | null) => new Set((list ?? []).map((passage) => passage.key));
+  const recorded = keys(passages);
+  const stale = Object.keys(choices.passages ?? {}).filter((key) => !recorded.has(key));
+  if (stale.length === 0) return;
+  const draft = await content.loadDraft(uid, documentId, locale);
+  const drafted = draft ? keys(content.describe(uid, draft, current.contentTypes[uid], current, choices).passages) : new Set<string>();
+  await voiceOverrides.removePassages(
+    content.articleIdFor(uid, documentId, draft?.locale ?? locale),
+    stale.filter((key) => !drafted.has(key))
+  );
+}
