@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Core } from '@strapi/strapi';
 import type { LedgerService } from '../credits';
-import { StoredFileUnreadable, type Queue } from '../queue';
+import { StoredFileUnreadable, type NarrationRow, type Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import { SpeechServiceError, type SpeechClient } from '../speech-client';
 import { planFromError, planFromStatus } from '../speech-to-text';
@@ -34,15 +34,6 @@ export interface CheckStepsDeps {
 export function createCheckSteps(deps: CheckStepsDeps) {
   const { strapi, config, narrations, client, now } = deps;
 
-  function failureOf(error: unknown): StepFailure {
-    if (error instanceof StoredFileUnreadable)
-      return { message: `The stored audio could not be read: ${error.message}`, code: 'AUDIO_UNREADABLE', retryable: true };
-    if (error instanceof SpeechServiceError) {
-      return { message: error.message, code: error.code, retryable: error.retryable, retryAfterMs: error.retryAfterMs };
-    }
-    return { message: error instanceof Error ? error.message : String(error), code: 'CHECK_FAILED', retryable: true };
-  }
-
   async function submit(row: CheckRow, files: PassFiles): Promise<CheckPatch | 'superseded'> {
     const narration = await narrations.findById(row.narrationId, { audio: true });
     const item = narration ? audioToCheck(narration).find((candidate) => candidate.audioKey === row.audioKey) : undefined;
@@ -60,21 +51,7 @@ export function createCheckSteps(deps: CheckStepsDeps) {
       });
       const at = now();
       strapi.log.info(`[speech] ${row.articleId}: verification ${row.id} sent to speech to text (job ${jobId})`);
-      await deps.ledger
-        .transcriptionSubmitted({
-          jobId,
-          origin: { cause: 'verification', causedBy: null },
-          title: narration.title,
-          at,
-          credits: creditsUsed,
-          creditsRemaining,
-          target: {
-            contentType: narration.contentType,
-            targetDocumentId: narration.targetDocumentId,
-            targetLocale: narration.targetLocale,
-          },
-        })
-        .catch((error) => strapi.log.error(`[speech] verification ${row.id}: the ledger did not record it: ${(error as Error).message}`));
+      await noteInLedger(deps, row, narration, { jobId, creditsUsed, creditsRemaining, at });
       return afterSubmitted(jobId, at, config.pollMs);
     } catch (error) {
       return afterFailure(row, failureOf(error), now(), config.maxAttempts);
@@ -119,4 +96,33 @@ export function createCheckSteps(deps: CheckStepsDeps) {
   }
 
   return { submit, poll };
+}
+
+function failureOf(error: unknown): StepFailure {
+  if (error instanceof StoredFileUnreadable)
+    return { message: `The stored audio could not be read: ${error.message}`, code: 'AUDIO_UNREADABLE', retryable: true };
+  if (error instanceof SpeechServiceError) {
+    return { message: error.message, code: error.code, retryable: error.retryable, retryAfterMs: error.retryAfterMs };
+  }
+  return { message: error instanceof Error ? error.message : String(error), code: 'CHECK_FAILED', retryable: true };
+}
+
+/** The check's transcription in the ledger, caused by `verification`; a ledger that fails does not fail the check. */
+async function noteInLedger(
+  { strapi, ledger }: CheckStepsDeps,
+  row: CheckRow,
+  narration: NarrationRow,
+  { jobId, creditsUsed, creditsRemaining, at }: { jobId: string; creditsUsed?: number; creditsRemaining?: number; at: Date }
+) {
+  await ledger
+    .transcriptionSubmitted({
+      jobId,
+      origin: { cause: 'verification', causedBy: null },
+      title: narration.title,
+      at,
+      credits: creditsUsed,
+      creditsRemaining,
+      target: { contentType: narration.contentType, targetDocumentId: narration.targetDocumentId, targetLocale: narration.targetLocale },
+    })
+    .catch((error) => strapi.log.error(`[speech] verification ${row.id}: the ledger did not record it: ${(error as Error).message}`));
 }
