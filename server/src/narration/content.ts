@@ -90,6 +90,7 @@ function createSiteLocales(strapi: Core.Strapi) {
     async loadSiteLocales(): Promise<void> {
       cached = { codes: await siteLocales(), readAt: Date.now() };
     },
+
     known(): string[] {
       if (Date.now() - cached.readAt > SITE_LOCALES_TTL_MS) {
         cached = { ...cached, readAt: Date.now() };

@@ -41,6 +41,7 @@ function checkReads(strapi: Core.Strapi) {
       ]);
       return { done: verified + mismatches + failed, verified, mismatches, failed, underWay };
     },
+
     async due(now: Date, limit: number): Promise<CheckRow[]> {
       return (await query().findMany({
         where: { status: { $in: [...OPEN_CHECK_STATUSES] }, $and: [due(now), leaseFree(now)] },
@@ -48,6 +49,7 @@ function checkReads(strapi: Core.Strapi) {
         limit,
       })) as CheckRow[];
     },
+
     /** The earliest time an open check is due; null when none is open. */
     async nextDueAt(): Promise<Date | null> {
       const [row] = (await query().findMany({
@@ -70,6 +72,7 @@ function checkWrites(strapi: Core.Strapi) {
     async create(check: NewCheck, now: Date): Promise<void> {
       await query().create({ data: { ...check, status: 'pending', attempts: 0, nextAttemptAt: now, regenerated: false, replaced: false } });
     },
+
     /**
      * A narration's checks of audio it no longer has (a new store, a part an edit replaced): those
      * under way are dropped, those that ended are kept as replaced (the month's counts read them).
@@ -79,22 +82,27 @@ function checkWrites(strapi: Core.Strapi) {
       await query().deleteMany({ where: { ...others, status: { $in: [...OPEN_CHECK_STATUSES] } } });
       await query().updateMany({ where: { ...others, replaced: false }, data: { replaced: true } });
     },
+
     /** Ended checks of audio taken again under the same key (a part regenerated after a mismatch): kept as replaced. */
     async retire(ids: readonly number[]): Promise<void> {
       if (ids.length === 0) return;
       await query().updateMany({ where: { id: { $in: [...ids] } }, data: { replaced: true } });
     },
+
     /** Their narrations are gone: their checks go, with the text sent and what was heard. */
     async removeForNarrations(narrationIds: readonly number[]): Promise<void> {
       if (narrationIds.length) await query().deleteMany({ where: { narrationId: { $in: [...narrationIds] } } });
     },
+
     /** Checks that ended before `before` (past every window the usage page reads) go. */
     async pruneEnded(before: Date): Promise<void> {
       await query().deleteMany({ where: { status: { $notIn: [...OPEN_CHECK_STATUSES] }, completedAt: { $lt: before } } });
     },
+
     async remove(id: number): Promise<void> {
       await query().delete({ where: { id } });
     },
+
     async claim(id: number, owner: string, leaseMs: number, now: Date): Promise<boolean> {
       const { count } = await query().updateMany({
         where: { id, status: { $in: [...OPEN_CHECK_STATUSES] }, ...leaseFree(now) },
@@ -102,6 +110,7 @@ function checkWrites(strapi: Core.Strapi) {
       });
       return count === 1;
     },
+
     /** Writes a step's outcome and lets the row go; false when the lease was lost (the row removed or taken over). */
     async finish(id: number, owner: string, patch: CheckPatch): Promise<boolean> {
       const { count } = await query().updateMany({
@@ -110,10 +119,12 @@ function checkWrites(strapi: Core.Strapi) {
       });
       return count === 1;
     },
+
     /** The check's mismatch asked for a regenerate (once: never again for this audio). */
     async markRegenerated(id: number): Promise<void> {
       await query().update({ where: { id }, data: { regenerated: true } });
     },
+
     async releaseLeases(owner: string): Promise<void> {
       await query().updateMany({ where: { leaseOwner: owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
     },
