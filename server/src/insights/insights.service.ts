@@ -43,45 +43,37 @@ const WRITE_SPACING_MS = 100;
 const PUBLIC_VIEW_MS = 10_000;
 const publicViewTtl = () => Math.round(PUBLIC_VIEW_MS * (0.75 + Math.random() * 0.5));
 
-export function createInsightsService(deps: {
+export interface InsightsDeps {
   strapi: Core.Strapi;
   repository: InsightsRepository;
   config: InsightsConfig;
   views: () => NarrationViews;
   now?: () => Date;
-}) {
-  const { strapi, repository, config } = deps;
-  const now = deps.now ?? (() => new Date());
-  const tally = new ListeningTally();
-  const perf = { now: () => now().getTime() };
-  // The first anonymous caller's access answers for all: anonymous callers are all the Public role.
-  const publicViews = new LRUCache<string, { target: ListeningTarget | null }, ListenerAccess>({
-    max: 10_000,
-    ttl: PUBLIC_VIEW_MS,
-    perf,
-    allowStale: true,
-    allowStaleOnFetchRejection: true,
-    fetchMethod: async (articleId, _stale, { context }) => ({
-      target: targetOf(await deps.views().findVisible(articleId, await context.authenticate())),
-    }),
-  });
-  /** Kept apart from the narrations being listened to: made-up ids evict only their like. */
-  const unlistenable = new LRUCache<string, true>({ max: 1_000, ttl: PUBLIC_VIEW_MS, perf });
+}
+
+const targetOf = (row: NarrationRow | null): ListeningTarget | null =>
+  row?.audio
+    ? {
+        articleId: row.articleId,
+        contentType: row.contentType,
+        documentId: row.targetDocumentId,
+        locale: row.targetLocale,
+        durationSeconds: row.durationSeconds == null ? null : Number(row.durationSeconds),
+      }
+    : null;
+
+/** The tally flushed as daily totals every `flushSeconds` in small spaced transactions; the day's salt; what a new day forgets. */
+function createFlusher({
+  strapi,
+  repository,
+  config,
+  now,
+  tally,
+}: Pick<InsightsDeps, 'strapi' | 'repository' | 'config'> & { now: () => Date; tally: ListeningTally }) {
   let salt: { day: string; value: Promise<string> } | null = null;
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
-
-  const targetOf = (row: NarrationRow | null): ListeningTarget | null =>
-    row?.audio
-      ? {
-          articleId: row.articleId,
-          contentType: row.contentType,
-          documentId: row.targetDocumentId,
-          locale: row.targetLocale,
-          durationSeconds: row.durationSeconds == null ? null : Number(row.durationSeconds),
-        }
-      : null;
 
   function saltOf(day: string): Promise<string> {
     if (salt?.day !== day) {
@@ -127,35 +119,8 @@ export function createInsightsService(deps: {
     isStopped: () => stopped,
   });
 
-  async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string) {
-    const day = utcDay(now());
-    const salt = await saltOf(day);
-    const network = listenerNetwork(caller.address);
-    return {
-      day,
-      hash: listenerHash({ salt, kind, network, userAgent: caller.userAgent ?? '', articleId }),
-      network: networkHash({ salt, network, articleId }),
-    };
-  }
-
-  /**
-   * As the caller may see it (the public routes' rule). An anonymous answer is the Public role's,
-   * cached and shared by concurrent lookups, so a burst of events reads the database once.
-   */
-  async function listenedNarration(articleId: string, access: ListenerAccess): Promise<ListeningTarget | null> {
-    if (!access.anonymous) {
-      const auth = await access.authenticate();
-      return auth ? targetOf(await deps.views().findVisible(articleId, auth)) : null;
-    }
-    if (unlistenable.has(articleId)) return null;
-    const view = await publicViews.fetch(articleId, { ttl: publicViewTtl(), context: access });
-    if (view?.target) return view.target;
-    publicViews.delete(articleId);
-    unlistenable.set(articleId, true);
-    return null;
-  }
-
   return {
+    saltOf,
     start() {
       if (!config.enabled || timer) return;
       stopped = false;
@@ -170,12 +135,72 @@ export function createInsightsService(deps: {
       await runner.runSoon();
       stopped = true;
     },
+  };
+}
+
+/** The narration an event is about, as its caller may see it. */
+function createListenedLookup(views: InsightsDeps['views'], now: () => Date) {
+  const perf = { now: () => now().getTime() };
+  // The first anonymous caller's access answers for all: anonymous callers are all the Public role.
+  const publicViews = new LRUCache<string, { target: ListeningTarget | null }, ListenerAccess>({
+    max: 10_000,
+    ttl: PUBLIC_VIEW_MS,
+    perf,
+    allowStale: true,
+    allowStaleOnFetchRejection: true,
+    fetchMethod: async (articleId, _stale, { context }) => ({
+      target: targetOf(await views().findVisible(articleId, await context.authenticate())),
+    }),
+  });
+  /** Kept apart from the narrations being listened to: made-up ids evict only their like. */
+  const unlistenable = new LRUCache<string, true>({ max: 1_000, ttl: PUBLIC_VIEW_MS, perf });
+  /**
+   * As the caller may see it (the public routes' rule). An anonymous answer is the Public role's,
+   * cached and shared by concurrent lookups, so a burst of events reads the database once.
+   */
+  async function listenedNarration(articleId: string, access: ListenerAccess): Promise<ListeningTarget | null> {
+    if (!access.anonymous) {
+      const auth = await access.authenticate();
+      return auth ? targetOf(await views().findVisible(articleId, auth)) : null;
+    }
+    if (unlistenable.has(articleId)) return null;
+    const view = await publicViews.fetch(articleId, { ttl: publicViewTtl(), context: access });
+    if (view?.target) return view.target;
+    publicViews.delete(articleId);
+    unlistenable.set(articleId, true);
+    return null;
+  }
+
+  return listenedNarration;
+}
+
+export function createInsightsService(deps: InsightsDeps) {
+  const { config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const tally = new ListeningTally();
+  const flusher = createFlusher({ ...deps, now, tally });
+  const listened = createListenedLookup(deps.views, now);
+
+  async function hashOf(kind: 'listener' | 'download', caller: Caller, articleId: string) {
+    const day = utcDay(now());
+    const salt = await flusher.saltOf(day);
+    const network = listenerNetwork(caller.address);
+    return {
+      day,
+      hash: listenerHash({ salt, kind, network, userAgent: caller.userAgent ?? '', articleId }),
+      network: networkHash({ salt, network, articleId }),
+    };
+  }
+
+  return {
+    start: flusher.start,
+    stop: flusher.stop,
 
     /** Off and bots are answered before anything is read: a crawler's events cost no lookup. */
     async listen(event: ListeningEvent, caller: Caller, access: ListenerAccess): Promise<CountOutcome | 'not-found'> {
       if (!config.enabled) return 'off';
       if (isAutomated(caller.userAgent)) return 'automated';
-      const target = await listenedNarration(event.articleId, access);
+      const target = await listened(event.articleId, access);
       if (!target) return 'not-found';
       const { day, hash, network } = await hashOf('listener', caller, target.articleId);
       return tally.listen(day, target, hash, event, network) ? 'counted' : 'capped';
