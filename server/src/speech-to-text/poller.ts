@@ -37,43 +37,6 @@ export function createPoller(deps: PollerDeps) {
 
   const log = (message: string) => strapi.log.info(`[speech] transcription ${message}`);
 
-  function patchFor(row: TranscriptionRow, plan: PollPlan, at: Date): Record<string, unknown> {
-    const later = (ms: number) => new Date(at.getTime() + ms);
-    switch (plan.kind) {
-      case 'waiting':
-        return {
-          status: plan.status,
-          serviceStatus: plan.serviceStatus,
-          nextPollAt: later(plan.delayMs),
-          pollErrors: 0,
-          lastPollError: null,
-        };
-      case 'completed':
-        return {
-          status: 'completed',
-          serviceStatus: plan.serviceStatus,
-          result: plan.result,
-          nextPollAt: null,
-          completedAt: at,
-          pollErrors: 0,
-          lastPollError: null,
-          error: null,
-          errorCode: null,
-        };
-      case 'failed':
-        return {
-          status: 'failed',
-          ...(plan.serviceStatus !== null ? { serviceStatus: plan.serviceStatus } : {}),
-          error: plan.error,
-          errorCode: plan.errorCode,
-          nextPollAt: null,
-          completedAt: at,
-        };
-      case 'retry':
-        return { nextPollAt: later(plan.delayMs), pollErrors: (row.pollErrors ?? 0) + 1, lastPollError: plan.error.slice(0, 2000) };
-    }
-  }
-
   async function pollOne(row: TranscriptionRow, at: Date) {
     if (!(await repository.claimForPoll(row.id, owner, settings.pollLeaseMs, at))) return;
     const context = {
@@ -82,21 +45,7 @@ export function createPoller(deps: PollerDeps) {
       ageMs: at.getTime() - new Date(row.submittedAt ?? row.createdAt).getTime(),
       maxWaitMs: settings.maxWaitMs,
     };
-    let plan: PollPlan;
-    if (!row.jobId) {
-      plan = {
-        kind: 'failed',
-        serviceStatus: null,
-        error: 'The transcription has no job id at the speech service.',
-        errorCode: 'NO_JOB_ID',
-      };
-    } else {
-      try {
-        plan = planFromStatus(await deps.client().getTranscriptionStatus(row.jobId), context);
-      } catch (error) {
-        plan = planFromError(error, context);
-      }
-    }
+    const plan = await planOf(deps.client, row, context);
     const done = now();
     const written = await repository.finishPoll(row.id, owner, patchFor(row, plan, done));
     if (!written) return;
@@ -108,19 +57,9 @@ export function createPoller(deps: PollerDeps) {
       strapi.log.warn(`[speech] transcription ${row.id}: polling again in ${Math.round(plan.delayMs / 1000)} s: ${plan.error}`);
   }
 
-  async function failInterruptedUploads(at: Date) {
-    for (const row of await repository.interruptedUploads(at)) {
-      const failed = await repository.markFailed(row.id, ['uploading'], {
-        error: 'The upload to the speech service was interrupted (the server stopped or restarted). Submit the file again.',
-        errorCode: 'UPLOAD_INTERRUPTED',
-      });
-      if (failed) strapi.log.warn(`[speech] transcription ${row.id}: upload interrupted`);
-    }
-  }
-
   async function tick() {
     const at = now();
-    await failInterruptedUploads(at);
+    await failInterruptedUploads(deps, at);
     if (at.getTime() < rateLimitedUntil) return;
     const due = await repository.duePolls(at, BATCH);
     const queue = [...due];
@@ -160,4 +99,77 @@ export function createPoller(deps: PollerDeps) {
       await repository.releaseLeases(owner).catch(() => undefined);
     },
   };
+}
+
+/** The row's columns after a poll, by what the poll found. */
+function patchFor(row: TranscriptionRow, plan: PollPlan, at: Date): Record<string, unknown> {
+  const later = (ms: number) => new Date(at.getTime() + ms);
+  switch (plan.kind) {
+    case 'waiting':
+      return {
+        status: plan.status,
+        serviceStatus: plan.serviceStatus,
+        nextPollAt: later(plan.delayMs),
+        pollErrors: 0,
+        lastPollError: null,
+      };
+    case 'completed':
+      return {
+        status: 'completed',
+        serviceStatus: plan.serviceStatus,
+        result: plan.result,
+        nextPollAt: null,
+        completedAt: at,
+        pollErrors: 0,
+        lastPollError: null,
+        error: null,
+        errorCode: null,
+      };
+    case 'failed':
+      return {
+        status: 'failed',
+        ...(plan.serviceStatus !== null ? { serviceStatus: plan.serviceStatus } : {}),
+        error: plan.error,
+        errorCode: plan.errorCode,
+        nextPollAt: null,
+        completedAt: at,
+      };
+    case 'retry':
+      return { nextPollAt: later(plan.delayMs), pollErrors: (row.pollErrors ?? 0) + 1, lastPollError: plan.error.slice(0, 2000) };
+  }
+}
+
+/** An upload a stop or a crash cut short cannot be resumed: it is failed, and says so. */
+async function failInterruptedUploads({ strapi, repository }: Pick<PollerDeps, 'strapi' | 'repository'>, at: Date) {
+  for (const row of await repository.interruptedUploads(at)) {
+    const failed = await repository.markFailed(row.id, ['uploading'], {
+      error: 'The upload to the speech service was interrupted (the server stopped or restarted). Submit the file again.',
+      errorCode: 'UPLOAD_INTERRUPTED',
+    });
+    if (failed) strapi.log.warn(`[speech] transcription ${row.id}: upload interrupted`);
+  }
+}
+
+/** What the service says of the job, as the next step for its row. */
+async function planOf(
+  client: PollerDeps['client'],
+  row: TranscriptionRow,
+  context: Parameters<typeof planFromStatus>[1]
+): Promise<PollPlan> {
+  let plan: PollPlan;
+  if (!row.jobId) {
+    plan = {
+      kind: 'failed',
+      serviceStatus: null,
+      error: 'The transcription has no job id at the speech service.',
+      errorCode: 'NO_JOB_ID',
+    };
+  } else {
+    try {
+      plan = planFromStatus(await client().getTranscriptionStatus(row.jobId), context);
+    } catch (error) {
+      plan = planFromError(error, context);
+    }
+  }
+  return plan;
 }

@@ -50,7 +50,8 @@ export type NewTranscription = Pick<
 const WITH_FILE = { savedFile: true } as const;
 const LEASE_FREE = (now: Date) => ({ $or: [{ pollLeaseOwner: null }, { leaseExpiresAt: null }, { leaseExpiresAt: { $lt: now } }] });
 
-export function createTranscriptionRows(strapi: Core.Strapi) {
+/** A transcription from its upload to the service until it is submitted or failed. */
+function uploadRows(strapi: Core.Strapi) {
   const query = () => strapi.db.query(TRANSCRIPTION_UID);
 
   async function findById(id: number): Promise<TranscriptionRow | null> {
@@ -118,6 +119,28 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     return count === 1;
   }
 
+  async function list(options: { limit: number; submittedById?: number }): Promise<TranscriptionRow[]> {
+    const where: Record<string, unknown> = {};
+    if (options.submittedById !== undefined) where.submittedById = options.submittedById;
+    return (await query().findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      limit: options.limit,
+      populate: WITH_FILE,
+    })) as TranscriptionRow[];
+  }
+
+  async function linkFile(id: number, fileId: number): Promise<void> {
+    await query().update({ where: { id }, data: { savedFile: fileId } });
+  }
+
+  return { findById, createUploading, renewUploadLease, markSubmitted, markFailed, list, linkFile };
+}
+
+/** The jobs the poller follows: due, claimed, finished, and the leases it lets go. */
+function pollRows(strapi: Core.Strapi) {
+  const query = () => strapi.db.query(TRANSCRIPTION_UID);
+
   async function duePolls(now: Date, limit: number): Promise<TranscriptionRow[]> {
     return (await query().findMany({
       where: {
@@ -175,36 +198,11 @@ export function createTranscriptionRows(strapi: Core.Strapi) {
     });
   }
 
-  async function list(options: { limit: number; submittedById?: number }): Promise<TranscriptionRow[]> {
-    const where: Record<string, unknown> = {};
-    if (options.submittedById !== undefined) where.submittedById = options.submittedById;
-    return (await query().findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      limit: options.limit,
-      populate: WITH_FILE,
-    })) as TranscriptionRow[];
-  }
+  return { duePolls, claimForPoll, finishPoll, interruptedUploads, nextDueAt, releaseLeases };
+}
 
-  async function linkFile(id: number, fileId: number): Promise<void> {
-    await query().update({ where: { id }, data: { savedFile: fileId } });
-  }
-
-  return {
-    findById,
-    createUploading,
-    renewUploadLease,
-    markSubmitted,
-    markFailed,
-    duePolls,
-    claimForPoll,
-    finishPoll,
-    interruptedUploads,
-    nextDueAt,
-    releaseLeases,
-    list,
-    linkFile,
-  };
+export function createTranscriptionRows(strapi: Core.Strapi) {
+  return { ...uploadRows(strapi), ...pollRows(strapi) };
 }
 
 export type TranscriptionRows = ReturnType<typeof createTranscriptionRows>;
