@@ -61,8 +61,10 @@ const UNTARGETED = {
   credits: 0,
 };
 
-export function createLedgerService(deps: { strapi: Core.Strapi; repository: LedgerRepository; settings: SettingsService }) {
-  const { strapi, repository, settings } = deps;
+type LedgerDeps = { strapi: Core.Strapi; repository: LedgerRepository; settings: SettingsService };
+
+/** What every entry needs: its day in the budget's time zone, and the balance reading kept beside the ledger. */
+function ledgerBasics({ strapi, repository, settings }: LedgerDeps) {
   const store = () => strapi.store({ type: 'plugin', name: 'speech' });
   const timeZone = async () => (await settings.get()).budget.timeZone;
 
@@ -94,7 +96,14 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
 
   const narrationFields = ({ origin: _origin, ...fields }: NarrationRequest) => fields;
 
-  const service = {
+  return { store, timeZone, noteBalance, entryOf, narrationFields };
+}
+type LedgerBasics = ReturnType<typeof ledgerBasics>;
+
+/** A narration's request, from its charge to its callback. */
+function narrationEntries({ repository }: LedgerDeps, basics: LedgerBasics) {
+  const { entryOf, narrationFields } = basics;
+  const entries = {
     /** Free when asked again without `regenerate` (a re-delivery); `submissions` covers rows older than the ledger. */
     async chargeFor(request: { articleId: string; regenerate: boolean; cost: number; submissions: number }): Promise<number> {
       const askedBefore = request.regenerate || request.submissions > 0 || (await repository.hasEntryFor(request.articleId));
@@ -122,7 +131,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
     /** 409: with no entry awaiting a callback, a request whose answer was lost started it, and paid. */
     async narrationAlreadyProcessing(request: NarrationRequest, cost: number, at: Date) {
       if ((await repository.pendingFor(request.articleId)).length > 0) return;
-      await service.narrationAccepted({ ...request, credits: cost }, undefined, at);
+      await entries.narrationAccepted({ ...request, credits: cost }, undefined, at);
     },
 
     async narrationRefundFailed(request: NarrationRequest, cost: number, at: Date) {
@@ -134,7 +143,14 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       for (const entry of await repository.pendingFor(articleId))
         await repository.settle(entry, outcomeOfCallback(entry.credits, withFiles), at);
     },
+  };
+  return entries;
+}
 
+/** Previews and transcriptions, charged as the service answered. */
+function otherEntries({ repository }: LedgerDeps, basics: LedgerBasics) {
+  const { noteBalance, entryOf } = basics;
+  return {
     /** Speech generation charges on delivery. */
     async previewGenerated(preview: {
       kind: Extract<LedgerKind, 'voice-preview' | 'paragraph-preview'>;
@@ -187,7 +203,13 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       await repository.record(await entryOf(fields, job.origin, 'generated', job.at, job.creditsRemaining ?? null));
       await noteBalance(job.creditsRemaining);
     },
+  };
+}
 
+/** The month's spending, its end, and the balance the service last told. */
+function ledgerReads({ repository }: LedgerDeps, basics: LedgerBasics) {
+  const { store, timeZone } = basics;
+  return {
     /** Pending requests included. */
     async monthSpent(at: Date): Promise<MonthSpent> {
       const zone = await timeZone();
@@ -204,7 +226,7 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       return monthBounds(monthOf(at, zone), zone).end;
     },
 
-    noteBalance,
+    noteBalance: basics.noteBalance,
 
     /** Drift: what the balance lost between the first and latest readings, less what the ledger charged. */
     async balance(): Promise<{ creditsRemaining: number | null; seenAt: string | null; drift: number | null }> {
@@ -215,7 +237,11 @@ export function createLedgerService(deps: { strapi: Core.Strapi; repository: Led
       return { creditsRemaining: latest.creditsRemaining, seenAt: latest.at, drift };
     },
   };
-  return service;
+}
+
+export function createLedgerService(deps: LedgerDeps) {
+  const basics = ledgerBasics(deps);
+  return { ...narrationEntries(deps, basics), ...otherEntries(deps, basics), ...ledgerReads(deps, basics) };
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
