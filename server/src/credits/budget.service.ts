@@ -25,67 +25,38 @@ export interface HeldRequest {
   credits: number;
 }
 
-export function createBudgetService(deps: { strapi: Core.Strapi; settings: SettingsService; ledger: LedgerService; wake: () => void }) {
-  const { strapi, settings, ledger } = deps;
-  const store = () => strapi.store({ type: 'plugin', name: 'speech' });
-  const webhookStore = () =>
-    strapi.get('webhookStore') as { addAllowedEvent(key: string, value: string): void; removeAllowedEvent?(key: string): void };
+type BudgetDeps = { strapi: Core.Strapi; settings: SettingsService; ledger: LedgerService; wake: () => void };
+
+/** Once per month and limit: the key is written before the event goes out. */
+async function announce(strapi: Core.Strapi, verdict: Extract<BudgetVerdict, { kind: 'over' }>, request: HeldRequest, month: string) {
+  const store = strapi.store({ type: 'plugin', name: 'speech' });
+  const key = `${month}:${verdict.limit}:${verdict.limit === 'type' ? request.contentType : ''}`;
+  const announced = ((await store.get({ key: 'budgetAnnounced' })) as string[] | null) ?? [];
+  if (announced.includes(key)) return;
+  await store.set({ key: 'budgetAnnounced', value: [...announced.filter((old) => old.startsWith(month)), key] });
+  await strapi.eventHub.emit(BUDGET_WEBHOOK_EVENTS.SPEECH_BUDGET_REACHED, {
+    month,
+    limit: verdict.limit,
+    contentType: verdict.limit === 'type' ? request.contentType : null,
+    monthlyCredits: verdict.monthlyCredits,
+    spent: verdict.spent,
+    waiting: {
+      articleId: request.articleId,
+      uid: request.contentType,
+      documentId: request.documentId,
+      locale: request.locale,
+      title: request.title,
+      credits: request.credits,
+    },
+  });
+}
+
+/** The narrations and parts the budget holds: let through, released, counted. */
+function heldRows(deps: BudgetDeps) {
+  const { strapi, settings } = deps;
   const tables = () => [NARRATION_UID, NARRATION_PART_UID].map((uid) => strapi.db.query(uid));
 
-  /** Once per month and limit: the key is written before the event goes out. */
-  async function announce(verdict: Extract<BudgetVerdict, { kind: 'over' }>, request: HeldRequest, month: string) {
-    const key = `${month}:${verdict.limit}:${verdict.limit === 'type' ? request.contentType : ''}`;
-    const announced = ((await store().get({ key: 'budgetAnnounced' })) as string[] | null) ?? [];
-    if (announced.includes(key)) return;
-    await store().set({ key: 'budgetAnnounced', value: [...announced.filter((old) => old.startsWith(month)), key] });
-    await strapi.eventHub.emit(BUDGET_WEBHOOK_EVENTS.SPEECH_BUDGET_REACHED, {
-      month,
-      limit: verdict.limit,
-      contentType: verdict.limit === 'type' ? request.contentType : null,
-      monthlyCredits: verdict.monthlyCredits,
-      spent: verdict.spent,
-      waiting: {
-        articleId: request.articleId,
-        uid: request.contentType,
-        documentId: request.documentId,
-        locale: request.locale,
-        title: request.title,
-        credits: request.credits,
-      },
-    });
-  }
-
-  const service = {
-    registerEvents() {
-      for (const [key, value] of Object.entries(BUDGET_WEBHOOK_EVENTS)) webhookStore().addAllowedEvent(key, value);
-    },
-
-    unregisterEvents() {
-      for (const key of Object.keys(BUDGET_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
-    },
-
-    async check(
-      request: HeldRequest & { letThroughMonth?: string | null },
-      at: Date
-    ): Promise<{ hold: false } | { hold: true; reason: string; until: Date }> {
-      // Past the settings' cache: a budget another instance just saved applies at once.
-      const { budget } = await settings.fresh();
-      const limited =
-        budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
-      if (!limited || request.credits <= 0) return { hold: false };
-      const month = monthOf(at, budget.timeZone);
-      const verdict = budgetVerdict(budget, await ledger.monthSpent(at), {
-        credits: request.credits,
-        contentType: request.contentType,
-        letThrough: request.letThroughMonth === month,
-      });
-      if (verdict.kind === 'within') return { hold: false };
-      await announce(verdict, request, month).catch((error) => {
-        strapi.log.error(`[speech] could not announce the budget reached: ${(error as Error).message}`);
-      });
-      return { hold: true, reason: budgetReason(verdict), until: await ledger.monthEnd(at) };
-    },
-
+  return {
     /** Held rows are checked again when the worker reaches them, and held again if still over. */
     async releaseHeld(): Promise<number> {
       let released = 0;
@@ -127,8 +98,6 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       return released > 0;
     },
 
-    previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
-
     /** An article counted once, whole or by its held parts. */
     async waiting(): Promise<BudgetWaiting> {
       const [narrations, parts] = tables();
@@ -144,6 +113,48 @@ export function createBudgetService(deps: { strapi: Core.Strapi; settings: Setti
       const credits = [...wholes, ...heldParts].reduce((sum, row) => sum + (row.credits ?? 0), 0);
       return { articles: articles.size, credits };
     },
+  };
+}
+
+export function createBudgetService(deps: BudgetDeps) {
+  const { strapi, settings, ledger } = deps;
+  const webhookStore = () =>
+    strapi.get('webhookStore') as { addAllowedEvent(key: string, value: string): void; removeAllowedEvent?(key: string): void };
+
+  const service = {
+    registerEvents() {
+      for (const [key, value] of Object.entries(BUDGET_WEBHOOK_EVENTS)) webhookStore().addAllowedEvent(key, value);
+    },
+
+    unregisterEvents() {
+      for (const key of Object.keys(BUDGET_WEBHOOK_EVENTS)) webhookStore().removeAllowedEvent?.(key);
+    },
+
+    async check(
+      request: HeldRequest & { letThroughMonth?: string | null },
+      at: Date
+    ): Promise<{ hold: false } | { hold: true; reason: string; until: Date }> {
+      // Past the settings' cache: a budget another instance just saved applies at once.
+      const { budget } = await settings.fresh();
+      const limited =
+        budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
+      if (!limited || request.credits <= 0) return { hold: false };
+      const month = monthOf(at, budget.timeZone);
+      const verdict = budgetVerdict(budget, await ledger.monthSpent(at), {
+        credits: request.credits,
+        contentType: request.contentType,
+        letThrough: request.letThroughMonth === month,
+      });
+      if (verdict.kind === 'within') return { hold: false };
+      await announce(strapi, verdict, request, month).catch((error) => {
+        strapi.log.error(`[speech] could not announce the budget reached: ${(error as Error).message}`);
+      });
+      return { hold: true, reason: budgetReason(verdict), until: await ledger.monthEnd(at) };
+    },
+
+    previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
+
+    ...heldRows(deps),
   };
   return service;
 }
@@ -178,6 +189,7 @@ export function createPreviewAccount(
       );
       if (check.hold) throw new StatusError(402, 'BudgetReachedError', check.reason, { code: BUDGET_REACHED });
     },
+
     async generated(speech) {
       await services.ledger.previewGenerated({
         kind,

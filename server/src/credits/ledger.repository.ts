@@ -52,10 +52,10 @@ export interface ArticleMonthRow {
 type Row = Record<string, unknown>;
 const n = (value: unknown) => Number(value ?? 0);
 
-export function createLedgerRepository(strapi: Core.Strapi) {
+/** An entry recorded or settled, with its day's and its article-month's totals in the same transaction. */
+function ledgerWrites(strapi: Core.Strapi) {
   const entries = () => strapi.db.query(LEDGER_ENTRY_UID);
   const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
-  const knex = () => strapi.db.connection;
 
   async function addToDay(trx: Knex.Transaction, key: DayKey, delta: DayDelta, at: Date) {
     const columns = { day: key.day, source: key.source, target_locale: key.targetLocale, kind: key.kind };
@@ -106,7 +106,16 @@ export function createLedgerRepository(strapi: Core.Strapi) {
         return true;
       });
     },
+  };
+}
 
+/** The entries and totals the budget, the usage page and its CSV read. */
+function ledgerReads(strapi: Core.Strapi) {
+  const entries = () => strapi.db.query(LEDGER_ENTRY_UID);
+  const tableOf = (uid: string) => strapi.db.metadata.get(uid).tableName;
+  const knex = () => strapi.db.connection;
+
+  return {
     async pendingFor(articleId: string): Promise<LedgerEntryRow[]> {
       const rows = (await entries().findMany({ where: { articleId, outcome: 'pending' }, orderBy: [{ id: 'desc' }] })) as LedgerEntryRow[];
       return rows.filter((row) => row.articleId === articleId);
@@ -179,6 +188,10 @@ export function createLedgerRepository(strapi: Core.Strapi) {
       return (await entries().findMany({ where: { id: { $gt: afterId } }, orderBy: [{ id: 'asc' }], limit })) as LedgerEntryRow[];
     },
   };
+}
+
+export function createLedgerRepository(strapi: Core.Strapi) {
+  return { ...ledgerWrites(strapi), ...ledgerReads(strapi) };
 }
 
 export type LedgerRepository = ReturnType<typeof createLedgerRepository>;
