@@ -3,7 +3,7 @@ import type { ContentTypeDescription } from '../../api/types';
 import { useTranslator } from '../../utils/useTranslator';
 import { Card } from '../../components/Card';
 import type { TypeForm } from './form';
-import { GlobalSegmentField } from './NarrationModeFields';
+import { GlobalSegmentField } from './type-sections/NarrationModeFields';
 import { TYPE_SECTIONS, type TypeField } from './type-sections';
 
 interface Props {

@@ -6,46 +6,19 @@ import {
   type FieldError,
   type FileTypeSettings,
   type LexiconRule,
-  type NarrationMode,
   type PreprocessType,
   type SettingsChanges,
   type SkippableBlock,
   type SpeechSettings,
-  type VerificationOnMismatch,
 } from '../../api/types';
+import type { TypeForm } from './type-sections/type-form';
 import { BUDGET_VALIDATION_MESSAGES, budgetChanges, toBudgetForm, validateBudget, type BudgetForm } from './budgetForm';
 
 /**
  * The settings form as the page edits it, and its conversion to the PUT body. Pure: unit-tested.
  */
 
-export interface TypeForm {
-  enabled: boolean;
-  /** Follows the type (published with draft & publish, saved without): shown, not chosen. */
-  trigger: 'publish' | 'save';
-  titleField: string | null;
-  textFields: string[];
-  skipBlocks: SkippableBlock[];
-  authorField: string | null;
-  /** Whole (one request per article) or in parts; what the server had, else whole. */
-  narrationMode: NarrationMode;
-  /** The type's own longest part; null: the global one (the field left empty). */
-  segmentCharacters: number | null;
-  /** Each stored narration checked by the service's speech to text (docs/verification.md). */
-  verify: boolean;
-  /** What a mismatch does: flag it, or regenerate the article once (paid). */
-  onMismatch: VerificationOnMismatch;
-  /** Each paragraph in its own language's voice (docs/passage-voices.md). */
-  passageVoices: boolean;
-  /** What the server had, kept so switching a type off keeps its valid configuration. */
-  original: TypeSettings | null;
-  /**
-   * What the configuration file gives the type of the fields above that a saved type may leave to
-   * it (`{}`: none, or the type is not in the file): those are sent only where they differ. Undefined
-   * when the server does not say (older servers): they are sent as shown.
-   */
-  file?: FileTypeSettings;
-}
+export type { TypeForm };
 
 export interface SettingsForm {
   defaultVoiceId: string;
@@ -89,8 +62,6 @@ export interface SpokenFrame {
   introTemplates: Record<string, string>;
   outroTemplates: Record<string, string>;
 }
-
-export const TITLE_FIELD_TYPES = new Set(['string', 'text']);
 
 /** `fileTypes`: GET /speech/settings' `fileContentTypes` (left out by older servers). */
 export function toForm(

@@ -1,4 +1,4 @@
-import { NarrationModeFields } from '../NarrationModeFields';
+import { NarrationModeFields } from './NarrationModeFields';
 import type { TypeSectionProps } from './section';
 
 /** Segmented narration (docs/segmented-narration.md): whole or in parts, and the type's own part size. */

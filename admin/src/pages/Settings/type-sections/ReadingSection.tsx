@@ -11,7 +11,7 @@ import {
 } from '@strapi/design-system';
 import { SKIPPABLE_BLOCKS, type SkippableBlock } from '../../../api/types';
 import { useTranslator } from '../../../utils/useTranslator';
-import { TITLE_FIELD_TYPES } from '../form';
+import { TITLE_FIELD_TYPES } from './type-form';
 import type { TypeSectionProps } from './section';
 
 const NO_FIELD = '__none__';

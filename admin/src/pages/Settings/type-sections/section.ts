@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ContentTypeDescription } from '../../../api/types';
-import type { TypeForm } from '../form';
+import type { TypeForm } from './type-form';
 
 /** A field of a type's settings the server may refuse with a message of its own. */
 export type TypeField = 'trigger' | 'titleField' | 'textFields' | 'authorField' | 'narrationMode' | 'segmentCharacters';

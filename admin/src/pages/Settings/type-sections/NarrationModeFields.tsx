@@ -1,8 +1,8 @@
 import { Field, Grid, NumberInput, SingleSelect, SingleSelectOption } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import { DEFAULT_SEGMENT_CHARACTERS, MAX_SEGMENT_CHARACTERS, MIN_SEGMENT_CHARACTERS, type NarrationMode } from '../../api/types';
-import { useTranslator } from '../../utils/useTranslator';
-import type { TypeForm } from './form';
+import { DEFAULT_SEGMENT_CHARACTERS, MAX_SEGMENT_CHARACTERS, MIN_SEGMENT_CHARACTERS, type NarrationMode } from '../../../api/types';
+import { useTranslator } from '../../../utils/useTranslator';
+import type { TypeForm } from './type-form';
 
 /** Steps of the part size's arrows: a sentence or two. */
 const SIZE_STEP = 100;
