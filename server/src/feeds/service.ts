@@ -54,76 +54,85 @@ export interface FeedsServiceDeps {
   queue: Pick<Queue, 'reads' | 'recordAudioBytes'>;
 }
 
-export function createFeedsService({ strapi, settings, config: feeds, content, contentApi, queue }: FeedsServiceDeps) {
+/** The collection type a feed's path names. */
+function collectionType(strapi: Core.Strapi, pluralName: string): CollectionType | null {
+  const types = Object.values(strapi.contentTypes as unknown as Record<string, CollectionType>);
+  return (
+    types.find((type) => type.uid.startsWith('api::') && type.kind === 'collectionType' && type.info?.pluralName === pluralName) ?? null
+  );
+}
+
+/** The feed's channel: the configuration's, the type's own over it, else the site's name. */
+async function channelOf(
+  { settings, config: feeds }: Pick<FeedsServiceDeps, 'settings' | 'config'>,
+  type: CollectionType,
+  pluralName: string,
+  locale: string | null
+): Promise<FeedChannel> {
+  const { siteName } = await settings.get();
+  const configured = { ...feeds.channel, ...feeds.contentTypes[type.uid] };
+  const name = type.info?.displayName ?? pluralName;
+  const base = settings.publicUrl();
+  return {
+    title: configured.title ?? (siteName ? `${siteName}: ${name}` : name),
+    description: configured.description ?? `${name}, narrated.`,
+    link: configured.link ?? base,
+    selfUrl: `${settings.contentApiUrl()}/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
+    language: locale ?? configured.language ?? null,
+    author: configured.author ?? (siteName || null),
+    imageUrl: configured.imageUrl ?? null,
+    category: configured.category ?? null,
+    explicit: configured.explicit ?? false,
+  };
+}
+
+/**
+ * Audio stored before `audioBytes` existed is measured once, from the file with the local
+ * provider; a cloud file would cost a request per item, so its length stays unknown.
+ */
+async function measureLegacyAudio({ strapi, queue }: Pick<FeedsServiceDeps, 'strapi' | 'queue'>, listed: NarrationRow[]): Promise<void> {
+  const uploads = path.resolve(strapi.dirs.static.public);
+  for (const row of listed) {
+    if (row.audioBytes != null || row.audio?.provider !== 'local') continue;
+    try {
+      const file = path.resolve(uploads, `.${decodeURIComponent(new URL(row.audio.url, 'http://local').pathname)}`);
+      if (!file.startsWith(`${uploads}${path.sep}`)) continue;
+      row.audioBytes = (await fs.stat(file)).size;
+      await queue.recordAudioBytes(row.id, row.audioBytes);
+    } catch (error) {
+      strapi.log.warn(`[speech] could not measure the audio of ${row.articleId}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** One narration as a feed item, its enclosure through the feed's own route. */
+function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string, pluralName: string): FeedItem {
+  const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
+  return {
+    guid: feedItemGuid(row.articleId, row.audio),
+    title: row.title || row.articleId,
+    // Through the feed's own route, which counts downloads.
+    audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
+    audioBytes: row.audioBytes ?? null,
+    durationSeconds: duration,
+    publishedAt: new Date(row.completedAt!).toISOString(),
+    transcriptUrl: row.subtitlesVtt ? narrationFileUrl(base, row.articleId, 'subtitles.vtt') : null,
+    language: row.targetLocale,
+  };
+}
+
+export function createFeedsService(deps: FeedsServiceDeps) {
+  const { strapi, settings, config: feeds, content, contentApi, queue } = deps;
   const rows = queue.reads;
   // Keyed by type and locale: feed-locale.ts refuses unknown locales, so the keys are bounded.
   const cache = new LRUCache<string, CachedFeed>({ max: 200 });
   const building = new Map<string, Promise<CachedFeed>>();
-
-  function collectionType(pluralName: string): CollectionType | null {
-    const types = Object.values(strapi.contentTypes as unknown as Record<string, CollectionType>);
-    return (
-      types.find((type) => type.uid.startsWith('api::') && type.kind === 'collectionType' && type.info?.pluralName === pluralName) ?? null
-    );
-  }
 
   async function isOpen(uid: string): Promise<boolean> {
     if (!feeds.enabled || feeds.contentTypes[uid]?.enabled === false) return false;
     const narrated = (await settings.get()).contentTypes[uid];
     if (!narrated) return false;
     return Boolean(narrated.publicNarration) || contentApi.mayRead(await contentApi.publicAuth(), uid);
-  }
-
-  async function channelOf(type: CollectionType, pluralName: string, locale: string | null): Promise<FeedChannel> {
-    const { siteName } = await settings.get();
-    const configured = { ...feeds.channel, ...feeds.contentTypes[type.uid] };
-    const name = type.info?.displayName ?? pluralName;
-    const base = settings.publicUrl();
-    return {
-      title: configured.title ?? (siteName ? `${siteName}: ${name}` : name),
-      description: configured.description ?? `${name}, narrated.`,
-      link: configured.link ?? base,
-      selfUrl: `${settings.contentApiUrl()}/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
-      language: locale ?? configured.language ?? null,
-      author: configured.author ?? (siteName || null),
-      imageUrl: configured.imageUrl ?? null,
-      category: configured.category ?? null,
-      explicit: configured.explicit ?? false,
-    };
-  }
-
-  /**
-   * Audio stored before `audioBytes` existed is measured once, from the file with the local
-   * provider; a cloud file would cost a request per item, so its length stays unknown.
-   */
-  async function measureLegacyAudio(listed: NarrationRow[]): Promise<void> {
-    const uploads = path.resolve(strapi.dirs.static.public);
-    for (const row of listed) {
-      if (row.audioBytes != null || row.audio?.provider !== 'local') continue;
-      try {
-        const file = path.resolve(uploads, `.${decodeURIComponent(new URL(row.audio.url, 'http://local').pathname)}`);
-        if (!file.startsWith(`${uploads}${path.sep}`)) continue;
-        row.audioBytes = (await fs.stat(file)).size;
-        await queue.recordAudioBytes(row.id, row.audioBytes);
-      } catch (error) {
-        strapi.log.warn(`[speech] could not measure the audio of ${row.articleId}: ${(error as Error).message}`);
-      }
-    }
-  }
-
-  function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string, pluralName: string): FeedItem {
-    const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
-    return {
-      guid: feedItemGuid(row.articleId, row.audio),
-      title: row.title || row.articleId,
-      // Through the feed's own route, which counts downloads.
-      audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
-      audioBytes: row.audioBytes ?? null,
-      durationSeconds: duration,
-      publishedAt: new Date(row.completedAt!).toISOString(),
-      transcriptUrl: row.subtitlesVtt ? narrationFileUrl(base, row.articleId, 'subtitles.vtt') : null,
-      language: row.targetLocale,
-    };
   }
 
   async function itemsOf(uid: string, pluralName: string, locale: string | null): Promise<FeedItem[]> {
@@ -135,7 +144,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
       const listed = await rows.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
       const live = await content.liveKeys(uid, [...new Set(listed.map((row) => row.targetDocumentId))], rowLocale);
       const shown = listed.filter(listedIn(live, localized));
-      await measureLegacyAudio(shown.slice(0, feeds.limit - items.length));
+      await measureLegacyAudio(deps, shown.slice(0, feeds.limit - items.length));
       items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base, pluralName)));
       if (listed.length < feeds.limit) break;
     }
@@ -148,13 +157,13 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
   }
 
   async function build(type: CollectionType, pluralName: string, locale: string | null, stamp: string): Promise<CachedFeed> {
-    const body = podcastRss(await channelOf(type, pluralName, locale), await itemsOf(type.uid, pluralName, locale));
+    const body = podcastRss(await channelOf(deps, type, pluralName, locale), await itemsOf(type.uid, pluralName, locale));
     return { body, etag: etagOf(body), stamp, builtAt: Date.now() };
   }
 
   return {
     async feed(pluralName: string, asked: string | null): Promise<FeedAnswer> {
-      const type = collectionType(pluralName);
+      const type = collectionType(strapi, pluralName);
       if (!type || !(await isOpen(type.uid))) return { kind: 'not-found', reason: 'No podcast feed for this content type.' };
       const localized = content.isLocalized(type.uid);
       const named = feedLocale(asked, { localized, siteLocales: localized && asked !== null ? await content.siteLocales() : [] });
@@ -177,7 +186,7 @@ export function createFeedsService({ strapi, settings, config: feeds, content, c
 
     /** Only what the feed lists, so an enclosure reveals nothing the feed does not. */
     async enclosure(pluralName: string, articleId: string): Promise<NarrationRow | null> {
-      const type = collectionType(pluralName);
+      const type = collectionType(strapi, pluralName);
       if (!type || !(await isOpen(type.uid))) return null;
       const row = await rows.findByArticleId(articleId, true);
       if (!row || row.contentType !== type.uid) return null;
