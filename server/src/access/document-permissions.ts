@@ -29,7 +29,8 @@ export interface DocumentRef {
   locale: string | null;
 }
 
-export function createDocumentPermissions(strapi: Core.Strapi) {
+/** The Content Manager's own services and a type's schema, as the permission checks read them. */
+function documentLookups(strapi: Core.Strapi) {
   const contentManager = () => strapi.plugin('content-manager');
   const model = (uid: string) => contentTypeSchema(strapi, uid);
   const hasDraftAndPublish = (uid: string) => hasDraftAndPublishSchema(model(uid));
@@ -66,6 +67,12 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
     if (!isLocalized(uid)) return null;
     return locale ?? (await defaultLocaleOf(strapi));
   }
+
+  return { model, isLocalized, checker, cmAction, conditionPopulate, versionParams, localeOf };
+}
+
+export function createDocumentPermissions(strapi: Core.Strapi) {
+  const { model, isLocalized, checker, cmAction, conditionPopulate, versionParams, localeOf } = documentLookups(strapi);
 
   return {
     localeOf,
