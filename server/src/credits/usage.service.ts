@@ -82,31 +82,16 @@ export function createUsageService({
       ]);
       const monthRows = rows.filter((row) => row.day.startsWith(month));
       const mtd = monthToDate(monthRows);
-      const typeSpent = (uid: string) =>
-        monthRows.filter((row) => row.source === uid).reduce((sum, row) => sum + row.charged - row.refunded, 0);
       return {
         timeZone,
         month,
         monthToDate: mtd,
-        budget: {
-          monthlyCredits: budget.monthlyCredits,
-          remaining: budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - mtd.credits),
-          contentTypes: Object.fromEntries(
-            Object.entries(budget.contentTypes).map(([uid, monthlyCredits]) => [uid, { monthlyCredits, spent: typeSpent(uid) }])
-          ),
-        },
+        budget: budgetFigures(budget, monthRows, mtd.credits),
         waiting,
         failures: failed,
         checks: checked,
         days: usageDays(shown, rows),
-        topArticles: top.map((row) => ({
-          contentType: row.contentType,
-          documentId: row.targetDocumentId,
-          locale: row.targetLocale === NO_LOCALE ? null : row.targetLocale,
-          title: row.title,
-          credits: row.spent,
-          entries: row.entries,
-        })),
+        topArticles: top.map(topArticle),
         balance,
       };
     },
@@ -132,3 +117,29 @@ export function createUsageService({
     },
   };
 }
+
+/** The month's budget beside what it has spent, the site's and each limited type's. */
+function budgetFigures(
+  budget: { monthlyCredits: number | null; contentTypes: Record<string, number> },
+  monthRows: ReadonlyArray<{ source: string; charged: number; refunded: number }>,
+  spent: number
+): GetUsageResponse['budget'] {
+  const typeSpent = (uid: string) =>
+    monthRows.filter((row) => row.source === uid).reduce((sum, row) => sum + row.charged - row.refunded, 0);
+  return {
+    monthlyCredits: budget.monthlyCredits,
+    remaining: budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent),
+    contentTypes: Object.fromEntries(
+      Object.entries(budget.contentTypes).map(([uid, monthlyCredits]) => [uid, { monthlyCredits, spent: typeSpent(uid) }])
+    ),
+  };
+}
+
+const topArticle = (row: ArticleMonthRow): GetUsageResponse['topArticles'][number] => ({
+  contentType: row.contentType,
+  documentId: row.targetDocumentId,
+  locale: row.targetLocale === NO_LOCALE ? null : row.targetLocale,
+  title: row.title,
+  credits: row.spent,
+  entries: row.entries,
+});
