@@ -15,6 +15,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   if (!config.apiKey) {
     strapi.log.warn('[speech] no API key configured (speech.config.apiKey): narration submissions will pause until one is set.');
   }
+  await getService('queue').prepare();
   // The languages a passage may be told in, before the first narration is described.
   await content.loadSiteLocales();
   getService('narration-webhooks').registerEvents();

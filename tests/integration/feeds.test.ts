@@ -315,17 +315,17 @@ describe('the podcast feed of a type', () => {
     expect((await publicNarration(stack, articleId)).body.audioBytes).toBe(mp3.length);
   });
 
-  it('republishing unchanged content keeps the guid; regenerating the audio changes it', async () => {
-    const guids = async () =>
-      Object.fromEntries(items((await feed('/api/speech/feeds/articles.xml')).doc!).map((item) => [articleIdOf(item.guid), item.guid]));
-    const before = await guids();
+  it('republishing unchanged content keeps the guid; regenerating keeps the episode: its guid and date, the new length, one item', async () => {
+    const listedById = async () =>
+      Object.fromEntries(items((await feed('/api/speech/feeds/articles.xml')).doc!).map((item) => [articleIdOf(item.guid), item]));
+    const before = await listedById();
 
     const submissions = (await submissionsFor(stack, `${english}-en`)).length;
     await articles.publish(english, 'en');
     await sleep(1500);
     expect(await submissionsFor(stack, `${english}-en`)).toHaveLength(submissions);
     // The republish wrote a new published row: the feed was built again, and says the same.
-    expect(await guids()).toEqual(before);
+    expect(await listedById()).toEqual(before);
 
     const row = await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
     const regenerated = await stack.admin('POST', '/speech/narrations/regenerate', {
@@ -335,13 +335,18 @@ describe('the podcast feed of a type', () => {
     });
     expect(regenerated.status).toBe(200);
     await waitForNewNarration(stack, ARTICLE, english, 'en', row.completedAt);
-    const after = await guids();
-    expect(after[`${english}-en`]).not.toBe(before[`${english}-en`]);
-    expect(after[`${arabic}-ar`]).toBe(before[`${arabic}-ar`]);
-    // The new audio is the newest item now, and its length is the new file's.
     const listed = items((await feed('/api/speech/feeds/articles.xml')).doc!);
-    expect(articleIdOf(listed[0]!.guid)).toBe(`${english}-en`);
-    expect(listed[0]!.length).toBe((await download(listed[0]!.url)).length);
+    // Podcast apps keep an episode by its guid: a correction updates it, it is not a second episode.
+    expect(listed.filter((item) => articleIdOf(item.guid) === `${english}-en`)).toHaveLength(1);
+    const after = Object.fromEntries(listed.map((item) => [articleIdOf(item.guid), item]));
+    expect(after[`${english}-en`]!.guid).toBe(before[`${english}-en`]!.guid);
+    expect(after[`${english}-en`]!.pubDate).toBe(before[`${english}-en`]!.pubDate);
+    expect(after[`${arabic}-ar`]).toEqual(before[`${arabic}-ar`]);
+    // The enclosure is the new file: its length is the new audio's.
+    const newAudio = await download(after[`${english}-en`]!.url);
+    expect(after[`${english}-en`]!.length).toBe(newAudio.length);
+    // The order is by first publication: the corrected article keeps its place.
+    expect(listed.map((item) => articleIdOf(item.guid))).toEqual(Object.keys(before));
   });
 });
 
@@ -449,7 +454,8 @@ describe('a segmented narration', () => {
     ({ body } = await publishOneParagraphEdited(stack, ARTICLE, segmented, 'en', body, 3));
     const after = await checkItem();
     expect(after.bytes).not.toBe(before.bytes);
-    // New audio, a new episode.
-    expect(after.item.guid).not.toBe(before.item.guid);
+    // New audio, the same episode: its guid and date stay, its enclosure is the new joined file.
+    expect(after.item.guid).toBe(before.item.guid);
+    expect(after.item.pubDate).toBe(before.item.pubDate);
   });
 });

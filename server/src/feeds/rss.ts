@@ -28,13 +28,13 @@ export interface FeedItem {
   /** Null is written as 0, as the RSS Best Practices Profile says for an unknown size. */
   audioBytes: number | null;
   durationSeconds: number | null;
-  /** When the audio was stored: a republish of unchanged content leaves it alone. */
+  /** When its first audio was stored: a correction keeps the episode's date, so apps do not push it as news. */
   publishedAt: string;
   transcriptUrl: string | null;
   language: string | null;
 }
 
-/** Changes with every new audio file, so podcast apps offer new audio as a new episode. */
+/** The guid an item is first served under (then kept): the article and its audio at that time, as older versions named every item. */
 export function feedItemGuid(articleId: string, audioFile: { id: number; hash?: string | null }): string {
   return `${articleId}/${audioFile.hash || `file-${audioFile.id}`}`;
 }

@@ -51,7 +51,7 @@ export interface FeedsServiceDeps {
   config: FeedsConfig;
   content: ContentReader;
   contentApi: ContentApiAccess;
-  queue: Pick<Queue, 'reads' | 'recordAudioBytes'>;
+  queue: Pick<Queue, 'reads' | 'recordAudioBytes' | 'keepFeedGuid'>;
 }
 
 /** The collection type a feed's path names. */
@@ -105,17 +105,28 @@ async function measureLegacyAudio({ strapi, queue }: Pick<FeedsServiceDeps, 'str
   }
 }
 
+/**
+ * An item's guid is the one it was first served under, for the article's whole life: a new take
+ * updates the episode (its enclosure, length and duration) instead of announcing another.
+ */
+async function keepGuids({ queue }: Pick<FeedsServiceDeps, 'queue'>, rows: NarrationRow[]): Promise<void> {
+  for (const row of rows) {
+    if (row.feedGuid || !row.audio) continue;
+    row.feedGuid = await queue.keepFeedGuid(row.id, feedItemGuid(row.articleId, row.audio));
+  }
+}
+
 /** One narration as a feed item, its enclosure through the feed's own route. */
 function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string, pluralName: string): FeedItem {
   const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
   return {
-    guid: feedItemGuid(row.articleId, row.audio),
+    guid: row.feedGuid ?? feedItemGuid(row.articleId, row.audio),
     title: row.title || row.articleId,
     // Through the feed's own route, which counts downloads.
     audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
     audioBytes: row.audioBytes ?? null,
     durationSeconds: duration,
-    publishedAt: new Date(row.completedAt!).toISOString(),
+    publishedAt: new Date(row.firstCompletedAt ?? row.completedAt!).toISOString(),
     transcriptUrl: row.subtitlesVtt ? narrationFileUrl(base, row.articleId, 'subtitles.vtt') : null,
     language: row.targetLocale,
   };
@@ -144,8 +155,10 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       const listed = await rows.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
       const live = await content.liveKeys(uid, [...new Set(listed.map((row) => row.targetDocumentId))], rowLocale);
       const shown = listed.filter(listedIn(live, localized));
-      await measureLegacyAudio(deps, shown.slice(0, feeds.limit - items.length));
-      items.push(...shown.slice(0, feeds.limit - items.length).map((row) => itemOf(row, base, pluralName)));
+      const page = shown.slice(0, feeds.limit - items.length);
+      await measureLegacyAudio(deps, page);
+      await keepGuids(deps, page);
+      items.push(...page.map((row) => itemOf(row, base, pluralName)));
       if (listed.length < feeds.limit) break;
     }
     return items;

@@ -73,6 +73,10 @@ export function createQueue(deps: QueueDeps) {
     },
 
     recordAudioBytes: rows.recordAudioBytes,
+    keepFeedGuid: rows.keepFeedGuid,
+
+    /** Before any other use at start-up: rows of an older version gain the columns it added. */
+    prepare: () => rows.backfillFirstCompleted(),
 
     /** A document's narrations, a segmented one with how many of its parts are ready. */
     async forDocument(uid: string, documentId: string): Promise<Array<NarrationRow & { parts?: { total: number; ready: number } }>> {

@@ -88,6 +88,16 @@ describe('narration state machine (spec 3.1 as the client sees it)', () => {
       // Left out (a caller that measured nothing): null, never the previous file's figures.
       expect(applied(transition(storing, { type: 'stored', owner: 'a', files, now })).patch).toMatchObject({ audioBytes: null });
     });
+
+    it('dates the first audio once: a later take keeps that date (a podcast episode keeps its place)', () => {
+      const first = applied(transition(narrationState({ status: 'storing', submissions: 1 }), { type: 'stored', owner: 'a', files, now }));
+      expect(first.patch.firstCompletedAt).toBe(now);
+      const earlier = '2026-01-02T03:04:05.000Z';
+      const again = narrationState({ status: 'storing', submissions: 2, firstCompletedAt: earlier });
+      const later = applied(transition(again, { type: 'stored', owner: 'a', files, now }));
+      expect(later.patch.completedAt).toBe(now);
+      expect(later.patch).not.toHaveProperty('firstCompletedAt');
+    });
   });
 
   describe('submission', () => {

@@ -42,6 +42,10 @@ export interface NarrationRow extends QueueColumns {
   audioBytes?: number | null;
   chapters?: Chapter[] | null;
   completedAt: string | null;
+  /** When its first audio was stored; a new take keeps it. */
+  firstCompletedAt?: string | null;
+  /** The guid its podcast feed item was first served under, kept for the article's whole life. */
+  feedGuid?: string | null;
   cause?: LedgerCause | null;
   causedBy?: string | null;
   /** YYYY-MM: an editor let this narration through that month's budget. */

@@ -114,11 +114,23 @@ function createDocumentReads(strapi: Core.Strapi) {
     { start, limit }: { start: number; limit: number }
   ): Promise<NarrationRow[]> {
     return (await query().findMany({
-      where: { contentType, completedAt: { $notNull: true }, ...(locale ? { targetLocale: locale } : {}) },
-      orderBy: [{ completedAt: 'desc' }, { id: 'desc' }],
+      where: { contentType, firstCompletedAt: { $notNull: true }, ...(locale ? { targetLocale: locale } : {}) },
+      // By first publication: a corrected narration keeps its place.
+      orderBy: [{ firstCompletedAt: 'desc' }, { id: 'desc' }],
       offset: start,
       limit,
-      select: ['id', 'articleId', 'targetDocumentId', 'targetLocale', 'title', 'completedAt', 'durationSeconds', 'audioBytes'],
+      select: [
+        'id',
+        'articleId',
+        'targetDocumentId',
+        'targetLocale',
+        'title',
+        'completedAt',
+        'firstCompletedAt',
+        'feedGuid',
+        'durationSeconds',
+        'audioBytes',
+      ],
       populate: { audio: { select: ['id', 'url', 'hash', 'provider'] }, subtitlesVtt: { select: ['id'] } },
     })) as NarrationRow[];
   }

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Origin } from '../../credits';
 import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
+import { NARRATION_UID } from '../../content-types';
 import { transition, type NarrationEvent, type NarrationPatch, type NarrationStatus } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 import { createNarrationFileLinks } from './file-links';
@@ -69,6 +70,25 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
   }
 
   /** Only where still unknown: a narration stored meanwhile has written its own length. */
+  /** Once, never replaced: the first guid a feed served stays the item's. Returns the one kept (another instance's, if it was first). */
+  async function keepFeedGuid(id: number, feedGuid: string): Promise<string> {
+    const { count } = await query().updateMany({ where: { id, feedGuid: { $null: true } }, data: { feedGuid } });
+    if (count > 0) return feedGuid;
+    const row = (await query().findOne({ where: { id }, select: ['feedGuid'] })) as { feedGuid: string | null } | null;
+    return row?.feedGuid ?? feedGuid;
+  }
+
+  /** Rows stored before `firstCompletedAt` existed take their latest store's time, the date their feed item showed. */
+  async function backfillFirstCompleted(): Promise<void> {
+    const meta = strapi.db.metadata.get(NARRATION_UID);
+    const column = (attribute: string) => (meta.attributes[attribute] as { columnName?: string }).columnName ?? attribute;
+    const knex = strapi.db.connection;
+    await knex(meta.tableName)
+      .whereNull(column('firstCompletedAt'))
+      .whereNotNull(column('completedAt'))
+      .update({ [column('firstCompletedAt')]: knex.ref(column('completedAt')) });
+  }
+
   async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
     await query().updateMany({ where: { id, audioBytes: { $null: true } }, data: { audioBytes } });
   }
@@ -82,6 +102,8 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     setOrigin,
     noteWaiting,
     recordAudioBytes,
+    keepFeedGuid,
+    backfillFirstCompleted,
     pendingUploadsOf,
     withReplacedFilesWaiting,
     removeWithMedia,

@@ -39,6 +39,7 @@ export const onStored: Decide<'stored'> = (state, event) => {
       freshParts: null,
       pendingResult: null,
       completedAt: event.now,
+      ...(state.firstCompletedAt ? {} : { firstCompletedAt: event.now }),
       lastError: null,
       lastErrorCode: null,
       // Linked in the write that completes the row: no reader ever sees it completed without

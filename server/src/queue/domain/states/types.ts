@@ -39,6 +39,8 @@ export interface NarrationState {
   replacedFilesWaiting?: boolean | null;
   lastError?: string | null;
   lastErrorCode?: string | null;
+  /** When its first audio was stored: a podcast episode's date, which a correction keeps. */
+  firstCompletedAt?: string | Date | null;
 }
 
 /** Counters that are only ever written by compare-and-set on the value they were computed from. */
@@ -78,6 +80,7 @@ export interface NarrationPatch {
   lastErrorCode?: string | null;
   creditsMayBeLost?: boolean;
   completedAt?: Date | null;
+  firstCompletedAt?: Date;
   voiceId?: string;
   preprocessType?: string;
   characters?: number;
