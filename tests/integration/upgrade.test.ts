@@ -67,6 +67,18 @@ it('keeps every narration of the release, still served', async () => {
   expect(json.audioUrl).toBe(`${stack.url}/api/speech/narrations/${ARTICLE_DOC}-en/audio.mp3`);
 });
 
+it("dates each narration of the release's first audio by its store, the date its feed item showed", () => {
+  const rows = db.prepare('SELECT completed_at, first_completed_at FROM speech_narrations').all() as Array<{
+    completed_at: number | string | null;
+    first_completed_at: number | string | null;
+  }>;
+  expect(rows).toHaveLength(3);
+  for (const row of rows) {
+    expect(row.completed_at).not.toBeNull();
+    expect(row.first_completed_at).toEqual(row.completed_at);
+  }
+});
+
 it('moves the voice override from the plugin store into its table', async () => {
   const overrides = db.prepare('SELECT article_id, voice_id FROM speech_voice_overrides').all();
   expect(overrides).toEqual([{ article_id: `${ARTICLE_DOC}-ar`, voice_id: 'ar-female-1' }]);
