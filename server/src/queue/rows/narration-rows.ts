@@ -69,7 +69,6 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
     await query().update({ where: { id }, data: figures });
   }
 
-  /** Only where still unknown: a narration stored meanwhile has written its own length. */
   /** Once, never replaced: the first guid a feed served stays the item's. Returns the one kept (another instance's, if it was first). */
   async function keepFeedGuid(id: number, feedGuid: string): Promise<string> {
     const { count } = await query().updateMany({ where: { id, feedGuid: { $null: true } }, data: { feedGuid } });
@@ -80,6 +79,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
 
   /** Rows stored before `firstCompletedAt` existed take their latest store's time, the date their feed item showed. */
   async function backfillFirstCompleted(): Promise<void> {
+    // At every start, not once: an instance of an older version may still be storing beside this one.
     const meta = strapi.db.metadata.get(NARRATION_UID);
     const column = (attribute: string) => (meta.attributes[attribute] as { columnName?: string }).columnName ?? attribute;
     const knex = strapi.db.connection;
@@ -89,6 +89,7 @@ export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: C
       .update({ [column('firstCompletedAt')]: knex.ref(column('completedAt')) });
   }
 
+  /** Only where still unknown: a narration stored meanwhile has written its own length. */
   async function recordAudioBytes(id: number, audioBytes: number): Promise<void> {
     await query().updateMany({ where: { id, audioBytes: { $null: true } }, data: { audioBytes } });
   }
