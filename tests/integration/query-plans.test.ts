@@ -64,6 +64,9 @@ async function fillNarrations(knex: any, chunk: number) {
       callback_deadline: i === 2 ? now : null,
       characters: 1200 + (i % 500),
       credits: 1200 + (i % 500),
+      // Stored a minute apart, the newest first stored too (a feed lists by the first store).
+      completed_at: i < 5 ? null : new Date(now.getTime() - i * 60_000),
+      first_completed_at: i < 5 ? null : new Date(now.getTime() - i * 60_000),
       created_at: now,
       updated_at: now,
       published_at: now,
@@ -160,6 +163,9 @@ async function runPluginQueries(app: any) {
     Array.from({ length: 100 }, (_, i) => `doc${i * 997}`)
   );
   await repository.findForDocument(UID, 'doc777');
+  // A podcast feed's page: a type's narrations by their first store, newest first.
+  await repository.withAudioNewestFirst(UID, null, { start: 0, limit: 50 });
+  await repository.withAudioNewestFirst(UID, 'en', { start: 50, limit: 50 });
   // Segmented narrations: the articles awaiting their parts, and the parts' own queue.
   const parts = createPartRows(app);
   await repository.awaitingParts();
