@@ -39,11 +39,8 @@ function createTypeRules(strapi: Core.Strapi) {
   }
 
   const rules = {
-    schema,
-    isPrivate,
     isLocalized,
     hasDraftAndPublish,
-    versionParams,
     configProblems(
       uid: string,
       narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>
@@ -69,7 +66,8 @@ function createTypeRules(strapi: Core.Strapi) {
       return Boolean(schema(uid));
     },
   };
-  return rules;
+  // `rules` is what the content reader offers; the schema lookups stay inside narration's reads.
+  return { ...rules, schema, isPrivate, versionParams, rules };
 }
 
 /** The site's locales: read at start-up, then at most once a minute, never waited for by a describe. */
@@ -152,9 +150,8 @@ type TypeRules = ReturnType<typeof createTypeRules>;
 export function createContentReader(strapi: Core.Strapi) {
   const types = createTypeRules(strapi);
   const locales = createSiteLocales(strapi);
-  const { schema: _schema, isPrivate: _isPrivate, versionParams: _versionParams, ...typeRules } = types;
   return {
-    ...typeRules,
+    ...types.rules,
     siteLocales: locales.siteLocales,
     loadSiteLocales: locales.loadSiteLocales,
     ...createDocumentReads(strapi, types),

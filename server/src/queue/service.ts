@@ -3,7 +3,8 @@ import type { ContentVersion, MediaFileRef, NarrationRow } from './domain/narrat
 import { partsAtHand, partsProgress } from './domain/part-plan';
 import { createMediaStore } from './media/media';
 import { localPathOf } from './media/stored-files';
-import { createNarrationRows, type ApplyOutcome, type CommittedChange } from './rows/narration-rows';
+import { createNarrationRows } from './rows/narration-rows';
+import type { ApplyOutcome, CommittedChange } from './rows/row-change';
 import type { ViewReads } from './rows/narration-rows.reads';
 import { createPartRows } from './rows/part-rows';
 import { createQueueState } from './worker/queue-state';
@@ -108,7 +109,6 @@ export function createQueue(deps: QueueDeps) {
     wake: worker.wake,
     start: worker.start,
     stop: worker.stop,
-    runOnce: worker.runOnce,
   };
 }
 

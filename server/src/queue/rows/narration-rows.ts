@@ -1,27 +1,18 @@
 import type { Core } from '@strapi/strapi';
 import type { Origin } from '../../credits';
-import type { MediaFileRef, NarrationRow } from '../domain/narration-row';
+import type { NarrationRow } from '../domain/narration-row';
 import { NARRATION_UID } from '../../content-types';
-import { transition, type NarrationEvent, type NarrationPatch, type NarrationStatus } from '../domain/states';
+import { transition, type NarrationEvent } from '../domain/states';
 import { createConditionalUpdate, rowAfter } from './compare-and-set';
 import { createNarrationFileLinks } from './file-links';
 import { createNarrationRowReads, narrationQuery } from './narration-rows.reads';
 import { createVersionRecorder } from './record-version';
+import type { ApplyOutcome, CommittedChange } from './row-change';
 
 export type { ContentVersion, MediaFileRef, NarrationListRow, NarrationRow } from '../domain/narration-row';
-
-export interface CommittedChange {
-  event: NarrationEvent;
-  from: NarrationStatus[];
-  patch: NarrationPatch;
-  row: NarrationRow;
-}
+export type { ApplyOutcome, CommittedChange } from './row-change';
 
 /** The only code that writes narration rows: every state change goes through `states.transition` as a compare-and-set. */
-
-export type ApplyOutcome =
-  /** `replaced`: when the patch linked files, the ones waiting to be removed (those it unlinked among them; the caller removes them). */
-  { applied: true; row: NarrationRow; replaced: MediaFileRef[] } | { applied: false; reason: string };
 
 /** `onCommitted` hears of each written change once; it must return at once, and a throwing listener is logged. */
 export function createNarrationRows(strapi: Core.Strapi, onCommitted: (change: CommittedChange) => void = () => undefined) {

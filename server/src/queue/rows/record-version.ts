@@ -2,7 +2,7 @@ import { AUTOMATIC, type Origin } from '../../credits';
 import { publishedLater, type ContentVersion, type NarrationRow } from '../domain/narration-row';
 import { IN_FLIGHT_STATUSES, transition, type NarrationEvent, type NarrationState } from '../domain/states';
 import { rowAfter, type createConditionalUpdate } from './compare-and-set';
-import type { ApplyOutcome, CommittedChange } from './narration-rows';
+import type { ApplyOutcome, CommittedChange } from './row-change';
 import type { narrationQuery } from './narration-rows.reads';
 
 /** The state of an article that has never been narrated (spec 3.1 "new"). */

@@ -1,9 +1,18 @@
 import type { LedgerService } from '../../credits';
 import { holdsEmptyResult } from '../domain/states';
-import type { WorkerDeps } from './worker';
+import type { Core } from '@strapi/strapi';
+import type { NarrationRows } from '../rows/narration-rows';
+import type { PartRows } from '../rows/part-rows';
+import type { QueueConfig } from './config';
 import type { PlanStep } from './plan-step';
 
-type RecoveryDeps = Pick<WorkerDeps, 'strapi' | 'config' | 'repository' | 'parts'> & { ledger: Pick<LedgerService, 'callbackReceived'> };
+interface RecoveryDeps {
+  strapi: Core.Strapi;
+  config: Pick<QueueConfig, 'maxAttempts'>;
+  repository: NarrationRows;
+  parts: PartRows;
+  ledger: Pick<LedgerService, 'callbackReceived'>;
+}
 
 /** Rows whose holder stopped renewing its lease (a crash, a lost database) go back to where they can be taken again. */
 export async function recoverLeases({ strapi, repository, parts }: RecoveryDeps, at: Date) {
