@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmulatorProcess, type EmulatorProcess } from '../emulator/spawn-emulator';
 import { blocks, freePort, jsonFetch, waitFor } from '../integration/harness';
-import { looksLikeMp3 } from '../../server/src/audio/mp3-sniff';
+import { looksLikeMp3 } from '../unit/audio/mp3-fixtures';
 import { envNamesRead, INSTALL_PAGE, insertAfterLine, readmeBlock, warnedPackages } from './readme-blocks';
 import { strapiVersionsUnderTest, type VersionUnderTest } from './strapi-versions';
 

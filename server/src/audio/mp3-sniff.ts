@@ -178,9 +178,3 @@ export class Mp3Sniffer {
     return undefined;
   }
 }
-
-export function looksLikeMp3(head: Buffer): boolean {
-  const sniffer = new Mp3Sniffer(Number.MAX_SAFE_INTEGER);
-  sniffer.push(head);
-  return sniffer.end().kind === 'mp3';
-}

@@ -146,12 +146,6 @@ export class Mp3DurationReader {
   }
 }
 
-export function mp3DurationSeconds(bytes: Uint8Array): number | null {
-  const reader = new Mp3DurationReader();
-  reader.push(bytes);
-  return reader.end();
-}
-
 /** ISO 8601 (`PT1M23S`), the form schema.org's `duration` takes. */
 export function isoDuration(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));

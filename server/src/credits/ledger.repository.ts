@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { LedgerCause, LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
 import { LEDGER_ARTICLE_UID, LEDGER_DAY_UID, LEDGER_ENTRY_UID } from '../content-types';
 import { addToTotals } from '../utils';
-import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, type DayDelta, type DayKey } from './domain/totals';
+import { NO_LOCALE, dayKeyOf, deltaOnRecord, deltaOnSettle, spentOf, type DayDelta, type DayKey } from './domain/totals';
 
 /**
  * The ledger's tables, entries and their totals written in one transaction. Totals are added by an
@@ -90,7 +90,7 @@ function ledgerWrites(strapi: Core.Strapi) {
         })) as LedgerEntryRow;
         const delta = deltaOnRecord(entry);
         await addToDay(trx, dayKeyOf(entry, entry.day), delta, entry.acceptedAt);
-        await addToArticle(trx, entry, monthOfDay(entry.day), delta.charged - delta.refunded, 1, entry.acceptedAt);
+        await addToArticle(trx, entry, monthOfDay(entry.day), spentOf(delta), 1, entry.acceptedAt);
         return row;
       });
     },

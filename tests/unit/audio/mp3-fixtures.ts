@@ -1,6 +1,8 @@
 import { execFileSync } from 'child_process';
 import path from 'path';
 import { pathToFileURL } from 'url';
+import { Mp3DurationReader } from '../../../server/src/audio/mp3';
+import { Mp3Sniffer } from '../../../server/src/audio/mp3-sniff';
 
 /** Test MP3s: real frames from the emulator's encoder, and ID3v2 tags written here from the ID3 specs. */
 
@@ -49,3 +51,17 @@ export const HTML_PAGE = Buffer.from(
     '<p>The file you asked for is not here.</p>'.repeat(40) +
     '</body></html>'
 );
+
+/** The sniffer's verdict on a whole buffer at once. */
+export function looksLikeMp3(head: Buffer): boolean {
+  const sniffer = new Mp3Sniffer(Number.MAX_SAFE_INTEGER);
+  sniffer.push(head);
+  return sniffer.end().kind === 'mp3';
+}
+
+/** The duration reader's answer for a whole buffer at once. */
+export function mp3DurationSeconds(bytes: Uint8Array): number | null {
+  const reader = new Mp3DurationReader();
+  reader.push(bytes);
+  return reader.end();
+}

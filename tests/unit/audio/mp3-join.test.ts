@@ -2,11 +2,10 @@ import { execFileSync } from 'child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
-import { mp3DurationSeconds } from '../../../server/src/audio/mp3';
 import { joinMp3, Mp3JoinError, mp3FileSource, type Mp3PartSource } from '../../../server/src/audio/mp3-join';
 import { parseMpegFrameHeader } from '../../../server/src/audio/mp3-sniff';
 import { decodeErrors, encodeMp3, exactToc, frameBytes, probe, readXing, walkFrames } from './ffmpeg-mp3';
-import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
+import { HTML_PAGE, emulatorMp3, id3v2Tag, mp3DurationSeconds } from './mp3-fixtures';
 import { joinSrt } from '../../../server/src/subtitles/join';
 import { parseSrt } from '../../../server/src/subtitles/srt';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
-import { Mp3Sniffer, checkMpegFrames, id3v2TagLength, looksLikeMp3, parseMpegFrameHeader } from '../../../server/src/audio/mp3-sniff';
-import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
+import { Mp3Sniffer, checkMpegFrames, id3v2TagLength, parseMpegFrameHeader } from '../../../server/src/audio/mp3-sniff';
+import { HTML_PAGE, emulatorMp3, id3v2Tag, looksLikeMp3 } from './mp3-fixtures';
 
 const AUDIO = emulatorMp3(1);
 

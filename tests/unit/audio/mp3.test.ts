@@ -1,6 +1,6 @@
-import { Mp3DurationReader, isoDuration, mp3DurationSeconds } from '../../../server/src/audio/mp3';
+import { Mp3DurationReader, isoDuration } from '../../../server/src/audio/mp3';
 import { parseMpegFrameHeader } from '../../../server/src/audio/mp3-sniff';
-import { HTML_PAGE, emulatorMp3, id3v2Tag } from './mp3-fixtures';
+import { HTML_PAGE, emulatorMp3, id3v2Tag, mp3DurationSeconds } from './mp3-fixtures';
 
 /** Real frames from the emulator's MP3 encoder: MPEG 2 layer III, mono, 22.05 kHz, 576 samples a frame, no VBR header. */
 const RATE = 22050;

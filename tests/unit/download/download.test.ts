@@ -5,13 +5,11 @@ import type { AddressInfo } from 'net';
 import os from 'os';
 import path from 'path';
 
-import { looksLikeMp3 } from '../../../server/src/audio/mp3-sniff';
 import { pinnedLookup, type ResolvedAddress } from '../../../server/src/download/admission';
 import { startsWithSrtCue } from '../../../server/src/download/body-inspector';
 import { DownloadRefusedError, downloadToTempFile, type DownloadOptions } from '../../../server/src/download/download';
 import { nonPublicAddressReason } from '../../../server/src/download/address-policy';
-import { mp3DurationSeconds } from '../../../server/src/audio/mp3';
-import { HTML_PAGE, emulatorMp3, id3v2Tag } from '../audio/mp3-fixtures';
+import { HTML_PAGE, emulatorMp3, id3v2Tag, looksLikeMp3, mp3DurationSeconds } from '../audio/mp3-fixtures';
 
 /** A real narration MP3 (the emulator's encoder) without a tag, and the same behind an ID3 tag with cover-art-sized padding. */
 const BARE_MP3 = emulatorMp3(2);

@@ -1,4 +1,4 @@
-import { countCharacters, estimateCredits, isPreprocessType, narrationCost } from '../../../server/src/narration/domain/cost';
+import { countCharacters, isPreprocessType, narrationCost } from '../../../server/src/narration/domain/cost';
 
 describe('countCharacters', () => {
   it('counts Unicode code points, not UTF-16 code units', () => {
@@ -37,25 +37,6 @@ describe('narrationCost', () => {
   it('rejects a preprocessType that is not "0" or "2" at run time', () => {
     expect(() => narrationCost('x', 2 as unknown as '2')).toThrow(TypeError);
     expect(() => narrationCost('x', '1' as unknown as '2')).toThrow(TypeError);
-  });
-});
-
-describe('estimateCredits', () => {
-  it('multiplies a known character count', () => {
-    expect(estimateCredits(1000, '0')).toBe(1000);
-    expect(estimateCredits(1000, '2')).toBe(2000);
-    expect(estimateCredits(0, '2')).toBe(0);
-  });
-
-  it('rejects counts that are not non-negative integers', () => {
-    expect(() => estimateCredits(-1, '0')).toThrow(RangeError);
-    expect(() => estimateCredits(1.5, '0')).toThrow(RangeError);
-    expect(() => estimateCredits(Number.NaN, '0')).toThrow(RangeError);
-  });
-
-  it('agrees with narrationCost', () => {
-    const sample = 'نص 📰 text';
-    expect(estimateCredits(countCharacters(sample), '2')).toBe(narrationCost(sample, '2').credits);
   });
 });
 

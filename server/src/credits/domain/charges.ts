@@ -22,7 +22,3 @@ export function outcomeOfCallback(charged: number, withFiles: boolean): Exclude<
   if (charged === 0) return 'redelivered';
   return withFiles ? 'generated' : 'refunded';
 }
-
-export function creditsSpent(charged: number, outcome: ChargeOutcome): number {
-  return outcome === 'refunded' ? 0 : charged;
-}

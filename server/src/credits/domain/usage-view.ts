@@ -1,7 +1,7 @@
 /** The usage view's figures from the ledger's daily totals. */
 import { NO_LOCALE_KEY } from '../../../../shared/contracts/common';
 import type { MonthToDate, UsageDay } from '../../../../shared/contracts/usage';
-import { NO_LOCALE, type DayDelta, type DayKey } from './totals';
+import { NO_LOCALE, spentOf, type DayDelta, type DayKey } from './totals';
 
 type DayRow = DayKey & DayDelta;
 
@@ -17,7 +17,7 @@ export function usageDays(days: readonly string[], rows: readonly DayRow[]): Usa
   for (const row of rows) {
     const day = byDay.get(row.day);
     if (!day) continue;
-    const spent = row.charged - row.refunded;
+    const spent = spentOf(row);
     day.credits += spent;
     add(day.byContentType, row.source, spent);
     add(day.byLocale, row.targetLocale === NO_LOCALE ? NO_LOCALE_KEY : row.targetLocale, spent);
@@ -31,7 +31,7 @@ export function usageDays(days: readonly string[], rows: readonly DayRow[]): Usa
 export function monthToDate(rows: readonly DayRow[]): MonthToDate {
   const total: MonthToDate = { credits: 0, pending: 0, refunds: 0, refundedCredits: 0, redeliveries: 0, entries: 0 };
   for (const row of rows) {
-    total.credits += row.charged - row.refunded;
+    total.credits += spentOf(row);
     total.pending += row.pending;
     total.refunds += row.refunds;
     total.refundedCredits += row.refunded;

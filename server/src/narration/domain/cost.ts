@@ -29,13 +29,6 @@ function multiplierFor(preprocessType: PreprocessType): 1 | 2 {
   return MULTIPLIER_BY_PREPROCESS_TYPE[preprocessType];
 }
 
-export function estimateCredits(characters: number, preprocessType: PreprocessType): number {
-  if (!Number.isSafeInteger(characters) || characters < 0) {
-    throw new RangeError(`characters must be a non-negative integer, got ${String(characters)}`);
-  }
-  return characters * multiplierFor(preprocessType);
-}
-
 export function narrationCost(text: string, preprocessType: PreprocessType): NarrationCost {
   const multiplier = multiplierFor(preprocessType);
   const characters = countCharacters(text);

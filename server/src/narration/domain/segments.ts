@@ -53,12 +53,6 @@ export function segmentKey(articleId: string, { text, voiceId, preprocessType }:
   return `${articleId}${SEGMENT_KEY_SEPARATOR}${hash}`;
 }
 
-const SEGMENT_KEY = new RegExp(`^(.+)${SEGMENT_KEY_SEPARATOR}[0-9a-f]{${KEY_HASH_DIGITS}}$`);
-
-export function articleIdOfSegmentKey(key: string): string | null {
-  return SEGMENT_KEY.exec(key)?.[1] ?? null;
-}
-
 export interface PlannedSegment extends PlannedPart {
   /** 0-based (a submission's message counts from 1). */
   index: number;
@@ -79,26 +73,4 @@ export function planSegments({ articleId, text, voiceId, preprocessType, maxChar
     const { characters, credits } = narrationCost(part, preprocessType);
     return { index, key: segmentKey(articleId, { text: part, voiceId, preprocessType }), text: part, voiceId, characters, credits };
   });
-}
-
-export interface SegmentChanges {
-  /** Each distinct key once (two identical parts are one generation). */
-  total: number;
-  changed: number;
-  characters: number;
-  credits: number;
-}
-
-/** Parts whose key is neither stored nor at the service; a repeated key is paid once. */
-export function changedSegments(plan: readonly PlannedPart[], availableKeys: ReadonlySet<string>): SegmentChanges {
-  const distinct = new Map<string, PlannedPart>();
-  for (const part of plan) if (!distinct.has(part.key)) distinct.set(part.key, part);
-  const changes: SegmentChanges = { total: distinct.size, changed: 0, characters: 0, credits: 0 };
-  for (const part of distinct.values()) {
-    if (availableKeys.has(part.key)) continue;
-    changes.changed += 1;
-    changes.characters += part.characters;
-    changes.credits += part.credits;
-  }
-  return changes;
 }
