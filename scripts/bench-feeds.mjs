@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * What a podcast feed of 1,000 items costs (issue 13). The playground Strapi is loaded in this
- * process on a fresh SQLite database with the article type narrated (trigger 'off': nothing is
- * submitted, the feed is open), --items published articles (Document Service) and as many completed
- * narrations linked to one stored MP3, VTT and SRT (Media Library), then:
+ * What a podcast feed of 1,000 items costs. The playground Strapi is loaded in this process on a
+ * fresh SQLite database with the article type narrated (trigger 'off': nothing is submitted, the
+ * feed is open; a front-end `url` and a byline, so each item has a link, a description from its
+ * text and a person), --items articles published in English and Arabic (Document Service) and a
+ * completed narration of each locale linked to one stored MP3, VTT and SRT (Media Library), with
+ * chapters and two revisions. The English feed is built: each of its items carries chapters, both
+ * transcripts, the change note and the Arabic alternate enclosure. Then:
  *
  *  - cold: the first `feed('articles')` of the feeds service, which builds the whole feed (rows,
  *    files, live documents, RSS); timed, with the SQL queries it sent (knex's `query` event);
@@ -79,30 +82,56 @@ async function seed(app, workDir) {
     Buffer.from('WEBVTT\n\n00:00:00.000 --> 00:00:03.000\nA tone.\n')
   );
   const started = Date.now();
+  const chapters = [
+    { startMs: 0, endMs: 1000, title: 'Opening' },
+    { startMs: 1000, endMs: 2000, title: 'The middle' },
+    { startMs: 2000, endMs: 3100, title: 'The end' },
+  ];
+  const body = (text) => [{ type: 'paragraph', children: [{ type: 'text', text }] }];
   for (let i = 0; i < ITEMS; i += 1) {
-    const entry = await app
-      .documents(UID)
-      .create({ data: { title: `Bench article ${i} & <friends>`, summary: 'A summary.' }, locale: 'en', status: 'published' });
-    await app.db.query(NARRATION_UID).create({
-      data: {
-        articleId: `${entry.documentId}-en`,
-        contentType: UID,
-        targetDocumentId: entry.documentId,
-        targetLocale: 'en',
-        title: `Bench article ${i} & <friends>`,
-        status: 'completed',
-        completedAt: new Date(started + i * 1000),
-        durationSeconds: 3.1,
-        audioBytes: mp3.length,
-        characters: 40,
-        credits: 40,
-        audio: audio.id,
-        subtitles: srt.id,
-        subtitlesVtt: vtt.id,
-      },
+    const title = { en: `Bench article ${i} & <friends>`, ar: `مقال القياس ${i}` };
+    const entry = await app.documents(UID).create({
+      data: { title: title.en, byline: 'Sara Haddad', body: body(`The first paragraph of article ${i}, read aloud. `.repeat(8)) },
+      locale: 'en',
+      status: 'published',
     });
+    await app.documents(UID).update({
+      documentId: entry.documentId,
+      locale: 'ar',
+      data: { title: title.ar, byline: 'سارة حداد', body: body(`الفقرة الأولى من المقال ${i}، مقروءة بصوت عالٍ. `.repeat(8)) },
+      status: 'published',
+    });
+    const first = new Date(started + i * 1000);
+    const edited = new Date(first.getTime() + 86_400_000);
+    for (const locale of ['en', 'ar']) {
+      await app.db.query(NARRATION_UID).create({
+        data: {
+          articleId: `${entry.documentId}-${locale}`,
+          contentType: UID,
+          targetDocumentId: entry.documentId,
+          targetLocale: locale,
+          title: title[locale],
+          status: 'completed',
+          completedAt: edited,
+          firstCompletedAt: first,
+          stores: 2,
+          revisions: [
+            { at: edited.toISOString(), cause: 'edit', changed: [{ start: 1, end: 2 }], passages: 1 },
+            { at: first.toISOString(), cause: 'first', changed: [], passages: 0 },
+          ],
+          chapters,
+          durationSeconds: 3.1,
+          audioBytes: mp3.length,
+          characters: 40,
+          credits: 40,
+          audio: audio.id,
+          subtitles: srt.id,
+          subtitlesVtt: vtt.id,
+        },
+      });
+    }
   }
-  say(`seeded ${ITEMS} published articles and completed narrations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`seeded ${ITEMS} articles in two locales and their completed narrations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function main() {
@@ -116,7 +145,15 @@ async function main() {
     apiKey: 'bench-feeds',
     emulator: nowhere,
     extra: {
-      SPEECH_CONTENT_TYPES: JSON.stringify({ [UID]: { titleField: 'title', textFields: ['summary', 'body'], trigger: 'off' } }),
+      SPEECH_CONTENT_TYPES: JSON.stringify({
+        [UID]: {
+          titleField: 'title',
+          textFields: ['summary', 'body'],
+          trigger: 'off',
+          url: 'https://site.example/{locale}/news/{documentId}',
+          authorField: 'byline',
+        },
+      }),
       SPEECH_FEEDS: JSON.stringify({ limit: ITEMS }),
     },
   });
@@ -132,12 +169,24 @@ async function main() {
   const timed = async () => {
     const before = queries;
     const started = performance.now();
-    const feed = await feeds.feed('articles', null);
+    const feed = await feeds.feed('articles', 'en');
     return { feed, ms: performance.now() - started, queries: queries - before };
   };
 
   const cold = await timed();
   const items = cold.feed.body.split('<item>').length - 1;
+  // Every item as rich as the feed makes them: nothing left out of the measure.
+  for (const tag of [
+    '<podcast:chapters ',
+    '<podcast:alternateEnclosure ',
+    'type="application/srt"',
+    '<podcast:person ',
+    '<link>',
+    'Updated ',
+  ]) {
+    const count = cold.feed.body.split(tag).length - 1;
+    if (count !== items) throw new Error(`${count} of ${items} items carry ${tag}`);
+  }
   const warm = [];
   let warmQueries = 0;
   for (let run = 0; run < WARMUPS + RUNS; run += 1) {

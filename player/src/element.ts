@@ -6,24 +6,15 @@
  * piece with a `part` name, its colours and font from CSS custom properties (see the README).
  */
 import { activeCueIndex, lastStartedIndex } from './cues';
+import { aboutLine, changedMarks, startTime } from './disclosure';
+import { h } from './dom';
+import type { Narration } from './narration';
 import { EVENTS_PATH, Listening, type Sent } from './insights';
 import { textDirection, uiLanguage } from './locale';
 import { STRINGS, type PlayerStrings } from './strings';
 import { STYLES } from './styles';
 import { formatTime } from './time';
 import { parseVtt, type Cue } from './vtt';
-
-/** The fields of the narration JSON the player reads; `title` only when the server sends one. */
-interface Narration {
-  articleId: string;
-  locale: string | null;
-  status: string;
-  audioUrl: string | null;
-  vttUrl: string | null;
-  chaptersUrl: string | null;
-  durationSeconds: number | null;
-  title?: string | null;
-}
 
 type Message = 'loading' | 'preparing' | 'failed' | 'missing' | 'error';
 
@@ -44,17 +35,6 @@ const ICONS = {
 /** Static markup only: no narration data ever goes through innerHTML. */
 const svg = (paths: string) => `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${paths}</svg>`;
 
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
-}
-
 /** The cues of a WebVTT file; none when it cannot be read (the audio still plays). */
 async function readCues(url: string | null, signal: AbortSignal): Promise<Cue[]> {
   try {
@@ -69,7 +49,7 @@ async function readCues(url: string | null, signal: AbortSignal): Promise<Cue[]>
 const Element = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 export class SpeechNarration extends Element {
-  static observedAttributes = ['article-id', 'api', 'lang'];
+  static observedAttributes = ['article-id', 'api', 'lang', 'start'];
 
   #root = this.attachShadow({ mode: 'open' });
   #frame = h('div', { part: 'player', class: 'p', role: 'region' });
@@ -205,6 +185,8 @@ export class SpeechNarration extends Element {
 
     const audio = (this.#audio = h('audio', { preload: 'metadata' }));
     audio.src = audioUrl;
+    const start = startTime(this);
+    if (start > 0) audio.addEventListener('loadedmetadata', () => this.#seekTo(start), { once: true });
     const play = (this.#play = this.#button('play', strings.play, svg(ICONS.play), 'pl'));
     const back = this.#button('back', strings.back, `${svg(ICONS.back)}<span aria-hidden="true">15</span>`);
     const forward = this.#button('forward', strings.forward, `${svg(ICONS.forward)}<span aria-hidden="true">15</span>`);
@@ -277,13 +259,15 @@ export class SpeechNarration extends Element {
 
     const body = (this.#body = h('div', { part: 'body' }));
     if (narration.title) body.append(h('p', { part: 'title', class: 't' }, narration.title));
+    const about = aboutLine(narration, this.#strings, this.#frame.lang);
+    if (about.childNodes.length) body.append(about);
     // Media controls keep the direction of time (left to right) in a right-to-left page, as
     // players for Arabic and Hebrew do; the speed, the link and the text around them follow the page.
     body.append(
       h(
         'div',
         { part: 'controls', class: 'c' },
-        h('div', { class: 'x', dir: 'ltr' }, play, back, forward, seek, time),
+        h('div', { class: 'x', dir: 'ltr' }, play, back, forward, changedMarks(narration, seek), time),
         h('div', { class: 'y' }, speed, download)
       ),
       audio

@@ -18,6 +18,12 @@ export interface PlayerStrings {
   failed: string;
   missing: string;
   error: string;
+  /** The label that the voice is synthetic, when the server sends none. */
+  aiVoice: string;
+  /** "Voice: en-female-1", under the label on hover or focus. */
+  voice: string;
+  /** "Updated 3 December 2026". */
+  updated: string;
 }
 
 export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
@@ -38,6 +44,9 @@ export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
     failed: 'The narration of this article could not be generated.',
     missing: 'This article has no narration.',
     error: 'The narration could not be loaded. Try again later.',
+    aiVoice: 'AI voice',
+    voice: 'Voice',
+    updated: 'Updated',
   },
   ar: {
     player: 'استمع إلى هذه المقالة',
@@ -56,5 +65,8 @@ export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
     failed: 'تعذّر إنشاء التسجيل الصوتي لهذه المقالة.',
     missing: 'لا يوجد تسجيل صوتي لهذه المقالة.',
     error: 'تعذّر تحميل التسجيل الصوتي. حاول مرة أخرى لاحقًا.',
+    aiVoice: 'صوت بالذكاء الاصطناعي',
+    voice: 'الصوت',
+    updated: 'حُدِّث في',
   },
 };

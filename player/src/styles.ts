@@ -31,4 +31,11 @@ nav button{min-height:2em;border-color:var(--b);gap:.5em;padding:0 .75em}
 [aria-current]{background:var(--speech-highlight,color-mix(in srgb,var(--a) 18%,transparent))}
 nav [aria-current]{border-color:var(--a)}
 svg{width:1.25em;height:1.25em;fill:currentColor}
+.ab{display:flex;flex-wrap:wrap;align-items:center;gap:.25em .75em;margin:0 0 .5em}
+.ai{position:relative;font-size:.75em;font-weight:600;padding:.1em .6em;border:1px solid var(--b);border-radius:1em;color:var(--m)}
+.tip{display:none;position:absolute;inset-inline-start:0;top:100%;z-index:1;margin-top:.3em;padding:.2em .5em;white-space:nowrap;font-weight:400;color:var(--g);background:var(--f);border-radius:.3em}
+.ai:hover .tip,.ai:focus .tip{display:block}
+.sk{position:relative;display:flex;flex:1 1 3em;min-width:3em}
+.mks{position:absolute;inset:auto .25em 0;height:3px;pointer-events:none}
+.mk{position:absolute;top:0;bottom:0;background:var(--speech-changed,#d4a72c);border-radius:2px}
 `;

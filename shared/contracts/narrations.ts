@@ -24,6 +24,42 @@ export const NARRATION_STATUSES = [
 ] as const;
 export type NarrationStatus = (typeof NARRATION_STATUSES)[number];
 
+/** Why a stored version was made: the first narration, an edit, an editor's regenerate, a failed check's regenerate. */
+export const REVISION_CAUSES = ['first', 'edit', 'regenerate', 'verification'] as const;
+export type RevisionCause = (typeof REVISION_CAUSES)[number];
+
+/** Seconds in the audio of that version. */
+export interface RevisionSpan {
+  start: number;
+  end: number;
+}
+
+/** A stored version of a narration, as the public narration JSON lists them (newest first). */
+export interface Revision {
+  at: string;
+  cause: RevisionCause;
+  /** The passages read anew, where the plugin knows them (segmented narration); empty: the whole audio. */
+  changed: RevisionSpan[];
+}
+
+/** A stored version as the admin lists it: its revision, what its requests spent, and its check. */
+export interface NarrationVersion extends Revision {
+  /** Passages read anew (0: the whole audio, or not known). */
+  passages: number;
+  /** Credits the requests made for this version spent (refunds taken off). */
+  credits: number;
+  /** Its check by speech to text, while the plugin keeps checks (92 days); null for a type that does not verify. */
+  verification: { status: 'pending' | 'verified' | 'mismatch' | 'failed'; wordAccuracy: number | null } | null;
+}
+
+export interface NarrationVersionsRequest {
+  params: { articleId: string };
+}
+
+export interface NarrationVersionsResponse {
+  data: NarrationVersion[];
+}
+
 /** What the admin shows of a narration; never the API key, never internal lease data. */
 export interface NarrationView {
   articleId: string;

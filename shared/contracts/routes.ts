@@ -18,6 +18,7 @@ export const ADMIN_ROUTES = {
   'admin-narrations.overview': { method: 'GET', path: '/overview' },
   'admin-narrations.statuses': { method: 'POST', path: '/narrations/statuses' },
   'admin-narrations.forDocument': { method: 'GET', path: '/narrations/document/:documentId' },
+  'admin-narrations.versions': { method: 'GET', path: '/narrations/:articleId/versions' },
   'admin-narrations.narrateNow': { method: 'POST', path: '/narrations/narrate' },
   'admin-narrations.regenerate': { method: 'POST', path: '/narrations/regenerate' },
   'admin-narrations.estimateMany': { method: 'POST', path: '/narrations/estimate-many' },

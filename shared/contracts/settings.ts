@@ -78,6 +78,10 @@ export interface TypeSettings {
    * A public contract: other implementations of the service check the plugin through this name.
    */
   passageVoices?: boolean;
+  /** The entry's page on the site, `https://example.com/news/{slug}` ({locale} and fields): feed links, JSON-LD, oEmbed. A public contract. */
+  url?: string;
+  /** The field that summarises an entry: a feed item's description. A public contract. */
+  summary?: { field: string };
 }
 
 /**

@@ -166,6 +166,9 @@ it('published, the article is narrated part by part: the panel counts the parts 
   for (const text of progress) expect(text).toMatch(new RegExp(`^\\d+ of ${total} parts ready$`));
   expect(await narrationOf(documentId)).toMatchObject({ status: 'completed', parts: { total, ready: total } });
   await waitFor(async () => (await panel.getByTestId('speech-badge').getAttribute('data-kind')) === 'ready', { what: 'the ready badge' });
+  // Its one version so far, with what it cost.
+  await expectText(panel.getByTestId('speech-version'), 'First narration');
+  await expectText(panel.getByTestId('speech-version'), 'credits');
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-segmented-stored');
 });
@@ -229,6 +232,8 @@ it('speaks Arabic, right to left: the mode and part size in Settings, the parts 
   await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
   const panel = page.getByTestId('speech-panel');
   await expectText(panel.getByTestId('speech-estimate-parts'), 'الأجزاء المتغيّرة:');
+  await expectText(panel.getByTestId('speech-versions'), 'النسخ');
+  await expectText(panel.getByTestId('speech-version'), 'السرد الأول');
   await panel.scrollIntoViewIfNeeded();
   await shot('edit-segmented-ar-rtl');
   // The dialogs as Strapi shows them in Arabic, on an unflipped page (see the bulk dialog below).

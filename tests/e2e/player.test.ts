@@ -23,8 +23,8 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PLAYER_FILE } from '../../server/src/player/asset';
 import { parseVtt, type Cue } from '../../player/src/vtt';
-import { startStack, waitFor, type Stack } from '../integration/harness';
-import { publicNarration, publishArticleIn, waitForStatus } from '../integration/narration-helpers';
+import { contentManager, startStack, waitFor, type Stack } from '../integration/harness';
+import { publicNarration, publishArticleIn, waitForNewNarration, waitForStatus } from '../integration/narration-helpers';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, expectText } from './browser';
 
 jest.setTimeout(120_000);
@@ -141,6 +141,13 @@ beforeAll(async () => {
 
   site = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://site');
+    if (url.pathname === '/embed.html') {
+      const src = `${stack.url}/api/speech/embed/${encodeURIComponent(url.searchParams.get('id') ?? '')}#t=${url.searchParams.get('t') ?? ''}`;
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Embedded</title><iframe src="${src}" width="640" height="360"></iframe>`);
+      return;
+    }
     if (url.pathname !== '/article.html') {
       response.writeHead(404).end();
       return;
@@ -212,6 +219,17 @@ describe('the player on a page of another origin', () => {
     expect(await part('status').getAttribute('role')).toBe('status');
     expect(await part('status').innerText()).toBe('');
     expect(await part('download').innerText()).toBe('Download MP3');
+    // Said on screen that the voice is synthetic; the voice is named on hover or focus. Never made again: no "Updated".
+    expect(await part('ai-label').evaluate((element) => element.firstChild!.textContent)).toBe('AI voice');
+    const tip = page.locator('speech-narration [role="tooltip"]');
+    expect(await tip.isVisible()).toBe(false);
+    await part('ai-label').focus();
+    expect(await tip.innerText()).toBe('Voice: en-female-1');
+    await part('ai-label').blur();
+    await part('ai-label').hover();
+    expect(await tip.isVisible()).toBe(true);
+    expect(await part('updated').count()).toBe(0);
+    expect(await part('changed').count()).toBe(0);
   });
 
   it('plays, and its highlighted cue follows currentTime, scrolling the transcript but never the page', async () => {
@@ -344,6 +362,10 @@ describe('the player on a page of another origin', () => {
     expect(await part('seek').getAttribute('aria-label')).toBe('موضع التشغيل');
     expect(await part('speed').getAttribute('aria-label')).toBe('السرعة');
     expect(await part('download').innerText()).toBe('تنزيل MP3');
+    expect(await part('ai-label').evaluate((element) => element.firstChild!.textContent)).toBe('صوت بالذكاء الاصطناعي');
+    await part('ai-label').focus();
+    expect(await page.locator('speech-narration [role="tooltip"]').innerText()).toBe('الصوت: ar-male-1');
+    expect(await part('ai-label').evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
     expect(await part('transcript').getAttribute('lang')).toBe('ar');
     expect(
       await part('cue')
@@ -434,6 +456,70 @@ describe('the player on a page of another origin', () => {
         await part('player').screenshot({ path: path.join(ARTIFACTS, 'player-ar-parts.png') });
       }
     }
+  });
+
+  it('after an edit of one part, says when it was updated and marks the passage read anew on the seek bar', async () => {
+    const fields = { titleField: 'title', textFields: ['summary', 'body'] };
+    const inParts = await stack.admin('PUT', '/speech/settings', {
+      contentTypes: { [ARTICLE]: { ...fields, trigger: 'publish', narrationMode: 'segmented', segmentCharacters: 200 } },
+    });
+    expect(inParts.status).toBe(200);
+    let articleId: string;
+    try {
+      const text = (i: number, edited = false) =>
+        `Paragraph ${i + 1} is read on its own${edited ? ', and was corrected after publication' : ''}. It is long enough to be one part of this article.`;
+      const documentId = await publishNarrated(
+        'en',
+        'An article corrected later',
+        [0, 1, 2, 3].map((i) => paragraph(text(i)))
+      );
+      const first = await waitForStatus(stack, ARTICLE, documentId, 'completed', 'en', 120_000);
+      const articles = contentManager(stack, ARTICLE);
+      await articles.update(
+        documentId,
+        { title: 'An article corrected later', body: [0, 1, 2, 3].map((i) => paragraph(text(i, i === 2))) },
+        'en'
+      );
+      await articles.publish(documentId, 'en');
+      await waitForNewNarration(stack, ARTICLE, documentId, 'en', first.completedAt, 120_000);
+      articleId = `${documentId}-en`;
+    } finally {
+      await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...fields, trigger: 'publish' } } });
+    }
+    const json = (await publicNarration(stack, articleId)).body;
+    const [latest] = json.revisions;
+    expect(latest.cause).toBe('edit');
+    expect(latest.changed).toHaveLength(1);
+    await openArticle(articleId, (await cuesAt(json.vttUrl)).length);
+    const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(latest.at)
+    );
+    expect(await part('updated').innerText()).toBe(`Updated ${day}`);
+    // One mark, where the corrected passage is in the new audio, along the seek bar's track.
+    expect(await part('changed').count()).toBe(1);
+    const seekBox = (await part('seek').boundingBox())!;
+    const markBox = (await part('changed').boundingBox())!;
+    const duration = Number(json.durationSeconds);
+    expect(markBox.x).toBeGreaterThan(seekBox.x);
+    expect(markBox.x + markBox.width).toBeLessThan(seekBox.x + seekBox.width);
+    expect(Math.abs(markBox.x - seekBox.x - (seekBox.width * latest.changed[0].start) / duration)).toBeLessThan(12);
+    await part('player').screenshot({ path: path.join(ARTIFACTS, 'player-updated.png') });
+  });
+
+  it("plays in another site's iframe from the embed page, starting where its #t= says", async () => {
+    await page.goto(`${siteOrigin}/embed.html?id=${encodeURIComponent(english.articleId)}&t=0:02.5`);
+    const frame = page.frameLocator('iframe');
+    await waitFor(async () => (await frame.locator('speech-narration [part~="cue"]').count()) === english.cues.length, {
+      what: 'the transcript in the frame',
+    });
+    const time = () => frame.locator('speech-narration').evaluate((element) => element.shadowRoot!.querySelector('audio')!.currentTime);
+    await waitFor(async () => Math.abs((await time()) - 2.5) < 0.05, { what: 'the audio at 2.5 s' });
+    expect(await frame.locator('speech-narration [part~="ai-label"]').evaluate((element) => element.firstChild!.textContent)).toBe(
+      'AI voice'
+    );
+    await frame.locator('speech-narration [part~="play"]').click();
+    await waitFor(async () => (await time()) > 2.8, { what: 'playback in the frame', timeoutMs: 15_000 });
+    await frame.locator('speech-narration [part~="play"]').click();
   });
 
   it('says "narration in preparation" while the narration is processing, and asks again', async () => {

@@ -1,10 +1,16 @@
 import path from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
+import Ajv from 'ajv';
 import Database from 'better-sqlite3';
+import { parseFeed } from 'podcast-partytime';
+import { v5 as uuidv5 } from 'uuid';
 import { blocks, contentManager, startStack, type Stack } from './harness';
+import NodeID3 from 'node-id3';
 import {
+  decodeWithFfmpeg,
   emulatorDuration,
   longBody,
+  mp3TagsWithFfprobe,
   narrationAudio,
   partRequests,
   partsSeconds,
@@ -31,6 +37,40 @@ const ARTICLE = 'api::article.article';
 const PAGE = 'api::page.page';
 const ITUNES = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
 const PODCAST = 'https://podcastindex.org/namespace/1.0';
+/** The Podcasting 2.0 namespace's UUID for `podcast:guid` (https://podcastindex.org/namespace/1.0#guid). */
+const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6';
+/** JSON Chapters 1.2.0 (podcastindex-org/podcast-namespace, chapters/jsonChapters.md) as a JSON Schema. */
+const JSON_CHAPTERS_1_2_0 = {
+  type: 'object',
+  required: ['version', 'chapters'],
+  properties: {
+    version: { const: '1.2.0' },
+    author: { type: 'string' },
+    title: { type: 'string' },
+    podcastName: { type: 'string' },
+    description: { type: 'string' },
+    fileName: { type: 'string' },
+    waypoints: { type: 'boolean' },
+    chapters: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['startTime'],
+        additionalProperties: false,
+        properties: {
+          startTime: { type: 'number', minimum: 0 },
+          endTime: { type: 'number', minimum: 0 },
+          title: { type: 'string' },
+          img: { type: 'string' },
+          url: { type: 'string' },
+          toc: { type: 'boolean' },
+          location: { type: 'object' },
+        },
+      },
+    },
+  },
+  additionalProperties: false,
+} as const;
 /** One MPEG 2 layer III frame of the emulator's MP3s (576 samples at 22.05 kHz). */
 const FRAME_SECONDS = 576 / 22050;
 const CHANNEL = {
@@ -40,7 +80,24 @@ const CHANNEL = {
   imageUrl: 'https://cdn.example/cover.png',
   link: 'https://site.example/',
   category: 'News',
+  owner: { name: 'The Desk', email: 'podcast@site.example' },
 };
+/** The article type as the playground narrates it, with a front-end URL, a summary field and a byline. */
+const FRONT_END_URL = 'https://site.example/{locale}/news/{documentId}';
+const TYPES = {
+  [ARTICLE]: {
+    titleField: 'title',
+    textFields: ['summary', 'body'],
+    trigger: 'publish',
+    url: FRONT_END_URL,
+    summary: { field: 'summary' },
+    authorField: 'byline',
+  },
+  [PAGE]: { titleField: 'title', textFields: ['content'], trigger: 'save' },
+  'api::note.note': { titleField: 'title', textFields: ['text'] },
+  'api::homepage.homepage': { titleField: 'title', textFields: ['intro'] },
+};
+const SUMMARY = 'What this article says, in a sentence.';
 jest.setTimeout(300_000);
 
 let stack: Stack;
@@ -50,6 +107,7 @@ let arabic: string;
 let unpublished: string;
 let draft: string;
 let failed: string;
+let closedPage: string;
 
 const heading = (text: string) => ({ type: 'heading', level: 2, children: [{ type: 'text', text }] });
 
@@ -81,6 +139,7 @@ function items(doc: ReturnType<typeof parseXml>) {
       type: enclosure.getAttribute('type'),
       duration: Number(item.getElementsByTagNameNS(ITUNES, 'duration')[0]!.textContent),
       transcript: transcript ? { url: transcript.getAttribute('url'), type: transcript.getAttribute('type') } : null,
+      description: item.getElementsByTagName('description')[0]?.textContent ?? null,
     };
   });
 }
@@ -97,7 +156,11 @@ async function download(url: string): Promise<Buffer> {
 beforeAll(async () => {
   stack = await startStack({
     graphql: true,
-    env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1', SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL }) },
+    env: {
+      SPEECH_LOCALE_VOICES: 'ar=ar-male-1',
+      SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL }),
+      SPEECH_CONTENT_TYPES: JSON.stringify(TYPES),
+    },
   });
   articles = contentManager(stack, ARTICLE);
 
@@ -105,6 +168,8 @@ beforeAll(async () => {
     await articles.create(
       {
         title: 'Listening & reading <together>',
+        summary: SUMMARY,
+        byline: 'Sara Haddad',
         body: [...blocks('An opening sentence.'), heading('A part'), ...blocks('More words here.')],
       },
       'en'
@@ -132,8 +197,8 @@ beforeAll(async () => {
   await waitForStatus(stack, ARTICLE, failed, 'failed', 'en');
 
   // A narrated type the Public role may not read.
-  const page = (await contentManager(stack, PAGE).create({ title: 'Members only', content: 'A closed page.' })).documentId;
-  await waitForStatus(stack, PAGE, page, 'completed');
+  closedPage = (await contentManager(stack, PAGE).create({ title: 'Members only', content: 'A closed page.' })).documentId;
+  await waitForStatus(stack, PAGE, closedPage, 'completed');
 });
 
 afterAll(async () => {
@@ -156,8 +221,29 @@ describe('the narration JSON', () => {
       encodingFormat: 'audio/mpeg',
       inLanguage: 'en',
       caption: { '@type': 'MediaObject', contentUrl: body.vttUrl, encodingFormat: 'text/vtt' },
+      // Machine-readable: the voice is synthetic.
+      digitalSourceType: 'https://schema.org/TrainedAlgorithmicMediaDigitalSource',
     });
     expect(body.jsonLd.duration).toMatch(/^PT(\d+M)?\d+S$/);
+    expect(body.revisions).toEqual([{ at: expect.any(String), cause: 'first', changed: [] }]);
+    expect(body.aiLabel).toBe('AI voice');
+    // Its page on the site, from the type's url template: in the JSON and its JSON-LD.
+    expect(body.pageUrl).toBe(`https://site.example/en/news/${english}`);
+    expect(body.jsonLd.url).toBe(body.pageUrl);
+
+    // The stored file says what it is: ID3v2 frames, read by ffprobe and by an ID3 library.
+    expect(mp3TagsWithFfprobe(mp3)).toMatchObject({
+      title: 'Listening & reading <together>',
+      language: 'eng',
+      DigitalSourceType: 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
+    });
+    expect(NodeID3.read(mp3).userDefinedText).toEqual([
+      { description: 'DigitalSourceType', value: 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia' },
+    ]);
+    // The tag moves no frame: ffmpeg decodes it without an error, as long as stored.
+    const decoded = decodeWithFfmpeg(mp3);
+    expect(decoded.errors).toBe('');
+    expect(Math.abs(decoded.seconds - Number(body.durationSeconds))).toBeLessThanOrEqual(FRAME_SECONDS);
   });
 
   it('GraphQL serves the new scalar fields and the JSON-LD through its JSON scalar', async () => {
@@ -348,6 +434,167 @@ describe('the podcast feed of a type', () => {
     // The order is by first publication: the corrected article keeps its place.
     expect(listed.map((item) => articleIdOf(item.guid))).toEqual(Object.keys(before));
   });
+
+  it('an edit narrated again keeps the episode: its guid and date, the new audio, one item, a description ending with the change note', async () => {
+    const [before] = items((await feed('/api/speech/feeds/articles.xml?locale=en')).doc!);
+    const row = await waitForStatus(stack, ARTICLE, english, 'completed', 'en');
+    await articles.update(
+      english,
+      {
+        title: 'Listening & reading <together>',
+        summary: SUMMARY,
+        byline: 'Sara Haddad',
+        body: [...blocks('An opening sentence, corrected.'), heading('A part'), ...blocks('More words here, and a few more besides.')],
+      },
+      'en'
+    );
+    await articles.publish(english, 'en');
+    await waitForNewNarration(stack, ARTICLE, english, 'en', row.completedAt);
+
+    const { doc } = await feed('/api/speech/feeds/articles.xml?locale=en');
+    const listed = items(doc!);
+    expect(listed).toHaveLength(1);
+    const [after] = listed;
+    expect([after!.guid, after!.pubDate]).toEqual([before!.guid, before!.pubDate]);
+    const mp3 = await download(after!.url);
+    expect(after!.length).toBe(mp3.length);
+    expect(after!.length).not.toBe(before!.length);
+    expect(Math.abs(after!.duration - emulatorDuration(mp3))).toBeLessThanOrEqual(0.5 + FRAME_SECONDS);
+
+    // Newest first: the edit, the regenerate before it, the first narration.
+    const { revisions } = (await publicNarration(stack, `${english}-en`)).body;
+    expect(revisions.map((revision: { cause: string }) => revision.cause)).toEqual(['edit', 'regenerate', 'first']);
+    // Narrated whole: which passages changed is not known, so the whole audio is.
+    expect(revisions[0].changed).toEqual([]);
+    const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(revisions[0].at)
+    );
+    const description = doc!.getElementsByTagName('item')[0]!.getElementsByTagName('description')[0]!.textContent;
+    expect(description).toBe(`${SUMMARY}\n\nUpdated ${day}: narrated again after an edit.`);
+
+    // The admin lists the versions with what each one's requests spent: the ledger's own entries.
+    const versions = await stack.admin('GET', `/speech/narrations/${english}-en/versions`);
+    expect(versions.status).toBe(200);
+    expect(versions.body.data.map((version: { cause: string }) => version.cause)).toEqual(['edit', 'regenerate', 'first']);
+    const ledger = (await stack.admin('GET', '/speech/usage')).body;
+    expect(ledger.monthToDate.credits).toBeGreaterThanOrEqual(
+      versions.body.data.reduce((sum: number, version: { credits: number }) => sum + version.credits, 0)
+    );
+    for (const version of versions.body.data) expect(version.credits).toBeGreaterThan(0);
+    expect(versions.body.data[0].verification).toBeNull();
+    expect((await stack.admin('GET', '/speech/narrations/no-such-article/versions')).status).toBe(404);
+  });
+
+  it('parses in a Podcasting 2.0 parser: the channel guid by its rule, the owner, chapters JSON 1.2.0, both transcripts, the byline, the other locale', async () => {
+    await articles.update(
+      english,
+      { title: 'الاستماع والقراءة معاً', summary: 'ملخص المقال.', byline: 'سارة حداد', body: blocks('نص عربي قصير.') },
+      'ar'
+    );
+    await articles.publish(english, 'ar');
+    await waitForStatus(stack, ARTICLE, english, 'completed', 'ar');
+
+    const selfUrl = `${stack.url}/api/speech/feeds/articles.xml?locale=en`;
+    const parsed = parseFeed((await feed('/api/speech/feeds/articles.xml?locale=en')).body)!;
+    expect(parsed.guid).toBe(uuidv5(selfUrl.replace(/^https?:\/\//, ''), PODCAST_GUID_NAMESPACE));
+    expect(parsed.locked).toEqual({ value: true, owner: CHANNEL.owner.email });
+    expect(parsed.owner).toEqual({ name: CHANNEL.owner.name, email: CHANNEL.owner.email });
+
+    const item = parsed.items.find((candidate) => candidate.guid.startsWith(`${english}-en`))!;
+    expect(item.link).toBe(`https://site.example/en/news/${english}`);
+    expect(item.description).toContain(SUMMARY);
+    expect(item.podcastPeople).toEqual([expect.objectContaining({ name: 'Sara Haddad', role: 'author', group: 'writing' })]);
+    const transcripts = item.podcastTranscripts!.map((transcript) => [transcript.type, transcript.url]);
+    expect(transcripts).toEqual([
+      ['text/vtt', `${stack.url}/api/speech/narrations/${english}-en/subtitles.vtt`],
+      ['application/srt', `${stack.url}/api/speech/narrations/${english}-en/subtitles.srt`],
+    ]);
+    expect((await download(transcripts[1]![1]!)).toString('utf8')).toMatch(/^1\r?\n00:00:00,000 --> /);
+
+    const alternates = item.alternativeEnclosures ?? [];
+    expect(alternates.map((alternate) => alternate.lang)).toEqual(['ar']);
+    const arabicAudio = alternates[0]!.source[0]!.uri;
+    expect(arabicAudio).toBe(`${stack.url}/api/speech/feeds/articles/${english}-ar/audio.mp3`);
+    expect(alternates[0]!.length).toBe((await download(arabicAudio)).length);
+
+    expect(item.podcastChapters).toEqual({
+      url: `${stack.url}/api/speech/narrations/${english}-en/chapters.json`,
+      type: 'application/json+chapters',
+    });
+    const chapters = await fetch(item.podcastChapters!.url);
+    expect(chapters.headers.get('content-type')).toMatch(/^application\/json\+chapters/);
+    const document = await chapters.json();
+    const validate = new Ajv({ strict: true }).compile(JSON_CHAPTERS_1_2_0);
+    expect([validate(document), validate.errors]).toEqual([true, null]);
+    expect(document.chapters.map((chapter: { title: string }) => chapter.title)).toEqual(['Listening & reading <together>', 'A part']);
+    const vtt = await (await fetch(`${stack.url}/api/speech/narrations/${english}-en/chapters.vtt`)).text();
+    // The same headings at the same times as chapters.vtt.
+    expect((vtt.match(/^\d\d:\d\d:\d\d\.\d{3}/gm) ?? []).length).toBe(document.chapters.length);
+  });
+});
+
+describe('embeds and sharing', () => {
+  const oembed = (url: string, extra = '') => stack.request(`/api/speech/oembed?url=${encodeURIComponent(url)}&format=json${extra}`);
+
+  it("oEmbed answers for the article's page (its type's url) and for the narration's URL: a rich iframe of the embed page", async () => {
+    const embedUrl = `${stack.url}/api/speech/embed/${english}-en`;
+    for (const url of [`https://site.example/en/news/${english}`, `${stack.url}/api/speech/narrations/${english}-en`, embedUrl]) {
+      const response = await oembed(url);
+      expect([url, response.status]).toEqual([url, 200]);
+      const body = (await response.json()) as any;
+      expect(body).toMatchObject({ version: '1.0', type: 'rich', width: 640, height: 360, title: 'Listening & reading <together>' });
+      expect(body.html).toBe(
+        `<iframe src="${embedUrl}" width="640" height="360" title="Listening &amp; reading &lt;together&gt;" style="border:0" loading="lazy" allow="autoplay"></iframe>`
+      );
+    }
+    const small = (await (await oembed(embedUrl, '&maxwidth=320&maxheight=200')).json()) as any;
+    expect([small.width, small.height]).toEqual([320, 200]);
+    // The Arabic page of the same document is the Arabic narration.
+    const arabicPage = (await (await oembed(`https://site.example/ar/news/${arabic}`)).json()) as any;
+    expect(arabicPage.html).toContain(`/api/speech/embed/${arabic}-ar`);
+  });
+
+  it('oEmbed: 404 where the narration JSON is a 404 (unpublished, a draft, a closed type, no narration), clear errors for bad requests', async () => {
+    for (const url of [
+      `https://site.example/en/news/${unpublished}`,
+      `https://site.example/en/news/${draft}`,
+      `https://site.example/en/news/${failed}`,
+      `${stack.url}/api/speech/narrations/${closedPage}`,
+      `${stack.url}/api/speech/embed/${unpublished}-en`,
+      'https://elsewhere.example/en/news/x',
+    ]) {
+      const response = await oembed(url);
+      expect([url, response.status]).toEqual([url, 404]);
+      expect(await response.text()).not.toContain('Members only');
+    }
+    const asXml = `/api/speech/oembed?url=${encodeURIComponent(`https://site.example/en/news/${english}`)}&format=xml`;
+    expect((await stack.request(asXml)).status).toBe(501);
+    for (const query of ['url=javascript%3Aalert(1)', '', `url=${'x'.repeat(3000)}`, 'url=https%3A%2F%2Fsite.example%2F&maxwidth=-1']) {
+      expect([query, (await stack.request(`/api/speech/oembed?${query}`)).status]).toEqual([query, 400]);
+    }
+  });
+
+  it('the embed page: the player alone, framable anywhere, with its oEmbed link; 404 where the JSON is', async () => {
+    const response = await stack.request(`/api/speech/embed/${arabic}-ar`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('x-frame-options')).toBeNull();
+    const policy = response.headers.get('content-security-policy')!;
+    expect(policy).toContain('frame-ancestors *');
+    expect(policy).toContain("script-src 'self'");
+    const html = await response.text();
+    expect(html).toContain(`<speech-narration api="${stack.url}" article-id="${arabic}-ar" start-from-hash></speech-narration>`);
+    expect(html).toContain('<html lang="ar">');
+    const oembedLink = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    expect((await (await stack.request(oembedLink.slice(stack.url.length))).json()) as any).toMatchObject({ type: 'rich' });
+    const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    expect((await stack.request(script.slice(stack.url.length))).headers.get('content-type')).toMatch(/javascript/);
+    // The title is escaped, never markup.
+    expect(html).toContain('<title>مقال مسموع &quot;عن&quot; الطقس</title>');
+    for (const articleId of [`${unpublished}-en`, `${draft}-en`, closedPage, 'no-such-article']) {
+      expect([articleId, (await stack.request(`/api/speech/embed/${articleId}`)).status]).toEqual([articleId, 404]);
+    }
+  });
 });
 
 describe('caching headers of the narration routes', () => {
@@ -420,6 +667,14 @@ describe('a segmented narration', () => {
     expect(json).toMatchObject({ status: 'ready', audioUrl, audioBytes: mp3.length });
     expect(json.durationSeconds).toBeCloseTo(seconds, 6);
     expect(json.jsonLd).toMatchObject({ contentUrl: audioUrl, duration: expect.stringMatching(/^PT(\d+M)?\d+S$/) });
+    // The joined file carries the tag too, in front of its header frame: its parts' map still reads.
+    expect(mp3TagsWithFfprobe(mp3)).toMatchObject({
+      title: 'Heard in parts',
+      DigitalSourceType: 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
+    });
+    const decoded = decodeWithFfmpeg(mp3);
+    expect(decoded.errors).toBe('');
+    expect(Math.abs(decoded.seconds - seconds)).toBeLessThanOrEqual(1152 / 22050);
 
     const fields = 'status audioUrl srtUrl vttUrl chaptersUrl audioBytes durationSeconds jsonLd';
     const response = await stack.request('/graphql', {
@@ -457,5 +712,20 @@ describe('a segmented narration', () => {
     // New audio, the same episode: its guid and date stay, its enclosure is the new joined file.
     expect(after.item.guid).toBe(before.item.guid);
     expect(after.item.pubDate).toBe(before.item.pubDate);
+    const listed = items((await feed('/api/speech/feeds/articles.xml')).doc!);
+    expect(listed.filter((item) => articleIdOf(item.guid) === articleId())).toHaveLength(1);
+
+    // The one paragraph re-read, where it is in the new audio, and the feed says so.
+    const { revisions } = (await publicNarration(stack, articleId())).body;
+    expect(revisions.map((revision: { cause: string }) => revision.cause)).toEqual(['edit', 'first']);
+    expect(revisions[0].changed).toHaveLength(1);
+    const [span] = revisions[0].changed;
+    const { seconds } = await narrationAudio(stack, articleId());
+    expect(span.start).toBeGreaterThan(0);
+    expect(span.end).toBeGreaterThan(span.start);
+    expect(span.end).toBeLessThan(seconds);
+    // No summary: the first paragraph, then the note.
+    expect(after.item.description).toMatch(/\n\nUpdated \d{1,2} [A-Z][a-z]+ \d{4}: 1 passage re-read\.$/);
+    expect(after.item.description!.startsWith(`${body[0]}\n\n`)).toBe(true);
   });
 });

@@ -283,6 +283,21 @@ export function decodeWithFfmpeg(mp3: Buffer) {
   }
 }
 
+/** The tags ffprobe reads from an MP3's ID3v2 tag (a TXXX frame under its description). */
+export function mp3TagsWithFfprobe(mp3: Buffer): Record<string, string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-tags-'));
+  try {
+    const file = path.join(dir, 'audio.mp3');
+    writeFileSync(file, mp3);
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format_tags', '-of', 'json', file], { encoding: 'utf8' })
+    );
+    return probe.format?.tags ?? {};
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Edits paragraph `index` of an article of `longBody` paragraphs ("long read" becomes "longer
  * read"), publishes it and waits for the narration stored for the edit; returns it and the new body.

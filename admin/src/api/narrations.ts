@@ -20,6 +20,8 @@ import {
   type NarrateRequest,
   type NarrateResponse,
   type NarrationStatusesRequest,
+  type NarrationVersionsRequest,
+  type NarrationVersionsResponse,
   type NarrationStatusesResponse,
   type ParagraphsRequest,
   type ParagraphsResponse,
@@ -150,6 +152,13 @@ export function withNarrationsEndpoints(api: VoicesApi) {
           data: { contentType, documentId, locale } satisfies PassagesRequest['body'],
         }),
         providesTags: (_result, _error, target) => documentTags(target),
+      }),
+
+      /** A narration's stored versions; `completedAt` (of the shown narration) is part of the cache key only. */
+      getSpeechNarrationVersions: builder.query<NarrationVersionsResponse, { articleId: string; completedAt?: string | null }>({
+        query: ({ articleId }) => ({
+          url: adminUrl('admin-narrations.versions', { articleId: articleId satisfies NarrationVersionsRequest['params']['articleId'] }),
+        }),
       }),
 
       setSpeechPassageVoice: builder.mutation<SetPassageVoiceResponse, SetPassageVoiceRequest['body']>({

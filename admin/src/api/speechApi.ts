@@ -25,6 +25,7 @@ export const {
   useSetSpeechVoiceMutation,
   useGetSpeechParagraphsQuery,
   useGetSpeechPassagesQuery,
+  useGetSpeechNarrationVersionsQuery,
   useSetSpeechPassageVoiceMutation,
   useSaveSpeechTranscriptionMutation,
   useGetSpeechSiteWebhooksQuery,

@@ -22,6 +22,7 @@ import { badgeKind, isHeldByBudget, isInProgress, rowForLocale } from '../utils/
 import { BudgetHold } from './BudgetHold';
 import { useFailureReason } from './FailureReason';
 import { VerificationCard } from './VerificationCard';
+import { VersionsCard } from './VersionsCard';
 import { NarrationBadge } from './NarrationBadge';
 import { NarrationPlayer } from './NarrationPlayer';
 import { PanelEstimate } from './PanelEstimate';
@@ -248,6 +249,7 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
         <NarrationPlayer audio={row.audio} subtitlesVtt={row.subtitlesVtt} subtitles={row.subtitles} locale={locale} audioRef={audioRef} />
       ) : null}
       {row?.audio && row.verification ? <VerificationCard verification={row.verification} onPlayFrom={playFrom} dir={dir} /> : null}
+      {row?.audio ? <VersionsCard articleId={row.articleId} completedAt={row.completedAt} dir={dir} /> : null}
       {row?.audio ? (
         <React.Suspense fallback={null}>
           <ListeningCard target={target} />

@@ -3,7 +3,7 @@ import { creditsConfigShape } from '../credits/config';
 import { downloadConfigShape } from '../download/config';
 import { feedsConfigShape } from '../feeds/config';
 import { insightsConfigShape } from '../insights/config';
-import { narrationConfigShape } from '../narration/config';
+import { narrationConfigShape, playerConfigShape } from '../narration/config';
 import { queueConfigShape } from '../queue';
 import { configIssues, invalidConfigError, type ConfigProblem } from '../settings/problems';
 import { speechClientConfigShape } from '../speech-client/config';
@@ -21,6 +21,7 @@ export const pluginConfigSchema = z
     ...downloadConfigShape,
     ...speechToTextConfigShape,
     ...feedsConfigShape,
+    ...playerConfigShape,
     ...creditsConfigShape,
     ...insightsConfigShape,
     ...verificationConfigShape,

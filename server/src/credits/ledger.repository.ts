@@ -121,6 +121,15 @@ function ledgerReads(strapi: Core.Strapi) {
       return rows.filter((row) => row.articleId === articleId);
     },
 
+    /** What a narration's requests (its parts' too) charged, and how each ended. */
+    async ofNarration(narrationId: number): Promise<Array<Pick<LedgerEntryRow, 'acceptedAt' | 'credits' | 'outcome'>>> {
+      return (await entries().findMany({
+        where: { narrationId, kind: { $in: ['narration', 'part'] } },
+        select: ['acceptedAt', 'credits', 'outcome'],
+        orderBy: [{ id: 'asc' }],
+      })) as Array<Pick<LedgerEntryRow, 'acceptedAt' | 'credits' | 'outcome'>>;
+    },
+
     async hasEntryFor(articleId: string): Promise<boolean> {
       const row = (await entries().findOne({ where: { articleId }, select: ['id', 'articleId'] })) as { articleId: string } | null;
       return row !== null && row.articleId === articleId;

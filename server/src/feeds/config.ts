@@ -14,6 +14,13 @@ export const feedChannelSchema = z
     language: localeCode.optional(),
     category: z.string().trim().min(1).max(100).optional(),
     explicit: z.boolean().optional(),
+    /** `itunes:owner`; its email is whom a directory asks before moving a locked feed. */
+    owner: z
+      .object({ name: z.string().trim().min(1).max(255).optional(), email: z.string().trim().email().max(255) })
+      .strict()
+      .optional(),
+    /** `podcast:locked` (only written with an owner); left out: locked. */
+    locked: z.boolean().optional(),
   })
   .strict();
 

@@ -19,6 +19,19 @@ export interface FeedChannel {
   imageUrl: string | null;
   category: string | null;
   explicit: boolean;
+  /** `podcast:guid` (podcast-guid.ts). */
+  podcastGuid: string;
+  /** `itunes:owner`, and who may move a `podcast:locked` feed. */
+  owner: { name: string | null; email: string } | null;
+  /** `podcast:locked`: only with an owner email, whom a directory asks before a move. */
+  locked: boolean;
+}
+
+/** The same episode in another locale of the document (`podcast:alternateEnclosure`). */
+export interface AlternateAudio {
+  language: string;
+  audioUrl: string;
+  audioBytes: number | null;
 }
 
 export interface FeedItem {
@@ -31,7 +44,16 @@ export interface FeedItem {
   /** When its first audio was stored: a correction keeps the episode's date, so apps do not push it as news. */
   publishedAt: string;
   transcriptUrl: string | null;
+  srtUrl: string | null;
+  chaptersUrl: string | null;
   language: string | null;
+  /** The article's page on the site; left out without a type `url`. */
+  link: string | null;
+  /** Plain text: the summary or the first paragraph, then the change note. */
+  description: string | null;
+  /** The byline (the type's `authorField`). */
+  author: string | null;
+  alternates: AlternateAudio[];
 }
 
 /** The guid an item is first served under (then kept): the article and its audio at that time, as older versions named every item. */
@@ -44,12 +66,22 @@ export const rfc822 = (iso: string) => new Date(iso).toUTCString();
 function itemElement(item: FeedItem): XmlElement {
   return element('item', {}, [
     element('title', {}, item.title),
+    item.link && element('link', {}, item.link),
+    item.description && element('description', {}, item.description),
     element('guid', { isPermaLink: 'false' }, item.guid),
     element('pubDate', {}, rfc822(item.publishedAt)),
     element('enclosure', { url: item.audioUrl, length: item.audioBytes ?? 0, type: 'audio/mpeg' }),
     item.durationSeconds != null && element('itunes:duration', {}, Math.round(item.durationSeconds)),
     item.transcriptUrl &&
       element('podcast:transcript', { url: item.transcriptUrl, type: 'text/vtt', language: item.language, rel: 'captions' }),
+    item.srtUrl && element('podcast:transcript', { url: item.srtUrl, type: 'application/srt', language: item.language, rel: 'captions' }),
+    item.chaptersUrl && element('podcast:chapters', { url: item.chaptersUrl, type: 'application/json+chapters' }),
+    item.author && element('podcast:person', { group: 'writing', role: 'author' }, item.author),
+    ...item.alternates.map((alternate) =>
+      element('podcast:alternateEnclosure', { type: 'audio/mpeg', length: alternate.audioBytes ?? 0, lang: alternate.language }, [
+        element('podcast:source', { uri: alternate.audioUrl }),
+      ])
+    ),
   ]);
 }
 
@@ -66,7 +98,14 @@ export function podcastRss(channel: FeedChannel, items: FeedItem[]): string {
         channel.language && element('language', {}, channel.language),
         newest && element('lastBuildDate', {}, rfc822(newest)),
         element('generator', {}, 'strapi-plugin-speech'),
+        element('podcast:guid', {}, channel.podcastGuid),
+        channel.owner && element('podcast:locked', { owner: channel.owner.email }, channel.locked ? 'yes' : 'no'),
         channel.author && element('itunes:author', {}, channel.author),
+        channel.owner &&
+          element('itunes:owner', {}, [
+            channel.owner.name && element('itunes:name', {}, channel.owner.name),
+            element('itunes:email', {}, channel.owner.email),
+          ]),
         channel.imageUrl && element('itunes:image', { href: channel.imageUrl }),
         channel.imageUrl &&
           element('image', {}, [

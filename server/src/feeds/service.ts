@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
+import { alternatesOf, itemFields, itemOf, listedIn } from './items';
+import { podcastGuid } from './podcast-guid';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http';
 import type { NarrationRow, Queue } from '../queue';
-import { type ContentReader, narrationFileUrl } from '../narration';
+import type { ContentReader } from '../narration';
 import type { SettingsService } from '../settings';
 import type { FeedsConfig } from './config';
 
@@ -34,15 +36,6 @@ interface CollectionType {
   uid: string;
   kind?: string;
   info?: { pluralName?: string; displayName?: string };
-}
-
-export function feedEnclosureUrl(apiBase: string, pluralName: string, articleId: string): string {
-  return `${apiBase}/speech/feeds/${encodeURIComponent(pluralName)}/${encodeURIComponent(articleId)}/audio.mp3`;
-}
-
-function listedIn(live: Set<string>, localized: boolean) {
-  return (row: NarrationRow): row is NarrationRow & { audio: NonNullable<NarrationRow['audio']> } =>
-    Boolean(row.audio && row.completedAt) && live.has(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
 }
 
 export interface FeedsServiceDeps {
@@ -73,16 +66,20 @@ async function channelOf(
   const configured = { ...feeds.channel, ...feeds.contentTypes[type.uid] };
   const name = type.info?.displayName ?? pluralName;
   const base = settings.publicUrl();
+  const selfUrl = `${settings.contentApiUrl()}/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`;
   return {
     title: configured.title ?? (siteName ? `${siteName}: ${name}` : name),
     description: configured.description ?? `${name}, narrated.`,
     link: configured.link ?? base,
-    selfUrl: `${settings.contentApiUrl()}/speech/feeds/${encodeURIComponent(pluralName)}.xml${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
+    selfUrl,
     language: locale ?? configured.language ?? null,
     author: configured.author ?? (siteName || null),
     imageUrl: configured.imageUrl ?? null,
     category: configured.category ?? null,
     explicit: configured.explicit ?? false,
+    podcastGuid: podcastGuid(selfUrl),
+    owner: configured.owner ? { name: configured.owner.name ?? null, email: configured.owner.email } : null,
+    locked: configured.locked ?? true,
   };
 }
 
@@ -116,22 +113,6 @@ async function keepGuids({ queue }: Pick<FeedsServiceDeps, 'queue'>, rows: Narra
   }
 }
 
-/** One narration as a feed item, its enclosure through the feed's own route. */
-function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['audio']> }, base: string, pluralName: string): FeedItem {
-  const duration = row.durationSeconds == null ? null : Number(row.durationSeconds);
-  return {
-    guid: row.feedGuid ?? feedItemGuid(row.articleId, row.audio),
-    title: row.title || row.articleId,
-    // Through the feed's own route, which counts downloads.
-    audioUrl: feedEnclosureUrl(base, pluralName, row.articleId),
-    audioBytes: row.audioBytes ?? null,
-    durationSeconds: duration,
-    publishedAt: new Date(row.firstCompletedAt ?? row.completedAt!).toISOString(),
-    transcriptUrl: row.subtitlesVtt ? narrationFileUrl(base, row.articleId, 'subtitles.vtt') : null,
-    language: row.targetLocale,
-  };
-}
-
 export function createFeedsService(deps: FeedsServiceDeps) {
   const { strapi, settings, config: feeds, content, contentApi, queue } = deps;
   const rows = queue.reads;
@@ -150,15 +131,24 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     const localized = content.isLocalized(uid);
     const rowLocale = localized ? locale : null;
     const base = settings.contentApiUrl();
+    const type = (await settings.get()).contentTypes[uid];
+    const fields = itemFields(type);
+    const attributeType = (field: string) => content.attributeType(uid, field);
     const items: FeedItem[] = [];
     for (let start = 0; items.length < feeds.limit; start += feeds.limit) {
       const listed = await rows.withAudioNewestFirst(uid, rowLocale, { start, limit: feeds.limit });
-      const live = await content.liveKeys(uid, [...new Set(listed.map((row) => row.targetDocumentId))], rowLocale);
-      const shown = listed.filter(listedIn(live, localized));
+      const live = await content.liveEntries(uid, [...new Set(listed.map((row) => row.targetDocumentId))], rowLocale, fields);
+      const liveKeys = new Set(live.keys());
+      const shown = listed.filter(listedIn(liveKeys, localized));
       const page = shown.slice(0, feeds.limit - items.length);
       await measureLegacyAudio(deps, page);
       await keepGuids(deps, page);
-      items.push(...page.map((row) => itemOf(row, base, pluralName)));
+      const alternates = await alternatesOf({ content, rows }, uid, page, base, pluralName);
+      for (const row of page) {
+        const entry = live.get(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
+        const others = (alternates.get(row.targetDocumentId) ?? []).filter((other) => other.language !== row.targetLocale);
+        items.push(itemOf(row, { base, pluralName, entry, type, attributeType, alternates: others }));
+      }
       if (listed.length < feeds.limit) break;
     }
     return items;

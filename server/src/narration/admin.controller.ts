@@ -19,6 +19,7 @@ import { editorOrigin } from '../credits';
 import { sendSpeech } from '../voices';
 import { narrationCost } from './domain/cost';
 import { adminNarrationView, adminNarrationViewWithFiles } from './domain/admin-view';
+import { versionsView } from './domain/versions-view';
 
 /** Behind the admin JWT and the plugin's RBAC actions. */
 
@@ -108,6 +109,19 @@ export default {
       ),
       queue,
     } satisfies Contract.DocumentNarrationsResponse;
+  },
+
+  /** The stored versions of one narration, newest first, with their costs and checks. */
+  async versions(ctx: Context) {
+    const articleId = validate(z.string().min(1).max(255), ctx.params.articleId, 'Invalid articleId.');
+    const row = await getService('queue').reads.findByArticleId(articleId);
+    const [readable] = row ? await readableRows(ctx, row.contentType, [row]) : [];
+    if (!readable) throw new errors.NotFoundError('No narration for this article.');
+    const [spending, checks] = await Promise.all([
+      getService('ledger').entriesOfNarration(readable.id),
+      getService('verification-views').history(readable),
+    ]);
+    ctx.body = { data: versionsView(readable.revisions ?? [], spending, checks) } satisfies Contract.NarrationVersionsResponse;
   },
 
   async narrateNow(ctx: Context) {

@@ -16,6 +16,7 @@ import { contentTypeUidKey, localeCode } from '../utils';
 import type { ArticleFields } from './domain/article';
 import { narrationModeOf, type NarrationModeChoice } from './domain/segments';
 import { MAX_TEMPLATE_LENGTH, templateProblem } from './domain/templates';
+import { urlTemplateProblem } from './domain/front-end-url';
 import { effectiveTrigger } from './domain/triggers';
 
 const segmentCharactersRange = `must be a whole number of characters from ${MIN_SEGMENT_CHARACTERS} to ${MAX_SEGMENT_CHARACTERS}`;
@@ -50,6 +51,18 @@ export const typeSettingsSchema = z
     segmentCharacters: segmentCharacters.optional(),
     verify: z.boolean().optional(),
     passageVoices: z.boolean().optional(),
+    url: z
+      .string()
+      .max(2000)
+      .superRefine((template, ctx) => {
+        const problem = urlTemplateProblem(template);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      })
+      .optional(),
+    summary: z
+      .object({ field: z.string().min(1) })
+      .strict()
+      .optional(),
     /** What a mismatch does for this type: 'flag' (left out) or 'regenerate' the article once, paid. */
     verification: z
       .object({ onMismatch: z.enum(VERIFICATION_ON_MISMATCH).optional() })
@@ -137,6 +150,8 @@ export function typesOverFile(
       verify: fromFile?.verify,
       verification: fromFile?.verification,
       passageVoices: fromFile?.passageVoices,
+      url: fromFile?.url,
+      summary: fromFile?.summary,
     };
     types[uid] = { ...kept, ...type };
   }
@@ -169,3 +184,17 @@ export function narrationInEffect(
     segmentCharacters: saved.segmentCharacters ?? file.segmentCharacters,
   };
 }
+
+/** The player's "AI voice" label (domain/ai-label.ts). */
+export const playerConfigShape = {
+  player: z
+    .object({
+      /**
+       * Over the defaults, by locale. `false` hides the label, and only this file can: docs/playing.md
+       * says what Article 50 of the EU AI Act asks first.
+       */
+      aiLabel: z.union([z.literal(false), z.record(z.union([z.literal('*'), localeCode]), z.string().trim().min(1).max(60))]).default({}),
+    })
+    .strict()
+    .default({}),
+};

@@ -43,7 +43,7 @@ function createTypeRules(strapi: Core.Strapi) {
     hasDraftAndPublish,
     configProblems(
       uid: string,
-      narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>
+      narration: Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger' | 'url' | 'summary'>
     ): FieldProblem[] {
       const problems = narrationConfigProblems(uid, schema(uid), narration, isPrivate(uid));
       const trigger = schema(uid) ? triggerProblem(uid, narration.trigger, hasDraftAndPublish(uid)) : null;
@@ -51,7 +51,10 @@ function createTypeRules(strapi: Core.Strapi) {
     },
 
     contentTypesProblems(
-      contentTypes: Record<string, Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger'>>
+      contentTypes: Record<
+        string,
+        Pick<ContentTypeNarrationConfig, 'titleField' | 'textFields' | 'authorField' | 'trigger' | 'url' | 'summary'>
+      >
     ): FieldProblem[] {
       return Object.entries(contentTypes).flatMap(([uid, typeSettings]) => rules.configProblems(uid, typeSettings));
     },
@@ -64,6 +67,11 @@ function createTypeRules(strapi: Core.Strapi) {
 
     exists(uid: string): boolean {
       return Boolean(schema(uid));
+    },
+
+    attributeType(uid: string, field: string): string | undefined {
+      const attributes = schema(uid)?.attributes;
+      return attributes && Object.prototype.hasOwnProperty.call(attributes, field) ? attributes[field].type : undefined;
     },
   };
   // `rules` is what the content reader offers; the schema lookups stay inside narration's reads.
@@ -109,6 +117,25 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
     return entry ?? null;
   }
 
+  /** The live versions of these documents by documentKey, with `fields` besides their keys. */
+  async function liveEntries(
+    uid: string,
+    documentIds: string[],
+    locale: string | null,
+    fields: readonly string[] = []
+  ): Promise<Map<string, ContentEntry>> {
+    if (documentIds.length === 0) return new Map();
+    const localized = types.isLocalized(uid);
+    const params = { ...types.versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
+    const keys = localized ? ['documentId', 'locale'] : ['documentId'];
+    const entries: ContentEntry[] = await documentsOf(strapi, uid).findMany({
+      ...params,
+      filters: { documentId: { $in: documentIds } },
+      fields: [...new Set([...keys, ...fields])],
+    });
+    return new Map(entries.map((entry) => [documentKey(entry.documentId, localized ? (entry.locale ?? null) : null), entry]));
+  }
+
   return {
     articleIdFor: (uid: string, documentId: string, locale: string | null) => articleKey(documentId, locale, types.isLocalized(uid)),
 
@@ -126,17 +153,24 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
       return { entries, total };
     },
 
-    /** One query for all of them; `documentKey`s, with the locale for localized types. */
-    async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
-      if (documentIds.length === 0) return new Set();
+    liveEntries,
+
+    /** The first live entry whose fields equal these values; `locale` null on a localized type: any locale. */
+    async findLiveWhere(uid: string, values: Record<string, string>, locale: string | null): Promise<ContentEntry | null> {
       const localized = types.isLocalized(uid);
       const params = { ...types.versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
-      const entries: ContentEntry[] = await documentsOf(strapi, uid).findMany({
+      const filters = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, { $eq: value }]));
+      const entry: ContentEntry | null = await documentsOf(strapi, uid).findFirst({
         ...params,
-        filters: { documentId: { $in: documentIds } },
+        filters,
         fields: localized ? ['documentId', 'locale'] : ['documentId'],
       });
-      return new Set(entries.map((entry) => documentKey(entry.documentId, localized ? (entry.locale ?? null) : null)));
+      return entry ?? null;
+    },
+
+    /** One query for all of them; `documentKey`s, with the locale for localized types. */
+    async liveKeys(uid: string, documentIds: string[], locale: string | null): Promise<Set<string>> {
+      return new Set((await liveEntries(uid, documentIds, locale)).keys());
     },
 
     async liveStamp(uid: string): Promise<string> {

@@ -4,8 +4,7 @@ import { z } from 'zod/v3';
 import type { NarrationRow } from '../queue';
 import { etagOf, validate } from '../http';
 import { privateAnswer, redirectToFile } from './file-redirect';
-import { narrationJson } from './domain/public-view';
-import { chaptersToVtt } from '../subtitles';
+import { chaptersToJson, chaptersToVtt } from '../subtitles';
 import { getService } from '../utils';
 
 /**
@@ -28,7 +27,7 @@ async function findVisible(ctx: Context): Promise<NarrationRow> {
 export default {
   async findOne(ctx: Context) {
     const row = await findVisible(ctx);
-    const json = narrationJson(row, getService('settings').contentApiUrl());
+    const json = await getService('narration-views').json(row);
     if (privateAnswer(ctx, etagOf(JSON.stringify(json), { weak: true }))) return;
     ctx.body = json;
   },
@@ -48,5 +47,13 @@ export default {
     if (privateAnswer(ctx, etagOf(vtt))) return;
     ctx.type = 'text/vtt; charset=utf-8';
     ctx.body = vtt;
+  },
+  async chaptersJson(ctx: Context) {
+    const row = await findVisible(ctx);
+    if (!row.audio || !row.chapters?.length) throw new errors.NotFoundError('This narration has no chapters.');
+    const json = JSON.stringify(chaptersToJson(row.chapters, row.title));
+    if (privateAnswer(ctx, etagOf(json))) return;
+    ctx.type = 'application/json+chapters; charset=utf-8';
+    ctx.body = json;
   },
 };

@@ -6,6 +6,7 @@ export const adminRoutes: PluginRoute[] = [
   adminRoute('admin-narrations.overview', adminOnly('settings.read')),
   adminRoute('admin-narrations.statuses', adminOnly()),
   adminRoute('admin-narrations.forDocument', adminOnly()),
+  adminRoute('admin-narrations.versions', adminOnly()),
   adminRoute('admin-narrations.narrateNow', adminOnly('narrate')),
   adminRoute('admin-narrations.regenerate', adminOnly('narrate')),
   adminRoute('admin-narrations.estimateMany', adminOnly()),
@@ -28,4 +29,5 @@ export const contentApiRoutes: PluginRoute[] = [
   { method: 'GET', path: '/narrations/:articleId/subtitles.srt', handler: 'narrations.srt', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId/subtitles.vtt', handler: 'narrations.vtt', config: publicRoute },
   { method: 'GET', path: '/narrations/:articleId/chapters.vtt', handler: 'narrations.chapters', config: publicRoute },
+  { method: 'GET', path: '/narrations/:articleId/chapters.json', handler: 'narrations.chaptersJson', config: publicRoute },
 ];

@@ -29,7 +29,7 @@ export function createQueue(deps: QueueDeps) {
   const { strapi, config } = deps;
   const rows = createNarrationRows(strapi, deps.onCommitted);
   const parts = createPartRows(strapi);
-  const media = createMediaStore(strapi, config);
+  const media = createMediaStore(strapi, config, async () => (await deps.settings.get()).siteName);
   const state = createQueueState(strapi);
   const worker = createWorker({ ...deps, repository: rows, parts, queueState: state, media });
   const reads: ViewReads = rows;

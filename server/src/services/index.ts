@@ -202,12 +202,13 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       narrations: getService('narrations'),
     },
   ],
-  'narration-views': () => [
+  'narration-views': (strapi) => [
     {
       settings: getService('settings'),
       rows: getService('queue').reads,
       content: getService('content'),
       contentApi: getService('content-api-access'),
+      aiLabels: pluginConfig(strapi).player.aiLabel,
     },
   ],
   'narration-webhooks': (strapi) => [

@@ -88,3 +88,19 @@ export function chaptersToVtt(chapters: readonly Chapter[]): string {
     }))
   );
 }
+
+/** JSON Chapters 1.2.0 (the Podcasting 2.0 `podcast:chapters` format): seconds, from the same headings as chaptersToVtt. */
+export function chaptersToJson(
+  chapters: readonly Chapter[],
+  title: string | null
+): { version: '1.2.0'; title?: string; chapters: Array<{ startTime: number; endTime: number; title: string }> } {
+  return {
+    version: '1.2.0',
+    ...(title ? { title } : {}),
+    chapters: chapters.map((chapter) => ({
+      startTime: chapter.startMs / 1000,
+      endTime: chapter.endMs / 1000,
+      title: chapter.title.replace(/\s+/gu, ' ').trim(),
+    })),
+  };
+}

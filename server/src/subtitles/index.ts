@@ -1,5 +1,5 @@
 /** SRT and WebVTT, chapters, transcripts. */
-export { type Chapter, chaptersFromCues, chaptersToVtt, type TextHeading } from './chapters';
+export { type Chapter, chaptersFromCues, chaptersToJson, chaptersToVtt, type TextHeading } from './chapters';
 export { joinCues, partCues } from './join';
 export { type Cue, formatSrt, formatVtt, narrationDuration, parseSrt, srtToVtt } from './srt';
 export {

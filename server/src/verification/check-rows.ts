@@ -30,6 +30,14 @@ function checkReads(strapi: Core.Strapi) {
     forNarrations: (narrationIds: readonly number[]) => ofNarrations(narrationIds) as Promise<CheckRow[]>,
     /** As forNarrations, only the columns the admin's views read (no text). */
     viewsOf: (narrationIds: readonly number[]) => ofNarrations(narrationIds, [...CHECK_VIEW_COLUMNS]) as Promise<CheckViewRow[]>,
+    /** Every check of a narration kept, of replaced audio too, oldest first: its versions' checks. */
+    async history(narrationId: number): Promise<Array<Pick<CheckRow, 'status' | 'wordAccuracy'> & { createdAt: string }>> {
+      return (await query().findMany({
+        where: { narrationId },
+        select: ['status', 'wordAccuracy', 'createdAt'],
+        orderBy: { id: 'asc' },
+      })) as Array<Pick<CheckRow, 'status' | 'wordAccuracy'> & { createdAt: string }>;
+    },
     /** Checks ended since `since`, by outcome, and the checks under way now (the usage page). */
     async counts(since: Date): Promise<{ done: number; verified: number; mismatches: number; failed: number; underWay: number }> {
       const ended = (status: string) => query().count({ where: { status, completedAt: { $gte: since } } });

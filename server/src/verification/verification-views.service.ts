@@ -9,7 +9,7 @@ import { listedVerificationView, verificationView } from './domain/view';
  * What the admin reads of narrations' checks: each narration's `verification`, null for a type
  * that does not verify (and for a narration that never reached storing: nothing to check yet).
  */
-export function createVerificationViews(deps: { settings: Pick<SettingsService, 'get'>; rows: Pick<CheckRows, 'viewsOf'> }) {
+export function createVerificationViews(deps: { settings: Pick<SettingsService, 'get'>; rows: Pick<CheckRows, 'viewsOf' | 'history'> }) {
   async function checksOf(narrations: ReadonlyArray<Pick<NarrationRow, 'id' | 'contentType'>>) {
     const settings = await deps.settings.get();
     const verifying = narrations.filter((row) => settings.contentTypes[row.contentType]?.verify);
@@ -22,6 +22,12 @@ export function createVerificationViews(deps: { settings: Pick<SettingsService, 
   const wasStored = (row: Pick<NarrationRow, 'completedAt'>) => row.completedAt !== null;
 
   return {
+    /** A narration's checks kept, of every version, for its list of versions; none for a type that does not verify. */
+    async history(narration: Pick<NarrationRow, 'id' | 'contentType'>) {
+      const settings = await deps.settings.get();
+      return settings.contentTypes[narration.contentType]?.verify ? deps.rows.history(narration.id) : null;
+    },
+
     /** Narrations with their files and parts (a document's panel): the checks of the audio they hold now. */
     async forNarrations(narrations: readonly NarrationRow[]): Promise<Map<number, VerificationView | null>> {
       const { verifying, byNarration } = await checksOf(narrations);

@@ -24,6 +24,9 @@ const channel: FeedChannel = {
   imageUrl: 'https://cdn.example/cover.png?size=1400&fmt=png',
   category: 'News',
   explicit: false,
+  podcastGuid: '917393e3-1b1e-5cef-ace4-edaa54e1f810',
+  owner: { name: 'مكتب التحرير', email: 'podcast@site.example' },
+  locked: true,
 };
 
 const item = (overrides: Partial<FeedItem> = {}): FeedItem => ({
@@ -34,7 +37,13 @@ const item = (overrides: Partial<FeedItem> = {}): FeedItem => ({
   durationSeconds: 83.4,
   publishedAt: '2026-11-20T10:00:00.000Z',
   transcriptUrl: 'https://cms.example/api/speech/narrations/abc-ar/subtitles.vtt',
+  srtUrl: 'https://cms.example/api/speech/narrations/abc-ar/subtitles.srt',
+  chaptersUrl: 'https://cms.example/api/speech/narrations/abc-ar/chapters.json',
   language: 'ar',
+  link: 'https://site.example/ar/news/abc',
+  description: 'الفقرة الأولى.\n\nحُدِّث في 3 ديسمبر 2026: أُعيدت قراءة 2 من المقاطع.',
+  author: 'سارة & <علي>',
+  alternates: [{ language: 'en', audioUrl: 'https://cms.example/api/speech/feeds/articles/abc-en/audio.mp3', audioBytes: 20_000 }],
   ...overrides,
 });
 
@@ -114,6 +123,55 @@ describe('the podcast feed', () => {
   it('is byte-identical when built twice from the same rows (its ETag holds)', () => {
     expect(podcastRss(channel, [item(), item({ guid: 'b' })])).toBe(podcastRss(channel, [item(), item({ guid: 'b' })]));
     expect(parse(podcastRss(channel, [])).getElementsByTagName('item')).toHaveLength(0);
+  });
+
+  it('the channel carries podcast:guid, podcast:locked with its owner, and itunes:owner', () => {
+    const channelEl = parse(podcastRss(channel, [item()])).getElementsByTagName('channel')[0]!;
+    expect(channelEl.getElementsByTagNameNS(PODCAST, 'guid')[0]!.textContent).toBe(channel.podcastGuid);
+    const locked = channelEl.getElementsByTagNameNS(PODCAST, 'locked')[0]!;
+    expect([locked.textContent, locked.getAttribute('owner')]).toEqual(['yes', 'podcast@site.example']);
+    const owner = channelEl.getElementsByTagNameNS(ITUNES, 'owner')[0]!;
+    expect(owner.getElementsByTagNameNS(ITUNES, 'name')[0]!.textContent).toBe('مكتب التحرير');
+    expect(owner.getElementsByTagNameNS(ITUNES, 'email')[0]!.textContent).toBe('podcast@site.example');
+    const unlocked = parse(podcastRss({ ...channel, locked: false }, [])).getElementsByTagNameNS(PODCAST, 'locked')[0]!;
+    expect(unlocked.textContent).toBe('no');
+    // No owner to ask: neither is written.
+    const ownerless = parse(podcastRss({ ...channel, owner: null }, []));
+    expect(ownerless.getElementsByTagNameNS(PODCAST, 'locked')).toHaveLength(0);
+    expect(ownerless.getElementsByTagNameNS(ITUNES, 'owner')).toHaveLength(0);
+  });
+
+  it('an item links its article, describes it, and carries both transcripts, chapters, the byline and other locales', () => {
+    const itemEl = parse(podcastRss(channel, [item()])).getElementsByTagName('item')[0]!;
+    expect(itemEl.getElementsByTagName('link')[0]!.textContent).toBe('https://site.example/ar/news/abc');
+    expect(itemEl.getElementsByTagName('description')[0]!.textContent).toBe(item().description);
+    const transcripts = Array.from(itemEl.getElementsByTagNameNS(PODCAST, 'transcript')).map((el) => [
+      el.getAttribute('type'),
+      el.getAttribute('url'),
+    ]);
+    expect(transcripts).toEqual([
+      ['text/vtt', item().transcriptUrl],
+      ['application/srt', item().srtUrl],
+    ]);
+    const chapters = itemEl.getElementsByTagNameNS(PODCAST, 'chapters')[0]!;
+    expect([chapters.getAttribute('url'), chapters.getAttribute('type')]).toEqual([item().chaptersUrl, 'application/json+chapters']);
+    const person = itemEl.getElementsByTagNameNS(PODCAST, 'person')[0]!;
+    expect([person.textContent, person.getAttribute('role'), person.getAttribute('group')]).toEqual(['سارة & <علي>', 'author', 'writing']);
+    const alternate = itemEl.getElementsByTagNameNS(PODCAST, 'alternateEnclosure')[0]!;
+    expect([alternate.getAttribute('lang'), alternate.getAttribute('type'), alternate.getAttribute('length')]).toEqual([
+      'en',
+      'audio/mpeg',
+      '20000',
+    ]);
+    expect(alternate.getElementsByTagNameNS(PODCAST, 'source')[0]!.getAttribute('uri')).toBe(item().alternates[0].audioUrl);
+  });
+
+  it('leaves out what an item does not have', () => {
+    const bare = item({ link: null, description: null, author: null, chaptersUrl: null, srtUrl: null, alternates: [] });
+    const itemEl = parse(podcastRss(channel, [bare])).getElementsByTagName('item')[0]!;
+    for (const name of ['link', 'description']) expect(itemEl.getElementsByTagName(name)).toHaveLength(0);
+    for (const name of ['chapters', 'person', 'alternateEnclosure']) expect(itemEl.getElementsByTagNameNS(PODCAST, name)).toHaveLength(0);
+    expect(itemEl.getElementsByTagNameNS(PODCAST, 'transcript')).toHaveLength(1);
   });
 
   it('guids: the article and the stored file, so only a new file changes them', () => {

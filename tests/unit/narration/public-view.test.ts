@@ -44,6 +44,7 @@ describe('the public narration JSON', () => {
       name: 'مقال & "ملاحظات"',
       contentUrl: `${BASE}/api/speech/narrations/abc123-ar/audio.mp3`,
       encodingFormat: 'audio/mpeg',
+      digitalSourceType: 'https://schema.org/TrainedAlgorithmicMediaDigitalSource',
       duration: 'PT1M23S',
       inLanguage: 'ar',
       uploadDate: '2026-11-20T10:00:00.000Z',
@@ -54,6 +55,26 @@ describe('the public narration JSON', () => {
         inLanguage: 'ar',
       },
     });
+  });
+
+  it("lists the revisions without what only the feed reads, and names the article's page where the type has one", () => {
+    const revisions = [
+      { at: '2026-12-03T09:00:00.000Z', cause: 'edit' as const, changed: [{ start: 4, end: 9.5 }], passages: 2 },
+      { at: '2026-11-20T10:00:00.000Z', cause: 'first' as const, changed: [], passages: 0 },
+    ];
+    const json = narrationJson(row({ revisions }), API, {
+      aiLabel: 'صوت بالذكاء الاصطناعي',
+      pageUrl: 'https://site.example/ar/news/abc123',
+    });
+    expect(json.revisions).toEqual([
+      { at: '2026-12-03T09:00:00.000Z', cause: 'edit', changed: [{ start: 4, end: 9.5 }] },
+      { at: '2026-11-20T10:00:00.000Z', cause: 'first', changed: [] },
+    ]);
+    expect(json).toMatchObject({ aiLabel: 'صوت بالذكاء الاصطناعي', pageUrl: 'https://site.example/ar/news/abc123' });
+    expect(json.jsonLd).toMatchObject({ url: 'https://site.example/ar/news/abc123' });
+    // Stored before revisions were kept: an empty list, not a guess.
+    expect(narrationJson(row(), API).revisions).toEqual([]);
+    expect(narrationJson(row(), API).jsonLd).not.toHaveProperty('url');
   });
 
   it('keeps every field it had, and says nothing of audio that is not there yet', () => {
@@ -94,6 +115,12 @@ describe('the AudioObject', () => {
   it('leaves out what is unknown instead of writing nulls', () => {
     expect(
       audioObjectJsonLd({ title: null, audioUrl: 'https://x/a.mp3', vttUrl: null, durationSeconds: null, locale: null, uploadedAt: null })
-    ).toEqual({ '@context': 'https://schema.org', '@type': 'AudioObject', contentUrl: 'https://x/a.mp3', encodingFormat: 'audio/mpeg' });
+    ).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'AudioObject',
+      contentUrl: 'https://x/a.mp3',
+      encodingFormat: 'audio/mpeg',
+      digitalSourceType: 'https://schema.org/TrainedAlgorithmicMediaDigitalSource',
+    });
   });
 });

@@ -1,5 +1,4 @@
 import type { ContentApiAuth } from '../../access';
-import { narrationJson } from '../domain/public-view';
 import { getService } from '../../utils';
 
 /** Null where the type is not narrated, the caller may not read it, or the entry has no live version. */
@@ -11,5 +10,5 @@ export async function entryNarration(
   if (!parent?.documentId) return null;
   const row = await getService('narration-views').findVisibleForEntry(uid, { ...parent, documentId: parent.documentId }, auth);
   if (!row) return null;
-  return narrationJson(row, getService('settings').contentApiUrl());
+  return getService('narration-views').json(row, parent as Record<string, unknown>);
 }

@@ -68,6 +68,14 @@ export function registerGraphql(strapi: Core.Strapi): void {
             t.string('title', { description: 'the title that was narrated' });
             t.int('audioBytes', { description: "the MP3's exact length in bytes; null until measured" });
             // The GraphQL plugin's own JSON scalar (it serves json attributes with it).
+            t.string('pageUrl', { description: "the article's page on the site, from its type's url template" });
+            t.string('aiLabel', {
+              description: "the player's label that the voice is synthetic, in this locale; null when the site turned it off",
+            });
+            t.field('revisions', {
+              type: 'JSON',
+              description: 'the stored versions, newest first: [{ at, cause, changed: [{ start, end }] }]',
+            });
             t.field('jsonLd', { type: 'JSON', description: 'a schema.org AudioObject to embed in the page; null while there is no audio' });
           },
         }),

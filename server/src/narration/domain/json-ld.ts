@@ -7,6 +7,8 @@ import { isoDuration } from '../../audio';
 
 export interface AudioObjectInput {
   title: string | null;
+  /** The article's page on the site (its type's `url`). */
+  pageUrl?: string | null;
   audioUrl: string;
   vttUrl: string | null;
   durationSeconds: number | null;
@@ -20,8 +22,11 @@ export function audioObjectJsonLd(input: AudioObjectInput): Record<string, unkno
     '@context': 'https://schema.org',
     '@type': 'AudioObject',
     name: input.title || null,
+    url: input.pageUrl ?? null,
     contentUrl: input.audioUrl,
     encodingFormat: 'audio/mpeg',
+    // The voice is synthetic: the IPTC term schema.org takes for media a trained model made.
+    digitalSourceType: 'https://schema.org/TrainedAlgorithmicMediaDigitalSource',
     duration: input.durationSeconds != null && Number.isFinite(input.durationSeconds) ? isoDuration(input.durationSeconds) : null,
     inLanguage: input.locale,
     uploadDate: input.uploadedAt,

@@ -2,6 +2,7 @@
  * A narration is public (its SRT is the whole text) and goes to a third party: it reads only what the
  * content API would show, text fields of `api::` types, never a private field or a password.
  */
+import { placeholdersOf, urlFieldProblem } from './front-end-url';
 
 export const NARRATABLE_FIELD_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'blocks']);
 
@@ -18,6 +19,8 @@ export interface NarratedFieldsConfig {
   titleField?: string;
   textFields: string[];
   authorField?: string;
+  url?: string;
+  summary?: { field: string };
 }
 
 export interface FieldProblem {
@@ -58,6 +61,14 @@ export function narrationConfigProblems(
     const problem = fieldProblem(model, field, isPrivate);
     if (problem) problems.push({ path: at('textFields', String(index)), message: `${uid} ${problem}` });
   });
+  if (narration.summary) {
+    const problem = fieldProblem(model, narration.summary.field, isPrivate);
+    if (problem) problems.push({ path: at('summary', 'field'), message: `${uid} ${problem}` });
+  }
+  for (const field of narration.url ? placeholdersOf(narration.url) : []) {
+    const problem = urlFieldProblem(model.attributes, field, isPrivate);
+    if (problem) problems.push({ path: at('url'), message: `${uid} ${problem}` });
+  }
   return problems;
 }
 

@@ -16,8 +16,8 @@ function storedCharacters(row: Pick<NarrationRow, 'characters' | 'segments'>): n
   return row.segments?.length ? row.segments.reduce((sum, part) => sum + part.characters, 0) : row.characters;
 }
 
-/** `base`: the site's content API (server.url and api.rest.prefix). */
-export function narrationJson(row: NarrationRow, base: string) {
+/** `base`: the site's content API (server.url and api.rest.prefix); `aiLabel`: the player's label for this locale, null when off. */
+export function narrationJson(row: NarrationRow, base: string, page?: { aiLabel: string | null; pageUrl: string | null }) {
   const hasFiles = Boolean(row.audio && row.subtitles);
   const fileUrl = (name: string) => (hasFiles ? narrationFileUrl(base, row.articleId, name) : null);
   const audioUrl = fileUrl('audio.mp3');
@@ -43,9 +43,13 @@ export function narrationJson(row: NarrationRow, base: string) {
     characters: storedCharacters(row),
     credits: row.credits,
     updatedAt: row.updatedAt,
+    /** Newest first; what the audio is now and how it came to be. */
+    revisions: (row.revisions ?? []).map(({ at, cause, changed }) => ({ at, cause, changed })),
+    ...(page ? { aiLabel: page.aiLabel, pageUrl: page.pageUrl } : {}),
     jsonLd: audioUrl
       ? audioObjectJsonLd({
           title: row.title,
+          pageUrl: page?.pageUrl ?? null,
           audioUrl,
           vttUrl,
           durationSeconds: seconds,

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { joinMp3, mp3FileSource, type Mp3PartSource } from '../../audio';
+import { joinMp3, mp3FileSource, tagMp3File, type Mp3PartSource } from '../../audio';
 import { DownloadRefusedError, downloadToTempFile } from '../../download';
 import { joinCues, partCues, formatSrt, formatVtt, parseSrt, type Cue } from '../../subtitles';
 import type { NarrationPartRow, NarrationRow } from '../domain/narration-row';
@@ -177,6 +177,8 @@ async function joinAndUpload(
     plan.map(({ key }) => sourceOf(key).audio),
     audioPath
   );
+  // Every part's frames move by the tag's length; the map of parts says where they are in the stored file.
+  const shift = await tagMp3File(audioPath, await media.tagsOf(row));
   const cues = joinCues(plan.map(({ key }, index) => ({ cues: sourceOf(key).cues, durationSeconds: joined.parts[index].durationSeconds })));
   const srtPath = path.join(workDir, 'joined.srt');
   const vttPath = path.join(workDir, 'joined.vtt');
@@ -186,12 +188,12 @@ async function joinAndUpload(
   return {
     ...files,
     durationSeconds: joined.durationSeconds,
-    audioBytes: joined.bytes,
+    audioBytes: joined.bytes + shift,
     cues: cues.cues,
     segments: plan.map((part, index) => ({
       key: part.key,
       characters: part.characters,
-      audioOffset: joined.parts[index].audioOffset,
+      audioOffset: joined.parts[index].audioOffset + shift,
       audioLength: joined.parts[index].audioLength,
       durationSeconds: joined.parts[index].durationSeconds,
       offsetMs: cues.parts[index].offsetMs,

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
+import { tagMp3File, type NarrationTags } from '../../audio';
 import { type DownloadConfig, DownloadRefusedError, downloadToTempFile } from '../../download';
 import type { SpeechClientConfig } from '../../speech-client';
 import { NARRATION_UID } from '../../content-types';
@@ -133,10 +134,20 @@ function createUploads(strapi: Core.Strapi) {
   return uploads;
 }
 
-export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
+/** The site's name, the tags' artist. */
+export type SiteName = () => Promise<string>;
+
+export function createMediaStore(strapi: Core.Strapi, config: MediaConfig, siteName: SiteName) {
   const uploads = createUploads(strapi);
+  /** What a stored MP3 says of itself: the article, its language, the site, and that its voice is synthetic. */
+  const tagsOf = async (row: NarrationRow): Promise<NarrationTags> => ({
+    title: row.title,
+    language: row.targetLocale,
+    artist: (await siteName()) || null,
+  });
   return {
     ...uploads,
+    tagsOf,
     /** Throws DownloadRefusedError when a file may not be fetched; on abort nothing uploaded is left, and temporary files are removed on every path. */
     async store(row: NarrationRow, signal?: AbortSignal): Promise<StoredMedia> {
       const pending = row.pendingResult;
@@ -151,7 +162,7 @@ export function createMediaStore(strapi: Core.Strapi, config: MediaConfig) {
         await fs.writeFile(vttPath, srtToVtt(srtText), 'utf8');
         // Read from the MP3's frames as it downloaded; the SRT's last cue only stands in when they cannot be read.
         const durationSeconds = audio.durationSeconds ?? narrationDuration(srtText);
-        const audioBytes = audio.bytes;
+        const audioBytes = audio.bytes + (await tagMp3File(audio.path, await tagsOf(row)));
 
         const files = await uploads.upload(row, { audio: audio.path, subtitles: srt.path, subtitlesVtt: vttPath }, signal);
         return { ...files, durationSeconds, audioBytes, cues: parseSrt(srtText) };

@@ -130,8 +130,20 @@ function createDocumentReads(strapi: Core.Strapi) {
         'feedGuid',
         'durationSeconds',
         'audioBytes',
+        'chapters',
+        'revisions',
       ],
-      populate: { audio: { select: ['id', 'url', 'hash', 'provider'] }, subtitlesVtt: { select: ['id'] } },
+      populate: { audio: { select: ['id', 'url', 'hash', 'provider'] }, subtitles: { select: ['id'] }, subtitlesVtt: { select: ['id'] } },
+    })) as NarrationRow[];
+  }
+
+  /** Every locale's stored narration of these documents: a feed item's alternate enclosures. */
+  async function withAudioForDocuments(contentType: string, documentIds: string[]): Promise<NarrationRow[]> {
+    if (documentIds.length === 0) return [];
+    return (await query().findMany({
+      where: { contentType, targetDocumentId: { $in: documentIds }, firstCompletedAt: { $notNull: true } },
+      select: ['id', 'articleId', 'targetDocumentId', 'targetLocale', 'completedAt', 'audioBytes'],
+      populate: { audio: { select: ['id'] } },
     })) as NarrationRow[];
   }
 
@@ -143,7 +155,16 @@ function createDocumentReads(strapi: Core.Strapi) {
     return writeStamp(query(), { contentType });
   }
 
-  return { findByArticleId, findById, findForDocument, findForDocuments, storedSince, withAudioNewestFirst, changeStamp };
+  return {
+    findByArticleId,
+    findById,
+    findForDocument,
+    findForDocuments,
+    storedSince,
+    withAudioNewestFirst,
+    withAudioForDocuments,
+    changeStamp,
+  };
 }
 
 /** Figures of the whole queue, for the overview and the estimates. */

@@ -1,5 +1,6 @@
 /** Storing a result: a worker takes it, downloads it into the Media Library, and links the files to the row. */
 import { CLEAR_LEASE, type Decide, type Decision } from './decision';
+import { revisionsAfterStore } from './revisions';
 import { NARRATION_STATUSES } from './types';
 
 const storingFailed = (reason: string, code: string): Decision => ({
@@ -51,6 +52,7 @@ export const onStored: Decide<'stored'> = (state, event) => {
       audioBytes: event.audioBytes ?? null,
       chapters: event.chapters?.length ? event.chapters : null,
       segments: event.segments ?? null,
+      revisions: revisionsAfterStore(state, event.segments, event.now),
       // The files this write unlinks wait in `replacedFiles` until removed (file-links.ts).
       stores: (state.stores ?? 0) + 1,
       replacedFilesWaiting: true,

@@ -2,6 +2,7 @@
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../../shared/contracts/settings';
 import type { Chapter } from '../../../subtitles';
+import type { StoredRevision } from './revisions';
 import type { PlannedPart, StoredPart } from './segment-map';
 
 export { NARRATION_STATUSES, type NarrationStatus };
@@ -41,6 +42,11 @@ export interface NarrationState {
   lastErrorCode?: string | null;
   /** When its first audio was stored: a podcast episode's date, which a correction keeps. */
   firstCompletedAt?: string | Date | null;
+  /** What asked for the version in flight (the ledger's cause). */
+  cause?: string | null;
+  segments?: StoredPart[] | null;
+  freshParts?: string[] | null;
+  revisions?: StoredRevision[] | null;
 }
 
 /** Counters that are only ever written by compare-and-set on the value they were computed from. */
@@ -95,6 +101,7 @@ export interface NarrationPatch {
   narrationMode?: NarrationMode;
   segmentPlan?: PlannedPart[] | null;
   segments?: StoredPart[] | null;
+  revisions?: StoredRevision[];
 }
 
 export type NarrationEvent =
