@@ -26,4 +26,5 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await getService('speech-to-text').start();
   getService('verifier').start();
   getService('insights').start();
+  getService('feeds').checkArtwork();
 };

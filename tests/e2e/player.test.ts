@@ -301,6 +301,9 @@ describe('the player on a page of another origin', () => {
 
   it('the keyboard alone plays, pauses, seeks, changes speed and jumps to a cue', async () => {
     await openArticle(english.articleId, english.cues.length);
+    // The label first: its tooltip names the voice to keyboard users too.
+    await page.keyboard.press('Tab');
+    expect(await focusedPart()).toBe('ai-label');
     await page.keyboard.press('Tab');
     expect(await focusedPart()).toBe('button play');
     await page.keyboard.press('Enter');
@@ -564,10 +567,10 @@ describe('the player on a page of another origin', () => {
         `/api/speech/narrations/${english.articleId}/audio.mp3`,
       ])
     );
-    // The page's own origin served the article pages only.
+    // The page's own origin served the article pages and the page framing the embed only.
     expect(
       new Set(network.filter((request) => request.url.startsWith(siteOrigin)).map((request) => new URL(request.url).pathname))
-    ).toEqual(new Set(['/article.html']));
+    ).toEqual(new Set(['/article.html', '/embed.html']));
     expect(problems.filter((problem) => !problem.includes('404'))).toEqual([]);
   });
 });

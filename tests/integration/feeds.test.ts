@@ -1,10 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import Ajv from 'ajv';
 import Database from 'better-sqlite3';
 import { parseFeed } from 'podcast-partytime';
 import { v5 as uuidv5 } from 'uuid';
-import { blocks, contentManager, startStack, type Stack } from './harness';
+import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import NodeID3 from 'node-id3';
 import {
   decodeWithFfmpeg,
@@ -153,12 +155,32 @@ async function download(url: string): Promise<Buffer> {
   return Buffer.from(await response.arrayBuffer());
 }
 
+/** A PNG's first bytes (signature and IHDR): all a size reader needs. */
+function pngHead(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'ascii');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr.writeUInt8(8, 16);
+  ihdr.writeUInt8(6, 17);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
+}
+
+/** Serves the pages type's artwork: wide, which Apple refuses. */
+const artwork = { server: null as http.Server | null, url: '' };
+
 beforeAll(async () => {
+  artwork.server = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'image/png' }).end(pngHead(1600, 900))
+  );
+  await new Promise<void>((resolve) => artwork.server!.listen(0, '127.0.0.1', resolve));
+  artwork.url = `http://127.0.0.1:${(artwork.server.address() as AddressInfo).port}`;
   stack = await startStack({
     graphql: true,
     env: {
       SPEECH_LOCALE_VOICES: 'ar=ar-male-1',
-      SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL }),
+      SPEECH_FEEDS: JSON.stringify({ channel: CHANNEL, contentTypes: { [PAGE]: { imageUrl: `${artwork.url}/wide.png` } } }),
       SPEECH_CONTENT_TYPES: JSON.stringify(TYPES),
     },
   });
@@ -203,6 +225,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await new Promise((resolve) => artwork.server?.close(resolve));
 });
 
 describe('the narration JSON', () => {
@@ -314,6 +337,22 @@ describe('the podcast feed of a type', () => {
     expect(doc!.getElementsByTagName('language')[0]!.textContent).toBe('ar');
     expect((await feed('/api/speech/feeds/articles.xml?locale=en')).doc!.getElementsByTagName('item')).toHaveLength(1);
     expect((await feed('/api/speech/feeds/articles.xml?locale=not a locale')).response.status).toBe(400);
+  });
+
+  it("checks each feed's artwork when Strapi starts, and warns, naming the key, of one Apple would refuse", async () => {
+    await waitFor(async () => /contentTypes\.api::page\.page\.imageUrl .*it is 1600×900 px, not square\./.test(stack.logs()), {
+      what: 'the warning about the wide artwork',
+      timeoutMs: 20_000,
+    });
+    await waitFor(
+      async () => /feeds\.channel\.imageUrl \(https:\/\/cdn\.example\/cover\.png\).*could not be downloaded/.test(stack.logs()),
+      {
+        what: 'the warning about the artwork that cannot be read',
+        timeoutMs: 20_000,
+      }
+    );
+    // The feed is served all the same.
+    expect((await feed('/api/speech/feeds/articles.xml')).response.status).toBe(200);
   });
 
   it('answers 404 for a type the Public role may not read, an unknown type, a single type and the plugin tables', async () => {
@@ -497,13 +536,14 @@ describe('the podcast feed of a type', () => {
     const selfUrl = `${stack.url}/api/speech/feeds/articles.xml?locale=en`;
     const parsed = parseFeed((await feed('/api/speech/feeds/articles.xml?locale=en')).body)!;
     expect(parsed.guid).toBe(uuidv5(selfUrl.replace(/^https?:\/\//, ''), PODCAST_GUID_NAMESPACE));
-    expect(parsed.locked).toEqual({ value: true, owner: CHANNEL.owner.email });
+    expect([parsed.locked, parsed.podcastOwner]).toEqual([true, CHANNEL.owner.email]);
     expect(parsed.owner).toEqual({ name: CHANNEL.owner.name, email: CHANNEL.owner.email });
 
     const item = parsed.items.find((candidate) => candidate.guid.startsWith(`${english}-en`))!;
     expect(item.link).toBe(`https://site.example/en/news/${english}`);
     expect(item.description).toContain(SUMMARY);
-    expect(item.podcastPeople).toEqual([expect.objectContaining({ name: 'Sara Haddad', role: 'author', group: 'writing' })]);
+    // The parser names the taxonomy's role and group as the namespace lists them: ours are known ones.
+    expect(item.podcastPeople).toEqual([expect.objectContaining({ name: 'Sara Haddad', role: 'Author', group: 'Writing' })]);
     const transcripts = item.podcastTranscripts!.map((transcript) => [transcript.type, transcript.url]);
     expect(transcripts).toEqual([
       ['text/vtt', `${stack.url}/api/speech/narrations/${english}-en/subtitles.vtt`],

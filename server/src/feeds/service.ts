@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { alternatesOf, itemFields, itemOf, listedIn } from './items';
 import { podcastGuid } from './podcast-guid';
+import { checkArtwork } from './artwork';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http';
 import type { NarrationRow, Queue } from '../queue';
@@ -199,5 +200,16 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     },
 
     maxAgeSeconds: feeds.maxAgeSeconds,
+
+    /** The artwork of every feed checked once, in the background: a problem is a warning, never a failed start. */
+    checkArtwork(): void {
+      const images = [
+        ...(feeds.channel.imageUrl ? [{ key: 'speech.config.feeds.channel.imageUrl', url: feeds.channel.imageUrl }] : []),
+        ...Object.entries(feeds.contentTypes).flatMap(([uid, type]) =>
+          type.imageUrl ? [{ key: `speech.config.feeds.contentTypes.${uid}.imageUrl`, url: type.imageUrl }] : []
+        ),
+      ];
+      if (feeds.enabled && images.length) void checkArtwork(images, (message) => strapi.log.warn(message));
+    },
   };
 }
