@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
@@ -69,11 +70,22 @@ async function audioSha(articleId: string): Promise<string | null> {
   return articles[0]?.audio?.sha256 ?? null;
 }
 
-/** The speech-to-text jobs of the emulator made of an article's audio (its MP3, or a file holding its frames). */
+/** The speech-to-text jobs of the emulator made of an article's audio: the service's MP3, a file holding its frames, or the file Strapi stored (tagged). */
 async function sttJobsOf(articleId: string): Promise<SttJob[]> {
   const sha = await audioSha(articleId);
-  if (!sha) return [];
-  return (await stack.control<{ jobs: SttJob[] }>('GET', `/stt-jobs?sha256=${sha}`)).jobs;
+  const stored = await stack.request(`/api/speech/narrations/${encodeURIComponent(articleId)}/audio.mp3`);
+  const storedSha = stored.ok
+    ? createHash('sha256')
+        .update(Buffer.from(await stored.arrayBuffer()))
+        .digest('hex')
+    : null;
+  const jobs = new Map<string, SttJob>();
+  for (const wanted of [sha, storedSha]) {
+    if (!wanted) continue;
+    for (const job of (await stack.control<{ jobs: SttJob[] }>('GET', `/stt-jobs?sha256=${wanted}`)).jobs)
+      jobs.set(JSON.stringify(job), job);
+  }
+  return [...jobs.values()];
 }
 
 async function verificationOf(contentType: string, documentId: string, locale = 'en') {

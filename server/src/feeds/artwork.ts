@@ -54,3 +54,16 @@ export async function checkArtwork(
     if (problem) warn(`[speech] ${key} (${url}): podcast directories may refuse this artwork: ${problem}.`);
   }
 }
+
+/** Every `imageUrl` of the feeds' configuration, with the key that sets it. */
+export function configuredArtwork(feeds: {
+  channel: { imageUrl?: string };
+  contentTypes: Record<string, { imageUrl?: string }>;
+}): Array<{ key: string; url: string }> {
+  return [
+    ...(feeds.channel.imageUrl ? [{ key: 'speech.config.feeds.channel.imageUrl', url: feeds.channel.imageUrl }] : []),
+    ...Object.entries(feeds.contentTypes).flatMap(([uid, type]) =>
+      type.imageUrl ? [{ key: `speech.config.feeds.contentTypes.${uid}.imageUrl`, url: type.imageUrl }] : []
+    ),
+  ];
+}

@@ -60,7 +60,8 @@ export function itemOf(row: NarrationRow & { audio: NonNullable<NarrationRow['au
     link: entry && type?.url ? frontEndUrl(type.url, entry, row.targetLocale) : null,
     description: [summary, note].filter(Boolean).join('\n\n') || null,
     author: author || null,
-    alternates: context.alternates,
+    // The same episode in the document's other locales.
+    alternates: context.alternates.filter((other) => other.language !== row.targetLocale),
   };
 }
 

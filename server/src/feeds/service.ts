@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { feedItemGuid, podcastRss, type FeedChannel, type FeedItem } from './rss';
 import { alternatesOf, itemFields, itemOf, listedIn } from './items';
 import { podcastGuid } from './podcast-guid';
-import { checkArtwork } from './artwork';
+import { checkArtwork, configuredArtwork } from './artwork';
 import { feedLocale } from './feed-locale';
 import { etagOf } from '../http';
 import type { NarrationRow, Queue } from '../queue';
@@ -114,6 +114,12 @@ async function keepGuids({ queue }: Pick<FeedsServiceDeps, 'queue'>, rows: Narra
   }
 }
 
+/** What the cached feed of a type was built from: its narrations and live entries (how many, their latest write). */
+async function stampOf({ queue, content }: Pick<FeedsServiceDeps, 'queue' | 'content'>, uid: string): Promise<string> {
+  const [narrations, live] = await Promise.all([queue.reads.changeStamp(uid), content.liveStamp(uid)]);
+  return `${narrations}/${live}`;
+}
+
 export function createFeedsService(deps: FeedsServiceDeps) {
   const { strapi, settings, config: feeds, content, contentApi, queue } = deps;
   const rows = queue.reads;
@@ -147,17 +153,11 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       const alternates = await alternatesOf({ content, rows }, uid, page, base, pluralName);
       for (const row of page) {
         const entry = live.get(documentKey(row.targetDocumentId, localized ? row.targetLocale : null));
-        const others = (alternates.get(row.targetDocumentId) ?? []).filter((other) => other.language !== row.targetLocale);
-        items.push(itemOf(row, { base, pluralName, entry, type, attributeType, alternates: others }));
+        items.push(itemOf(row, { base, pluralName, entry, type, attributeType, alternates: alternates.get(row.targetDocumentId) ?? [] }));
       }
       if (listed.length < feeds.limit) break;
     }
     return items;
-  }
-
-  async function stampOf(uid: string): Promise<string> {
-    const [narrations, live] = await Promise.all([rows.changeStamp(uid), content.liveStamp(uid)]);
-    return `${narrations}/${live}`;
   }
 
   async function build(type: CollectionType, pluralName: string, locale: string | null, stamp: string): Promise<CachedFeed> {
@@ -174,7 +174,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       if (named.kind === 'no-such-feed') return { kind: 'not-found', reason: named.reason };
       const { locale } = named;
       const key = `${type.uid}|${locale ?? '*'}`;
-      const stamp = await stampOf(type.uid);
+      const stamp = await stampOf(deps, type.uid);
       const cached = cache.get(key);
       if (cached && cached.stamp === stamp && Date.now() - cached.builtAt < feeds.maxAgeSeconds * 1000)
         return { kind: 'feed', feed: cached };
@@ -203,12 +203,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
 
     /** The artwork of every feed checked once, in the background: a problem is a warning, never a failed start. */
     checkArtwork(): void {
-      const images = [
-        ...(feeds.channel.imageUrl ? [{ key: 'speech.config.feeds.channel.imageUrl', url: feeds.channel.imageUrl }] : []),
-        ...Object.entries(feeds.contentTypes).flatMap(([uid, type]) =>
-          type.imageUrl ? [{ key: `speech.config.feeds.contentTypes.${uid}.imageUrl`, url: type.imageUrl }] : []
-        ),
-      ];
+      const images = configuredArtwork(feeds);
       if (feeds.enabled && images.length) void checkArtwork(images, (message) => strapi.log.warn(message));
     },
   };
