@@ -114,6 +114,8 @@ async function seed(app, workDir) {
           status: 'completed',
           completedAt: edited,
           firstCompletedAt: first,
+          // As every row has once a feed listed it (older rows get theirs at their first listing, one write each).
+          feedGuid: `${entry.documentId}-${locale}/${audio.hash}`,
           stores: 2,
           revisions: [
             { at: edited.toISOString(), cause: 'edit', changed: [{ start: 1, end: 2 }], passages: 1 },
@@ -169,7 +171,9 @@ async function main() {
   const timed = async () => {
     const before = queries;
     const started = performance.now();
-    const feed = await feeds.feed('articles', 'en');
+    const answer = await feeds.feed('articles', 'en');
+    if (answer.kind !== 'feed') throw new Error(`no feed: ${answer.reason}`);
+    const feed = answer.feed;
     return { feed, ms: performance.now() - started, queries: queries - before };
   };
 
@@ -184,7 +188,7 @@ async function main() {
     '<link>',
     'Updated ',
   ]) {
-    const count = cold.feed.body.split(tag).length - 1;
+    const count = cold.feed.body.slice(cold.feed.body.indexOf('<item>')).split(tag).length - 1;
     if (count !== items) throw new Error(`${count} of ${items} items carry ${tag}`);
   }
   const warm = [];
