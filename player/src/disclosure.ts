@@ -43,3 +43,19 @@ export function changedMarks(narration: Narration, seek: HTMLInputElement): HTML
   });
   return marks.length ? h('span', { class: 'sk' }, seek, h('span', { class: 'mks', 'aria-hidden': 'true' }, ...marks)) : seek;
 }
+
+/** "Share": the article's page (the narration's `pageUrl`), through the system's share sheet, else copied. None without a page. */
+export function shareLink(narration: Narration, strings: PlayerStrings, say: (text: string) => void): HTMLElement[] {
+  const url = narration.pageUrl;
+  if (!url) return [];
+  const link = h('a', { part: 'share', href: url }, strings.share);
+  link.onclick = (event) => {
+    event.preventDefault();
+    const share = (navigator as { share?: (data: { title?: string; url: string }) => Promise<void> }).share;
+    const shared = share
+      ? share.call(navigator, { title: narration.title ?? undefined, url })
+      : navigator.clipboard.writeText(url).then(() => say(strings.copied));
+    shared.catch(() => undefined);
+  };
+  return [link];
+}

@@ -6,7 +6,7 @@
  * piece with a `part` name, its colours and font from CSS custom properties (see the README).
  */
 import { activeCueIndex, lastStartedIndex } from './cues';
-import { aboutLine, changedMarks, startTime } from './disclosure';
+import { aboutLine, changedMarks, shareLink, startTime } from './disclosure';
 import { h } from './dom';
 import type { Narration } from './narration';
 import { EVENTS_PATH, Listening, type Sent } from './insights';
@@ -165,7 +165,10 @@ export class SpeechNarration extends Element {
 
   /** The status line (a polite live region); empty once the narration plays. */
   #say(message?: Message) {
-    const text = message ? this.#strings[message] : '';
+    this.#sayText(message ? this.#strings[message] : '');
+  }
+
+  #sayText(text: string) {
     if (this.#status.textContent !== text) this.#status.textContent = text;
   }
 
@@ -268,7 +271,7 @@ export class SpeechNarration extends Element {
         'div',
         { part: 'controls', class: 'c' },
         h('div', { class: 'x', dir: 'ltr' }, play, back, forward, changedMarks(narration, seek), time),
-        h('div', { class: 'y' }, speed, download)
+        h('div', { class: 'y' }, speed, download, ...shareLink(narration, strings, (text) => this.#sayText(text)))
       ),
       audio
     );

@@ -11,5 +11,7 @@ export interface Narration {
   voice?: string | null;
   /** Absent from an older server: the player's own words; null: the site turned it off. */
   aiLabel?: string | null;
+  /** The article's page on the site (its type's `url`). */
+  pageUrl?: string | null;
   revisions?: Array<{ at: string; cause: string; changed: Array<{ start: number; end: number }> }>;
 }

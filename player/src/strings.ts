@@ -24,6 +24,8 @@ export interface PlayerStrings {
   voice: string;
   /** "Updated 3 December 2026". */
   updated: string;
+  share: string;
+  copied: string;
 }
 
 export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
@@ -47,6 +49,8 @@ export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
     aiVoice: 'AI voice',
     voice: 'Voice',
     updated: 'Updated',
+    share: 'Share',
+    copied: 'Link copied.',
   },
   ar: {
     player: 'استمع إلى هذه المقالة',
@@ -68,5 +72,7 @@ export const STRINGS: Record<'en' | 'ar', PlayerStrings> = {
     aiVoice: 'صوت بالذكاء الاصطناعي',
     voice: 'الصوت',
     updated: 'حُدِّث في',
+    share: 'مشاركة',
+    copied: 'نُسخ الرابط.',
   },
 };

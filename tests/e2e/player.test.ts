@@ -113,7 +113,20 @@ beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   if (!fs.existsSync(path.join(ROOT, PLAYER_FILE))) throw new Error(`No player at ${PLAYER_FILE}: node scripts/build-player.cjs`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  stack = await startStack({ env: { SPEECH_LOCALE_VOICES: 'ar=ar-male-1' } });
+  stack = await startStack({
+    env: {
+      SPEECH_LOCALE_VOICES: 'ar=ar-male-1',
+      // The article type with its pages on the site: the player shares them.
+      SPEECH_CONTENT_TYPES: JSON.stringify({
+        [ARTICLE]: {
+          titleField: 'title',
+          textFields: ['summary', 'body'],
+          trigger: 'publish',
+          url: 'https://site.example/{locale}/news/{documentId}',
+        },
+      }),
+    },
+  });
 
   const englishId = await publishNarrated('en', 'Listening on another site', [
     paragraph('The first sentence is short. The second sentence follows it. A third sentence comes next.'),
@@ -230,6 +243,14 @@ describe('the player on a page of another origin', () => {
     expect(await tip.isVisible()).toBe(true);
     expect(await part('updated').count()).toBe(0);
     expect(await part('changed').count()).toBe(0);
+    // Share: the article's page; without a share sheet (headless), copied, and said so.
+    const [documentId] = english.articleId.split('-en');
+    expect(await part('share').getAttribute('href')).toBe(`https://site.example/en/news/${documentId}`);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: siteOrigin });
+    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined, configurable: true }));
+    await part('share').click();
+    await expectText(part('status'), 'Link copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`https://site.example/en/news/${documentId}`);
   });
 
   it('plays, and its highlighted cue follows currentTime, scrolling the transcript but never the page', async () => {
@@ -335,7 +356,7 @@ describe('the player on a page of another origin', () => {
     expect((await playerState()).rate).toBe(1.25);
 
     // The link, each chapter, then one tab stop for the whole transcript: the cue being read.
-    for (const expected of ['download', ...english.chapters.map(() => 'chapter'), 'cue']) {
+    for (const expected of ['download', 'share', ...english.chapters.map(() => 'chapter'), 'cue']) {
       await page.keyboard.press('Tab');
       expect(await focusedPart()).toBe(expected);
     }
