@@ -1,7 +1,7 @@
 /** The line a feed item's description ends with once its audio was made again: "Updated 3 December 2026: 2 passages re-read." */
-import type { StoredRevision } from '../queue';
+import type { NarrationRow } from '../queue';
 
-type NoteRevision = Pick<StoredRevision, 'at' | 'cause' | 'passages'>;
+type NoteRevision = Pick<NonNullable<NarrationRow['revisions']>[number], 'at' | 'cause' | 'passages'>;
 
 const WHY = {
   en: {

@@ -5,7 +5,6 @@ export type { CommittedChange } from './rows/row-change';
 export type { MediaFileRef, NarrationListRow, NarrationRow } from './domain/narration-row';
 export { publishedLater } from './domain/narration-row';
 export type { PlannedPart, StoredPart } from './domain/states/segment-map';
-export type { StoredRevision } from './domain/states/revisions';
 export type { DescribeLive, LiveVersion } from './domain/live-version';
 export { partsAsked } from './domain/part-plan';
 export { StoredFileUnreadable } from './media/stored-files';

@@ -1,6 +1,8 @@
 /** A narration's stored versions for the admin, newest first: each revision with what its requests spent and its check. Pure. */
 import type { NarrationVersion } from '../../../../shared/contracts/narrations';
-import type { StoredRevision } from '../../queue';
+import type { NarrationRow } from '../../queue';
+
+type StoredRevision = NonNullable<NarrationRow['revisions']>[number];
 
 interface Spending {
   acceptedAt: string | Date;
