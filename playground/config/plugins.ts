@@ -113,6 +113,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         insights: env.json('SPEECH_INSIGHTS', {}),
         // Verified narration (JSON: { minWordAccuracy, maxAttempts, maxWaitMs }); which types verify is in contentTypes.
         verification: env.json('SPEECH_VERIFICATION', {}),
+        // Prometheus metrics (JSON: { enabled, token }); off by default.
+        metrics: env.json('SPEECH_METRICS', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

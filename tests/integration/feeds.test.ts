@@ -361,6 +361,8 @@ describe('the podcast feed of a type', () => {
       expect([name, response.status]).toEqual([name, 404]);
       expect(body).not.toContain('Members only');
     }
+    // Metrics are off unless the file turns them on: their route is not there either.
+    expect((await stack.request('/api/speech/metrics', { headers: { authorization: 'Bearer anything-at-all-0123456' } })).status).toBe(404);
   });
 
   it('is cached publicly, with an ETag that answers 304', async () => {

@@ -3,6 +3,7 @@ import { creditsConfigShape } from '../credits/config';
 import { downloadConfigShape } from '../download/config';
 import { feedsConfigShape } from '../feeds/config';
 import { insightsConfigShape } from '../insights/config';
+import { metricsConfigShape } from '../metrics/config';
 import { narrationConfigShape, playerConfigShape } from '../narration/config';
 import { queueConfigShape } from '../queue';
 import { configIssues, invalidConfigError, type ConfigProblem } from '../settings/problems';
@@ -25,6 +26,7 @@ export const pluginConfigSchema = z
     ...creditsConfigShape,
     ...insightsConfigShape,
     ...verificationConfigShape,
+    ...metricsConfigShape,
   })
   .strict();
 

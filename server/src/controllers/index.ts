@@ -7,6 +7,7 @@ import narrations from '../narration/public.controller';
 import feeds from '../feeds/controller';
 import adminInsights from '../insights/admin.controller';
 import insightsEvents from '../insights/events.controller';
+import metrics from '../metrics/controller';
 import player from '../player/controller';
 import adminSettings from '../settings-page/admin.controller';
 import adminTranscriptions from '../speech-to-text/admin.controller';
@@ -18,6 +19,7 @@ const controllers = {
   narrations,
   feeds,
   player,
+  metrics,
   'insights-events': insightsEvents,
   'admin-narrations': adminNarrations,
   'admin-credits': adminCredits,

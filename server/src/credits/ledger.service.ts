@@ -230,6 +230,8 @@ function ledgerReads({ repository }: LedgerDeps, basics: LedgerBasics) {
 
     entriesOfNarration: (narrationId: number) => repository.ofNarration(narrationId),
 
+    spentEver: () => repository.spentEver(),
+
     /** Drift: what the balance lost between the first and latest readings, less what the ledger charged. */
     async balance(): Promise<{ creditsRemaining: number | null; seenAt: string | null; drift: number | null }> {
       const readings = (await store().get({ key: 'ledgerBalance' })) as BalanceReadings | null;

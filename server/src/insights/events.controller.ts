@@ -12,7 +12,9 @@ export default {
   async create(ctx: Context) {
     if (!bodyReadByGuard(ctx)) throw new errors.ValidationError('A listening event is accepted only on its route, read by its guard.');
     const read = readListeningEvent(ctx.request.body, Number(ctx.get('content-length') || 0));
+    const metrics = getService('metrics');
     if ('refused' in read) {
+      metrics.insightsEvent('refused');
       if (read.refused.status === 413) throw new errors.PayloadTooLargeError(read.refused.message);
       throw new errors.ValidationError(read.refused.message);
     }
@@ -21,6 +23,7 @@ export default {
       { address: ctx.request.ip, userAgent: ctx.get('user-agent') || undefined },
       { anonymous: !ctx.get('authorization'), authenticate: () => getService('content-api-access').authenticate(ctx) }
     );
+    metrics.insightsEvent(outcome);
     if (outcome === 'not-found') throw new errors.NotFoundError('No narration for this article.');
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Speech-Insights', outcome);

@@ -49,6 +49,8 @@ export interface InsightsDeps {
   config: InsightsConfig;
   views: () => NarrationViews;
   now?: () => Date;
+  /** Seconds a flush that wrote something took (the metrics). */
+  onFlushed?: (seconds: number) => void;
 }
 
 const targetOf = (row: NarrationRow | null): ListeningTarget | null =>
@@ -69,7 +71,8 @@ function createFlusher({
   config,
   now,
   tally,
-}: Pick<InsightsDeps, 'strapi' | 'repository' | 'config'> & { now: () => Date; tally: ListeningTally }) {
+  onFlushed,
+}: Pick<InsightsDeps, 'strapi' | 'repository' | 'config' | 'onFlushed'> & { now: () => Date; tally: ListeningTally }) {
   let salt: { day: string; value: Promise<string> } | null = null;
   let lastDay: string | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -98,6 +101,7 @@ function createFlusher({
     const today = utcDay(now());
     await turnOfDay(today);
     if (tally.empty) return;
+    const started = performance.now();
     await saltOf(today);
     const batches = batchesToWrite(tally.drain(), WRITE_LIMITS);
     const spacing = Math.min(WRITE_SPACING_MS, (config.flushSeconds * 1000) / (2 * batches.length));
@@ -112,6 +116,7 @@ function createFlusher({
         throw error;
       }
     }
+    onFlushed?.((performance.now() - started) / 1000);
   }
 
   const runner = createSerialRunner(flushPass, {

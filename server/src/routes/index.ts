@@ -3,6 +3,7 @@ import { adminRoutes as lexicon } from '../lexicon/routes';
 import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } from '../narration/routes';
 import { contentApiRoutes as feeds } from '../feeds/routes';
 import { adminRoutes as insightsAdmin, contentApiRoutes as insightsPublic } from '../insights/routes';
+import { contentApiRoutes as metrics } from '../metrics/routes';
 import { contentApiRoutes as player } from '../player/routes';
 import { contentApiRoutes as callback } from '../queue/routes';
 import { adminRoutes as settings } from '../settings-page/routes';
@@ -12,5 +13,5 @@ import { adminRoutes as voices } from '../voices/routes';
 /** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
 export default {
   admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin] },
-  'content-api': { type: 'content-api', routes: [...callback, ...narrationPublic, ...player, ...feeds, ...insightsPublic] },
+  'content-api': { type: 'content-api', routes: [...callback, ...narrationPublic, ...player, ...feeds, ...insightsPublic, ...metrics] },
 };

@@ -18,6 +18,7 @@ import { createNarrationsService } from '../narration/narrations.service';
 import { createPendingRecordings } from '../narration/pending-recordings';
 import { createNarrationViews } from '../narration/narration-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
+import { createMetrics } from '../metrics';
 import { createQueue, queueConfigShape } from '../queue';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
@@ -90,6 +91,8 @@ export const FACTORIES = {
   verifier: createVerifier,
   /** A narration's `verification` as the admin reads it. */
   'verification-views': createVerificationViews,
+  /** Prometheus metrics of the queue (off by default). */
+  metrics: createMetrics,
 };
 
 type Factories = typeof FACTORIES;
@@ -161,6 +164,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
         budget: getService('budget'),
         onCommitted: (change) => {
           getService('narration-webhooks').transitionCommitted(change);
+          getService('metrics').changeCommitted(change);
           if (change.event.type === 'stored') getService('verifier').wake();
         },
       },
@@ -261,6 +265,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       repository: insightsRepository(strapi),
       config: pluginConfig(strapi).insights,
       views: () => getService('narration-views'),
+      onFlushed: (seconds) => getService('metrics').insightsFlushed(seconds),
     },
   ],
   'check-rows': (strapi) => [strapi],
@@ -289,6 +294,14 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
     ];
   },
   'verification-views': () => [{ settings: getService('settings'), rows: getService('check-rows') }],
+  metrics: (strapi) => [
+    {
+      config: pluginConfig(strapi).metrics,
+      queue: getService('queue'),
+      creditsSpent: () => getService('ledger').spentEver(),
+      checks: () => getService('check-rows').counts(new Date(0)),
+    },
+  ],
   'insights-views': (strapi) => [
     {
       strapi,
