@@ -29,7 +29,7 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
 export function changedSpans(
   previous: readonly StoredPart[] | null | undefined,
   next: readonly StoredPart[] | null | undefined,
-  freshKeys: readonly string[] = []
+  freshKeys: readonly string[]
 ): { spans: RevisionSpan[]; passages: number } {
   if (!previous?.length || !next?.length) return { spans: [], passages: 0 };
   const kept = new Set(previous.map((part) => part.key));
@@ -51,8 +51,8 @@ export function changedSpans(
 
 /** The row's revisions once `next` is stored at `at`. */
 export function revisionsAfterStore(state: RevisionState, next: readonly StoredPart[] | null | undefined, at: Date): StoredRevision[] {
-  const cause = revisionCause(state);
-  const { spans, passages } = cause === 'first' ? { spans: [], passages: 0 } : changedSpans(state.segments, next, state.freshParts ?? []);
-  const revision: StoredRevision = { at: at.toISOString(), cause, changed: spans, passages };
+  // A first store has no stored parts to differ from: its spans are none.
+  const { spans, passages } = changedSpans(state.segments, next, state.freshParts ?? []);
+  const revision: StoredRevision = { at: at.toISOString(), cause: revisionCause(state), changed: spans, passages };
   return [revision, ...(state.revisions ?? [])].slice(0, MAX_REVISIONS);
 }
