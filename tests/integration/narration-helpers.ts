@@ -283,6 +283,12 @@ export function decodeWithFfmpeg(mp3: Buffer) {
   }
 }
 
+/** An MP3 without the ID3v2 tag in front (its size is syncsafe: 7 bits a byte): the audio as the service made it. */
+export function withoutId3v2(mp3: Buffer): Buffer {
+  if (mp3.subarray(0, 3).toString('latin1') !== 'ID3') return mp3;
+  return mp3.subarray(10 + ((mp3[6]! << 21) | (mp3[7]! << 14) | (mp3[8]! << 7) | mp3[9]!));
+}
+
 /** The tags ffprobe reads from an MP3's ID3v2 tag (a TXXX frame under its description). */
 export function mp3TagsWithFfprobe(mp3: Buffer): Record<string, string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-tags-'));

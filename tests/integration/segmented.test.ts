@@ -11,6 +11,7 @@ import {
   partsSeconds,
   setNarrationMode,
   waitForStatus,
+  withoutId3v2,
 } from './narration-helpers';
 
 /**
@@ -44,11 +45,11 @@ async function narrateArticlesIn(mode: 'whole' | 'segmented', segmentCharacters 
 const partRequests = (articleId: string) => partRequestsOf(stack, articleId);
 
 /** The frame count a Xing or Info header in the first frame declares (flags bit 0), or null. */
-function xingFrames(mp3: Buffer): number | null {
-  // Past the ID3v2 tag the plugin writes in front (its size is syncsafe: 7 bits a byte).
-  const tag = mp3.subarray(0, 3).toString('latin1') === 'ID3' ? 10 + ((mp3[6]! << 21) | (mp3[7]! << 14) | (mp3[8]! << 7) | mp3[9]!) : 0;
-  const at = Math.max(mp3.indexOf('Xing', tag), mp3.indexOf('Info', tag));
-  if (at < 0 || at - tag > 64) return null;
+function xingFrames(file: Buffer): number | null {
+  // Past the ID3v2 tag the plugin writes in front.
+  const mp3 = withoutId3v2(file);
+  const at = Math.max(mp3.indexOf('Xing'), mp3.indexOf('Info'));
+  if (at < 0 || at > 64) return null;
   const flags = mp3.readUInt32BE(at + 4);
   return flags & 1 ? mp3.readUInt32BE(at + 8) : null;
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
-import { mediaFiles, narrationRow, publicNarration, signCallback, sleep, waitForStatus } from './narration-helpers';
+import { mediaFiles, narrationRow, publicNarration, signCallback, sleep, waitForStatus, withoutId3v2 } from './narration-helpers';
 
 /**
  * A media host slower than the storing lease (issue 10). Times are the demo's scaled down 20
@@ -175,7 +175,8 @@ it('a media host slower than the lease: one download, one set of files, linked, 
   expect((narration.body.data ?? narration.body).audioUrl).toBeTruthy();
   const audio = await stack.request(`/api/speech/narrations/${articleId}/audio.mp3`);
   expect(audio.status).toBe(200);
-  expect(Buffer.from(await audio.arrayBuffer()).equals(files.mp3)).toBe(true);
+  // The service's audio, behind the tag the plugin puts in front.
+  expect(withoutId3v2(Buffer.from(await audio.arrayBuffer())).equals(withoutId3v2(files.mp3))).toBe(true);
 });
 
 it('two slow hosts that keep failing: at most maxAttempts downloads each, then failed, no file left', async () => {
