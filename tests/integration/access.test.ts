@@ -290,6 +290,11 @@ describe('admin routes follow the Content Manager permissions', () => {
       const view = await arabicDesk.call('GET', `/speech/narrations/document/${documentId}?contentType=${ARTICLE}${query(locale)}`);
       expect(view.body.data.map((row: any) => row.locale)).not.toContain('en');
     }
+    // The English narration's versions (their costs and checks) are not the Arabic desk's to read; its own are.
+    const englishVersions = await arabicDesk.call('GET', `/speech/narrations/${documentId}-en/versions`);
+    expect([englishVersions.status, JSON.stringify(englishVersions.body)]).toEqual([404, expect.not.stringContaining('credits')]);
+    expect((await arabicDesk.call('GET', `/speech/narrations/${documentId}-ar/versions`)).body.data).toHaveLength(1);
+    expect((await stack.admin('GET', `/speech/narrations/${documentId}-en/versions`)).body.data).toHaveLength(1);
 
     // Nothing sent to the service, nothing queued, cancelled or changed in English.
     await sleep(1_000); // a wrongly queued narration would be submitted by the next worker tick

@@ -8,6 +8,7 @@ import { parseFeed } from 'podcast-partytime';
 import { v5 as uuidv5 } from 'uuid';
 import { blocks, contentManager, startStack, waitFor, type Stack } from './harness';
 import NodeID3 from 'node-id3';
+import { pngHead } from '../unit/feeds/png-fixtures';
 import {
   decodeWithFfmpeg,
   emulatorDuration,
@@ -153,18 +154,6 @@ async function download(url: string): Promise<Buffer> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
-}
-
-/** A PNG's first bytes (signature and IHDR): all a size reader needs. */
-function pngHead(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'ascii');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr.writeUInt8(8, 16);
-  ihdr.writeUInt8(6, 17);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
 }
 
 /** Serves the pages type's artwork: wide, which Apple refuses. */
@@ -642,10 +631,10 @@ describe('embeds and sharing', () => {
 describe('caching headers of the narration routes', () => {
   it('the JSON, the redirects and chapters.vtt carry an ETag and answer 304 to it, never cached publicly', async () => {
     const articleId = `${english}-en`;
-    for (const suffix of ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt', '/chapters.vtt']) {
+    for (const suffix of ['', '/audio.mp3', '/subtitles.srt', '/subtitles.vtt', '/chapters.vtt', '/chapters.json']) {
       const pathname = `/api/speech/narrations/${articleId}${suffix}`;
       const first = await stack.request(pathname, { redirect: 'manual' });
-      expect([suffix, first.status]).toEqual([suffix, suffix === '' || suffix === '/chapters.vtt' ? 200 : 302]);
+      expect([suffix, first.status]).toEqual([suffix, ['', '/chapters.vtt', '/chapters.json'].includes(suffix) ? 200 : 302]);
       const etag = first.headers.get('etag');
       expect(etag).toBeTruthy();
       expect(first.headers.get('cache-control')).toBe('no-cache');
@@ -658,6 +647,15 @@ describe('caching headers of the narration routes', () => {
     }
     // What the caller may not see is a 404, whatever tag it sends.
     expect((await stack.request(`/api/speech/narrations/${unpublished}-en`, { headers: { 'if-none-match': '*' } })).status).toBe(404);
+    // The chapters too: of an unpublished entry, and of a type the Public role may not read.
+    for (const pathname of [
+      `/api/speech/narrations/${unpublished}-en/chapters.json`,
+      `/api/speech/narrations/${closedPage}/chapters.json`,
+    ]) {
+      const refused = await stack.request(pathname);
+      expect([pathname, refused.status]).toEqual([pathname, 404]);
+      expect(await refused.text()).not.toContain('chapters');
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { id3v2TagLength } from '../../server/src/audio/mp3-sniff';
 import { pathToFileURL } from 'node:url';
 import { createHash, createHmac } from 'node:crypto';
 import { EMULATOR_API_KEY, blocks, contentManager, waitFor, type Stack } from './harness';
@@ -283,10 +284,10 @@ export function decodeWithFfmpeg(mp3: Buffer) {
   }
 }
 
-/** An MP3 without the ID3v2 tag in front (its size is syncsafe: 7 bits a byte): the audio as the service made it. */
+/** An MP3 without the ID3v2 tag in front (the plugin's own reading of its size): the audio as the service made it. */
 export function withoutId3v2(mp3: Buffer): Buffer {
-  if (mp3.subarray(0, 3).toString('latin1') !== 'ID3') return mp3;
-  return mp3.subarray(10 + ((mp3[6]! << 21) | (mp3[7]! << 14) | (mp3[8]! << 7) | mp3[9]!));
+  const tag = id3v2TagLength(mp3);
+  return typeof tag === 'number' ? mp3.subarray(tag) : mp3;
 }
 
 /** The tags ffprobe reads from an MP3's ID3v2 tag (a TXXX frame under its description). */

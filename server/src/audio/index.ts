@@ -2,4 +2,4 @@
 export { joinMp3, mp3FileSource, type Mp3PartSource } from './mp3-join';
 export { Mp3Sniffer, type Mp3Verdict } from './mp3-sniff';
 export { isoDuration, Mp3DurationReader } from './mp3';
-export { DIGITAL_SOURCE_TYPE, tagMp3File, type NarrationTags } from './id3-tag';
+export { narrationTag, tagMp3File, type NarrationTags } from './id3-tag';

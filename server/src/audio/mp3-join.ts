@@ -39,12 +39,20 @@ export class Mp3JoinError extends Error {
   }
 }
 
-/** Every part must share the first part's stream; on any error the output file is removed. */
-export async function joinMp3(parts: readonly Mp3PartSource[], outputPath: string): Promise<JoinedMp3> {
+/**
+ * Every part must share the first part's stream; on any error the output file is removed. `head`
+ * (an ID3v2 tag) is written first: `bytes` and the parts' offsets count it, the Xing frame does not.
+ */
+export async function joinMp3(
+  parts: readonly Mp3PartSource[],
+  outputPath: string,
+  head: Uint8Array = new Uint8Array(0)
+): Promise<JoinedMp3> {
   if (parts.length === 0) throw new Mp3JoinError(null, 'no part to join');
   const file = await open(outputPath, 'w');
   try {
-    const joined = await writeJoined(file, parts);
+    if (head.length > 0) await file.write(head, 0, head.length, 0);
+    const joined = await writeJoined(file, parts, head.length);
     await file.close();
     return joined;
   } catch (error) {
@@ -93,7 +101,11 @@ class JoinedFileWriter {
   private bitrateIndex = -1;
   private unwritten = 0;
 
-  constructor(private readonly file: FileHandle) {}
+  /** `base`: where the audio starts in the file (after a tag). */
+  constructor(
+    private readonly file: FileHandle,
+    private readonly base: number
+  ) {}
 
   addFrame(frame: Uint8Array): void {
     if (!this.layout) {
@@ -112,7 +124,7 @@ class JoinedFileWriter {
   async write(runs: Uint8Array[]): Promise<void> {
     const bytes = runs.reduce((sum, run) => sum + run.length, 0);
     if (bytes !== this.unwritten) throw new Error(`the walker answered ${bytes} bytes of frames where it announced ${this.unwritten}`);
-    if (bytes > 0) await this.file.writev(runs, this.position);
+    if (bytes > 0) await this.file.writev(runs, this.base + this.position);
     this.position += bytes;
     this.audioBytes += bytes;
     this.unwritten = 0;
@@ -121,13 +133,13 @@ class JoinedFileWriter {
   async finish(): Promise<'Xing' | 'Info'> {
     const kind = this.variableBitrate ? 'Xing' : 'Info';
     const frame = buildXingFrame(this.layout!, { kind, frames: this.frames, bytes: this.position, toc: this.toc.toc(this.position) });
-    await this.file.write(frame, 0, frame.length, 0);
+    await this.file.write(frame, 0, frame.length, this.base);
     return kind;
   }
 }
 
-async function writeJoined(file: FileHandle, sources: readonly Mp3PartSource[]): Promise<JoinedMp3> {
-  const writer = new JoinedFileWriter(file);
+async function writeJoined(file: FileHandle, sources: readonly Mp3PartSource[], base: number): Promise<JoinedMp3> {
+  const writer = new JoinedFileWriter(file, base);
   let stream: Mp3Stream | undefined;
   const parts: JoinedMp3Part[] = [];
   for (const [index, source] of sources.entries()) {
@@ -150,7 +162,7 @@ async function writeJoined(file: FileHandle, sources: readonly Mp3PartSource[]):
       frames: walker.frames,
       durationSeconds: secondsOf(walker.frames, stream),
       startSeconds: secondsOf(framesBefore, stream),
-      audioOffset: writer.position - audioLength,
+      audioOffset: base + writer.position - audioLength,
       audioLength,
     });
   }
@@ -158,7 +170,7 @@ async function writeJoined(file: FileHandle, sources: readonly Mp3PartSource[]):
   return {
     frames: writer.frames,
     durationSeconds: secondsOf(writer.frames, stream!),
-    bytes: writer.position,
+    bytes: base + writer.position,
     stream: stream!,
     header,
     parts,

@@ -3,15 +3,9 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommittedChange, Queue } from '../queue';
 import type { MetricsConfig } from './config';
 import { observationOf } from './domain/observations';
+import { NARRATION_STATUSES } from '../../../shared/contracts/narrations';
 
-/** Statuses whose rows are counted live (the archive's are cached a minute by the queue's counts). */
-const STATUSES = ['queued', 'submitting', 'awaiting_callback', 'awaiting_parts', 'storing', 'completed', 'failed', 'cancelled'];
-
-/**
- * The plugin's Prometheus metrics, in a registry of its own (never prom-client's global one, which
- * the host's app may use). Counters are this instance's; queue depth is read from the database at
- * each scrape, so every instance reports the same depth.
- */
+/** Credits and checks as the ledger and the verifier keep them, read at each scrape. */
 export interface MetricsDeps {
   config: MetricsConfig;
   queue: Pick<Queue, 'reads'>;
@@ -21,53 +15,38 @@ export interface MetricsDeps {
   checks: () => Promise<{ verified: number; mismatches: number; failed: number; underWay: number }>;
 }
 
-/** Read from the database at each scrape, so every instance reports the same figures. */
+/** Read from the database at each scrape (the queue's counts once for both of its gauges), so every instance reports the same figures. */
 function databaseGauges(registry: Registry, { queue, creditsSpent, checks }: Omit<MetricsDeps, 'config'>) {
-  new Gauge({
-    name: 'speech_queue_depth',
-    help: 'Narrations by queue status',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const counts = await queue.reads.countByStatus();
-      for (const status of STATUSES) this.set({ status }, counts[status] ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'speech_generations_in_flight',
-    help: 'Narrations submitted and awaiting the service (submitting or awaiting its callback)',
-    registers: [registry],
-    async collect() {
-      const counts = await queue.reads.countByStatus();
-      this.set((counts.submitting ?? 0) + (counts.awaiting_callback ?? 0));
-    },
-  });
-  new Gauge({
-    name: 'speech_credits_spent',
-    help: 'Credits the ledger records as spent, ever (refunds taken off)',
-    registers: [registry],
-    async collect() {
-      this.set(await creditsSpent());
-    },
-  });
-  new Gauge({
-    name: 'speech_verification_checks',
-    help: 'Checks by speech to text kept (92 days) by outcome, and those under way',
-    labelNames: ['outcome'],
-    registers: [registry],
-    async collect() {
-      const counts = await checks();
-      this.set({ outcome: 'verified' }, counts.verified);
-      this.set({ outcome: 'mismatch' }, counts.mismatches);
-      this.set({ outcome: 'failed' }, counts.failed);
-      this.set({ outcome: 'under_way' }, counts.underWay);
-    },
-  });
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const depth = gauge('speech_queue_depth', 'Narrations by queue status', ['status']);
+  const inFlight = gauge(
+    'speech_generations_in_flight',
+    'Narrations submitted and awaiting the service (submitting or awaiting its callback)'
+  );
+  const credits = gauge('speech_credits_spent', 'Credits the ledger records as spent, ever (refunds taken off)');
+  const verifications = gauge('speech_verification_checks', 'Checks by speech to text kept (92 days) by outcome, and those under way', [
+    'outcome',
+  ]);
+
+  return async function refresh(): Promise<void> {
+    const [counts, spent, checked] = await Promise.all([queue.reads.countByStatus(), creditsSpent(), checks()]);
+    for (const status of NARRATION_STATUSES) depth.set({ status }, counts[status] ?? 0);
+    inFlight.set((counts.submitting ?? 0) + (counts.awaiting_callback ?? 0));
+    credits.set(spent);
+    verifications.set({ outcome: 'verified' }, checked.verified);
+    verifications.set({ outcome: 'mismatch' }, checked.mismatches);
+    verifications.set({ outcome: 'failed' }, checked.failed);
+    verifications.set({ outcome: 'under_way' }, checked.underWay);
+  };
 }
 
+/**
+ * The plugin's Prometheus metrics, in a registry of its own (never prom-client's global one, which
+ * the host's app may use). Counters are this instance's; the database's figures are read at each scrape.
+ */
 export function createMetrics({ config, queue, creditsSpent, checks }: MetricsDeps) {
   const registry = new Registry();
-  databaseGauges(registry, { queue, creditsSpent, checks });
+  const refreshDatabaseGauges = databaseGauges(registry, { queue, creditsSpent, checks });
   const submissions = new Counter({
     name: 'speech_submissions_total',
     help: 'Submissions to the speech service by outcome',
@@ -132,7 +111,10 @@ export function createMetrics({ config, queue, creditsSpent, checks }: MetricsDe
       return a.length === b.length && timingSafeEqual(a, b);
     },
 
-    render: () => registry.metrics(),
+    async render(): Promise<string> {
+      await refreshDatabaseGauges();
+      return registry.metrics();
+    },
   };
 }
 

@@ -117,6 +117,16 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
     return entry ?? null;
   }
 
+  /** Live versions, in `locale` or (null, on a localized type) in every locale, with their keys and `fields`. */
+  function liveQuery(uid: string, locale: string | null, fields: readonly string[] = []) {
+    const localized = types.isLocalized(uid);
+    return {
+      ...types.versionParams(uid, locale, 'published'),
+      ...(localized && !locale ? { locale: '*' } : {}),
+      fields: [...new Set([...(localized ? ['documentId', 'locale'] : ['documentId']), ...fields])],
+    };
+  }
+
   /** The live versions of these documents by documentKey, with `fields` besides their keys. */
   async function liveEntries(
     uid: string,
@@ -126,12 +136,9 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
   ): Promise<Map<string, ContentEntry>> {
     if (documentIds.length === 0) return new Map();
     const localized = types.isLocalized(uid);
-    const params = { ...types.versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
-    const keys = localized ? ['documentId', 'locale'] : ['documentId'];
     const entries: ContentEntry[] = await documentsOf(strapi, uid).findMany({
-      ...params,
+      ...liveQuery(uid, locale, fields),
       filters: { documentId: { $in: documentIds } },
-      fields: [...new Set([...keys, ...fields])],
     });
     return new Map(entries.map((entry) => [documentKey(entry.documentId, localized ? (entry.locale ?? null) : null), entry]));
   }
@@ -157,14 +164,8 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
 
     /** The first live entry whose fields equal these values; `locale` null on a localized type: any locale. */
     async findLiveWhere(uid: string, values: Record<string, string>, locale: string | null): Promise<ContentEntry | null> {
-      const localized = types.isLocalized(uid);
-      const params = { ...types.versionParams(uid, locale, 'published'), ...(localized && !locale ? { locale: '*' } : {}) };
       const filters = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, { $eq: value }]));
-      const entry: ContentEntry | null = await documentsOf(strapi, uid).findFirst({
-        ...params,
-        filters,
-        fields: localized ? ['documentId', 'locale'] : ['documentId'],
-      });
+      const entry: ContentEntry | null = await documentsOf(strapi, uid).findFirst({ ...liveQuery(uid, locale), filters });
       return entry ?? null;
     },
 

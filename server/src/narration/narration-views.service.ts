@@ -4,8 +4,6 @@ import type { SettingsService } from '../settings';
 import type { ContentReader } from './content';
 import { narrationJson } from './domain/public-view';
 import { frontEndUrl, matchFrontEndUrl, placeholdersOf } from './domain/front-end-url';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { aiLabelFor, type AiLabels } from './domain/ai-label';
 
 /** Only where the caller may read the type (or `publicNarration` is on), and only for live content. */
@@ -18,26 +16,49 @@ export interface PublicViewsDeps {
 }
 
 export function createNarrationViews({ settings, rows: repository, content, contentApi, aiLabels }: PublicViewsDeps) {
+  /** The live entry the caller may see this narration beside (`true`: known live, not read); null when it may not. */
+  async function visibleLive(
+    row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>,
+    auth: ContentApiAuth | null,
+    live?: true
+  ): Promise<Record<string, unknown> | true | null> {
+    if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return null;
+    const narrated = (await settings.get()).contentTypes[row.contentType];
+    if (!narrated?.publicNarration && !(await contentApi.mayRead(auth, row.contentType))) return null;
+    return live ?? (await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale));
+  }
+
+  /** Its page on the site, from the entry when the template names its fields (never guessed). */
+  async function pageUrlOf(row: NarrationRow, entry: Record<string, unknown> | true): Promise<string | null> {
+    const template = (await settings.get()).contentTypes[row.contentType]?.url;
+    if (!template) return null;
+    const fields = placeholdersOf(template).filter((field) => field !== 'locale' && field !== 'documentId');
+    const known = entry === true || !fields.every((field) => field in entry) ? null : entry;
+    const live =
+      fields.length === 0
+        ? {}
+        : (known ?? (await content.liveEntries(row.contentType, [row.targetDocumentId], row.targetLocale, fields)).values().next().value);
+    return live ? frontEndUrl(template, { ...live, documentId: row.targetDocumentId }, row.targetLocale) : null;
+  }
+
   const service = {
     /** The public narration JSON, as the routes, REST and GraphQL answer it; `entry`: its live entry, when the caller has it. */
-    async json(row: NarrationRow, entry?: Record<string, unknown>) {
-      const template = (await settings.get()).contentTypes[row.contentType]?.url;
-      let pageUrl: string | null = null;
-      if (template) {
-        const fields = placeholdersOf(template).filter((field) => field !== 'locale');
-        const live =
-          entry && fields.every((field) => field in entry)
-            ? entry
-            : (await content.liveEntries(row.contentType, [row.targetDocumentId], row.targetLocale, fields)).values().next().value;
-        pageUrl = live ? frontEndUrl(template, live, row.targetLocale) : null;
-      }
+    async json(row: NarrationRow, entry: Record<string, unknown> | true = true) {
+      const pageUrl = await pageUrlOf(row, entry);
       return narrationJson(row, settings.contentApiUrl(), { aiLabel: aiLabelFor(aiLabels, row.targetLocale), pageUrl });
     },
 
     async findVisible(articleId: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
       const row = await repository.findByArticleId(articleId, true);
-      if (!row || !(await service.isVisible(row, auth))) return null;
+      if (!row || !(await visibleLive(row, auth))) return null;
       return row;
+    },
+
+    /** The narration JSON where the caller may see it, the live entry read once for both. */
+    async visibleJson(articleId: string, auth: ContentApiAuth | null) {
+      const row = await repository.findByArticleId(articleId, true);
+      const live = row ? await visibleLive(row, auth) : null;
+      return row && live ? service.json(row, live) : null;
     },
 
     /**
@@ -45,22 +66,14 @@ export function createNarrationViews({ settings, rows: repository, content, cont
      * type's `url` template. Null unless the caller may read it, as the JSON route answers.
      */
     async findVisibleByUrl(url: string, auth: ContentApiAuth | null): Promise<NarrationRow | null> {
-      const own = new RegExp(`^${escapeRegExp(settings.contentApiUrl())}/speech/(?:narrations|embed)/([^/?#]+)`).exec(url);
-      if (own) {
-        const articleId = (() => {
-          try {
-            return decodeURIComponent(own[1]!);
-          } catch {
-            return null;
-          }
-        })();
-        return articleId ? service.findVisible(articleId, auth) : null;
-      }
+      const api = settings.contentApiUrl();
+      const own = matchFrontEndUrl(`${api}/speech/narrations/{articleId}`, url) ?? matchFrontEndUrl(`${api}/speech/embed/{articleId}`, url);
+      if (own) return service.findVisible(own.articleId!, auth);
       for (const [uid, type] of Object.entries((await settings.get()).contentTypes)) {
         const values = type.url ? matchFrontEndUrl(type.url, url) : null;
         if (!values || !content.exists(uid)) continue;
-        const { locale = null, documentId, ...fields } = values;
-        const entry = await content.findLiveWhere(uid, documentId ? { ...fields, documentId } : fields, locale);
+        const { locale = null, ...fields } = values;
+        const entry = await content.findLiveWhere(uid, fields, locale);
         if (entry) return service.findVisible(content.articleIdFor(uid, entry.documentId, entry.locale ?? locale), auth);
       }
       return null;
@@ -74,19 +87,8 @@ export function createNarrationViews({ settings, rows: repository, content, cont
     ): Promise<NarrationRow | null> {
       if (!(await settings.get()).contentTypes[uid]) return null;
       const row = await repository.findByArticleId(content.articleIdFor(uid, entry.documentId, entry.locale ?? null), true);
-      if (!row || !(await service.isVisible(row, auth, { live: entry.publishedAt ? true : undefined }))) return null;
+      if (!row || !(await visibleLive(row, auth, entry.publishedAt ? true : undefined))) return null;
       return row;
-    },
-
-    async isVisible(
-      row: Pick<NarrationRow, 'contentType' | 'targetDocumentId' | 'targetLocale'>,
-      auth: ContentApiAuth | null,
-      { live }: { live?: boolean } = {}
-    ): Promise<boolean> {
-      if (!row.contentType.startsWith('api::') || !content.exists(row.contentType)) return false;
-      const narrated = (await settings.get()).contentTypes[row.contentType];
-      if (!narrated?.publicNarration && !(await contentApi.mayRead(auth, row.contentType))) return false;
-      return live ?? Boolean(await content.loadLive(row.contentType, row.targetDocumentId, row.targetLocale));
     },
   };
   return service;

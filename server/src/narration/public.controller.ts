@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '@strapi/utils';
 import { z } from 'zod/v3';
+import type { ContentApiAuth } from '../access';
 import type { NarrationRow } from '../queue';
 import { etagOf, validate } from '../http';
 import { privateAnswer, redirectToFile } from './file-redirect';
@@ -14,20 +15,21 @@ import { getService } from '../utils';
 
 const articleIdParam = z.string().min(1).max(255);
 
-async function findVisible(ctx: Context): Promise<NarrationRow> {
+/** Not found, not live, or not readable by this caller: one answer, so a closed type's narrations cannot even be detected. */
+async function visible<T>(ctx: Context, find: (articleId: string, auth: ContentApiAuth | null) => Promise<T | null>): Promise<T> {
   const articleId = validate(articleIdParam, ctx.params.articleId, 'Invalid articleId.');
-  // Not found, not live, or not readable by this caller: one answer, so a closed type's
-  // narrations cannot even be detected.
-  const auth = await getService('content-api-access').authenticate(ctx);
-  const row = await getService('narration-views').findVisible(articleId, auth);
-  if (!row) throw new errors.NotFoundError('No narration for this article.');
-  return row;
+  const found = await find(articleId, await getService('content-api-access').authenticate(ctx));
+  if (!found) throw new errors.NotFoundError('No narration for this article.');
+  return found;
 }
+
+const findVisible = (ctx: Context): Promise<NarrationRow> =>
+  visible(ctx, (articleId, auth) => getService('narration-views').findVisible(articleId, auth));
 
 export default {
   async findOne(ctx: Context) {
-    const row = await findVisible(ctx);
-    const json = await getService('narration-views').json(row);
+    // The live entry read once: for the caller's access and for the page's URL.
+    const json = await visible(ctx, (articleId, auth) => getService('narration-views').visibleJson(articleId, auth));
     if (privateAnswer(ctx, etagOf(JSON.stringify(json), { weak: true }))) return;
     ctx.body = json;
   },

@@ -205,6 +205,25 @@ describe('joining MP3 parts', () => {
     expect(probe(out('second.mp3')).frames).toBe(second.frames);
   });
 
+  it('writes a tag in front when asked: the offsets and the length count it, the audio behind it is the same file', async () => {
+    const parts = () => [cbr.tagged, cbr.bare].map((file) => mp3FileSource(file));
+    const plain = await joinMp3(parts(), out('plain-joined.mp3'));
+    const head = id3v2Tag({ title: 'Tagged in front' });
+    const tagged = await joinMp3(parts(), out('tag-in-front.mp3'), head);
+    const bytes = readFileSync(out('tag-in-front.mp3'));
+    expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
+    expect(bytes.subarray(head.length).equals(readFileSync(out('plain-joined.mp3')))).toBe(true);
+    expect(tagged.bytes).toBe(bytes.length);
+    expect(tagged.parts.map((part) => part.audioOffset)).toEqual(plain.parts.map((part) => part.audioOffset + head.length));
+    // Read back by range from the tagged file, the parts join into the plain file again.
+    await joinMp3(
+      tagged.parts.map((part) => mp3FileSource(out('tag-in-front.mp3'), part)),
+      out('tag-read-back.mp3')
+    );
+    expect(readFileSync(out('tag-read-back.mp3')).equals(readFileSync(out('plain-joined.mp3')))).toBe(true);
+    expect(probe(out('tag-in-front.mp3')).frames).toBe(tagged.frames);
+  });
+
   it('reads files with one reused buffer a part, and two joins at once do not share one', async () => {
     const first = [cbr.tagged, cbr.withId3v1, cbr.bare];
     const second = [vbr[0]!, vbr[1]!];

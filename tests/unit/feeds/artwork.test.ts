@@ -1,17 +1,6 @@
 import { imageSize } from 'image-size';
 import { artworkProblem, checkArtwork } from '../../../server/src/feeds/artwork';
-
-/** The first bytes of a PNG: its signature and the IHDR chunk that holds its size (what a reader needs). */
-function pngHead(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'ascii');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr.writeUInt8(8, 16);
-  ihdr.writeUInt8(6, 17);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
-}
+import { pngHead } from './png-fixtures';
 
 describe("a feed's artwork", () => {
   it('is taken square, from 1400 to 3000 px, as JPEG or PNG', () => {

@@ -2,6 +2,8 @@
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Attribute types whose value reads as one path or query segment. */
 const URL_FIELD_TYPES: ReadonlySet<string> = new Set(['string', 'uid', 'text', 'email', 'integer', 'biginteger', 'enumeration', 'date']);
 
@@ -61,7 +63,7 @@ export function matchFrontEndUrl(template: string, url: string): Record<string, 
         names.push(piece);
         return '([^/?#]+)';
       }
-      return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return escapeRegExp(piece);
     })
     .join('');
   const match = new RegExp(`^${pattern}(?:[?#].*)?$`, 'i').exec(url);

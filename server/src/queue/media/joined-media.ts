@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { joinMp3, mp3FileSource, tagMp3File, type Mp3PartSource } from '../../audio';
+import { joinMp3, mp3FileSource, narrationTag, type Mp3PartSource } from '../../audio';
 import { DownloadRefusedError, downloadToTempFile } from '../../download';
 import { joinCues, partCues, formatSrt, formatVtt, parseSrt, type Cue } from '../../subtitles';
 import type { NarrationPartRow, NarrationRow } from '../domain/narration-row';
@@ -173,12 +173,12 @@ async function joinAndUpload(
 ): Promise<Omit<JoinedMedia, 'consumed'>> {
   const sourceOf = (key: string) => sources.get(key)!;
   const audioPath = path.join(workDir, 'joined.mp3');
+  // The plugin's tag in front: the parts' offsets and the byte length count it.
   const joined = await joinMp3(
     plan.map(({ key }) => sourceOf(key).audio),
-    audioPath
+    audioPath,
+    narrationTag(await media.tagsOf(row))
   );
-  // Every part's frames move by the tag's length; the map of parts says where they are in the stored file.
-  const shift = await tagMp3File(audioPath, await media.tagsOf(row));
   const cues = joinCues(plan.map(({ key }, index) => ({ cues: sourceOf(key).cues, durationSeconds: joined.parts[index].durationSeconds })));
   const srtPath = path.join(workDir, 'joined.srt');
   const vttPath = path.join(workDir, 'joined.vtt');
@@ -188,12 +188,12 @@ async function joinAndUpload(
   return {
     ...files,
     durationSeconds: joined.durationSeconds,
-    audioBytes: joined.bytes + shift,
+    audioBytes: joined.bytes,
     cues: cues.cues,
     segments: plan.map((part, index) => ({
       key: part.key,
       characters: part.characters,
-      audioOffset: joined.parts[index].audioOffset + shift,
+      audioOffset: joined.parts[index].audioOffset,
       audioLength: joined.parts[index].audioLength,
       durationSeconds: joined.parts[index].durationSeconds,
       offsetMs: cues.parts[index].offsetMs,

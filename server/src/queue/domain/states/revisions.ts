@@ -1,21 +1,14 @@
 /** The stored versions of a narration, newest first: when, why, and which passages the new audio reads anew. */
-import type { Revision, RevisionCause, RevisionSpan } from '../../../../../shared/contracts/narrations';
+import type { RevisionCause, RevisionSpan } from '../../../../../shared/contracts/narrations';
 import type { StoredPart } from './segment-map';
-import type { NarrationState } from './types';
+import type { NarrationState, StoredRevision } from './types';
 
 export const MAX_REVISIONS = 20;
 
-export interface StoredRevision extends Revision {
-  /** Passages read anew (a span may join several neighbours); 0 when the plugin does not know them. */
-  passages: number;
-}
-
-type RevisionState = Pick<NarrationState, 'firstCompletedAt' | 'narratedFingerprint' | 'submittedFingerprint' | 'stores'> & {
-  cause?: string | null;
-  segments?: readonly StoredPart[] | null;
-  freshParts?: readonly string[] | null;
-  revisions?: readonly StoredRevision[] | null;
-};
+type RevisionState = Pick<
+  NarrationState,
+  'firstCompletedAt' | 'narratedFingerprint' | 'submittedFingerprint' | 'stores' | 'cause' | 'segments' | 'freshParts' | 'revisions'
+>;
 
 export function revisionCause(state: RevisionState): RevisionCause {
   if (!state.firstCompletedAt && !state.stores) return 'first';

@@ -2,7 +2,7 @@
 import { NARRATION_STATUSES, type NarrationStatus } from '../../../../../shared/contracts/narrations';
 import type { NarrationMode } from '../../../../../shared/contracts/settings';
 import type { Chapter } from '../../../subtitles';
-import type { StoredRevision } from './revisions';
+import type { Revision } from '../../../../../shared/contracts/narrations';
 import type { PlannedPart, StoredPart } from './segment-map';
 
 export { NARRATION_STATUSES, type NarrationStatus };
@@ -47,6 +47,12 @@ export interface NarrationState {
   segments?: StoredPart[] | null;
   freshParts?: string[] | null;
   revisions?: StoredRevision[] | null;
+}
+
+/** A stored version as the row keeps it (revisions.ts). */
+export interface StoredRevision extends Revision {
+  /** Passages read anew (a span may join several neighbours); 0 when the plugin does not know them. */
+  passages: number;
 }
 
 /** Counters that are only ever written by compare-and-set on the value they were computed from. */
