@@ -10,6 +10,8 @@ import { PLUGIN_ID } from './utils/pluginId';
 
 /** The usage page under Settings (/settings/speech-usage). */
 const USAGE_SETTINGS_PATH = `${PLUGIN_ID}-usage`;
+/** The queue page under Settings (/settings/speech-queue). */
+const QUEUE_SETTINGS_PATH = `${PLUGIN_ID}-queue`;
 /** The listening page under Settings (/settings/speech-listening). */
 const LISTENING_SETTINGS_PATH = `${PLUGIN_ID}-listening`;
 
@@ -79,6 +81,13 @@ const plugin: PluginDefinition = {
       Component: () => import('./pages/Usage'),
       permissions: PERMISSIONS.readSettings,
     });
+    app.addSettingsLink('global', {
+      id: `${PLUGIN_ID}-queue`,
+      to: QUEUE_SETTINGS_PATH,
+      intlLabel: { id: `${PLUGIN_ID}.queue.title`, defaultMessage: 'Speech queue' },
+      Component: () => import('./pages/Queue'),
+      permissions: PERMISSIONS.readSettings,
+    });
     // Listening, for every admin (no permission of its own): the figures are what the admin's
     // Content Manager read permission allows.
     app.addSettingsLink('global', {
@@ -102,13 +111,14 @@ const plugin: PluginDefinition = {
     return Promise.all(
       locales.map(async (locale) => {
         try {
-          // One catalogue per area of the plugin, merged (verified narration and passage voices have their own).
-          const [main, verification, passages] = (await Promise.all([
+          // One catalogue per area of the plugin, merged (verified narration, passage voices and the queue page have their own).
+          const [main, verification, passages, queue] = (await Promise.all([
             import(`./translations/${locale}.json`),
             import(`./translations/verification/${locale}.json`),
             import(`./translations/passages/${locale}.json`),
+            import(`./translations/queue/${locale}.json`),
           ])) as TranslationModule[];
-          return { data: prefixKeys({ ...main.default, ...verification.default, ...passages.default }), locale };
+          return { data: prefixKeys({ ...main.default, ...verification.default, ...passages.default, ...queue.default }), locale };
         } catch {
           return { data: {}, locale };
         }

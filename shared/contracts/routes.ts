@@ -33,6 +33,11 @@ export const ADMIN_ROUTES = {
   'admin-narrations.resumeQueue': { method: 'POST', path: '/queue/resume' },
   // Sends a narration the monthly budget holds: the settings' update permission.
   'admin-narrations.letThrough': { method: 'POST', path: '/narrations/let-through' },
+  'admin-queue.summary': { method: 'GET', path: '/queue' },
+  'admin-queue.entries': { method: 'GET', path: '/queue/entries' },
+  'admin-queue.estimateRetry': { method: 'POST', path: '/queue/retry/estimate' },
+  'admin-queue.retry': { method: 'POST', path: '/queue/retry' },
+  'admin-queue.cancel': { method: 'POST', path: '/queue/cancel' },
   'admin-lexicon.hear': { method: 'POST', path: '/lexicon/hear' },
   'admin-transcriptions.submit': { method: 'POST', path: '/transcriptions' },
   'admin-transcriptions.list': { method: 'GET', path: '/transcriptions' },

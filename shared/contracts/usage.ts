@@ -18,6 +18,7 @@ export const BUDGET_REACHED = 'BUDGET_REACHED';
  * - `narrate-now`: an editor's "narrate now" in the panel;
  * - `bulk`: the list view's bulk action;
  * - `regenerate`: an editor's "regenerate";
+ * - `retry`: an operator's retry of failed narrations on the queue page;
  * - `automatic`: the plugin on its own (the reconciliation after an outage, a code publish with no request);
  * - `voice-preview`, `paragraph-preview`, `transcription`: the admin's previews and speech to text;
  * - `verification`: a regenerate a failed check asked for (a type with `verification.onMismatch: 'regenerate'`).
@@ -28,6 +29,7 @@ export const LEDGER_CAUSES = [
   'narrate-now',
   'bulk',
   'regenerate',
+  'retry',
   'automatic',
   'voice-preview',
   'paragraph-preview',

@@ -34,4 +34,9 @@ export const {
   useSpeechLetThroughMutation,
   useGetSpeechInsightsQuery,
   useGetSpeechDocumentInsightsQuery,
+  useGetSpeechQueueQuery,
+  useGetSpeechQueueEntriesQuery,
+  useGetSpeechRetryEstimateQuery,
+  useSpeechRetryFailedMutation,
+  useSpeechCancelQueuedMutation,
 } = speechApi;

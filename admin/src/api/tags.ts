@@ -11,7 +11,7 @@ import {
 /** How many recent transcriptions the Transcribe page lists (as many as the server lists when not told). */
 export const RECENT_TRANSCRIPTIONS = TRANSCRIPTION_LIST_LIMIT.default;
 
-export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription', 'SpeechUsage'] as const;
+export const SPEECH_TAGS = ['SpeechNarration', 'SpeechEstimate', 'SpeechTranscription', 'SpeechUsage', 'SpeechQueue'] as const;
 
 /** The periods GET /speech/usage answers (`days`), in days. */
 export const USAGE_PERIODS = [30, 90] as const;

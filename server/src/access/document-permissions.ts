@@ -10,6 +10,9 @@ export type DocumentAction = 'read' | 'narrate';
 
 export type DocumentDecision = 'allowed' | 'forbidden' | 'not-found';
 
+/** What a role may see of a type: all of it, some locales, each document as its conditions say, or none. */
+export type TypeAccess = { kind: 'all' } | { kind: 'locales'; locales: ReadonlySet<string> } | { kind: 'per-document' } | { kind: 'none' };
+
 type CmAction = 'read' | 'publish' | 'update';
 
 type FindManyParams = NonNullable<Parameters<ReturnType<typeof documentsOf>['findMany']>[0]>;
@@ -77,6 +80,18 @@ export function createDocumentPermissions(strapi: Core.Strapi) {
   return {
     localeOf,
     isLocalized,
+
+    /** Decided from the ability alone: lists over many types filter by it in their query. */
+    typeAccess(userAbility: unknown, uid: string, action: DocumentAction): TypeAccess {
+      if (!model(uid)) return { kind: 'none' };
+      const needed = cmAction(uid, action);
+      const locales = grantedLocales(userAbility, `plugin::content-manager.explorer.${needed}`, uid);
+      if (locales === 'all' || (locales && !isLocalized(uid))) return { kind: 'all' };
+      if (locales) return { kind: 'locales', locales };
+      const permissions = checker(userAbility, uid);
+      if (permissions.cannot[needed]()) return { kind: 'none' };
+      return permissions.requiresEntity[needed]() ? { kind: 'per-document' } : { kind: 'all' };
+    },
 
     async decide(userAbility: unknown, uid: string, target: DocumentRef, action: DocumentAction): Promise<DocumentDecision> {
       if (!model(uid)) return 'not-found';

@@ -9,6 +9,7 @@ import adminInsights from '../insights/admin.controller';
 import insightsEvents from '../insights/events.controller';
 import metrics from '../metrics/controller';
 import player from '../player/controller';
+import adminQueue from '../queue-page/admin.controller';
 import adminSettings from '../settings-page/admin.controller';
 import adminTranscriptions from '../speech-to-text/admin.controller';
 import adminVoices from '../voices/admin.controller';
@@ -24,6 +25,7 @@ const controllers = {
   'admin-narrations': adminNarrations,
   'admin-credits': adminCredits,
   'admin-insights': adminInsights,
+  'admin-queue': adminQueue,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,
   'admin-voices': adminVoices,

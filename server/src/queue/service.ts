@@ -95,6 +95,11 @@ export function createQueue(deps: QueueDeps) {
 
     /** Paused or running, and the balance the service last reported, as every instance sees it. */
     readState: () => state.read(),
+    /** Requests the service is generating, whole articles and parts, against `maxInFlight`. */
+    async inFlight() {
+      const [whole, inParts] = await Promise.all([rows.countInFlight(), parts.countInFlight()]);
+      return { count: whole + inParts, cap: config.maxInFlight };
+    },
     async resume() {
       const resumed = await state.update({ paused: false, pausedUntil: null, pauseCode: null, pauseReason: null });
       worker.wake();

@@ -6,12 +6,13 @@ import { adminRoutes as insightsAdmin, contentApiRoutes as insightsPublic } from
 import { contentApiRoutes as metrics } from '../metrics/routes';
 import { contentApiRoutes as player } from '../player/routes';
 import { contentApiRoutes as callback } from '../queue/routes';
+import { adminRoutes as queuePage } from '../queue-page/routes';
 import { adminRoutes as settings } from '../settings-page/routes';
 import { adminRoutes as speechToText } from '../speech-to-text/routes';
 import { adminRoutes as voices } from '../voices/routes';
 
 /** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
 export default {
-  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin] },
+  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin, ...queuePage] },
   'content-api': { type: 'content-api', routes: [...callback, ...narrationPublic, ...player, ...feeds, ...insightsPublic, ...metrics] },
 };

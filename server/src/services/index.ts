@@ -20,6 +20,7 @@ import { createNarrationViews } from '../narration/narration-views.service';
 import { createVoiceOverrides } from '../narration/voice-overrides';
 import { createMetrics } from '../metrics';
 import { createQueue, queueConfigShape } from '../queue';
+import { createQueuePage } from '../queue-page/queue-page.service';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
@@ -93,6 +94,8 @@ export const FACTORIES = {
   'verification-views': createVerificationViews,
   /** Prometheus metrics of the queue (off by default). */
   metrics: createMetrics,
+  /** The queue page: the whole queue's figures, what waits and failed, retry and cancel. */
+  'queue-page': createQueuePage,
 };
 
 type Factories = typeof FACTORIES;
@@ -300,6 +303,24 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       queue: getService('queue'),
       creditsSpent: () => getService('ledger').spentEver(),
       checks: () => getService('check-rows').counts(new Date(0)),
+    },
+  ],
+  'queue-page': () => [
+    {
+      settings: getService('settings'),
+      queue: getService('queue'),
+      permissions: getService('document-permissions'),
+      record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
+      credits: async () => {
+        const at = new Date();
+        const [{ budget }, spent, balance] = await Promise.all([
+          getService('settings').get(),
+          getService('ledger').monthSpent(at),
+          getService('ledger').balance(),
+        ]);
+        const budgetRemaining = budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent.total);
+        return { budgetRemaining, creditsRemaining: balance.creditsRemaining };
+      },
     },
   ],
   'insights-views': (strapi) => [

@@ -6,6 +6,9 @@ import enVerification from '../../../admin/src/translations/verification/en.json
 import arVerification from '../../../admin/src/translations/verification/ar.json';
 import enPassages from '../../../admin/src/translations/passages/en.json';
 import arPassages from '../../../admin/src/translations/passages/ar.json';
+import enQueue from '../../../admin/src/translations/queue/en.json';
+import arQueue from '../../../admin/src/translations/queue/ar.json';
+import { STATUS_LABELS } from '../../../admin/src/pages/Queue/CountsCard';
 import { BADGE_LABEL, KNOWN_ERROR_CODES } from '../../../admin/src/utils/status';
 import { VALIDATION_MESSAGES } from '../../../admin/src/pages/Settings/form';
 import { FAILURE_REASON_DEFAULTS } from '../../../admin/src/components/FailureReason';
@@ -35,6 +38,7 @@ function usedIds(): Set<string> {
   Object.keys(VALIDATION_MESSAGES).forEach((id) => ids.add(id));
   Object.values(PARTS_MESSAGES).forEach((message) => ids.add(message.id));
   Object.values(SERIES_MESSAGES).forEach((message) => ids.add(message.id));
+  Object.values(STATUS_LABELS).forEach(([id]) => ids.add(id));
   // Registered in index.ts under the plugin's prefix (the widgets' titles and links).
   ids.add('widget.title').add('widget.link').add('listeningWidget.title').add('listeningWidget.link');
   return ids;
@@ -44,8 +48,8 @@ function usedIds(): Set<string> {
 const placeholders = (message: string) => [...new Set([...message.matchAll(/\{(\w+)\s*[,}]/g)].map((match) => match[1]))].sort();
 
 /** The catalogues of a language, merged as the admin's registerTrads merges them (admin/src/index.ts). */
-const en: Record<string, string> = { ...enMain, ...enVerification, ...enPassages };
-const ar: Record<string, string> = { ...arMain, ...arVerification, ...arPassages };
+const en: Record<string, string> = { ...enMain, ...enVerification, ...enPassages, ...enQueue };
+const ar: Record<string, string> = { ...arMain, ...arVerification, ...arPassages, ...arQueue };
 
 describe('admin translations', () => {
   const english = en;
@@ -56,6 +60,8 @@ describe('admin translations', () => {
     expect(Object.keys(arVerification).filter((id) => id in arMain)).toEqual([]);
     expect(Object.keys(enPassages).filter((id) => id in enMain || id in enVerification)).toEqual([]);
     expect(Object.keys(arPassages).filter((id) => id in arMain || id in arVerification)).toEqual([]);
+    expect(Object.keys(enQueue).filter((id) => id in enMain || id in enVerification || id in enPassages)).toEqual([]);
+    expect(Object.keys(arQueue).filter((id) => id in arMain || id in arVerification || id in arPassages)).toEqual([]);
   });
 
   it('has an English text for every id the code uses', () => {

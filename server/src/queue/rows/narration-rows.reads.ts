@@ -206,10 +206,105 @@ function createCounts(strapi: Core.Strapi) {
   return { countByStatus, recentAverageCharacters };
 }
 
+/** Which rows a list over the whole queue takes: statuses, the types (some in some locales only) the caller may see, filters. */
+export interface RowScope {
+  statuses: readonly string[];
+  types: ReadonlyArray<{ contentType: string; locales?: readonly string[] }>;
+  locale?: string | null;
+  /** An error code; null: rows without one; left out: any. */
+  code?: string | null;
+}
+
+/** The fields of a list's row that decide who may see it. */
+export type RowRef = Pick<NarrationRow, 'id' | 'contentType' | 'targetDocumentId' | 'targetLocale'>;
+
+function whereOf(scope: RowScope) {
+  return {
+    status: { $in: [...scope.statuses] },
+    $or: scope.types.map((type) =>
+      type.locales ? { contentType: type.contentType, targetLocale: { $in: [...type.locales] } } : { contentType: type.contentType }
+    ),
+    ...(scope.locale !== undefined ? { targetLocale: scope.locale } : {}),
+    ...(scope.code !== undefined ? { lastErrorCode: scope.code } : {}),
+  };
+}
+
+/** The queue page's reads: counts in one grouped query, lists a page at a time. */
+function createQueueListReads(strapi: Core.Strapi) {
+  const query = narrationQuery(strapi);
+  const orderOf = (oldestFirst: boolean) => (oldestFirst ? [{ nextAttemptAt: 'asc' }, { id: 'asc' }] : [{ id: 'desc' }]);
+  return {
+    /** Rows by type, locale, status and error code: a handful of groups, whatever the size of the queue. */
+    async statusCells(statuses: readonly string[], contentTypes: readonly string[]) {
+      if (contentTypes.length === 0) return [];
+      const knex = strapi.db.connection;
+      const table = strapi.db.metadata.get(NARRATION_UID).tableName;
+      const rows = (await knex(table)
+        .select('content_type', 'target_locale', 'status', 'last_error_code')
+        .count({ count: '*' })
+        .whereIn('status', [...statuses])
+        .whereIn('content_type', [...contentTypes])
+        .groupBy('content_type', 'target_locale', 'status', 'last_error_code')) as Array<{
+        content_type: string;
+        target_locale: string | null;
+        status: string;
+        last_error_code: string | null;
+        count: number | string;
+      }>;
+      return rows.map((row) => ({
+        contentType: row.content_type,
+        locale: row.target_locale,
+        status: row.status,
+        code: row.last_error_code,
+        count: Number(row.count),
+      }));
+    },
+
+    async countInScope(scope: RowScope): Promise<number> {
+      return scope.types.length === 0 ? 0 : query().count({ where: whereOf(scope) });
+    },
+
+    async inScope(scope: RowScope, { offset, limit, oldestFirst }: { offset: number; limit: number; oldestFirst: boolean }) {
+      if (scope.types.length === 0 || limit <= 0) return [];
+      return (await query().findMany({
+        select: [...LIST_COLUMNS],
+        where: whereOf(scope),
+        orderBy: orderOf(oldestFirst),
+        offset,
+        limit,
+      })) as NarrationListRow[];
+    },
+
+    /** What a role with conditions needs to decide which of these rows it may see, at most `limit`. */
+    async refsInScope(scope: RowScope, { limit, oldestFirst }: { limit: number; oldestFirst: boolean }) {
+      if (scope.types.length === 0) return [];
+      return (await query().findMany({
+        select: ['id', 'contentType', 'targetDocumentId', 'targetLocale', 'status', 'lastErrorCode'],
+        where: whereOf(scope),
+        orderBy: orderOf(oldestFirst),
+        limit,
+      })) as Array<RowRef & Pick<NarrationRow, 'status' | 'lastErrorCode'>>;
+    },
+
+    async findByIds(ids: readonly number[]): Promise<NarrationRow[]> {
+      if (ids.length === 0) return [];
+      return (await query().findMany({ where: { id: { $in: [...ids] } } })) as NarrationRow[];
+    },
+
+    async findByArticleIds(articleIds: readonly string[]): Promise<NarrationRow[]> {
+      if (articleIds.length === 0) return [];
+      const rows = (await query().findMany({ where: { articleId: { $in: [...articleIds] } } })) as NarrationRow[];
+      // Exact ids only, as findByArticleId: MySQL's collations compare case-insensitively.
+      const wanted = new Set(articleIds);
+      return rows.filter((row) => wanted.has(row.articleId));
+    },
+  };
+}
+
 export function createNarrationRowReads(strapi: Core.Strapi) {
-  return { ...createWorkReads(strapi), ...createDocumentReads(strapi), ...createCounts(strapi) };
+  return { ...createWorkReads(strapi), ...createDocumentReads(strapi), ...createCounts(strapi), ...createQueueListReads(strapi) };
 }
 
 export type NarrationRowReads = ReturnType<typeof createNarrationRowReads>;
 /** What other features read of the queue's rows: never the worker's own lookups. */
-export type ViewReads = ReturnType<typeof createDocumentReads> & ReturnType<typeof createCounts>;
+export type ViewReads = ReturnType<typeof createDocumentReads> & ReturnType<typeof createCounts> & ReturnType<typeof createQueueListReads>;
