@@ -13,6 +13,9 @@ import { adminRoutes as voices } from '../voices/routes';
 
 /** Every feature's routes, gathered: admin routes under /speech, public ones under /api/speech. */
 export default {
-  admin: { type: 'admin', routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin, ...queuePage] },
+  admin: {
+    type: 'admin',
+    routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin, ...queuePage],
+  },
   'content-api': { type: 'content-api', routes: [...callback, ...narrationPublic, ...player, ...feeds, ...insightsPublic, ...metrics] },
 };

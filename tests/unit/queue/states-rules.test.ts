@@ -332,5 +332,23 @@ describe('submissions', () => {
       transition(narrationState({ status: 'submitting' }), { type: 'submitRejected', reason: 'bad', code: 'VALIDATION_ERROR' })
     );
     expect(patch.creditsMayBeLost).toBe(false);
+    expect(patch.submissions).toBe(0);
+  });
+
+  it('a request the service charged and failed at once is asked again with regenerate true', () => {
+    for (const code of ['PROCESSING_ERROR', 'REFUND_FAILED']) {
+      const failed = applied(
+        transition(narrationState({ status: 'submitting', fingerprint: 'f1' }), { type: 'submitRejected', reason: 'failed', code })
+      );
+      expect(failed.patch.submissions).toBe(1);
+      const retried = applied(
+        transition(narrationState({ ...failed.patch, status: 'failed', fingerprint: 'f1' }), {
+          type: 'contentChanged',
+          fingerprint: 'f1',
+          now: new Date(),
+        })
+      );
+      expect(retried.patch).toMatchObject({ status: 'queued', regenerate: true });
+    }
   });
 });

@@ -66,12 +66,16 @@ export const onSubmitPaused: Decide<'submitPaused'> = (_state, event) => ({
   patch: { ...CLEAR_LEASE, status: 'queued', lastError: event.reason, lastErrorCode: event.code },
 });
 
-export const onSubmitRejected: Decide<'submitRejected'> = (_state, event) => ({
+/** Charged, then failed at once: the service keeps a failed record of the article, which only regenerate true replaces (spec 3.1). */
+const SERVICE_RECORDS_FAILURE: ReadonlySet<string> = new Set(['PROCESSING_ERROR', 'REFUND_FAILED']);
+
+export const onSubmitRejected: Decide<'submitRejected'> = (state, event) => ({
   kind: 'apply',
   from: ['submitting'],
   patch: {
     ...CLEAR_LEASE,
     status: 'failed',
+    submissions: state.submissions + (SERVICE_RECORDS_FAILURE.has(event.code) ? 1 : 0),
     lastError: event.reason,
     lastErrorCode: event.code,
     creditsMayBeLost: event.creditsMayBeLost ?? false,
