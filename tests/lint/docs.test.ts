@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { marked, type Token, type Tokens } from 'marked';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod/v3';
 import { pluginConfigSchema } from '../../server/src/config/schema';
 import { INSTALL_PAGE, readmeBlock } from '../install/readme-blocks';
@@ -199,6 +200,61 @@ describe('the docs', () => {
           `Keys the reference lists that the schema does not have: ${unknown.join(', ') || 'none'}`
       );
     }
+  });
+});
+
+/**
+ * The Docker Compose example (docs/docker/): this machine has no Docker daemon and reaches no image
+ * registry, so the file is checked for what starting it depends on, not started.
+ */
+describe('the Docker Compose example', () => {
+  const compose = parseYaml(read('docs/docker/compose.yaml')) as {
+    services: Record<string, any>;
+    volumes: Record<string, unknown>;
+  };
+  const { strapi, postgres } = compose.services;
+
+  it('starts Strapi on PostgreSQL once the database answers, and calls it healthy when /_health does', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['postgres', 'strapi']);
+    expect(postgres.image).toMatch(/^postgres:\d+$/);
+    expect(postgres.healthcheck.test.join(' ')).toContain('pg_isready');
+    expect(strapi.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(strapi.healthcheck.test.join(' ')).toContain("fetch('http://127.0.0.1:1337/_health')");
+    expect(strapi.ports).toEqual(['1337:1337']);
+    // The database and the Media Library's files (the narrations) outlive the containers.
+    expect(postgres.volumes).toEqual(['database:/var/lib/postgresql/data']);
+    expect(strapi.volumes).toEqual(['uploads:/srv/app/public/uploads']);
+    expect(Object.keys(compose.volumes).sort()).toEqual(['database', 'uploads']);
+  });
+
+  it("passes the playground's database variables and every variable of the install page to Strapi", () => {
+    const environment = strapi.environment as Record<string, string>;
+    expect(environment).toMatchObject({ DATABASE_CLIENT: 'postgres', DATABASE_HOST: 'postgres', DATABASE_PORT: '5432' });
+    const database = read('playground/config/database.ts');
+    for (const name of ['DATABASE_NAME', 'DATABASE_USERNAME', 'DATABASE_PASSWORD']) {
+      expect(database).toContain(`'${name}'`);
+      expect(environment[name]).toBeTruthy();
+    }
+    const installVariables = readmeBlock(read(INSTALL_PAGE), 'env')
+      .split('\n')
+      .map((line) => line.split('=')[0])
+      .filter(Boolean);
+    expect(installVariables).toContain('PUBLIC_URL');
+    expect(installVariables.filter((name) => !(name in environment))).toEqual([]);
+    // The secrets come from the app's .env, never from the file.
+    expect(strapi.env_file).toBe('.env');
+    expect(environment.SPEECH_API_KEY).toBe('${SPEECH_API_KEY:?set SPEECH_API_KEY in .env}');
+  });
+
+  it('builds the image from the Dockerfile beside it, with the plugin tarball npm pack makes', () => {
+    expect(strapi.build).toBe('.');
+    const dockerfile = read('docs/docker/Dockerfile');
+    expect(dockerfile).toMatch(/^FROM node:(20|22|24)-/m);
+    expect(dockerfile).toContain('strapi-plugin-speech-*.tgz');
+    expect(dockerfile).toMatch(/RUN npm ci/);
+    expect(dockerfile).toMatch(/RUN npm run build/);
+    expect(dockerfile).toMatch(/CMD \["npm", "run", "start"\]/);
+    expect(dockerfile.indexOf('WORKDIR /srv/app')).toBeGreaterThan(0);
   });
 });
 
