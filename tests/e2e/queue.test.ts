@@ -246,7 +246,14 @@ it('"retry all failed" takes every failure the filter matches', async () => {
   const before = (await processTextRequests()).length;
   const answer = await stack.admin('POST', '/speech/queue/retry', { all: true, filter: { locale: 'en' } });
   expect(answer.body).toMatchObject({ retried: 1, refused: 0, left: 0 });
-  await waitFor(async () => (await summary()).counts.failed === 1, { timeoutMs: 45_000, what: 'the English failure narrated' });
+  // Narrated, not only queued: the request is in the emulator's log once the queue is empty again.
+  await waitFor(
+    async () => {
+      const { counts } = await summary();
+      return counts.failed === 1 && counts.queued + counts.submitting + counts.awaitingService + counts.storing === 0;
+    },
+    { timeoutMs: 45_000, what: 'the English failure narrated' }
+  );
   const sent = (await processTextRequests()).slice(before).map((request) => request.body.postData?.articleId);
   expect([...new Set(sent)]).toEqual([articles.fineEn.articleId]);
 });
