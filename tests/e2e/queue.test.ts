@@ -223,6 +223,7 @@ it('refuses callers without the permissions and malformed selections, changing n
   expect((await narrator.call('GET', '/speech/queue')).status).toBe(403);
   expect((await narrator.call('GET', '/speech/queue/entries?list=failed')).status).toBe(403);
   expect((await reader.call('GET', '/speech/queue')).status).toBe(200);
+  expect((await reader.call('POST', '/speech/queue/retry/estimate', { all: true })).status).toBe(403);
   expect((await reader.call('POST', '/speech/queue/retry', { all: true })).status).toBe(403);
   expect((await reader.call('POST', '/speech/queue/cancel', { articleIds: [articles.fineEn.articleId] })).status).toBe(403);
   for (const body of [

@@ -11,6 +11,20 @@ export interface FiguresRow {
   cells: React.ReactNode[];
 }
 
+/** A table's header: a label a column, after an optional leading cell (a selection's). */
+export const HeaderRow = ({ columns, leading }: { columns: string[]; leading?: React.ReactNode }) => (
+  <Thead>
+    <Tr>
+      {leading}
+      {columns.map((label) => (
+        <Th key={label}>
+          <Typography variant="sigma">{label}</Typography>
+        </Th>
+      ))}
+    </Tr>
+  </Thead>
+);
+
 /**
  * A table of figures by article or locale (the usage page's most expensive articles, the listening
  * page's most listened ones, its days and its locales): a header row of labels, a row an item, the
@@ -29,15 +43,7 @@ export const FiguresTable = ({
   testId?: string;
 }) => (
   <Table colCount={columns.length} rowCount={rows.length + 1} data-testid={testId}>
-    <Thead>
-      <Tr>
-        {columns.map((label) => (
-          <Th key={label}>
-            <Typography variant="sigma">{label}</Typography>
-          </Th>
-        ))}
-      </Tr>
-    </Thead>
+    <HeaderRow columns={columns} />
     <Tbody>
       {rows.map((row) => (
         <Tr key={row.key}>

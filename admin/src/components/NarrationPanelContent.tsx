@@ -20,6 +20,7 @@ import { useTranslator } from '../utils/useTranslator';
 import { partsProgressMessage, regenerateCostMessage } from '../utils/parts';
 import { badgeKind, isHeldByBudget, isInProgress, rowForLocale } from '../utils/status';
 import { BudgetHold } from './BudgetHold';
+import { ConfirmFooter } from './ConfirmFooter';
 import { useFailureReason } from './FailureReason';
 import { VerificationCard } from './VerificationCard';
 import { VersionsCard } from './VersionsCard';
@@ -358,23 +359,11 @@ export default function NarrationPanelContent({ model, documentId, locale, versi
               </Typography>
             </Flex>
           </Dialog.Body>
-          <Dialog.Footer>
-            <Dialog.Cancel>
-              <Button fullWidth variant="tertiary">
-                {t('common.cancel', 'Cancel')}
-              </Button>
-            </Dialog.Cancel>
-            <Dialog.Action>
-              <Button
-                fullWidth
-                variant="secondary"
-                data-testid="speech-regenerate-confirm"
-                onClick={() => void run('regenerate', () => regenerate(target), reportQueued)}
-              >
-                {t('regenerate.confirm', 'Regenerate')}
-              </Button>
-            </Dialog.Action>
-          </Dialog.Footer>
+          <ConfirmFooter
+            label={t('regenerate.confirm', 'Regenerate')}
+            testId="speech-regenerate-confirm"
+            onConfirm={() => void run('regenerate', () => regenerate(target), reportQueued)}
+          />
         </Dialog.Content>
       </Dialog.Root>
     </Flex>

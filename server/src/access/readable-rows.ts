@@ -1,4 +1,4 @@
-import { documentKey, type DocumentPermissions, type DocumentRef } from './document-permissions';
+import { documentKey, type DocumentAction, type DocumentPermissions, type DocumentRef } from './document-permissions';
 
 export interface ContentTypeFacts {
   exists(uid: string): boolean;
@@ -9,12 +9,16 @@ export interface RowDocument extends DocumentRef {
   contentType: string;
 }
 
-/** As the Content Manager's list view decides; rows about no document or a removed type are left out. */
+/**
+ * As the Content Manager's list view decides (`read`, or each of `actions` in turn); rows about no
+ * document or a removed type are left out.
+ */
 export async function readableRows<Row>(
   deps: { permissions: Pick<DocumentPermissions, 'permitted'>; types: ContentTypeFacts },
   userAbility: unknown,
   rows: readonly Row[],
-  documentOf: (row: Row) => RowDocument | null
+  documentOf: (row: Row) => RowDocument | null,
+  actions: readonly DocumentAction[] = ['read']
 ): Promise<Row[]> {
   const byType = new Map<string, Array<{ row: Row; target: DocumentRef }>>();
   for (const row of rows) {
@@ -28,9 +32,13 @@ export async function readableRows<Row>(
   }
   const kept = new Set<Row>();
   for (const [uid, typeRows] of byType) {
-    const targets = new Map(typeRows.map(({ target }) => [documentKey(target.documentId, target.locale), target]));
-    const allowed = await deps.permissions.permitted(userAbility, uid, [...targets.values()], 'read');
-    for (const { row, target } of typeRows) if (allowed.has(documentKey(target.documentId, target.locale))) kept.add(row);
+    let remaining = typeRows;
+    for (const action of actions) {
+      const targets = new Map(remaining.map(({ target }) => [documentKey(target.documentId, target.locale), target]));
+      const allowed = await deps.permissions.permitted(userAbility, uid, [...targets.values()], action);
+      remaining = remaining.filter(({ target }) => allowed.has(documentKey(target.documentId, target.locale)));
+    }
+    for (const { row } of remaining) kept.add(row);
   }
   return rows.filter((row) => kept.has(row));
 }

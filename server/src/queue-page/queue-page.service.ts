@@ -1,8 +1,8 @@
 import { QUEUE_ACTION_MAX } from '../../../shared/contracts/queue';
 import type * as Contract from '../../../shared/contracts/queue';
-import { documentKey, type DocumentPermissions, type TypeAccess } from '../access';
+import { type ContentTypeFacts, type DocumentAction, type DocumentPermissions, readableRows, type TypeAccess } from '../access';
 import type { Origin } from '../credits';
-import type { NarrationListRow, NarrationRow, Queue } from '../queue';
+import type { NarrationListRow, Queue } from '../queue';
 import type { SettingsService } from '../settings';
 import { PAGE_ROW_STATUSES, summarize, WAITING_ROW_STATUSES, type StatusCell } from './domain/page-counts';
 import { queueEntry } from './domain/entry';
@@ -23,6 +23,7 @@ export interface QueuePageDeps {
   settings: Pick<SettingsService, 'get'>;
   queue: Pick<Queue, 'reads' | 'readState' | 'inFlight' | 'cancel'>;
   permissions: Pick<DocumentPermissions, 'typeAccess' | 'permitted'>;
+  types: ContentTypeFacts;
   /** Queues a document's published version again, as narrate now does. */
   record: (uid: string, documentId: string, locale: string | null, origin: Origin) => Promise<{ queued: boolean; reason?: string }>;
   /** The month's budget left (null: none) and the account's balance as last told. */
@@ -52,31 +53,15 @@ function scopeOf(access: Map<string, TypeAccess>, statuses: readonly string[], f
   };
 }
 
-const refDocument = (ref: Pick<Ref, 'targetDocumentId' | 'targetLocale'>) => ({
-  documentId: ref.targetDocumentId,
-  locale: ref.targetLocale,
-});
-
-/** The refs whose document the caller may act on (`read`, or `read` and `narrate`), type by type. */
-async function permittedRefs<R extends Ref>(
-  deps: QueuePageDeps,
-  userAbility: unknown,
-  refs: readonly R[],
-  actions: ReadonlyArray<'read' | 'narrate'>
-): Promise<R[]> {
-  const byType = new Map<string, R[]>();
-  for (const ref of refs) byType.set(ref.contentType, [...(byType.get(ref.contentType) ?? []), ref]);
-  const kept = new Set<R>();
-  for (const [uid, typeRefs] of byType) {
-    let remaining = typeRefs;
-    for (const action of actions) {
-      const allowed = await deps.permissions.permitted(userAbility, uid, remaining.map(refDocument), action);
-      remaining = remaining.filter((ref) => allowed.has(documentKey(ref.targetDocumentId, ref.targetLocale)));
-    }
-    for (const ref of remaining) kept.add(ref);
-  }
-  return refs.filter((ref) => kept.has(ref));
-}
+/** The refs whose document the caller may act on: `read`, or `read` and `narrate`. */
+const permittedRefs = <R extends Ref>(deps: QueuePageDeps, userAbility: unknown, refs: readonly R[], actions: DocumentAction[]) =>
+  readableRows(
+    deps,
+    userAbility,
+    refs,
+    (ref) => ({ contentType: ref.contentType, documentId: ref.targetDocumentId, locale: ref.targetLocale }),
+    actions
+  );
 
 /** A list's page: counted and cut in the query, or, for a role with conditions, from its first rows checked one by one. */
 async function listPage(
@@ -127,23 +112,22 @@ async function visibleCells(deps: QueuePageDeps, userAbility: unknown, access: M
 async function selectedFailures(deps: QueuePageDeps, userAbility: unknown, selection: Contract.QueueSelection) {
   const access = await accessOf(deps, userAbility, 'narrate');
   const { reads } = deps.queue;
-  let candidates: NarrationRow[];
-  let named = 0;
-  let matching = 0;
   if ('articleIds' in selection) {
-    named = new Set(selection.articleIds).size;
-    candidates = (await reads.findByArticleIds(selection.articleIds)).filter(
+    const failed = (await reads.findByArticleIds(selection.articleIds)).filter(
       (row) => row.status === 'failed' && access.has(row.contentType)
     );
-  } else {
-    const scope = scopeOf(access, ['failed'], selection.filter);
-    matching = await reads.countInScope(scope);
-    const refs = await reads.refsInScope(scope, { limit: QUEUE_ACTION_MAX, oldestFirst: true });
-    candidates = await reads.findByIds(refs.map((ref) => ref.id));
+    const rows = await permittedRefs(deps, userAbility, failed, ['read', 'narrate']);
+    return { rows, refused: new Set(selection.articleIds).size - rows.length, left: 0 };
   }
-  const allowed = await permittedRefs(deps, userAbility, candidates, ['read', 'narrate']);
-  const considered = 'articleIds' in selection ? named : candidates.length;
-  return { rows: allowed, refused: considered - allowed.length, left: Math.max(0, matching - candidates.length) };
+  const scope = scopeOf(access, ['failed'], selection.filter);
+  const [matching, refs] = await Promise.all([
+    reads.countInScope(scope),
+    reads.refsInScope(scope, { limit: QUEUE_ACTION_MAX, oldestFirst: true }),
+  ]);
+  // Only the rows the caller may act on are read whole.
+  const allowed = await permittedRefs(deps, userAbility, refs, ['read', 'narrate']);
+  const rows = await reads.findByIds(allowed.map((ref) => ref.id));
+  return { rows, refused: refs.length - allowed.length, left: Math.max(0, matching - refs.length) };
 }
 
 export function createQueuePage(deps: QueuePageDeps) {

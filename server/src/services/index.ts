@@ -310,6 +310,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       settings: getService('settings'),
       queue: getService('queue'),
       permissions: getService('document-permissions'),
+      types: getService('content'),
       record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
       credits: async () => {
         const at = new Date();

@@ -1,7 +1,7 @@
-import { Checkbox, Status, Table, Tbody, Td, Th, Thead, Tr, Typography, VisuallyHidden } from '@strapi/design-system';
+import { Checkbox, Status, Table, Tbody, Td, Th, Tr, Typography, VisuallyHidden } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { QueueEntry } from '../../api/types';
-import { ArticleLink } from '../../components/FiguresTable';
+import { ArticleLink, HeaderRow } from '../../components/FiguresTable';
 import { useFailureReason } from '../../components/FailureReason';
 import { getTranslation } from '../../utils/getTranslation';
 import { BADGE_LABEL, BADGE_VARIANT, badgeKind } from '../../utils/status';
@@ -17,13 +17,16 @@ interface Props {
   selectable: ((entry: QueueEntry) => boolean) | null;
   onSelect: (articleId: string, selected: boolean) => void;
   testId: string;
+  /** What the list says when it has no row. */
+  empty: string;
 }
 
 /** The narrations of a list of the queue page, a row each: the article, its type, where it is or why it failed, since when. */
-export const EntriesTable = ({ entries, kind, typeName, selected, selectable, onSelect, testId }: Props) => {
+export const EntriesTable = ({ entries, kind, typeName, selected, selectable, onSelect, testId, empty }: Props) => {
   const t = useTranslator();
   const intl = useIntl();
   const describeFailure = useFailureReason();
+  if (entries.length === 0) return <Typography textColor="neutral600">{empty}</Typography>;
   const columns = [
     t('queue.column.article', 'Article'),
     t('queue.column.type', 'Content type'),
@@ -33,20 +36,16 @@ export const EntriesTable = ({ entries, kind, typeName, selected, selectable, on
   ];
   return (
     <Table colCount={columns.length + (selectable ? 1 : 0)} rowCount={entries.length + 1} data-testid={testId}>
-      <Thead>
-        <Tr>
-          {selectable ? (
+      <HeaderRow
+        columns={columns}
+        leading={
+          selectable ? (
             <Th>
               <VisuallyHidden>{t('queue.column.select', 'Select')}</VisuallyHidden>
             </Th>
-          ) : null}
-          {columns.map((label) => (
-            <Th key={label}>
-              <Typography variant="sigma">{label}</Typography>
-            </Th>
-          ))}
-        </Tr>
-      </Thead>
+          ) : null
+        }
+      />
       <Tbody>
         {entries.map((entry) => {
           const badge = badgeKind(entry);

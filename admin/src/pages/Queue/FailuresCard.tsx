@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Button, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Button, Flex, SingleSelect, SingleSelectOption } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import { useGetSpeechQueueEntriesQuery } from '../../api/speechApi';
 import type { QueueFilter, QueueSelection, QueueSummaryResponse } from '../../api/types';
@@ -95,19 +95,16 @@ export const FailuresCard = ({ summary, typeName, canNarrate }: Props) => {
           summary.failureReasons.map((reason) => [reason.code ?? 'none', `${reasonName(reason.code)} (${reason.count})`])
         )}
       </Flex>
-      {rows.length === 0 ? (
-        <Typography textColor="neutral600">{t('queue.failures.empty', 'No failed narration.')}</Typography>
-      ) : (
-        <EntriesTable
-          testId="speech-queue-failed"
-          kind="failed"
-          entries={rows}
-          typeName={typeName}
-          selected={selected}
-          selectable={canNarrate ? () => true : null}
-          onSelect={toggle}
-        />
-      )}
+      <EntriesTable
+        testId="speech-queue-failed"
+        kind="failed"
+        entries={rows}
+        typeName={typeName}
+        selected={selected}
+        selectable={canNarrate ? () => true : null}
+        onSelect={toggle}
+        empty={t('queue.failures.empty', 'No failed narration.')}
+      />
       <Pager pagination={entries.data?.pagination} onPage={setPage} />
       {retrying ? (
         <RetryDialog

@@ -1,10 +1,11 @@
-import { Button, Dialog, Flex, Loader, Typography } from '@strapi/design-system';
+import { Dialog, Flex, Loader, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { problemOf, toProblem } from '../../api/errors';
 import { useGetSpeechRetryEstimateQuery, useSpeechRetryFailedMutation } from '../../api/speechApi';
 import type { QueueSelection } from '../../api/types';
+import { ConfirmFooter } from '../../components/ConfirmFooter';
 import { textDirection } from '../../utils/textDirection';
 import { useTranslator } from '../../utils/useTranslator';
 
@@ -75,23 +76,14 @@ export const RetryDialog = ({ selection, onClose }: { selection: QueueSelection;
             ) : null}
           </Flex>
         </Dialog.Body>
-        <Dialog.Footer>
-          <Dialog.Cancel>
-            <Button fullWidth variant="tertiary">
-              {t('common.cancel', 'Cancel')}
-            </Button>
-          </Dialog.Cancel>
-          <Button
-            fullWidth
-            variant="secondary"
-            disabled={!figures || figures.count === 0}
-            loading={retrying.isLoading}
-            data-testid="speech-retry-confirm"
-            onClick={() => void confirm()}
-          >
-            {t('queue.retryConfirm', 'Retry')}
-          </Button>
-        </Dialog.Footer>
+        <ConfirmFooter
+          label={t('queue.retryConfirm', 'Retry')}
+          testId="speech-retry-confirm"
+          closes={false}
+          disabled={!figures || figures.count === 0}
+          loading={retrying.isLoading}
+          onConfirm={() => void confirm()}
+        />
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Button, Typography } from '@strapi/design-system';
+import { Button } from '@strapi/design-system';
 import { useNotification } from '@strapi/strapi/admin';
 import { toProblem } from '../../api/errors';
 import { useGetSpeechQueueEntriesQuery, useSpeechCancelQueuedMutation } from '../../api/speechApi';
@@ -61,19 +61,16 @@ export const WaitingCard = ({ typeName, canNarrate, onListed }: Props) => {
         ) : null
       }
     >
-      {rows.length === 0 ? (
-        <Typography textColor="neutral600">{t('queue.waiting.empty', 'Nothing is in the queue.')}</Typography>
-      ) : (
-        <EntriesTable
-          testId="speech-queue-waiting-list"
-          kind="waiting"
-          entries={rows}
-          typeName={typeName}
-          selected={selected}
-          selectable={canNarrate ? cancellable : null}
-          onSelect={toggle}
-        />
-      )}
+      <EntriesTable
+        testId="speech-queue-waiting-list"
+        kind="waiting"
+        entries={rows}
+        typeName={typeName}
+        selected={selected}
+        selectable={canNarrate ? cancellable : null}
+        onSelect={toggle}
+        empty={t('queue.waiting.empty', 'Nothing is in the queue.')}
+      />
       <Pager pagination={entries.data?.pagination} onPage={setPage} />
     </Card>
   );
