@@ -14,9 +14,11 @@
  * the database writes per flush, nothing lost on a graceful stop, two instances on PostgreSQL, the
  * player's size); scripts/bench-verify.mjs: verified narration: the alignment of 10,000 words, the
  * memory of comparing an hour, what a check adds after a store; scripts/bench-passages.mjs: passage
- * voices: telling the language of every paragraph of a 10,000-word bilingual article).
+ * voices: telling the language of every paragraph of a 10,000-word bilingual article; scripts/bench-backfill.mjs:
+ * archive backfill at 10,000 published articles: the estimate, the time to enqueue an entry and per claim with the
+ * backlog cap in place).
  *
- *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage|insights|verify|passages] [--build]
+ *   npm run bench -- [--only upload|scale|flow|feeds|reconcile|stitch|segmented|usage|insights|verify|passages|backfill] [--build]
  *                    [--runs 3] [--processes 5] [--mb 50]                      (upload)
  *                    [--sizes 1000,100000,1000000] [--db sqlite|postgres] [--idle-seconds 30]  (scale)
  *                    [--samples 40] [--warmups 10] [--backlog 30] [--generation-ms 2000] [--callbacks 50] [--cpu-prof]  (flow)
@@ -32,6 +34,7 @@
  *                    [--db sqlite,postgres] [--listeners 3000] [--articles 20] [--flush-seconds 5] [--connections 512] [--cpu-prof] [--sqlite-wal]  (insights)
  *                    [--processes 3] [--runs 5] [--words 10000] [--hour-words 9000] [--samples 3] [--article-words 1500]  (verify)
  *                    [--processes 3] [--runs 5] [--words 10000]                (passages)
+ *                    [--archive 10000] [--archive-backlog 100] [--claims 300]   (backfill)
  *
  * Exits non-zero when a bench fails or misses its target.
  */
@@ -47,9 +50,11 @@ const forward = (names) => names.flatMap((name) => (value(name) === undefined ? 
 const only = value('only');
 if (
   only !== undefined &&
-  !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage', 'insights', 'verify', 'passages'].includes(only)
+  !['upload', 'scale', 'flow', 'feeds', 'reconcile', 'stitch', 'segmented', 'usage', 'insights', 'verify', 'passages', 'backfill'].includes(
+    only
+  )
 ) {
-  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented, usage, insights, verify or passages');
+  console.error('--only: upload, scale, flow, feeds, reconcile, stitch, segmented, usage, insights, verify, passages or backfill');
   leave(2);
 }
 const benches = [
@@ -113,6 +118,7 @@ const benches = [
   },
   { name: 'verify', script: 'bench-verify.mjs', args: forward(['processes', 'runs', 'words', 'hour-words', 'samples', 'article-words']) },
   { name: 'passages', script: 'bench-passages.mjs', args: forward(['processes', 'runs', 'words']) },
+  { name: 'backfill', script: 'bench-backfill.mjs', args: forward(['archive', 'archive-backlog', 'claims']) },
 ].filter((bench) => !only || bench.name === only);
 // Build once, before the first bench.
 if (argv.includes('--build')) benches[0].args.push('--build');

@@ -115,6 +115,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
         verification: env.json('SPEECH_VERIFICATION', {}),
         // Prometheus metrics (JSON: { enabled, token }); off by default.
         metrics: env.json('SPEECH_METRICS', {}),
+        // Archive backfill (JSON: { backlog, intervalMs }); the backlog is about a day of the queue's drain by default.
+        backfill: env.json('SPEECH_BACKFILL', {}),
         // SPEECH_CONTENT_TYPES (JSON) replaces the whole map; the tests use it to try bad values.
         contentTypes: env.json('SPEECH_CONTENT_TYPES', {
           'api::article.article': { titleField: 'title', textFields: ['summary', 'body'], trigger: 'publish' },

@@ -38,6 +38,12 @@ export const ADMIN_ROUTES = {
   'admin-queue.estimateRetry': { method: 'POST', path: '/queue/retry/estimate' },
   'admin-queue.retry': { method: 'POST', path: '/queue/retry' },
   'admin-queue.cancel': { method: 'POST', path: '/queue/cancel' },
+  // Public contract: other implementations of the service start and follow a backfill here.
+  'admin-backfills.estimate': { method: 'POST', path: '/backfills/estimate' },
+  'admin-backfills.start': { method: 'POST', path: '/backfills' },
+  'admin-backfills.list': { method: 'GET', path: '/backfills' },
+  'admin-backfills.findOne': { method: 'GET', path: '/backfills/:id' },
+  'admin-backfills.act': { method: 'POST', path: '/backfills/:id/:action' },
   'admin-lexicon.hear': { method: 'POST', path: '/lexicon/hear' },
   'admin-transcriptions.submit': { method: 'POST', path: '/transcriptions' },
   'admin-transcriptions.list': { method: 'GET', path: '/transcriptions' },

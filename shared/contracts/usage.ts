@@ -30,6 +30,7 @@ export const LEDGER_CAUSES = [
   'bulk',
   'regenerate',
   'retry',
+  'backfill',
   'automatic',
   'voice-preview',
   'paragraph-preview',

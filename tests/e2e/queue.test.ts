@@ -4,7 +4,8 @@
  * emulator, its counts match its tables, the failures are listed with their reasons, "retry" shows
  * the cost and resubmits exactly those two, and the page says when they are narrated. An editor
  * limited to Arabic sees and acts on Arabic only; the routes refuse callers without the
- * permissions and malformed selections. In Arabic, the page reads right to left.
+ * permissions and malformed selections. "Narrate the archive" shows its cost first, then its progress
+ * until done. In Arabic, the page reads right to left.
  *
  * One Strapi boot for the whole file; the steps run in order and build on each other.
  * Screenshots go to test-artifacts/e2e/.
@@ -259,6 +260,47 @@ it('"retry all failed" takes every failure the filter matches', async () => {
   expect([...new Set(sent)]).toEqual([articles.fineEn.articleId]);
 });
 
+it('narrates the archive from the page: the cost first, then its progress until done', async () => {
+  const articleSettings = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
+  // Published while the type narrated nothing on its own: the archive.
+  expect(
+    (await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } })).status
+  ).toBe(200);
+  const cm = contentManager(stack, ARTICLE);
+  try {
+    for (const n of [1, 2, 3]) {
+      const { documentId } = await cm.create(
+        { title: `Archived ${n}`, summary: `Archived ${n}.`, body: blocks(`From the archive, ${n}.`) },
+        'en'
+      );
+      await cm.publish(documentId, 'en');
+    }
+  } finally {
+    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: articleSettings } });
+  }
+  const before = (await processTextRequests()).length;
+  const expected = (await stack.admin('POST', '/speech/backfills/estimate', { contentType: ARTICLE, locale: 'en' })).body;
+  expect(expected.documents).toBe(3);
+
+  await page.goto(`${stack.url}${QUEUE_PAGE}`);
+  await expectText(page.getByTestId('speech-backfills'), 'No archive is being narrated.');
+  await page.getByTestId('speech-backfill-new').click();
+  const dialog = page.getByTestId('speech-backfill-dialog');
+  await expectText(dialog.getByTestId('speech-backfill-cost'), `3 entries, about ${expected.credits.toLocaleString('en-US')} credits.`);
+  await expectText(dialog.getByTestId('speech-backfill-per-day'), 'a day');
+  await shot('queue-backfill-dialog');
+  // Nothing is sent before the confirmation.
+  expect((await processTextRequests()).length).toBe(before);
+  await page.getByTestId('speech-backfill-start').click();
+  await expectText(page.locator('body'), 'The archive is being narrated, newest first.');
+  const row = page.getByTestId('speech-backfill-row');
+  await expectAttribute(row, 'data-status', 'done', 60_000);
+  await expectText(row, '3 of 3');
+  const sent = (await processTextRequests()).slice(before).map((request) => request.body.postData?.articleId);
+  expect(sent).toHaveLength(3);
+  await shot('queue-backfill-done');
+});
+
 it('in Arabic the queue page reads right to left', async () => {
   await page.evaluate(() => localStorage.setItem('strapi-admin-language', 'ar'));
   try {
@@ -267,6 +309,8 @@ it('in Arabic the queue page reads right to left', async () => {
     await expectAttribute(page.getByTestId('speech-queue'), 'dir', 'rtl');
     await expectText(page.getByTestId('speech-queue-counts'), 'قائمة الانتظار الآن');
     await expectText(page.getByTestId('speech-queue-failures'), 'السرديات الفاشلة');
+    await expectText(page.getByTestId('speech-backfills'), 'سرد الأرشيف');
+    await expectText(page.getByTestId('speech-backfill-row'), 'انتهى');
     // Strapi's admin does not flip the page for Arabic; the plugin's own layout must survive it.
     await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
     await shot('queue-ar-rtl');

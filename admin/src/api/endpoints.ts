@@ -1,4 +1,5 @@
 import type { adminApi } from '@strapi/strapi/admin';
+import { withBackfillEndpoints } from './backfills';
 import { withInsightsEndpoints } from './insights';
 import { withNarrationsEndpoints } from './narrations';
 import { withQueueEndpoints } from './queue';
@@ -23,7 +24,7 @@ export {
  * Strapi's i18n plugin builds its admin API: requests go through the admin fetch client (admin JWT,
  * refresh on a 401) and results live in the admin's query cache, refreshed through tags.
  * One module per server resource (settings.ts, voices.ts, narrations.ts, transcriptions.ts,
- * usage.ts, insights.ts, queue.ts). Binary answers are in binary.ts; the upload with progress in transcriptionFiles.ts.
+ * usage.ts, insights.ts, queue.ts, backfills.ts). Binary answers are in binary.ts; the upload with progress in transcriptionFiles.ts.
  * What each route is sent and answers is the server's contract (shared/contracts, see types.ts).
  *
  * Every plugin injects into the same `adminApi`, whose endpoint names are one namespace (a name
@@ -34,9 +35,11 @@ export {
  */
 export function withSpeechEndpoints(api: typeof adminApi) {
   // Each resource's module adds its endpoints to those before it, so that one may update another's cache.
-  return withQueueEndpoints(
-    withInsightsEndpoints(
-      withUsageEndpoints(withTranscriptionsEndpoints(withNarrationsEndpoints(withVoicesEndpoints(withSettingsEndpoints(api)))))
+  return withBackfillEndpoints(
+    withQueueEndpoints(
+      withInsightsEndpoints(
+        withUsageEndpoints(withTranscriptionsEndpoints(withNarrationsEndpoints(withVoicesEndpoints(withSettingsEndpoints(api)))))
+      )
     )
   );
 }

@@ -39,4 +39,8 @@ export const {
   useGetSpeechRetryEstimateQuery,
   useSpeechRetryFailedMutation,
   useSpeechCancelQueuedMutation,
+  useGetSpeechBackfillsQuery,
+  useGetSpeechBackfillEstimateQuery,
+  useStartSpeechBackfillMutation,
+  useActOnSpeechBackfillMutation,
 } = speechApi;

@@ -15,6 +15,7 @@ export * from '../../../shared/contracts/voices';
 export * from '../../../shared/contracts/verification';
 export * from '../../../shared/contracts/passages';
 export * from '../../../shared/contracts/queue';
+export * from '../../../shared/contracts/backfills';
 
 /** One of the site's webhooks as Strapi's admin API (`/admin/webhooks`) answers it (not a route of the plugin). */
 export interface SiteWebhook {

@@ -1,4 +1,5 @@
 import { z } from 'zod/v3';
+import { backfillConfigShape } from '../backfill';
 import { creditsConfigShape } from '../credits/config';
 import { downloadConfigShape } from '../download/config';
 import { feedsConfigShape } from '../feeds/config';
@@ -27,6 +28,7 @@ export const pluginConfigSchema = z
     ...insightsConfigShape,
     ...verificationConfigShape,
     ...metricsConfigShape,
+    ...backfillConfigShape,
   })
   .strict();
 

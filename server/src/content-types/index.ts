@@ -1,3 +1,4 @@
+import backfillSchema from './backfill/schema.json';
 import leaseSchema from './lease/schema.json';
 import ledgerArticleSchema from './ledger-article/schema.json';
 import ledgerDaySchema from './ledger-day/schema.json';
@@ -13,6 +14,7 @@ import transcriptionSchema from './transcription/schema.json';
 import verificationSchema from './verification/schema.json';
 import voiceOverrideSchema from './voice-override/schema.json';
 
+export const BACKFILL_UID = 'plugin::speech.backfill' as const;
 export const NARRATION_UID = 'plugin::speech.narration' as const;
 export const NARRATION_PART_UID = 'plugin::speech.narration-part' as const;
 export const LEASE_UID = 'plugin::speech.lease' as const;
@@ -42,4 +44,5 @@ export default {
   'listening-unique': { schema: listeningUniqueSchema },
   'listening-salt': { schema: listeningSaltSchema },
   verification: { schema: verificationSchema },
+  backfill: { schema: backfillSchema },
 };

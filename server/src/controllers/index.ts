@@ -1,4 +1,5 @@
 import type { AdminHandler } from '../../../shared/contracts/routes';
+import adminBackfills from '../backfill/admin.controller';
 import adminCredits from '../credits/admin.controller';
 import adminLexicon from '../lexicon/admin.controller';
 import adminNarrations from '../narration/admin.controller';
@@ -26,6 +27,7 @@ const controllers = {
   'admin-credits': adminCredits,
   'admin-insights': adminInsights,
   'admin-queue': adminQueue,
+  'admin-backfills': adminBackfills,
   'admin-settings': adminSettings,
   'admin-transcriptions': adminTranscriptions,
   'admin-voices': adminVoices,

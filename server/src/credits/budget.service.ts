@@ -152,6 +152,14 @@ export function createBudgetService(deps: BudgetDeps) {
       return { hold: true, reason: budgetReason(verdict), until: await ledger.monthEnd(at) };
     },
 
+    /** Whether the month has room for these credits of a type, beside what it spent; nothing is held or announced. */
+    async fits(contentType: string, credits: number, at: Date): Promise<boolean> {
+      const { budget } = await settings.fresh();
+      const limited = budget.monthlyCredits !== null || budget.contentTypes[contentType] !== undefined;
+      if (!limited || credits <= 0) return true;
+      return budgetVerdict(budget, await ledger.monthSpent(at), { credits, contentType, letThrough: false }).kind === 'within';
+    },
+
     previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),
 
     ...heldRows(deps),

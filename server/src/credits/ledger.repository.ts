@@ -199,8 +199,24 @@ function ledgerReads(strapi: Core.Strapi) {
   };
 }
 
+/** What one cause spent: a backfill's credits. */
+function causeTotals(strapi: Core.Strapi) {
+  const knex = () => strapi.db.connection;
+  const table = () => strapi.db.metadata.get(LEDGER_ENTRY_UID).tableName;
+  return {
+    /** What the requests of one cause and causer charged, less what was refunded or re-delivered free. */
+    async spentBy(cause: string, causedBy: string): Promise<number> {
+      const [row] = (await knex()(table())
+        .sum({ credits: 'credits' })
+        .where({ cause, caused_by: causedBy })
+        .whereNotIn('outcome', ['refunded', 'redelivered'])) as Array<{ credits: number | string | null }>;
+      return Number(row?.credits ?? 0);
+    },
+  };
+}
+
 export function createLedgerRepository(strapi: Core.Strapi) {
-  return { ...ledgerWrites(strapi), ...ledgerReads(strapi) };
+  return { ...ledgerWrites(strapi), ...ledgerReads(strapi), ...causeTotals(strapi) };
 }
 
 export type LedgerRepository = ReturnType<typeof createLedgerRepository>;

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
+import type { LedgerCause, LedgerKind, LedgerOutcome } from '../../../shared/contracts/usage';
 import type { SettingsService } from '../settings';
 import { dayOf, monthBounds, monthOf } from './domain/calendar';
 import type { Origin } from './domain/cause';
@@ -231,6 +231,8 @@ function ledgerReads({ repository }: LedgerDeps, basics: LedgerBasics) {
     entriesOfNarration: (narrationId: number) => repository.ofNarration(narrationId),
 
     spentEver: () => repository.spentEver(),
+
+    spentBy: (cause: LedgerCause, causedBy: string) => repository.spentBy(cause, causedBy),
 
     /** Drift: what the balance lost between the first and latest readings, less what the ledger charged. */
     async balance(): Promise<{ creditsRemaining: number | null; seenAt: string | null; drift: number | null }> {

@@ -162,6 +162,37 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
 
     liveEntries,
 
+    /**
+     * Live entries published before `publishedBefore`, newest first, after `after` in that order (the
+     * last one a caller read), and how many there are in all before `publishedBefore`.
+     */
+    async liveBefore(
+      uid: string,
+      locale: string | null,
+      { publishedBefore, after, limit }: { publishedBefore: Date; after: ArchiveCursor | null; limit: number }
+    ): Promise<{ entries: ContentEntry[]; total: number }> {
+      const params = types.versionParams(uid, locale, 'published');
+      const documents = documentsOf(strapi, uid);
+      const before = { publishedAt: { $lt: publishedBefore.toISOString() } };
+      // Newest first, a tie on the moment broken by the document id.
+      const filters = after
+        ? {
+            ...before,
+            $or: [{ publishedAt: { $lt: after.publishedAt } }, { publishedAt: after.publishedAt, documentId: { $lt: after.documentId } }],
+          }
+        : before;
+      const [entries, total]: [ContentEntry[], number] = await Promise.all([
+        documents.findMany({
+          ...params,
+          filters,
+          sort: ['publishedAt:desc', 'documentId:desc'],
+          limit,
+        }),
+        documents.count({ ...params, filters: before }),
+      ]);
+      return { entries, total };
+    },
+
     /** The first live entry whose fields equal these values; `locale` null on a localized type: any locale. */
     async findLiveWhere(uid: string, values: Record<string, string>, locale: string | null): Promise<ContentEntry | null> {
       const filters = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, { $eq: value }]));
@@ -181,6 +212,12 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
 }
 
 type TypeRules = ReturnType<typeof createTypeRules>;
+
+/** Where a walk through the archive, newest first, has reached. */
+export interface ArchiveCursor {
+  publishedAt: string;
+  documentId: string;
+}
 
 export function createContentReader(strapi: Core.Strapi) {
   const types = createTypeRules(strapi);

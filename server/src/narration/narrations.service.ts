@@ -5,7 +5,7 @@ import { versionUnrecorded } from './domain/reconcile';
 import type { SettingsService } from '../settings';
 import type { Queue, QueueConfig } from '../queue';
 import type { NarrationConfig } from './config';
-import type { ContentReader } from './content';
+import type { ArchiveCursor, ContentReader } from './content';
 import type { PendingRecordings } from './pending-recordings';
 import type { VoiceChoices, VoiceOverrides } from './voice-overrides';
 import type { Passage } from '../passages';
@@ -63,6 +63,8 @@ export function createNarrationsService(deps: NarrationsServiceDeps) {
       return outcome;
     },
 
+    archivePage: archivePageOf(deps),
+
     async cancelDocument(uid: string, documentId: string, locale: string | null) {
       for (const row of await queue.reads.findForDocument(uid, documentId)) {
         if (locale && row.targetLocale !== locale) continue;
@@ -102,6 +104,37 @@ export function createNarrationsService(deps: NarrationsServiceDeps) {
 }
 
 export type NarrationsService = ReturnType<typeof createNarrationsService>;
+
+/**
+ * A page of the archive newest first, each live entry with what narrating it would cost and
+ * whether it has a narration already (queued, failed or stored: a backfill leaves it to the editors).
+ */
+function archivePageOf({ settings, content, voiceOverrides, queue }: NarrationsServiceDeps) {
+  return async (uid: string, locale: string | null, walk: { publishedBefore: Date; after: ArchiveCursor | null; limit: number }) => {
+    const current = await settings.get();
+    const typeSettings = current.contentTypes[uid];
+    if (!typeSettings) return { documents: [], total: 0 };
+    const { entries, total } = await content.liveBefore(uid, locale, walk);
+    const described = await Promise.all(
+      entries.map(async (entry) => {
+        const choices = await voiceOverrides.choices(content.articleIdFor(uid, entry.documentId, entry.locale ?? locale));
+        return { entry, version: content.describe(uid, entry, typeSettings, current, choices) };
+      })
+    );
+    const narrated = new Set(
+      (await queue.reads.findByArticleIds(described.map(({ version }) => version.articleId))).map((row) => row.articleId)
+    );
+    return {
+      total,
+      documents: described.map(({ entry, version }) => ({
+        documentId: entry.documentId,
+        publishedAt: new Date(entry.publishedAt as string | Date).toISOString(),
+        credits: version.credits,
+        narrated: narrated.has(version.articleId),
+      })),
+    };
+  };
+}
 
 /** Finds what a crash or a lost after-commit hook left unrecorded, in the types narrated automatically. */
 function reconcilerOf(

@@ -1,3 +1,4 @@
+import { adminRoutes as backfills } from '../backfill/routes';
 import { adminRoutes as credits } from '../credits/routes';
 import { adminRoutes as lexicon } from '../lexicon/routes';
 import { adminRoutes as narrationAdmin, contentApiRoutes as narrationPublic } from '../narration/routes';
@@ -15,7 +16,17 @@ import { adminRoutes as voices } from '../voices/routes';
 export default {
   admin: {
     type: 'admin',
-    routes: [...settings, ...voices, ...narrationAdmin, ...lexicon, ...speechToText, ...credits, ...insightsAdmin, ...queuePage],
+    routes: [
+      ...settings,
+      ...voices,
+      ...narrationAdmin,
+      ...lexicon,
+      ...speechToText,
+      ...credits,
+      ...insightsAdmin,
+      ...queuePage,
+      ...backfills,
+    ],
   },
   'content-api': { type: 'content-api', routes: [...callback, ...narrationPublic, ...player, ...feeds, ...insightsPublic, ...metrics] },
 };

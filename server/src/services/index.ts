@@ -21,6 +21,7 @@ import { createVoiceOverrides } from '../narration/voice-overrides';
 import { createMetrics } from '../metrics';
 import { createQueue, queueConfigShape } from '../queue';
 import { createQueuePage } from '../queue-page/queue-page.service';
+import { createBackfills } from '../backfill/backfill.service';
 import { createSettingsService } from '../settings/service';
 import { createSpeechClient } from '../speech-client';
 import { createTranscriptionRows } from '../speech-to-text/transcription-rows';
@@ -96,6 +97,8 @@ export const FACTORIES = {
   metrics: createMetrics,
   /** The queue page: the whole queue's figures, what waits and failed, retry and cancel. */
   'queue-page': createQueuePage,
+  /** Archive backfill: a type's published entries narrated newest first, at the queue's pace. */
+  backfills: createBackfills,
 };
 
 type Factories = typeof FACTORIES;
@@ -127,6 +130,15 @@ const describeLive = once(() =>
 );
 const ledgerRepository = once(createLedgerRepository);
 const insightsRepository = once(createInsightsRepository);
+
+/** The month's budget left, or null without one. */
+async function monthBudgetLeft(): Promise<number | null> {
+  const [{ budget }, spent] = await Promise.all([getService('settings').get(), getService('ledger').monthSpent(new Date())]);
+  return budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent.total);
+}
+
+/** A narration's end: room in the queue for a backfill's next one. */
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 /** What the media store reads of the configuration: the download limits, and the service's hosts. */
 function mediaConfig(strapi: Core.Strapi) {
@@ -169,6 +181,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
           getService('narration-webhooks').transitionCommitted(change);
           getService('metrics').changeCommitted(change);
           if (change.event.type === 'stored') getService('verifier').wake();
+          if (change.row.backfill && ENDED.has(change.patch.status ?? '')) getService('backfills').wake();
         },
       },
     ];
@@ -313,15 +326,24 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       types: getService('content'),
       record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
       credits: async () => {
-        const at = new Date();
-        const [{ budget }, spent, balance] = await Promise.all([
-          getService('settings').get(),
-          getService('ledger').monthSpent(at),
-          getService('ledger').balance(),
-        ]);
-        const budgetRemaining = budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent.total);
+        const [budgetRemaining, balance] = await Promise.all([monthBudgetLeft(), getService('ledger').balance()]);
         return { budgetRemaining, creditsRemaining: balance.creditsRemaining };
       },
+    },
+  ],
+  backfills: (strapi) => [
+    {
+      strapi,
+      config: { ...pluginConfig(strapi).backfill, ...pick(pluginConfig(strapi), ['leaseMs', 'worker', 'maxInFlight']) },
+      settings: getService('settings'),
+      permissions: getService('document-permissions'),
+      types: getService('content'),
+      archive: (uid, locale, walk) => getService('narrations').archivePage(uid, locale, walk),
+      record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
+      queue: getService('queue'),
+      fits: (contentType, credits, at) => getService('budget').fits(contentType, credits, at),
+      spentBy: (label) => getService('ledger').spentBy('backfill', label),
+      budgetRemaining: monthBudgetLeft,
     },
   ],
   'insights-views': (strapi) => [

@@ -9,6 +9,7 @@ import { WarningNotice } from '../../components/WarningNotice';
 import { PERMISSIONS } from '../../utils/permissions';
 import { textDirection } from '../../utils/textDirection';
 import { useTranslator } from '../../utils/useTranslator';
+import { BackfillCard } from './BackfillCard';
 import { CountsCard } from './CountsCard';
 import { FailuresCard } from './FailuresCard';
 import { POLL_MS } from './lists';
@@ -117,6 +118,7 @@ const QueuePage = () => {
             <CountsCard summary={summary} typeName={typeName} />
             <WaitingCard typeName={typeName} canNarrate={canNarrate} onListed={onListed} />
             <FailuresCard summary={summary} typeName={typeName} canNarrate={canNarrate} />
+            <BackfillCard settings={settingsQuery.data} typeName={typeName} canNarrate={canNarrate} />
           </Flex>
         )}
       </Layouts.Content>

@@ -4,6 +4,8 @@ import type { LedgerCause } from '../../../../shared/contracts/usage';
 export interface Origin {
   cause: LedgerCause;
   causedBy: string | null;
+  /** The archive backfill that queued it (cause `backfill`). */
+  backfill?: number;
 }
 
 /** A reconciliation, or a publish by code outside any request. */

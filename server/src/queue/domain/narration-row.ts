@@ -48,6 +48,8 @@ export interface NarrationRow extends QueueColumns {
   feedGuid?: string | null;
   cause?: LedgerCause | null;
   causedBy?: string | null;
+  /** The backfill whose queuing this is, or null (a publish, an editor's action). */
+  backfill?: number | null;
   /** YYYY-MM: an editor let this narration through that month's budget. */
   letThroughMonth?: string | null;
   /** The latest live publish recorded: a publish up to then was recorded, whatever the settings say now. */

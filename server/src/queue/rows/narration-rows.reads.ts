@@ -301,10 +301,67 @@ function createQueueListReads(strapi: Core.Strapi) {
   };
 }
 
+/** A backfill's rows, and the queue's recent pace that paces it. */
+function createBackfillReads(strapi: Core.Strapi) {
+  const query = narrationQuery(strapi);
+  return {
+    /** How many rows each of these backfills has queued, in each status. */
+    async backfillCells(
+      backfills: readonly number[]
+    ): Promise<Array<{ backfill: number; status: string; count: number; credits: number }>> {
+      if (backfills.length === 0) return [];
+      const knex = strapi.db.connection;
+      const table = strapi.db.metadata.get(NARRATION_UID).tableName;
+      const rows = (await knex(table)
+        .select('backfill', 'status')
+        .count({ count: '*' })
+        .sum({ credits: 'credits' })
+        .whereIn('backfill', [...backfills])
+        .groupBy('backfill', 'status')) as Array<{
+        backfill: number | string;
+        status: string;
+        count: number | string;
+        credits: number | string | null;
+      }>;
+      return rows.map((row) => ({
+        backfill: Number(row.backfill),
+        status: row.status,
+        count: Number(row.count),
+        credits: Number(row.credits ?? 0),
+      }));
+    },
+
+    /** The rows a backfill queued that are still waiting for their turn (nothing sent yet). */
+    async queuedOfBackfill(backfill: number): Promise<NarrationRow[]> {
+      return (await query().findMany({ where: { backfill, status: 'queued' } })) as NarrationRow[];
+    },
+
+    /** From submission to stored, of the last `limit` narrations stored: the queue's pace. */
+    async recentGenerationSeconds(limit: number): Promise<number[]> {
+      const rows = (await query().findMany({
+        select: ['submittedAt', 'completedAt'],
+        where: { status: 'completed', submittedAt: { $notNull: true }, completedAt: { $notNull: true } },
+        orderBy: { completedAt: 'desc' },
+        limit,
+      })) as Array<{ submittedAt: string; completedAt: string }>;
+      return rows.map((row) => (Date.parse(row.completedAt) - Date.parse(row.submittedAt)) / 1000).filter((seconds) => seconds >= 0);
+    },
+  };
+}
+
 export function createNarrationRowReads(strapi: Core.Strapi) {
-  return { ...createWorkReads(strapi), ...createDocumentReads(strapi), ...createCounts(strapi), ...createQueueListReads(strapi) };
+  return {
+    ...createWorkReads(strapi),
+    ...createDocumentReads(strapi),
+    ...createCounts(strapi),
+    ...createQueueListReads(strapi),
+    ...createBackfillReads(strapi),
+  };
 }
 
 export type NarrationRowReads = ReturnType<typeof createNarrationRowReads>;
 /** What other features read of the queue's rows: never the worker's own lookups. */
-export type ViewReads = ReturnType<typeof createDocumentReads> & ReturnType<typeof createCounts> & ReturnType<typeof createQueueListReads>;
+export type ViewReads = ReturnType<typeof createDocumentReads> &
+  ReturnType<typeof createCounts> &
+  ReturnType<typeof createQueueListReads> &
+  ReturnType<typeof createBackfillReads>;

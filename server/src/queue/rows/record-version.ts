@@ -47,7 +47,7 @@ export function createVersionRecorder({ query, findByArticleId, conditionalUpdat
       credits: version.credits,
     };
     const changed: NarrationEvent = { type: 'contentChanged', fingerprint: version.fingerprint, now };
-    const cause = { cause: origin.cause, causedBy: origin.causedBy };
+    const cause = { cause: origin.cause, causedBy: origin.causedBy, backfill: origin.backfill ?? null };
     const existing = await findByArticleId(version.articleId);
     if (!existing) {
       const result = transition(NEW_NARRATION, changed);
