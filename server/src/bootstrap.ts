@@ -23,7 +23,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // The configuration file's budget may have changed while Strapi was down: what it held is checked again.
   if (config.worker) await getService('budget').releaseHeld();
   await getService('narrations').start();
-  getService('backfills').startLoop();
+  getService('backfill').startLoop();
   await getService('speech-to-text').start();
   getService('verifier').start();
   getService('insights').start();

@@ -29,6 +29,13 @@ const problems: string[] = [];
 const articles: Record<'silentEn' | 'failingAr' | 'fineEn' | 'fineAr', { documentId: string; articleId: string; title: string }> =
   {} as never;
 
+/** A dialog's opening animation is over (its screenshot shows it whole). */
+const settledDialog = () =>
+  page.waitForFunction(() => {
+    const dialog = document.querySelector('[role="alertdialog"], [role="dialog"]');
+    return dialog !== null && dialog.getAnimations().every((animation) => animation.playState !== 'running');
+  });
+
 async function shot(name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
@@ -261,22 +268,14 @@ it('"retry all failed" takes every failure the filter matches', async () => {
 });
 
 it('narrates the archive from the page: the cost first, then its progress until done', async () => {
-  const articleSettings = (await stack.admin('GET', '/speech/settings')).body.settings.contentTypes[ARTICLE];
-  // Published while the type narrated nothing on its own: the archive.
-  expect(
-    (await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: { ...articleSettings, trigger: 'off' } } })).status
-  ).toBe(200);
+  // Published while articles narrate nothing on their own (the first step set it): the archive.
   const cm = contentManager(stack, ARTICLE);
-  try {
-    for (const n of [1, 2, 3]) {
-      const { documentId } = await cm.create(
-        { title: `Archived ${n}`, summary: `Archived ${n}.`, body: blocks(`From the archive, ${n}.`) },
-        'en'
-      );
-      await cm.publish(documentId, 'en');
-    }
-  } finally {
-    await stack.admin('PUT', '/speech/settings', { contentTypes: { [ARTICLE]: articleSettings } });
+  for (const n of [1, 2, 3]) {
+    const { documentId } = await cm.create(
+      { title: `Archived ${n}`, summary: `Archived ${n}.`, body: blocks(`From the archive, ${n}.`) },
+      'en'
+    );
+    await cm.publish(documentId, 'en');
   }
   const before = (await processTextRequests()).length;
   const expected = (await stack.admin('POST', '/speech/backfills/estimate', { contentType: ARTICLE, locale: 'en' })).body;
@@ -287,18 +286,19 @@ it('narrates the archive from the page: the cost first, then its progress until 
   await page.getByTestId('speech-backfill-new').click();
   const dialog = page.getByTestId('speech-backfill-dialog');
   await expectText(dialog.getByTestId('speech-backfill-cost'), `3 entries, about ${expected.credits.toLocaleString('en-US')} credits.`);
-  await expectText(dialog.getByTestId('speech-backfill-per-day'), 'a day');
-  await shot('queue-backfill-dialog');
+  await expectText(dialog.getByTestId('speech-backfill-per-day'), 'within a day');
+  await settledDialog();
+  await dialog.screenshot({ path: path.join(ARTIFACTS, 'queue-backfill-dialog.png') });
   // Nothing is sent before the confirmation.
   expect((await processTextRequests()).length).toBe(before);
   await page.getByTestId('speech-backfill-start').click();
   await expectText(page.locator('body'), 'The archive is being narrated, newest first.');
   const row = page.getByTestId('speech-backfill-row');
   await expectAttribute(row, 'data-status', 'done', 60_000);
-  await expectText(row, '3 of 3');
+  await expectText(row, '3 of 3 (\u2068100%\u2069)');
   const sent = (await processTextRequests()).slice(before).map((request) => request.body.postData?.articleId);
   expect(sent).toHaveLength(3);
-  await shot('queue-backfill-done');
+  await page.getByTestId('speech-backfills').screenshot({ path: path.join(ARTIFACTS, 'queue-backfill-done.png') });
 });
 
 it('in Arabic the queue page reads right to left', async () => {
@@ -311,6 +311,13 @@ it('in Arabic the queue page reads right to left', async () => {
     await expectText(page.getByTestId('speech-queue-failures'), 'السرديات الفاشلة');
     await expectText(page.getByTestId('speech-backfills'), 'سرد الأرشيف');
     await expectText(page.getByTestId('speech-backfill-row'), 'انتهى');
+    await page.getByTestId('speech-backfills').screenshot({ path: path.join(ARTIFACTS, 'queue-backfill-ar.png') });
+    await page.getByTestId('speech-backfill-new').click();
+    await expectAttribute(page.getByTestId('speech-backfill-dialog'), 'dir', 'rtl');
+    await expectText(page.getByTestId('speech-backfill-cost'), 'لا شيء للسرد');
+    await settledDialog();
+    await page.getByTestId('speech-backfill-dialog').screenshot({ path: path.join(ARTIFACTS, 'queue-backfill-dialog-ar.png') });
+    await page.keyboard.press('Escape');
     // Strapi's admin does not flip the page for Arabic; the plugin's own layout must survive it.
     await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
     await shot('queue-ar-rtl');

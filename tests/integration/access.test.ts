@@ -88,7 +88,10 @@ describe('admin routes follow the Content Manager permissions', () => {
     expect((await author.call('GET', `/speech/narrations/document/${othersArticle}?contentType=${ARTICLE}&locale=en`)).body.data).toEqual(
       []
     );
-    expect((await author.call('POST', '/speech/narrations/narrate', other)).status).toBe(403);
+    const refused = await author.call('POST', '/speech/narrations/narrate', other);
+    expect(refused.status).toBe(403);
+    // The refusal says why, not Strapi's bare "Forbidden".
+    expect(refused.body.error.message).toMatch(/^You may not (read|narrate) this document/);
     expect((await author.call('POST', '/speech/narrations/regenerate', other)).status).toBe(403);
     expect((await author.call('POST', '/speech/narrations/listen', { ...other, index: 0 })).status).toBe(403);
     expect((await author.call('PUT', '/speech/narrations/voice', { ...other, voiceId: 'en-male-1' })).status).toBe(403);

@@ -3,6 +3,12 @@ import { errors } from '@strapi/utils';
 import { documentKey, type DocumentAction } from './document-permissions';
 import { getService } from '../utils';
 
+/**
+ * A 403 that says why. Strapi's route middleware answers any other ForbiddenError thrown behind it
+ * with a bare "Forbidden" (@strapi/core compose-endpoint): only a PolicyError keeps its message.
+ */
+export const refusal = (message: string) => new errors.PolicyError(message);
+
 const REFUSALS: Record<DocumentAction, string> = {
   read: 'You may not read this document.',
   narrate:
@@ -22,7 +28,7 @@ export async function ensureMayActOn<Target extends { contentType: string; docum
   const locale = await permissions.localeOf(target.contentType, target.locale ?? null);
   const decision = await permissions.decide(ctx.state.userAbility, target.contentType, { documentId: target.documentId, locale }, action);
   if (decision === 'not-found') throw new errors.NotFoundError('This document does not exist.');
-  if (decision === 'forbidden') throw new errors.ForbiddenError(REFUSALS[action]);
+  if (decision === 'forbidden') throw refusal(REFUSALS[action]);
   return { ...target, locale };
 }
 

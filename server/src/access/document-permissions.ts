@@ -13,6 +13,10 @@ export type DocumentDecision = 'allowed' | 'forbidden' | 'not-found';
 /** What a role may see of a type: all of it, some locales, each document as its conditions say, or none. */
 export type TypeAccess = { kind: 'all' } | { kind: 'locales'; locales: ReadonlySet<string> } | { kind: 'per-document' } | { kind: 'none' };
 
+/** Whether a type's access covers every document in a locale (null: a type without locales) without reading one. */
+export const coversLocale = (granted: TypeAccess, locale: string | null): boolean =>
+  granted.kind === 'all' || (granted.kind === 'locales' && locale !== null && granted.locales.has(locale));
+
 type CmAction = 'read' | 'publish' | 'update';
 
 type FindManyParams = NonNullable<Parameters<ReturnType<typeof documentsOf>['findMany']>[0]>;

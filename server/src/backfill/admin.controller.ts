@@ -21,13 +21,13 @@ const actionParams = params.extend({ action: z.enum(Contract.BACKFILL_ACTIONS) }
 export default {
   async estimate(ctx: Context) {
     const body = validate(target, ctx.request.body, 'Name the content type (and its locale) to backfill.');
-    ctx.body = (await getService('backfills').estimate(ctx.state.userAbility, body)) satisfies Contract.BackfillEstimateResponse;
+    ctx.body = (await getService('backfill').estimate(ctx.state.userAbility, body)) satisfies Contract.BackfillEstimateResponse;
   },
 
   async start(ctx: Context) {
     const body = validate(target, ctx.request.body, 'Name the content type (and its locale) to backfill.');
     ctx.status = 201;
-    ctx.body = (await getService('backfills').start(
+    ctx.body = (await getService('backfill').start(
       ctx.state.userAbility,
       body,
       personName(ctx.state.user)
@@ -35,16 +35,16 @@ export default {
   },
 
   async list(ctx: Context) {
-    ctx.body = (await getService('backfills').list(ctx.state.userAbility)) satisfies Contract.BackfillListResponse;
+    ctx.body = (await getService('backfill').list(ctx.state.userAbility)) satisfies Contract.BackfillListResponse;
   },
 
   async findOne(ctx: Context) {
     const { id } = validate(params, ctx.params, 'No such backfill.');
-    ctx.body = (await getService('backfills').findOne(ctx.state.userAbility, id)) satisfies Contract.BackfillResponse;
+    ctx.body = (await getService('backfill').findOne(ctx.state.userAbility, id)) satisfies Contract.BackfillResponse;
   },
 
   async act(ctx: Context) {
     const { id, action } = validate(actionParams, ctx.params, 'A backfill is paused, resumed or cancelled.');
-    ctx.body = (await getService('backfills').act(ctx.state.userAbility, id, action)) satisfies Contract.BackfillActionResponse;
+    ctx.body = (await getService('backfill').act(ctx.state.userAbility, id, action)) satisfies Contract.BackfillActionResponse;
   },
 };

@@ -3,9 +3,9 @@ import type * as Contract from '../../../shared/contracts/backfills';
 import type { Origin } from '../credits';
 import { createBackgroundLoop, createDispatcherLease } from '../utils';
 import type { BackfillRow, BackfillRows } from './backfill-rows';
-import type { BackfillDeps, Cursor } from './backfill.service';
+import type { BackfillDeps, Cursor } from './deps';
 import { paceOf, roomIn } from './domain/pace';
-import { nextStatus, progressOf, type BackfillEvent } from './domain/status';
+import { labelOf, nextStatus, progressOf, type BackfillEvent } from './domain/status';
 
 const PAGE = 50;
 /** Entries passed in one pass at most, narrated ones included, so one pass never runs long. */
@@ -14,8 +14,10 @@ const PACE_FRESH_MS = 60_000;
 
 export async function cellsOf(deps: Pick<BackfillDeps, 'queue'>, ids: readonly number[]) {
   const byBackfill = new Map<number, Array<{ status: string; count: number; credits: number }>>();
-  for (const cell of await deps.queue.reads.backfillCells(ids))
-    byBackfill.set(cell.backfill, [...(byBackfill.get(cell.backfill) ?? []), cell]);
+  for (const cell of await deps.queue.reads.backfillCells(ids)) {
+    if (!byBackfill.has(cell.backfill)) byBackfill.set(cell.backfill, []);
+    byBackfill.get(cell.backfill)!.push(cell);
+  }
   return byBackfill;
 }
 
@@ -36,14 +38,14 @@ async function feed(
   let fed = row.fed;
   let queued = 0;
   let passed = 0;
-  const origin: Origin = { cause: 'backfill', causedBy: row.label, backfill: row.id };
+  const origin: Origin = { cause: 'backfill', causedBy: labelOf(row), backfill: row.id };
   while (queued < room && passed < PASS_MAX && !stopping()) {
     const page = await deps.archive(row.contentType, row.targetLocale, {
       publishedBefore: new Date(row.publishedBefore),
       after,
       limit: PAGE,
     });
-    for (const document of page.documents) {
+    for (const document of page) {
       if (queued >= room) return queued;
       if (!document.narrated) {
         if (!(await deps.fits(row.contentType, unsentCredits + document.credits, new Date()))) {
@@ -55,6 +57,7 @@ async function feed(
           if (!(await move(rows, row, 'room'))) return queued;
           row.status = 'running';
         }
+        if (!(await rows.feeding(row.id))) return queued;
         const outcome = await deps.record(row.contentType, document.documentId, row.targetLocale, origin);
         if (outcome.queued) {
           queued += 1;
@@ -66,7 +69,7 @@ async function feed(
       after = { publishedAt: document.publishedAt, documentId: document.documentId };
       await rows.advance(row.id, after, fed);
     }
-    if (page.documents.length < PAGE) {
+    if (page.length < PAGE) {
       await rows.markExhausted(row.id);
       return queued;
     }
@@ -129,6 +132,5 @@ export function createBackfillFeeder(deps: BackfillDeps, rows: BackfillRows) {
       await loop.stop();
       await lease.release().catch(() => undefined);
     },
-    runOnce: () => loop.runOnce(),
   };
 }

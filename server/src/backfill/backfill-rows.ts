@@ -14,8 +14,6 @@ export interface BackfillRow {
   cursorDocumentId: string | null;
   exhausted: boolean;
   causedBy: string | null;
-  /** What the ledger's entries of its narrations name as their cause. */
-  label: string | null;
   createdAt: string;
 }
 
@@ -37,9 +35,7 @@ export function createBackfillRows(strapi: Core.Strapi) {
       const row = (await query().create({
         data: { ...data, status: 'running', fed: 0, exhausted: false, publishedAt: new Date() },
       })) as BackfillRow;
-      const label = `backfill #${row.id}${data.causedBy ? `, by ${data.causedBy}` : ''}`.slice(0, 255);
-      await query().update({ where: { id: row.id }, data: { label } });
-      return normal({ ...row, label });
+      return normal(row);
     },
 
     async find(id: number): Promise<BackfillRow | null> {
@@ -61,6 +57,12 @@ export function createBackfillRows(strapi: Core.Strapi) {
     async setStatus(id: number, from: BackfillStatus, to: BackfillStatus): Promise<boolean> {
       const { count } = await query().updateMany({ where: { id, status: from }, data: { status: to } });
       return count === 1;
+    },
+
+    /** Whether it may queue more now: a pause or a cancel another request wrote stops a pass under way. */
+    async feeding(id: number): Promise<boolean> {
+      const row = (await query().findOne({ where: { id }, select: ['status'] })) as Pick<BackfillRow, 'status'> | null;
+      return row?.status === 'running' || row?.status === 'held';
     },
 
     /** Where it has reached, written after each entry it passed, so that a restart resumes after it. */

@@ -1,16 +1,12 @@
-import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import * as Contract from '../../../shared/contracts/backfills';
-import type { ContentTypeFacts, DocumentPermissions } from '../access';
-import type { Origin } from '../credits';
+import { coversLocale, refusal } from '../access';
 import { conflict } from '../http';
-import type { Queue } from '../queue';
-import type { SettingsService } from '../settings';
+import type { BackfillDeps, Cursor } from './deps';
 import { createBackfillRows, type BackfillRow, type BackfillRows } from './backfill-rows';
-import type { BackfillConfig } from './config';
 import { cellsOf, createBackfillFeeder, move } from './backfill-feeder';
 import { estimateOf } from './domain/pace';
-import { progressOf } from './domain/status';
+import { labelOf, progressOf } from './domain/status';
 
 /**
  * Archive backfill: a type's published entries in one locale, newest first, each queued as a
@@ -19,33 +15,6 @@ import { progressOf } from './domain/status';
  * reached is written after each entry, so a restart resumes after the last one queued.
  */
 
-interface ArchivePage {
-  total: number;
-  documents: Array<{ documentId: string; publishedAt: string; credits: number; narrated: boolean }>;
-}
-
-export interface BackfillDeps {
-  strapi: Core.Strapi;
-  config: BackfillConfig & { leaseMs: number; worker: boolean; maxInFlight: number };
-  settings: Pick<SettingsService, 'get'>;
-  permissions: Pick<DocumentPermissions, 'typeAccess'>;
-  types: ContentTypeFacts & { siteLocales(): Promise<string[]> };
-  archive: (
-    uid: string,
-    locale: string | null,
-    walk: { publishedBefore: Date; after: Cursor | null; limit: number }
-  ) => Promise<ArchivePage>;
-  /** Queues a document's published version as a publish would. */
-  record: (uid: string, documentId: string, locale: string | null, origin: Origin) => Promise<{ queued: boolean; reason?: string }>;
-  queue: { reads: Pick<Queue['reads'], 'backfillCells' | 'recentGenerationSeconds' | 'queuedOfBackfill'>; cancel: Queue['cancel'] };
-  /** Whether the month's budget has room for these credits of the type. */
-  fits: (contentType: string, credits: number, at: Date) => Promise<boolean>;
-  /** What the ledger's entries of one backfill charged. */
-  spentBy: (label: string) => Promise<number>;
-  budgetRemaining: () => Promise<number | null>;
-}
-
-export type Cursor = { publishedAt: string; documentId: string };
 interface Target {
   contentType: string;
   locale: string | null;
@@ -53,6 +22,7 @@ interface Target {
 }
 
 const LISTED = 20;
+const ESTIMATE_PAGE = 200;
 const PAST: Record<Contract.BackfillAction, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
 
 /** Narrate and read: on the whole type, or on its locale; a role with conditions is refused (a backfill reads no one's documents for them). */
@@ -64,13 +34,12 @@ async function ensureMay(
 ) {
   for (const action of actions) {
     const granted = deps.permissions.typeAccess(userAbility, target.contentType, action);
-    const covers = granted.kind === 'all' || (granted.kind === 'locales' && target.locale !== null && granted.locales.has(target.locale));
-    if (covers) continue;
+    if (coversLocale(granted, target.locale)) continue;
     if (granted.kind === 'per-document')
-      throw new errors.ForbiddenError(
+      throw refusal(
         `A backfill ${action === 'read' ? 'reads' : 'narrates'} every entry of the type: it needs the Content Manager's ${action} permission without conditions.`
       );
-    throw new errors.ForbiddenError(`You may not ${action} ${target.contentType}${target.locale ? ` in ${target.locale}` : ''}.`);
+    throw refusal(`You may not ${action} ${target.contentType}${target.locale ? ` in ${target.locale}` : ''}.`);
   }
 }
 
@@ -98,49 +67,65 @@ async function estimateTarget(
   target: Target
 ): Promise<Contract.BackfillEstimateResponse> {
   const scanned = { entries: 0, candidates: 0, credits: 0 };
-  let total = 0;
   let after: Cursor | null = null;
   while (scanned.entries < Contract.BACKFILL_ESTIMATE_SCAN) {
-    const page = await deps.archive(target.contentType, target.locale, { publishedBefore: target.publishedBefore, after, limit: 200 });
-    total = page.total;
-    for (const document of page.documents) {
+    const page = await deps.archive(target.contentType, target.locale, {
+      publishedBefore: target.publishedBefore,
+      after,
+      limit: ESTIMATE_PAGE,
+    });
+    for (const document of page) {
       scanned.entries += 1;
       if (document.narrated) continue;
       scanned.candidates += 1;
       scanned.credits += document.credits;
     }
-    const last = page.documents.at(-1);
-    if (!last || page.documents.length < 200) break;
+    const last = page.at(-1);
+    if (!last || page.length < ESTIMATE_PAGE) break;
     after = { publishedAt: last.publishedAt, documentId: last.documentId };
   }
-  if (scanned.entries >= total) total = scanned.entries;
+  // Read whole: the count is what was read (an entry published meanwhile is not in it).
+  const total =
+    scanned.entries < Contract.BACKFILL_ESTIMATE_SCAN
+      ? scanned.entries
+      : await deps.archiveSize(target.contentType, target.locale, target.publishedBefore);
   const [paceNow, budgetRemaining] = await Promise.all([currentPace(), deps.budgetRemaining()]);
   return estimateOf({ total, scanned, pace: paceNow, budgetRemaining });
 }
 
-async function view(deps: BackfillDeps, row: BackfillRow, cells?: Awaited<ReturnType<typeof cellsOf>>): Promise<Contract.BackfillResponse> {
-  const progress = progressOf((cells ?? (await cellsOf(deps, [row.id]))).get(row.id) ?? []);
-  return {
-    id: row.id,
-    contentType: row.contentType,
-    locale: row.targetLocale,
-    publishedBefore: row.publishedBefore,
-    status: row.status,
-    done: progress.done,
-    queued: progress.queued,
-    failed: progress.failed,
-    left: row.exhausted || row.status === 'cancelled' ? 0 : Math.max(0, row.total - row.fed),
-    credits: row.label ? await deps.spentBy(row.label) : 0,
-    total: row.total,
-    createdAt: row.createdAt,
-    createdBy: row.causedBy,
-  };
+/** Each backfill with its progress from the queue's rows and its credits from the ledger: two reads for all of them. */
+async function views(deps: BackfillDeps, rows: readonly BackfillRow[]): Promise<Contract.BackfillResponse[]> {
+  const [cells, spent] = await Promise.all([
+    cellsOf(
+      deps,
+      rows.map((row) => row.id)
+    ),
+    deps.spentBy(rows.map(labelOf)),
+  ]);
+  return rows.map((row) => {
+    const progress = progressOf(cells.get(row.id) ?? []);
+    return {
+      id: row.id,
+      contentType: row.contentType,
+      locale: row.targetLocale,
+      publishedBefore: row.publishedBefore,
+      status: row.status,
+      done: progress.done,
+      queued: progress.queued,
+      failed: progress.failed,
+      left: row.exhausted || row.status === 'cancelled' ? 0 : Math.max(0, row.total - row.fed),
+      credits: spent.get(labelOf(row)) ?? 0,
+      total: row.total,
+      createdAt: row.createdAt,
+      createdBy: row.causedBy,
+    };
+  });
 }
 
-function visible(deps: Pick<BackfillDeps, 'permissions'>, userAbility: unknown, row: BackfillRow) {
-  const granted = deps.permissions.typeAccess(userAbility, row.contentType, 'read');
-  return granted.kind === 'all' || (granted.kind === 'locales' && row.targetLocale !== null && granted.locales.has(row.targetLocale));
-}
+const view = async (deps: BackfillDeps, row: BackfillRow) => (await views(deps, [row]))[0];
+
+const visible = (deps: Pick<BackfillDeps, 'permissions'>, userAbility: unknown, row: BackfillRow) =>
+  coversLocale(deps.permissions.typeAccess(userAbility, row.contentType, 'read'), row.targetLocale);
 
 export function createBackfills(deps: BackfillDeps) {
   const rows: BackfillRows = createBackfillRows(deps.strapi);
@@ -171,11 +156,8 @@ export function createBackfills(deps: BackfillDeps) {
     async list(userAbility: unknown): Promise<Contract.BackfillListResponse> {
       const shown: BackfillRow[] = [];
       for (const row of await rows.newestFirst(LISTED * 5)) if (shown.length < LISTED && visible(deps, userAbility, row)) shown.push(row);
-      const cells = await cellsOf(
-        deps,
-        shown.map((row) => row.id)
-      );
-      return { data: await Promise.all(shown.map((row) => view(deps, row, cells))), pace: await feeder.currentPace() };
+      const [data, pace] = await Promise.all([views(deps, shown), feeder.currentPace()]);
+      return { data, pace };
     },
 
     async findOne(userAbility: unknown, id: number): Promise<Contract.BackfillResponse> {
@@ -199,8 +181,6 @@ export function createBackfills(deps: BackfillDeps) {
     wake: feeder.wake,
     startLoop: feeder.start,
     stop: feeder.stop,
-    /** One pass now (tests). */
-    runOnce: feeder.runOnce,
   };
 }
 

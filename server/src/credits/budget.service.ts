@@ -121,6 +121,25 @@ export function createBudgetService(deps: BudgetDeps) {
   const webhookStore = () =>
     strapi.get('webhookStore') as { addAllowedEvent(key: string, value: string): void; removeAllowedEvent?(key: string): void };
 
+  /**
+   * The month's verdict on these credits of a type (within, for a site with no limit on them), and
+   * the month in the budget's zone; `letThroughMonth`: an editor let it through that month.
+   */
+  async function verdictFor(request: { credits: number; contentType: string | null; letThroughMonth?: string | null }, at: Date) {
+    // Past the settings' cache: a budget another instance just saved applies at once.
+    const { budget } = await settings.fresh();
+    const month = monthOf(at, budget.timeZone);
+    const limited =
+      budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
+    if (!limited || request.credits <= 0) return { verdict: { kind: 'within' } as BudgetVerdict, month };
+    const verdict = budgetVerdict(budget, await ledger.monthSpent(at), {
+      credits: request.credits,
+      contentType: request.contentType,
+      letThrough: request.letThroughMonth === month,
+    });
+    return { verdict, month };
+  }
+
   const service = {
     registerEvents() {
       for (const [key, value] of Object.entries(BUDGET_WEBHOOK_EVENTS)) webhookStore().addAllowedEvent(key, value);
@@ -134,17 +153,7 @@ export function createBudgetService(deps: BudgetDeps) {
       request: HeldRequest & { letThroughMonth?: string | null },
       at: Date
     ): Promise<{ hold: false } | { hold: true; reason: string; until: Date }> {
-      // Past the settings' cache: a budget another instance just saved applies at once.
-      const { budget } = await settings.fresh();
-      const limited =
-        budget.monthlyCredits !== null || (request.contentType !== null && budget.contentTypes[request.contentType] !== undefined);
-      if (!limited || request.credits <= 0) return { hold: false };
-      const month = monthOf(at, budget.timeZone);
-      const verdict = budgetVerdict(budget, await ledger.monthSpent(at), {
-        credits: request.credits,
-        contentType: request.contentType,
-        letThrough: request.letThroughMonth === month,
-      });
+      const { verdict, month } = await verdictFor(request, at);
       if (verdict.kind === 'within') return { hold: false };
       await announce(strapi, verdict, request, month).catch((error) => {
         strapi.log.error(`[speech] could not announce the budget reached: ${(error as Error).message}`);
@@ -154,10 +163,13 @@ export function createBudgetService(deps: BudgetDeps) {
 
     /** Whether the month has room for these credits of a type, beside what it spent; nothing is held or announced. */
     async fits(contentType: string, credits: number, at: Date): Promise<boolean> {
-      const { budget } = await settings.fresh();
-      const limited = budget.monthlyCredits !== null || budget.contentTypes[contentType] !== undefined;
-      if (!limited || credits <= 0) return true;
-      return budgetVerdict(budget, await ledger.monthSpent(at), { credits, contentType, letThrough: false }).kind === 'within';
+      return (await verdictFor({ credits, contentType }, at)).verdict.kind === 'within';
+    },
+
+    /** The site's month budget left (null: none). */
+    async monthRemaining(at: Date): Promise<number | null> {
+      const [{ budget }, spent] = await Promise.all([settings.get(), ledger.monthSpent(at)]);
+      return budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent.total);
     },
 
     previewAccount: (charge: PreviewCharge): PreviewAccount => createPreviewAccount({ budget: service, ledger }, charge),

@@ -199,18 +199,22 @@ function ledgerReads(strapi: Core.Strapi) {
   };
 }
 
-/** What one cause spent: a backfill's credits. */
+/** What each causer of one cause spent: the backfills' credits. */
 function causeTotals(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
   const table = () => strapi.db.metadata.get(LEDGER_ENTRY_UID).tableName;
   return {
-    /** What the requests of one cause and causer charged, less what was refunded or re-delivered free. */
-    async spentBy(cause: string, causedBy: string): Promise<number> {
-      const [row] = (await knex()(table())
+    /** What the requests of one cause charged, by causer, less what was refunded or re-delivered free. */
+    async spentBy(cause: string, causedBy: readonly string[]): Promise<Map<string, number>> {
+      if (causedBy.length === 0) return new Map();
+      const rows = (await knex()(table())
+        .select('caused_by')
         .sum({ credits: 'credits' })
-        .where({ cause, caused_by: causedBy })
-        .whereNotIn('outcome', ['refunded', 'redelivered'])) as Array<{ credits: number | string | null }>;
-      return Number(row?.credits ?? 0);
+        .where({ cause })
+        .whereIn('caused_by', [...causedBy])
+        .whereNotIn('outcome', ['refunded', 'redelivered'])
+        .groupBy('caused_by')) as Array<{ caused_by: string; credits: number | string | null }>;
+      return new Map(rows.map((row) => [row.caused_by, Number(row.credits ?? 0)]));
     },
   };
 }

@@ -232,7 +232,7 @@ function ledgerReads({ repository }: LedgerDeps, basics: LedgerBasics) {
 
     spentEver: () => repository.spentEver(),
 
-    spentBy: (cause: LedgerCause, causedBy: string) => repository.spentBy(cause, causedBy),
+    spentBy: (cause: LedgerCause, causedBy: readonly string[]) => repository.spentBy(cause, causedBy),
 
     /** Drift: what the balance lost between the first and latest readings, less what the ledger charged. */
     async balance(): Promise<{ creditsRemaining: number | null; seenAt: string | null; drift: number | null }> {

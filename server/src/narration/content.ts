@@ -162,17 +162,12 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
 
     liveEntries,
 
-    /**
-     * Live entries published before `publishedBefore`, newest first, after `after` in that order (the
-     * last one a caller read), and how many there are in all before `publishedBefore`.
-     */
+    /** Live entries published before `publishedBefore`, newest first, after `after` (the last one a caller read). */
     async liveBefore(
       uid: string,
       locale: string | null,
       { publishedBefore, after, limit }: { publishedBefore: Date; after: ArchiveCursor | null; limit: number }
-    ): Promise<{ entries: ContentEntry[]; total: number }> {
-      const params = types.versionParams(uid, locale, 'published');
-      const documents = documentsOf(strapi, uid);
+    ): Promise<ContentEntry[]> {
       const before = { publishedAt: { $lt: publishedBefore.toISOString() } };
       // Newest first, a tie on the moment broken by the document id.
       const filters = after
@@ -181,16 +176,20 @@ function createDocumentReads(strapi: Core.Strapi, types: TypeRules) {
             $or: [{ publishedAt: { $lt: after.publishedAt } }, { publishedAt: after.publishedAt, documentId: { $lt: after.documentId } }],
           }
         : before;
-      const [entries, total]: [ContentEntry[], number] = await Promise.all([
-        documents.findMany({
-          ...params,
-          filters,
-          sort: ['publishedAt:desc', 'documentId:desc'],
-          limit,
-        }),
-        documents.count({ ...params, filters: before }),
-      ]);
-      return { entries, total };
+      return documentsOf(strapi, uid).findMany({
+        ...types.versionParams(uid, locale, 'published'),
+        filters,
+        sort: ['publishedAt:desc', 'documentId:desc'],
+        limit,
+      });
+    },
+
+    /** How many live entries were published before `publishedBefore`. */
+    async liveCountBefore(uid: string, locale: string | null, publishedBefore: Date): Promise<number> {
+      return documentsOf(strapi, uid).count({
+        ...types.versionParams(uid, locale, 'published'),
+        filters: { publishedAt: { $lt: publishedBefore.toISOString() } },
+      });
     },
 
     /** The first live entry whose fields equal these values; `locale` null on a localized type: any locale. */

@@ -64,6 +64,7 @@ export function createNarrationsService(deps: NarrationsServiceDeps) {
     },
 
     archivePage: archivePageOf(deps),
+    archiveSize: (uid: string, locale: string | null, publishedBefore: Date) => content.liveCountBefore(uid, locale, publishedBefore),
 
     async cancelDocument(uid: string, documentId: string, locale: string | null) {
       for (const row of await queue.reads.findForDocument(uid, documentId)) {
@@ -108,31 +109,23 @@ export type NarrationsService = ReturnType<typeof createNarrationsService>;
 /**
  * A page of the archive newest first, each live entry with what narrating it would cost and
  * whether it has a narration already (queued, failed or stored: a backfill leaves it to the editors).
+ * Three reads a page besides the entries: the voice choices, the passages' and the narrations.
  */
 function archivePageOf({ settings, content, voiceOverrides, queue }: NarrationsServiceDeps) {
   return async (uid: string, locale: string | null, walk: { publishedBefore: Date; after: ArchiveCursor | null; limit: number }) => {
     const current = await settings.get();
     const typeSettings = current.contentTypes[uid];
-    if (!typeSettings) return { documents: [], total: 0 };
-    const { entries, total } = await content.liveBefore(uid, locale, walk);
-    const described = await Promise.all(
-      entries.map(async (entry) => {
-        const choices = await voiceOverrides.choices(content.articleIdFor(uid, entry.documentId, entry.locale ?? locale));
-        return { entry, version: content.describe(uid, entry, typeSettings, current, choices) };
-      })
-    );
-    const narrated = new Set(
-      (await queue.reads.findByArticleIds(described.map(({ version }) => version.articleId))).map((row) => row.articleId)
-    );
-    return {
-      total,
-      documents: described.map(({ entry, version }) => ({
-        documentId: entry.documentId,
-        publishedAt: new Date(entry.publishedAt as string | Date).toISOString(),
-        credits: version.credits,
-        narrated: narrated.has(version.articleId),
-      })),
-    };
+    if (!typeSettings) return [];
+    const entries = await content.liveBefore(uid, locale, walk);
+    const articleIds = entries.map((entry) => content.articleIdFor(uid, entry.documentId, entry.locale ?? locale));
+    const [choices, rows] = await Promise.all([voiceOverrides.choicesMany(articleIds), queue.reads.findByArticleIds(articleIds)]);
+    const narrated = new Set(rows.map((row) => row.articleId));
+    return entries.map((entry, index) => ({
+      documentId: entry.documentId,
+      publishedAt: new Date(entry.publishedAt as string | Date).toISOString(),
+      credits: content.describe(uid, entry, typeSettings, current, choices.get(articleIds[index])!).credits,
+      narrated: narrated.has(articleIds[index]),
+    }));
   };
 }
 

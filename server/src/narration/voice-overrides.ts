@@ -62,10 +62,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     }
   }
 
-  async function choices(articleId: string): Promise<VoiceChoices> {
-    const [voiceId, passages] = await Promise.all([get(articleId), passageVoices.forArticle(articleId)]);
-    return { voiceId, passages };
-  }
+  const { choices, choicesMany } = choiceReads(get, getMany, passageVoices);
 
   async function removeForDocument(contentType: string, documentId: string, locale: string | null): Promise<void> {
     const where: Record<string, unknown> = { targetDocumentId: documentId, $or: [{ contentType }, { contentType: null }] };
@@ -102,6 +99,7 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
     getMany,
     set,
     choices,
+    choicesMany,
     setPassage: passageVoices.set,
     removePassages: passageVoices.removePassages,
     removeForDocument,
@@ -110,3 +108,25 @@ export function createVoiceOverrides(strapi: Core.Strapi) {
 }
 
 export type VoiceOverrides = ReturnType<typeof createVoiceOverrides>;
+
+/** An article's voice and its passages' voices, as a describe reads them: one article, or a page of them. */
+function choiceReads(
+  get: (articleId: string) => Promise<string | null>,
+  getMany: (articleIds: string[]) => Promise<Map<string, string>>,
+  passageVoices: ReturnType<typeof createPassageVoices>
+) {
+  async function choices(articleId: string): Promise<VoiceChoices> {
+    const [voiceId, passages] = await Promise.all([get(articleId), passageVoices.forArticle(articleId)]);
+    return { voiceId, passages };
+  }
+
+  /** The choices of many articles in two reads (a backfill's page). */
+  async function choicesMany(articleIds: string[]): Promise<Map<string, VoiceChoices>> {
+    const [voices, passages] = await Promise.all([getMany(articleIds), passageVoices.forArticles(articleIds)]);
+    return new Map(
+      articleIds.map((articleId) => [articleId, { voiceId: voices.get(articleId) ?? null, passages: passages.get(articleId) ?? {} }])
+    );
+  }
+
+  return { choices, choicesMany };
+}

@@ -27,6 +27,22 @@ export function createPassageVoices(strapi: Core.Strapi) {
     return Object.fromEntries(rows.map((row) => [row.passageKey, row.voiceId]));
   }
 
+  /** The chosen voices of many articles in one read, by article and passage key. */
+  async function forArticles(articleIds: readonly string[]): Promise<Map<string, Record<string, string>>> {
+    const byArticle = new Map<string, Record<string, string>>(articleIds.map((articleId) => [articleId, {}]));
+    if (articleIds.length === 0) return byArticle;
+    const rows = (await query().findMany({
+      where: { articleId: { $in: [...articleIds] } },
+      select: ['articleId', 'passageKey', 'voiceId'],
+    })) as Array<{ articleId: string; passageKey: string; voiceId: string }>;
+    // Exact ids only: MySQL's collations compare case-insensitively.
+    for (const row of rows) {
+      const passages = byArticle.get(row.articleId);
+      if (passages) passages[row.passageKey] = row.voiceId;
+    }
+    return byArticle;
+  }
+
   /** Chooses a passage's voice; null gives it back to the rules. */
   async function set(target: PassageVoiceTarget, passageKey: string, voiceId: string | null): Promise<void> {
     const where = { articleId: target.articleId, passageKey };
@@ -57,7 +73,7 @@ export function createPassageVoices(strapi: Core.Strapi) {
     if (passageKeys.length) await query().deleteMany({ where: { articleId, passageKey: { $in: [...passageKeys] } } });
   }
 
-  return { forArticle, set, removeForDocument, removePassages };
+  return { forArticle, forArticles, set, removeForDocument, removePassages };
 }
 
 export type PassageVoices = ReturnType<typeof createPassageVoices>;

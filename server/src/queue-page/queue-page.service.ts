@@ -1,6 +1,13 @@
 import { QUEUE_ACTION_MAX } from '../../../shared/contracts/queue';
 import type * as Contract from '../../../shared/contracts/queue';
-import { type ContentTypeFacts, type DocumentAction, type DocumentPermissions, readableRows, type TypeAccess } from '../access';
+import {
+  type ContentTypeFacts,
+  coversLocale,
+  type DocumentAction,
+  type DocumentPermissions,
+  readableRows,
+  type TypeAccess,
+} from '../access';
 import type { Origin } from '../credits';
 import type { NarrationListRow, Queue } from '../queue';
 import type { SettingsService } from '../settings';
@@ -92,9 +99,7 @@ async function listPage(
 async function visibleCells(deps: QueuePageDeps, userAbility: unknown, access: Map<string, TypeAccess>) {
   const cells: StatusCell[] = (await deps.queue.reads.statusCells(PAGE_ROW_STATUSES, [...access.keys()])).filter((cell) => {
     const granted = access.get(cell.contentType);
-    if (!granted || granted.kind === 'per-document') return false;
-    if (granted.kind === 'all') return true;
-    return granted.kind === 'locales' && cell.locale !== null && granted.locales.has(cell.locale);
+    return granted !== undefined && coversLocale(granted, cell.locale);
   });
   const conditioned = [...access].filter(([, granted]) => granted.kind === 'per-document').map(([contentType]) => ({ contentType }));
   if (conditioned.length === 0) return { cells, partial: false };

@@ -98,7 +98,7 @@ export const FACTORIES = {
   /** The queue page: the whole queue's figures, what waits and failed, retry and cancel. */
   'queue-page': createQueuePage,
   /** Archive backfill: a type's published entries narrated newest first, at the queue's pace. */
-  backfills: createBackfills,
+  backfill: createBackfills,
 };
 
 type Factories = typeof FACTORIES;
@@ -130,12 +130,6 @@ const describeLive = once(() =>
 );
 const ledgerRepository = once(createLedgerRepository);
 const insightsRepository = once(createInsightsRepository);
-
-/** The month's budget left, or null without one. */
-async function monthBudgetLeft(): Promise<number | null> {
-  const [{ budget }, spent] = await Promise.all([getService('settings').get(), getService('ledger').monthSpent(new Date())]);
-  return budget.monthlyCredits === null ? null : Math.max(0, budget.monthlyCredits - spent.total);
-}
 
 /** A narration's end: room in the queue for a backfill's next one. */
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -181,7 +175,7 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
           getService('narration-webhooks').transitionCommitted(change);
           getService('metrics').changeCommitted(change);
           if (change.event.type === 'stored') getService('verifier').wake();
-          if (change.row.backfill && ENDED.has(change.patch.status ?? '')) getService('backfills').wake();
+          if (change.row.backfill && ENDED.has(change.patch.status ?? '')) getService('backfill').wake();
         },
       },
     ];
@@ -326,12 +320,15 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       types: getService('content'),
       record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
       credits: async () => {
-        const [budgetRemaining, balance] = await Promise.all([monthBudgetLeft(), getService('ledger').balance()]);
+        const [budgetRemaining, balance] = await Promise.all([
+          getService('budget').monthRemaining(new Date()),
+          getService('ledger').balance(),
+        ]);
         return { budgetRemaining, creditsRemaining: balance.creditsRemaining };
       },
     },
   ],
-  backfills: (strapi) => [
+  backfill: (strapi) => [
     {
       strapi,
       config: { ...pluginConfig(strapi).backfill, ...pick(pluginConfig(strapi), ['leaseMs', 'worker', 'maxInFlight']) },
@@ -339,11 +336,12 @@ const WIRING: { [Name in ServiceName]: (strapi: Core.Strapi) => Parameters<Facto
       permissions: getService('document-permissions'),
       types: getService('content'),
       archive: (uid, locale, walk) => getService('narrations').archivePage(uid, locale, walk),
+      archiveSize: (uid, locale, before) => getService('narrations').archiveSize(uid, locale, before),
       record: (uid, documentId, locale, origin) => getService('narrations').recordFromDocument(uid, documentId, locale, { origin }),
       queue: getService('queue'),
       fits: (contentType, credits, at) => getService('budget').fits(contentType, credits, at),
-      spentBy: (label) => getService('ledger').spentBy('backfill', label),
-      budgetRemaining: monthBudgetLeft,
+      spentBy: (labels) => getService('ledger').spentBy('backfill', labels),
+      budgetRemaining: () => getService('budget').monthRemaining(new Date()),
     },
   ],
   'insights-views': (strapi) => [

@@ -1,5 +1,5 @@
 import { BACKFILL_STATUSES } from '../../../shared/contracts/backfills';
-import { nextStatus, progressOf, type BackfillEvent } from '../../../server/src/backfill/domain/status';
+import { labelOf, nextStatus, progressOf, type BackfillEvent } from '../../../server/src/backfill/domain/status';
 
 const EVENTS: BackfillEvent[] = ['pause', 'resume', 'cancel', 'held', 'room', 'finished'];
 
@@ -31,6 +31,12 @@ describe("a backfill's status", () => {
         { status: 'awaiting_callback', count: 2, credits: 25 },
         { status: 'storing', count: 1, credits: 9 },
       ])
-    ).toEqual({ done: 7, failed: 1, queued: 7, unsent: 4, unsentCredits: 44 });
+    ).toEqual({ done: 7, failed: 1, queued: 7, unsentCredits: 44 });
+  });
+
+  it('names its narrations in the ledger by its id and who started it, within a column', () => {
+    expect(labelOf({ id: 3, causedBy: 'Ann Editor (#1)' })).toBe('backfill #3, by Ann Editor (#1)');
+    expect(labelOf({ id: 4, causedBy: null })).toBe('backfill #4');
+    expect(labelOf({ id: 5, causedBy: 'x'.repeat(300) })).toHaveLength(255);
   });
 });

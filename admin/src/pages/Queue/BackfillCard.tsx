@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Button, Flex, ProgressBar, Status, Table, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Button, Flex, Status, Table, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { toProblem } from '../../api/errors';
@@ -103,15 +103,14 @@ export const BackfillCard = ({ settings, typeName, canNarrate }: Props) => {
                   </Status>
                 </Td>
                 <Td>
-                  <Flex direction="column" alignItems="stretch" gap={1}>
-                    <Typography>
-                      {t('queue.backfill.progress', '{done} of {total}', {
-                        done: formatNumber(backfill.done),
-                        total: formatNumber(backfill.total),
-                      })}
-                    </Typography>
-                    <ProgressBar value={backfill.total === 0 ? 100 : Math.round((100 * backfill.done) / backfill.total)} size="S" />
-                  </Flex>
+                  <Typography>
+                    {t('queue.backfill.progress', '{done} of {total} ({share})', {
+                      done: formatNumber(backfill.done),
+                      total: formatNumber(backfill.total),
+                      // Isolated, so that "100%" keeps its order inside an Arabic sentence.
+                      share: `\u2068${formatNumber(backfill.total === 0 ? 1 : backfill.done / backfill.total, { style: 'percent' })}\u2069`,
+                    })}
+                  </Typography>
                 </Td>
                 <Td>
                   <Typography>{formatNumber(backfill.queued)}</Typography>

@@ -1,18 +1,17 @@
-import { Dialog, Flex, Loader, Typography } from '@strapi/design-system';
+import { Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { problemOf, toProblem } from '../../api/errors';
+import { toProblem } from '../../api/errors';
 import { useGetSpeechRetryEstimateQuery, useSpeechRetryFailedMutation } from '../../api/speechApi';
 import type { QueueSelection } from '../../api/types';
-import { ConfirmFooter } from '../../components/ConfirmFooter';
-import { textDirection } from '../../utils/textDirection';
+import { CostDialog } from './CostDialog';
 import { useTranslator } from '../../utils/useTranslator';
 
 /** Retry asks what it would send and cost first, and says the budget left; nothing is sent until confirmed. */
 export const RetryDialog = ({ selection, onClose }: { selection: QueueSelection; onClose: (retried: boolean) => void }) => {
   const t = useTranslator();
-  const { formatNumber, locale } = useIntl();
+  const { formatNumber } = useIntl();
   const { toggleNotification } = useNotification();
   const estimate = useGetSpeechRetryEstimateQuery(selection, { refetchOnMountOrArgChange: true });
   const [retry, retrying] = useSpeechRetryFailedMutation();
@@ -38,53 +37,48 @@ export const RetryDialog = ({ selection, onClose }: { selection: QueueSelection;
   };
 
   return (
-    <Dialog.Root open onOpenChange={(open) => (open ? undefined : onClose(false))}>
-      <Dialog.Content>
-        <Dialog.Header>{t('queue.retryTitle', 'Retry the failed narrations?')}</Dialog.Header>
-        <Dialog.Body icon={<ArrowClockwise />}>
-          {/* Drawn outside the page (a portal): its text takes the admin's direction here. */}
-          <Flex direction="column" alignItems="stretch" gap={2} data-testid="speech-retry-dialog" dir={textDirection(locale)}>
-            {estimate.isFetching && !figures ? <Loader small>{t('queue.estimating', 'Counting the cost…')}</Loader> : null}
-            {estimate.error ? <Typography textColor="danger600">{problemOf(estimate.error)?.message}</Typography> : null}
-            {figures ? (
-              <>
-                <Typography textAlign="center" fontWeight="bold" data-testid="speech-retry-cost">
-                  {t('queue.retryCost', '{count, plural, one {# narration} other {# narrations}}, about {credits} credits.', {
-                    count: figures.count,
-                    credits: formatNumber(figures.credits),
-                  })}
-                </Typography>
-                <Typography textAlign="center" textColor="neutral600" data-testid="speech-retry-budget">
-                  {figures.budgetRemaining === null
-                    ? t('queue.retryNoBudget', 'The site has no monthly budget.')
-                    : t('queue.retryBudget', '{credits} credits are left in this month’s budget; what goes past it waits for it.', {
-                        credits: formatNumber(figures.budgetRemaining),
-                      })}
-                </Typography>
-                {figures.refused ? (
-                  <Typography textAlign="center" textColor="neutral600">
-                    {t(
-                      'queue.retryRefused',
-                      '{count, plural, one {# narration is} other {# narrations are}} left out: you may not narrate them, or they no longer failed.',
-                      {
-                        count: figures.refused,
-                      }
-                    )}
-                  </Typography>
-                ) : null}
-              </>
-            ) : null}
-          </Flex>
-        </Dialog.Body>
-        <ConfirmFooter
-          label={t('queue.retryConfirm', 'Retry')}
-          testId="speech-retry-confirm"
-          closes={false}
-          disabled={!figures || figures.count === 0}
-          loading={retrying.isLoading}
-          onConfirm={() => void confirm()}
-        />
-      </Dialog.Content>
-    </Dialog.Root>
+    <CostDialog
+      title={t('queue.retryTitle', 'Retry the failed narrations?')}
+      icon={<ArrowClockwise />}
+      testId="speech-retry-dialog"
+      estimate={{ isFetching: estimate.isFetching, error: estimate.error, hasFigures: Boolean(figures) }}
+      confirm={{
+        label: t('queue.retryConfirm', 'Retry'),
+        testId: 'speech-retry-confirm',
+        disabled: !figures || figures.count === 0,
+        loading: retrying.isLoading,
+        onConfirm: () => void confirm(),
+      }}
+      onClose={() => onClose(false)}
+    >
+      {figures ? (
+        <>
+          <Typography textAlign="center" fontWeight="bold" data-testid="speech-retry-cost">
+            {t('queue.retryCost', '{count, plural, one {# narration} other {# narrations}}, about {credits} credits.', {
+              count: figures.count,
+              credits: formatNumber(figures.credits),
+            })}
+          </Typography>
+          <Typography textAlign="center" textColor="neutral600" data-testid="speech-retry-budget">
+            {figures.budgetRemaining === null
+              ? t('queue.retryNoBudget', 'The site has no monthly budget.')
+              : t('queue.retryBudget', '{credits} credits are left in this month’s budget; what goes past it waits for it.', {
+                  credits: formatNumber(figures.budgetRemaining),
+                })}
+          </Typography>
+          {figures.refused ? (
+            <Typography textAlign="center" textColor="neutral600">
+              {t(
+                'queue.retryRefused',
+                '{count, plural, one {# narration is} other {# narrations are}} left out: you may not narrate them, or they no longer failed.',
+                {
+                  count: figures.refused,
+                }
+              )}
+            </Typography>
+          ) : null}
+        </>
+      ) : null}
+    </CostDialog>
   );
 };
